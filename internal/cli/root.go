@@ -1,0 +1,85 @@
+// Package cli holds the cobra commands of oedl. Each command is an options
+// struct, a NewCmdX constructor that binds flags to it, and an xRun function
+// that does the work through IOStreams, so that tests run commands in
+// process with buffers for stdin, stdout and stderr.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// IOStreams are the standard streams of a command.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer // data (and --json) only
+	ErrOut io.Writer // messages, progress, the TUI
+	// IsTerminal reports whether ErrOut is an interactive terminal (the TUI
+	// is shown only then).
+	IsTerminal bool
+}
+
+// SystemStreams are the process's streams.
+func SystemStreams() *IOStreams {
+	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, IsTerminal: isTerminal(os.Stderr)}
+}
+
+// NewRootCmd builds the oedl command tree.
+func NewRootCmd(io *IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "oedl",
+		Short: "Plan, run, estimate and verify OpenEdge binary dump/load migrations",
+		Long: `oedl runs an OpenEdge database dump/load: it plans a better storage layout from
+tabanalys, dumps and loads every table in parallel, rebuilds the indexes with
+parameters derived from the machine, and proves with tabanalys that no record
+was lost. It drives whatever $DLC points to: a licensed OpenEdge or oesim.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
+	})
+	root.AddCommand(
+		NewCmdDemo(io),
+		NewCmdPlan(io),
+		NewCmdEstimate(io),
+		NewCmdCalibrate(io),
+		NewCmdRun(io),
+		NewCmdStatus(io),
+		NewCmdVerify(io),
+		NewCmdReport(io),
+	)
+	return root
+}
+
+// Main runs oedl with the process's arguments and returns the exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	streams := SystemStreams()
+	return Execute(ctx, streams, os.Args[1:])
+}
+
+// Execute runs the command tree with args and returns the exit code. The
+// error, if any, is printed on ErrOut.
+func Execute(ctx context.Context, streams *IOStreams, args []string) int {
+	root := NewRootCmd(streams)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		if ctx.Err() != nil && exitCode(err) != ExitUsage {
+			err = &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: %w (the journal is consistent; run again with --resume)", err)}
+		}
+		fmt.Fprintf(streams.ErrOut, "oedl: %v\n", err)
+	}
+	return exitCode(err)
+}

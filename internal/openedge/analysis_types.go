@@ -1,0 +1,68 @@
+package openedge
+
+// Analysis is a parsed tabanalys or dbanalys report (or the -csoutput files).
+// Only what oedl needs is kept: the record block summary per table, the index
+// block summary per index and the per-area subtotals.
+type Analysis struct {
+	Database  string // as printed after "Database:"
+	BlockSize int    // "Blocksize:"; 0 when the report has no header
+	Date      string // "Date:" verbatim
+	Options   string // "Options:" verbatim, e.g. "tabanalys"
+	Release   string // banner line "OpenEdge Release ..." verbatim, if any
+
+	Areas   []AreaSummary // in report order
+	Tables  []TableStat   // in report order
+	Indexes []IndexStat   // in report order
+}
+
+// AreaSummary is the "Summary for AREA "X": N / Subtotals:" of one area.
+type AreaSummary struct {
+	Name    string
+	Number  int
+	Records int64
+	Bytes   int64
+}
+
+// TableStat is one row of a RECORD BLOCK SUMMARY.
+type TableStat struct {
+	Area      string
+	AreaNum   int
+	Owner     string // "PUB"
+	Name      string // table name without owner
+	Partition string // optional ".partition" suffix, e.g. "Initial(Composite)"
+
+	Records       int64
+	Bytes         int64 // the Size column converted to bytes (powers of 1024)
+	MinRecord     int64
+	MaxRecord     int64
+	MeanRecord    int64
+	Fragments     int64
+	FragFactor    float64
+	ScatterFactor float64
+}
+
+// QualifiedName is owner.table (owner defaults to PUB).
+func (t TableStat) QualifiedName() string {
+	owner := t.Owner
+	if owner == "" {
+		owner = "PUB"
+	}
+	return owner + "." + t.Name
+}
+
+// IndexStat is one row of an INDEX BLOCK SUMMARY.
+type IndexStat struct {
+	Area     string
+	AreaNum  int
+	Owner    string
+	Table    string
+	Name     string
+	Number   int // may be negative for meta-schema indexes
+	Fields   int
+	Levels   int
+	Blocks   int64
+	Bytes    int64
+	Util     float64 // % Util
+	Factor   float64
+	Inactive bool // "(inactive)" suffix
+}

@@ -1,0 +1,57 @@
+package openedge
+
+// The .df model. A DF keeps every statement and every option line verbatim
+// so that an unmodified file writes back byte for byte; the typed views
+// below (Tables, Sequences) are what oedl reads and the Set* methods are the
+// only rewrites it makes (storage areas), everything else stays untouched.
+
+// DFTable is the typed view of an ADD TABLE statement and its fields and
+// indexes (which may appear anywhere later in the file).
+type DFTable struct {
+	Name    string
+	Area    string // "" when the statement has no AREA
+	Fields  []*DFField
+	Indexes []*DFIndex
+	Line    int
+}
+
+// DFField is the typed view of an ADD FIELD statement.
+type DFField struct {
+	Name    string
+	Table   string
+	Type    string // character, integer, int64, decimal, date, datetime, datetime-tz, logical, blob, clob, raw, recid
+	Extent  int
+	LobArea string // LOB-AREA, for blob/clob fields
+	Order   int
+	Line    int
+}
+
+// DFIndex is the typed view of an ADD INDEX statement.
+type DFIndex struct {
+	Name     string
+	Table    string
+	Area     string
+	Unique   bool
+	Primary  bool
+	Word     bool
+	Inactive bool
+	Fields   []DFIndexField
+	Line     int
+}
+
+// DFIndexField is one INDEX-FIELD line.
+type DFIndexField struct {
+	Name       string
+	Descending bool
+}
+
+// DFSequence is the typed view of an ADD SEQUENCE statement.
+type DFSequence struct {
+	Name      string
+	Initial   int64
+	Increment int64
+	Min       *int64 // nil when absent or "?"
+	Max       *int64
+	Cycle     bool
+	Line      int
+}

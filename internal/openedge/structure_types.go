@@ -1,0 +1,49 @@
+package openedge
+
+// AreaType is the first token of a .st line.
+type AreaType byte
+
+const (
+	AreaAfterImage  AreaType = 'a'
+	AreaBeforeImage AreaType = 'b'
+	AreaData        AreaType = 'd'
+	AreaTransaction AreaType = 't'
+)
+
+// Well-known area numbers.
+const (
+	ControlAreaNum   = 1
+	PrimaryRecovery  = 3
+	SchemaAreaNum    = 6
+	FirstUserAreaNum = 7
+	SchemaAreaName   = "Schema Area"
+)
+
+// Structure is a parsed .st file. Areas keep the order of their first line;
+// each area carries its extents in file order.
+type Structure struct {
+	Areas []*StructArea
+}
+
+// StructArea is one storage area (all the lines that share type and name).
+// Number, RPB and BPC are 0 when the file does not give them.
+type StructArea struct {
+	Type    AreaType
+	Name    string // "" for b/a/t lines without a name
+	Number  int
+	RPB     int // records per block
+	BPC     int // blocks per cluster: 0/1 = Type I, 8/64/512 = Type II
+	Extents []Extent
+	Line    int // line of the first extent, for error messages
+}
+
+// Extent is one line of an area: a path and, for a fixed extent, its size.
+type Extent struct {
+	Path   string // bare or from !"...": unquoted here
+	Fixed  bool   // "f <KB>"; false = variable
+	SizeKB int64  // 0 for a variable extent without a size
+	Line   int
+}
+
+// TypeII reports whether the area is a Type II (clustered) area.
+func (a *StructArea) TypeII() bool { return a.BPC == 8 || a.BPC == 64 || a.BPC == 512 }

@@ -1,0 +1,143 @@
+package schedule
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/oedl/oedl/internal/plan"
+)
+
+// BuildOptions shape the graph of a dump/load.
+type BuildOptions struct {
+	// Staged makes every load wait for every dump (the classic "dump all,
+	// then load all" script). The default overlaps: a table's load starts
+	// as soon as its dump exists.
+	Staged bool
+	// ServeSource / ServeTarget run the database under a broker while
+	// several utilities use it at once. OpenEdge refuses a second
+	// single-user utility on a database (263), and threaded dumps need a
+	// served source, so parallel dumps need ServeSource and parallel loads
+	// need ServeTarget. idxbuild always runs on the shut-down target.
+	ServeSource bool
+	ServeTarget bool
+	// ThreadedDumpMin: tables at least this large are dumped with
+	// -thread 1 -threadnum DumpThreads (requires ServeSource). Their
+	// loads are not in the graph up front: the run adds one load per .bd
+	// section as the section lands.
+	ThreadedDumpMin int64
+	DumpThreads     int
+	// Cost predicts a job's duration for the queue's priority. Nil uses
+	// DefaultCost.
+	Cost func(*Job) time.Duration
+}
+
+// DefaultCost is a rough duration used only to order the queue when no
+// calibrated model is given: a fixed start-up cost plus the bytes at a
+// modest single-stream rate. Only the ratios between jobs matter here.
+func DefaultCost(j *Job) time.Duration {
+	const startup = 300 * time.Millisecond
+	const bytesPerSecond = 50 << 20
+	switch j.Kind {
+	case KindDump, KindLoad, KindIdxbuild, KindAnalyzeSource, KindAnalyzeTarget:
+		return startup + time.Duration(float64(j.Bytes)/bytesPerSecond*float64(time.Second))
+	}
+	return startup
+}
+
+// Built is the graph of one plan, with the IDs a run needs to extend it.
+type Built struct {
+	*Graph
+	// LoadBarrier is the job that waits for every load: loads added while
+	// the graph runs name it in Before.
+	LoadBarrier string
+}
+
+// Build turns a plan into the job graph shared by run and estimate.
+func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
+	if p == nil || len(p.Tables) == 0 {
+		return nil, fmt.Errorf("plan has no tables")
+	}
+	cost := o.Cost
+	if cost == nil {
+		cost = DefaultCost
+	}
+	var jobs []*Job
+	add := func(j *Job) *Job {
+		j.Cost = cost(j)
+		jobs = append(jobs, j)
+		return j
+	}
+	var totalBytes, totalRecords int64
+	for _, t := range p.Tables {
+		totalBytes += t.Bytes
+		totalRecords += t.Records
+	}
+
+	pre := add(&Job{ID: string(KindPreflight), Kind: KindPreflight})
+	sourceReady := pre.ID
+	if o.ServeSource {
+		sourceReady = add(&Job{ID: ServeID(DBSource), Kind: KindServe, DB: DBSource, Deps: []string{pre.ID}}).ID
+	}
+	analyze := add(&Job{ID: string(KindAnalyzeSource), Kind: KindAnalyzeSource, DB: DBSource,
+		Deps: []string{sourceReady}, Slot: SlotDump, Bytes: totalBytes, Records: totalRecords})
+	dumpDF := add(&Job{ID: string(KindDumpDF), Kind: KindDumpDF, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
+	dumpSeq := add(&Job{ID: string(KindDumpSeq), Kind: KindDumpSeq, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
+	create := add(&Job{ID: string(KindCreateTarget), Kind: KindCreateTarget, DB: DBTarget, Deps: []string{pre.ID}})
+	targetReady := create.ID
+	if o.ServeTarget {
+		targetReady = add(&Job{ID: ServeID(DBTarget), Kind: KindServe, DB: DBTarget, Deps: []string{create.ID}}).ID
+	}
+
+	var dumpIDs, loadIDs []string
+	threaded := map[string]bool{}
+	for _, t := range p.Tables {
+		d := &Job{ID: DumpID(t.Table), Kind: KindDump, Table: t.Table, Area: "",
+			Records: t.Records, Bytes: t.Bytes, Deps: []string{sourceReady}, Slot: SlotDump}
+		if o.ServeSource && o.ThreadedDumpMin > 0 && t.Bytes >= o.ThreadedDumpMin && o.DumpThreads > 1 {
+			d.Threads = o.DumpThreads
+			threaded[t.Table] = true
+		}
+		add(d)
+		dumpIDs = append(dumpIDs, d.ID)
+	}
+	for _, t := range p.Tables {
+		if threaded[t.Table] {
+			continue // its loads are added section by section while it dumps
+		}
+		deps := []string{DumpID(t.Table), targetReady}
+		if o.Staged {
+			deps = append([]string{targetReady}, dumpIDs...)
+		}
+		l := add(&Job{ID: LoadID(t.Table, 0), Kind: KindLoad, Table: t.Table, Area: t.DataArea,
+			Records: t.Records, Bytes: t.Bytes, Deps: deps, Slot: SlotLoad})
+		loadIDs = append(loadIDs, l.ID)
+	}
+	loadSeq := add(&Job{ID: string(KindLoadSeq), Kind: KindLoadSeq, DB: DBTarget, Deps: []string{dumpSeq.ID, targetReady}})
+
+	// Every load, every dump (a threaded dump may still add loads) and the
+	// sequences come before the target is shut down for idxbuild.
+	barrierDeps := append(append(append([]string{loadSeq.ID}, loadIDs...), dumpIDs...), analyze.ID, dumpDF.ID)
+	idxDeps := barrierDeps
+	barrier := string(KindIdxbuild)
+	if o.ServeTarget {
+		st := add(&Job{ID: ShutdownID(DBTarget), Kind: KindShutdown, DB: DBTarget, Deps: barrierDeps})
+		idxDeps = []string{st.ID}
+		barrier = st.ID
+	}
+	if o.ServeSource {
+		add(&Job{ID: ShutdownID(DBSource), Kind: KindShutdown, DB: DBSource,
+			Deps: append(append([]string{}, dumpIDs...), analyze.ID, dumpDF.ID, dumpSeq.ID)})
+	}
+	idx := add(&Job{ID: string(KindIdxbuild), Kind: KindIdxbuild, DB: DBTarget, Deps: idxDeps,
+		Exclusive: true, Bytes: totalBytes, Records: totalRecords})
+	at := add(&Job{ID: string(KindAnalyzeTarget), Kind: KindAnalyzeTarget, DB: DBTarget, Deps: []string{idx.ID},
+		Bytes: totalBytes, Records: totalRecords})
+	v := add(&Job{ID: string(KindVerify), Kind: KindVerify, Deps: []string{at.ID, analyze.ID}})
+	add(&Job{ID: string(KindPost), Kind: KindPost, DB: DBTarget, Deps: []string{v.ID}})
+
+	g, err := NewGraph(jobs)
+	if err != nil {
+		return nil, err
+	}
+	return &Built{Graph: g, LoadBarrier: barrier}, nil
+}

@@ -1,0 +1,342 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+)
+
+// Executor runs jobs for the dispatcher. `oedl run` runs real utilities on
+// the wall clock; `oedl estimate` advances a simulated clock by a cost model.
+type Executor interface {
+	// Start begins j and returns at once. Every started job must later be
+	// reported exactly once by Next with Done set, also after ctx is
+	// cancelled (then usually with ctx's error).
+	Start(ctx context.Context, j *Job)
+	// Next blocks until something happens to a started job: it ended
+	// (Done), or it found new work (Add) while it goes on.
+	Next() Outcome
+	// Now is the executor's clock.
+	Now() time.Time
+}
+
+// Outcome is what Next reports.
+type Outcome struct {
+	Job  *Job
+	Done bool // the job ended; Err says how
+	Err  error
+	Add  []*Job // jobs discovered by Job, queued at once (see Job.Before)
+}
+
+// Options are the queue rules.
+type Options struct {
+	// Slots is the number of jobs that may run at once per slot class.
+	// A class missing from the map gets one slot.
+	Slots map[Slot]int
+	// LoadsPerArea caps concurrent loads into one target area (0 = no cap).
+	// A repair of an area always runs alone in that area.
+	LoadsPerArea int
+	// Skip reports jobs already done by an earlier run (resume). They are
+	// counted done without running and reported as JobSkipped.
+	Skip func(*Job) bool
+	// Events receives queued / started / finished / failed / skipped events,
+	// stamped with the executor's clock. May be nil.
+	Events event.Sink
+}
+
+// Span is one job's run on the executor's clock, for reports and Gantt charts.
+type Span struct {
+	Job   *Job
+	Start time.Time
+	End   time.Time
+	Err   error
+}
+
+// Result is the outcome of a whole dispatch.
+type Result struct {
+	Start, End time.Time
+	Spans      []Span           // in start order
+	Skipped    []string         // done before this run (resume)
+	Failed     map[string]error // jobs that failed
+	Blocked    []string         // jobs not run because a dependency failed
+	Cancelled  []string         // jobs not started because the context ended
+}
+
+// Elapsed is the makespan.
+func (r *Result) Elapsed() time.Duration { return r.End.Sub(r.Start) }
+
+// Err summarises failures: nil when every job ran and succeeded.
+func (r *Result) Err() error {
+	if len(r.Failed) == 0 && len(r.Blocked) == 0 && len(r.Cancelled) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(r.Failed))
+	for id := range r.Failed {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var errs []error
+	for _, id := range ids {
+		errs = append(errs, fmt.Errorf("%s: %w", id, r.Failed[id]))
+	}
+	if n := len(r.Blocked); n > 0 {
+		errs = append(errs, fmt.Errorf("%d job(s) not run because a job they need failed", n))
+	}
+	if n := len(r.Cancelled); n > 0 {
+		errs = append(errs, fmt.Errorf("%d job(s) not started: interrupted", n))
+	}
+	return errors.Join(errs...)
+}
+
+type dispatcher struct {
+	g    *Graph
+	ex   Executor
+	o    Options
+	rank map[string]int64
+
+	depsLeft  map[string]int
+	done      map[string]bool
+	started   map[string]time.Time
+	ready     []*Job
+	running   int
+	bySlot    map[Slot]int
+	byArea    map[string]int
+	repairing map[string]bool
+	exclusive bool
+	res       *Result
+}
+
+// Dispatch runs the graph on ex under the rules in o and returns what
+// happened. It returns an error only for a broken graph; job failures are in
+// Result (see Result.Err). When ctx ends, no new job starts and Dispatch
+// waits for the running ones to report.
+func Dispatch(ctx context.Context, g *Graph, ex Executor, o Options) (*Result, error) {
+	d := &dispatcher{
+		g: g, ex: ex, o: o, rank: g.Ranks(),
+		depsLeft: map[string]int{}, done: map[string]bool{}, started: map[string]time.Time{},
+		bySlot: map[Slot]int{}, byArea: map[string]int{}, repairing: map[string]bool{},
+		res: &Result{Failed: map[string]error{}},
+	}
+	d.res.Start = ex.Now()
+	for _, j := range g.topo() {
+		if o.Skip != nil && o.Skip(j) {
+			d.done[j.ID] = true
+			d.res.Skipped = append(d.res.Skipped, j.ID)
+			d.emit(event.JobSkipped, j, nil)
+		}
+	}
+	for _, j := range g.jobs {
+		if d.done[j.ID] {
+			continue
+		}
+		d.emit(event.JobQueued, j, nil)
+		d.countDeps(j)
+	}
+	for {
+		if ctx.Err() == nil {
+			d.startReady(ctx)
+		}
+		if d.running == 0 {
+			break
+		}
+		out := ex.Next()
+		if err := d.addJobs(out); err != nil {
+			return d.res, err
+		}
+		if out.Done {
+			d.finish(out.Job, out.Err)
+		}
+	}
+	d.res.End = ex.Now()
+	d.collectLeftovers(ctx)
+	return d.res, nil
+}
+
+func (d *dispatcher) countDeps(j *Job) {
+	n := 0
+	for _, dep := range j.Deps {
+		if !d.done[dep] {
+			n++
+		}
+	}
+	d.depsLeft[j.ID] = n
+	if n == 0 {
+		d.ready = append(d.ready, j)
+	}
+}
+
+func (d *dispatcher) startReady(ctx context.Context) {
+	sort.SliceStable(d.ready, func(a, b int) bool {
+		ra, rb := d.rank[d.ready[a].ID], d.rank[d.ready[b].ID]
+		if ra != rb {
+			return ra > rb
+		}
+		return d.ready[a].ID < d.ready[b].ID
+	})
+	kept := d.ready[:0]
+	for _, j := range d.ready {
+		if d.canStart(j) {
+			d.start(ctx, j)
+		} else {
+			kept = append(kept, j)
+		}
+	}
+	d.ready = kept
+}
+
+func (d *dispatcher) canStart(j *Job) bool {
+	if d.exclusive || (j.Exclusive && d.running > 0) {
+		return false
+	}
+	if j.Slot != SlotNone && d.bySlot[j.Slot] >= d.slots(j.Slot) {
+		return false
+	}
+	if j.Area != "" {
+		if d.repairing[j.Area] {
+			return false
+		}
+		switch j.Kind {
+		case KindRepair:
+			return d.byArea[j.Area] == 0
+		case KindLoad:
+			return d.o.LoadsPerArea <= 0 || d.byArea[j.Area] < d.o.LoadsPerArea
+		}
+	}
+	return true
+}
+
+func (d *dispatcher) slots(s Slot) int {
+	if n := d.o.Slots[s]; n > 0 {
+		return n
+	}
+	return 1
+}
+
+func (d *dispatcher) start(ctx context.Context, j *Job) {
+	d.running++
+	d.bySlot[j.Slot]++
+	if j.Area != "" {
+		d.byArea[j.Area]++
+		if j.Kind == KindRepair {
+			d.repairing[j.Area] = true
+		}
+	}
+	if j.Exclusive {
+		d.exclusive = true
+	}
+	d.started[j.ID] = d.ex.Now()
+	d.emit(event.JobStarted, j, nil)
+	d.ex.Start(ctx, j)
+}
+
+func (d *dispatcher) finish(j *Job, err error) {
+	d.running--
+	d.bySlot[j.Slot]--
+	if j.Area != "" {
+		d.byArea[j.Area]--
+		if j.Kind == KindRepair {
+			delete(d.repairing, j.Area)
+		}
+	}
+	if j.Exclusive {
+		d.exclusive = false
+	}
+	d.res.Spans = append(d.res.Spans, Span{Job: j, Start: d.started[j.ID], End: d.ex.Now(), Err: err})
+	if err != nil {
+		d.res.Failed[j.ID] = err
+		d.emit(event.JobFailed, j, err)
+		return
+	}
+	d.done[j.ID] = true
+	d.emit(event.JobFinished, j, nil)
+	for _, s := range d.g.succs[j.ID] {
+		if d.done[s] {
+			continue
+		}
+		d.depsLeft[s]--
+		if d.depsLeft[s] == 0 {
+			d.ready = append(d.ready, d.g.byID[s])
+		}
+	}
+}
+
+// addJobs queues jobs discovered while the graph runs.
+func (d *dispatcher) addJobs(out Outcome) error {
+	for _, nj := range out.Add {
+		if err := d.g.add(nj); err != nil {
+			return err
+		}
+		var best int64
+		for _, b := range nj.Before {
+			bj := d.g.byID[b]
+			if bj == nil {
+				return fmt.Errorf("job %s must come before unknown job %s", nj.ID, b)
+			}
+			if _, ok := d.started[b]; ok || d.done[b] {
+				return fmt.Errorf("job %s must come before %s, which already started", nj.ID, b)
+			}
+			bj.Deps = append(bj.Deps, nj.ID)
+			d.g.succs[nj.ID] = append(d.g.succs[nj.ID], b)
+			if d.depsLeft[b] == 0 {
+				d.dropReady(b)
+			}
+			d.depsLeft[b]++
+			if d.rank[b] > best {
+				best = d.rank[b]
+			}
+		}
+		d.rank[nj.ID] = int64(nj.Cost) + best
+		d.emit(event.JobQueued, nj, nil)
+		d.countDeps(nj)
+	}
+	return nil
+}
+
+func (d *dispatcher) dropReady(id string) {
+	for i, j := range d.ready {
+		if j.ID == id {
+			d.ready = append(d.ready[:i], d.ready[i+1:]...)
+			return
+		}
+	}
+}
+
+// collectLeftovers sorts the jobs that never ran into blocked (a
+// dependency failed) and cancelled (the context ended first).
+func (d *dispatcher) collectLeftovers(ctx context.Context) {
+	for _, j := range d.g.jobs {
+		if d.done[j.ID] {
+			continue
+		}
+		if _, ran := d.started[j.ID]; ran {
+			continue
+		}
+		if ctx.Err() != nil {
+			d.res.Cancelled = append(d.res.Cancelled, j.ID)
+		} else {
+			d.res.Blocked = append(d.res.Blocked, j.ID)
+		}
+	}
+}
+
+func (d *dispatcher) emit(k event.Kind, j *Job, err error) {
+	if d.o.Events == nil {
+		return
+	}
+	e := event.Event{
+		V: event.SchemaVersion, Time: d.ex.Now(), Kind: k,
+		Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		TotalRecords: j.Records, TotalBytes: j.Bytes,
+	}
+	if t, ok := d.started[j.ID]; ok && (k == event.JobFinished || k == event.JobFailed) {
+		e.Elapsed = e.Time.Sub(t)
+	}
+	if err != nil {
+		e.Err = err.Error()
+	}
+	d.o.Events.Emit(e)
+}

@@ -1,0 +1,86 @@
+package schedule
+
+import (
+	"fmt"
+	"time"
+)
+
+// Kind is what a job does.
+type Kind string
+
+const (
+	KindPreflight     Kind = "preflight"
+	KindServe         Kind = "serve"    // proserve a database (DB says which)
+	KindShutdown      Kind = "shutdown" // proshut -by
+	KindAnalyzeSource Kind = "analyze-source"
+	KindDumpDF        Kind = "dump-df"
+	KindDumpSeq       Kind = "dump-sequences"
+	KindCreateTarget  Kind = "create-target"
+	KindDump          Kind = "dump"
+	KindLoad          Kind = "load"
+	KindRepair        Kind = "repair" // truncate an area before its tables are reloaded
+	KindIdxbuild      Kind = "idxbuild"
+	KindLoadSeq       Kind = "load-sequences"
+	KindAnalyzeTarget Kind = "analyze-target"
+	KindVerify        Kind = "verify"
+	KindPost          Kind = "post"
+)
+
+// Slot is the resource class a job occupies while it runs.
+type Slot string
+
+const (
+	SlotNone Slot = ""
+	SlotDump Slot = "dump"
+	SlotLoad Slot = "load"
+)
+
+// Which database a job is about.
+const (
+	DBSource = "source"
+	DBTarget = "target"
+)
+
+// Job is one node of the graph.
+type Job struct {
+	ID      string // stable across runs: the journal and resume key on it
+	Kind    Kind
+	DB      string // DBSource / DBTarget for serve, shutdown, analyze
+	Table   string // owner.table for dump / load
+	Area    string // target data area of a load (the per-area cap) or of a repair
+	Section int    // .bd section of a load: 1 = table.bd, N = table.bdN; 0 = every file of the dump
+	Threads int    // dump threads (-threadnum) when > 1
+
+	Records int64 // expected work, from the plan
+	Bytes   int64
+
+	Deps []string // jobs that must be done before this one starts
+	// Before names jobs that must wait for this one. It is used when a job
+	// is added while the graph runs: the dispatcher adds this job's ID to
+	// their Deps.
+	Before []string
+
+	Slot      Slot
+	Exclusive bool          // runs with nothing else running
+	Cost      time.Duration // predicted duration, used for priority (0 = unknown)
+}
+
+func (j *Job) String() string { return j.ID }
+
+// Job IDs. They are part of the journal format: do not change them lightly.
+func DumpID(table string) string { return "dump:" + table }
+
+// LoadID names the load of one section (0 = all files of the table).
+func LoadID(table string, section int) string {
+	if section <= 1 {
+		return "load:" + table
+	}
+	return fmt.Sprintf("load:%s:%d", table, section)
+}
+
+// RepairID names the repair of one target area; attempt counts repairs of
+// the same area within a run.
+func RepairID(area string, attempt int) string { return fmt.Sprintf("repair:%s:%d", area, attempt) }
+
+func ServeID(db string) string    { return "serve:" + db }
+func ShutdownID(db string) string { return "shutdown:" + db }
