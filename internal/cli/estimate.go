@@ -1,14 +1,277 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/units"
 )
 
-// NewCmdEstimate is a placeholder until its issue lands; its owner replaces this file.
+// EstimateOptions are the flags of `oedl estimate`.
+type EstimateOptions struct {
+	IO *IOStreams
+
+	Plan        string
+	Hardware    string
+	Calibration string
+	Cores       []int
+	DiskMBps    []float64
+	IOPS        []float64
+	Memory      []string
+	LatencyMs   float64
+
+	DumpJobs        int
+	LoadJobs        int
+	LoadsPerArea    int
+	ThreadedDumpMin string
+	DumpThreads     int
+	Staged          bool
+	BuildIndexes    bool
+
+	Samples int
+	Seed    uint64
+	Tables  int
+	Compare bool
+	JSON    bool
+	HTML    string
+}
+
+// NewCmdEstimate builds `oedl estimate`.
 func NewCmdEstimate(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "estimate", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return errors.New("estimate: not built yet")
-	}}
+	opts := &EstimateOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "estimate --plan DIR [--hardware FILE | --cores N --disk-mbps X --iops Y] [--calibration FILE]",
+		Short: "Predict the outage window: total, per phase, per table, critical path",
+		Long: `Estimate runs the job graph that oedl run would run, with the same queue rules,
+on a simulated clock: each job's CPU, disk bytes and disk requests come from a
+cost model, and jobs running at the same time share the cores and the disk.
+It prints the window and its phases, the critical path, the tables that hold
+the window back (with what to do about them), per-table times and a P50/P90
+range from a Monte Carlo over the model's uncertainty.
+
+The hardware comes from --hardware FILE (JSON: cores, memory_bytes, disk_mbps,
+disk_iops, disk_latency_ms), else from the calibration, else from the plan's
+machine with the model's disk; --cores, --disk-mbps, --iops, --memory and
+--latency-ms override it. Several values (--cores 4,8 --iops 4000,16000) give a
+what-if table of windows instead. --compare weighs overlapped against staged,
+other job counts, and indexes built during the load, and says which is fastest.
+
+Job-count flags mean what they mean to oedl run (same defaults).`,
+		Example: `  oedl estimate --plan plan/ --cores 8 --disk-mbps 250 --iops 4000
+  oedl estimate --plan plan/ --calibration cal.json --html estimate.html
+  oedl estimate --plan plan/ --hardware box.json --cores 4,8,16 --iops 4000,16000
+  oedl estimate --plan plan/ --hardware box.json --compare`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return estimateRun(c.Context(), opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Plan, "plan", "", "plan directory (or its plan.json) written by oedl plan")
+	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON")
+	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
+	f.IntSliceVar(&opts.Cores, "cores", nil, "cores; several values give a what-if table")
+	f.Float64SliceVar(&opts.DiskMBps, "disk-mbps", nil, "disk throughput ceiling in MB/s; several values give a what-if table")
+	f.Float64SliceVar(&opts.IOPS, "iops", nil, "disk IOPS ceiling; several values give a what-if table")
+	f.StringSliceVar(&opts.Memory, "memory", nil, "memory, e.g. 16GB; several values give a what-if table")
+	f.Float64Var(&opts.LatencyMs, "latency-ms", 0, "service time of one disk request seen by one stream, ms")
+	f.IntVar(&opts.DumpJobs, "dump-jobs", 0, "concurrent dumps (default: 2 per core, as oedl run)")
+	f.IntVar(&opts.LoadJobs, "load-jobs", 0, "concurrent loads (default: 1 per core, as oedl run)")
+	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 0, "concurrent loads per target area (default 1; negative: no cap)")
+	f.StringVar(&opts.ThreadedDumpMin, "threaded-dump-min", "", "dump tables this large with threads (default 64MB, as oedl run; 0: never)")
+	f.IntVar(&opts.DumpThreads, "dump-threads", 0, "-threadnum of threaded dumps (default: min(4, cores))")
+	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")
+	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "build indexes during the load instead of one idxbuild")
+	f.IntVar(&opts.Samples, "samples", 100, "Monte Carlo samples for the P50/P90 range (0: none)")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the Monte Carlo range")
+	f.IntVar(&opts.Tables, "tables", 20, "tables listed in the text output (0: all)")
+	f.BoolVar(&opts.Compare, "compare", false, "compare strategies and say which is fastest here and why")
+	f.BoolVar(&opts.JSON, "json", false, "the estimate as JSON on stdout")
+	f.StringVar(&opts.HTML, "html", "", "also write an HTML report with the Gantt chart to this file")
+	return cmd
+}
+
+// estimateSetup is what the flags resolve to.
+type estimateSetup struct {
+	in      estimate.Input
+	grid    estimate.Grid
+	strat   func(estimate.Hardware) estimate.Strategy
+	whatIf  bool
+	hwNotes []string
+}
+
+func estimateRun(ctx context.Context, opts *EstimateOptions) error {
+	s, err := opts.setup()
+	if err != nil {
+		return err
+	}
+	switch {
+	case s.whatIf && opts.Compare:
+		return UsageError("--compare takes one machine; give single values to --cores, --disk-mbps, --iops and --memory")
+	case s.whatIf:
+		rows, err := estimate.WhatIf(ctx, s.in, s.grid, s.strat)
+		if err != nil {
+			return FailedError(err)
+		}
+		if opts.JSON {
+			return estimateJSON(opts.IO.Out, rows)
+		}
+		return estimate.WriteWhatIf(opts.IO.Out, rows)
+	case opts.Compare:
+		c, err := estimate.Compare(ctx, s.in, estimate.Strategies(s.in.Strategy))
+		if err != nil {
+			return FailedError(err)
+		}
+		if opts.JSON {
+			return estimateJSON(opts.IO.Out, c)
+		}
+		return estimate.WriteComparison(opts.IO.Out, c)
+	}
+	est, err := estimate.Run(ctx, s.in)
+	if err != nil {
+		return FailedError(err)
+	}
+	if opts.HTML != "" {
+		title := "oedl estimate: " + s.in.Plan.Source.Database
+		if err := est.WriteHTMLFile(opts.HTML, title); err != nil {
+			return FailedError(fmt.Errorf("write %s: %w", opts.HTML, err))
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.HTML)
+	}
+	for _, n := range s.hwNotes {
+		fmt.Fprintf(opts.IO.ErrOut, "note: %s\n", n)
+	}
+	if opts.JSON {
+		return estimateJSON(opts.IO.Out, est)
+	}
+	return est.WriteText(opts.IO.Out, opts.Tables)
+}
+
+// setup reads the plan, model and hardware and applies the flags.
+func (opts *EstimateOptions) setup() (*estimateSetup, error) {
+	if opts.Plan == "" {
+		return nil, UsageError("give --plan DIR (written by oedl plan)")
+	}
+	p, err := estimatePlan(opts.Plan)
+	if err != nil {
+		return nil, err
+	}
+	s := &estimateSetup{}
+	m := estimate.DefaultModel()
+	hw := m.Hardware
+	calibrated := false
+	if opts.Calibration != "" {
+		if m, err = estimate.ReadModel(opts.Calibration); err != nil {
+			return nil, UsageError("calibration: %v", err)
+		}
+		hw, calibrated = m.Hardware, true
+	}
+	switch {
+	case opts.Hardware != "":
+		if hw, err = estimate.ReadHardware(opts.Hardware); err != nil {
+			return nil, UsageError("hardware: %v", err)
+		}
+	case !calibrated && p.Machine.Cores > 0:
+		hw.Cores, hw.MemoryBytes = p.Machine.Cores, p.Machine.MemoryBytes
+		if len(opts.DiskMBps) == 0 && len(opts.IOPS) == 0 {
+			s.hwNotes = append(s.hwNotes, fmt.Sprintf("no --hardware, --calibration or disk flags: the disk is the model's (%.0f MB/s, %.0f IOPS, %.2g ms)",
+				hw.DiskMBps, hw.DiskIOPS, hw.DiskLatencyMs))
+		}
+	}
+	if opts.LatencyMs > 0 {
+		hw.DiskLatencyMs = opts.LatencyMs
+	}
+	var mem []int64
+	for _, v := range opts.Memory {
+		b, err := units.ParseBytes(v)
+		if err != nil {
+			return nil, UsageError("--memory: %v", err)
+		}
+		mem = append(mem, b)
+	}
+	for _, c := range opts.Cores {
+		if c < 1 {
+			return nil, UsageError("--cores %d: must be at least 1", c)
+		}
+	}
+	for _, v := range append(append([]float64{}, opts.DiskMBps...), opts.IOPS...) {
+		if v <= 0 {
+			return nil, UsageError("--disk-mbps and --iops must be positive (got %g)", v)
+		}
+	}
+	s.grid = estimate.Grid{Cores: opts.Cores, DiskMBps: opts.DiskMBps, DiskIOPS: opts.IOPS, Memory: mem}
+	s.whatIf = s.grid.Size() > 1
+	if !s.whatIf { // single values set the machine
+		hw = s.grid.Hardware(hw)[0]
+		s.grid = estimate.Grid{}
+	}
+	if err := hw.Validate(); err != nil {
+		return nil, UsageError("hardware: %v", err)
+	}
+	threadedMin := int64(-1)
+	if opts.ThreadedDumpMin != "" {
+		if threadedMin, err = units.ParseBytes(opts.ThreadedDumpMin); err != nil {
+			return nil, UsageError("--threaded-dump-min: %v", err)
+		}
+	}
+	s.strat = func(h estimate.Hardware) estimate.Strategy {
+		st := estimate.DefaultStrategy(h)
+		if opts.DumpJobs > 0 {
+			st.DumpJobs = opts.DumpJobs
+		}
+		if opts.LoadJobs > 0 {
+			st.LoadJobs = opts.LoadJobs
+		}
+		switch {
+		case opts.LoadsPerArea > 0:
+			st.LoadsPerArea = opts.LoadsPerArea
+		case opts.LoadsPerArea < 0:
+			st.LoadsPerArea = 0 // no cap
+		}
+		if threadedMin >= 0 {
+			st.ThreadedDumpMin = threadedMin
+		}
+		if opts.DumpThreads > 0 {
+			st.DumpThreads = opts.DumpThreads
+		}
+		st.Staged, st.BuildIndexes = opts.Staged, opts.BuildIndexes
+		return st
+	}
+	if opts.Samples < 0 {
+		return nil, UsageError("--samples must not be negative")
+	}
+	s.in = estimate.Input{Plan: p, Hardware: hw, Model: m, Strategy: s.strat(hw), Samples: opts.Samples, Seed: opts.Seed}
+	return s, nil
+}
+
+// estimatePlan reads plan.json from a plan directory or names the file itself.
+func estimatePlan(path string) (*plan.Plan, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "plan.json")
+	}
+	p, err := plan.ReadJSON(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, UsageError("%s: no plan here (write one with oedl plan)", path)
+		}
+		return nil, UsageError("%v", err)
+	}
+	if len(p.Tables) == 0 {
+		return nil, UsageError("%s: the plan has no tables", path)
+	}
+	return p, nil
+}
+
+func estimateJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -1,14 +1,321 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/units"
 )
 
-// NewCmdPlan is a placeholder until its issue lands; its owner replaces this file.
+// PlanOptions are the flags of `oedl plan`.
+type PlanOptions struct {
+	IO     *IOStreams
+	Runner execx.Runner // runs proutil and _progres in --source mode
+
+	Tabanalys string
+	DF        string
+	Source    string
+	DLC       string
+	Out       string
+
+	BlockSize int
+	Large     string
+	Medium    string
+	Top       int
+	Headroom  int
+	MaxExtent string
+	DataDirs  []string
+	BIDir     string
+	AIDirs    []string
+	Cores     int
+	Memory    string
+	Target    string
+	JSON      bool
+}
+
+// NewCmdPlan builds `oedl plan`.
 func NewCmdPlan(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "plan", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return errors.New("plan: not built yet")
-	}}
+	opts := &PlanOptions{IO: io, Runner: execx.Local{}}
+	cmd := &cobra.Command{
+		Use:   "plan (--tabanalys FILE [--df FILE] | --source DB --dlc DIR) -o DIR",
+		Short: "Plan the target layout: storage areas, .st, .df, tablemove.sh, tuned .pf",
+		Long: `Plan turns the source database's tabanalys (or dbanalys) report, and its .df,
+into a better layout for the target database, with a reason for every decision:
+
+  target.st     the new structure: Type II areas by size class and RPB, an index
+                area per data area, LOB areas, extents sized from the data
+  target.df     the source .df with only AREA, index AREA and LOB-AREA rewritten
+  tablemove.sh  the online alternative: proutil tablemove per table
+  placement.md  every area and table with size, records, RPB, BPC and why
+  target.pf     startup parameters, each with its reason, and the idxbuild ones
+  plan.json     all of it for oedl run and oedl estimate
+
+With --source, oedl runs proutil tabanalys and dumps the .df itself. Nothing is
+written unless the whole plan is valid.`,
+		Example: `  # from a report and a .df
+  oedl plan --tabanalys prod.tba --df prod.df -o plan/
+
+  # from the database itself, for a bigger target machine with two data disks
+  oedl plan --source /db/prod --dlc /usr/dlc -o plan/ --target /db/new/prod \
+      --data-dir /data1/prod --data-dir /data2/prod --bi-dir /bi/prod --cores 16 --memory 64GB`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if opts.DLC == "" {
+				opts.DLC = os.Getenv("DLC")
+			}
+			return planRun(c.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Tabanalys, "tabanalys", "", "tabanalys or dbanalys report of the source")
+	f.StringVar(&opts.DF, "df", "", "the source .df (needed for target.df and LOB areas)")
+	f.StringVar(&opts.Source, "source", "", "source database: run tabanalys and dump the .df from it")
+	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory for --source (default $DLC)")
+	f.StringVarP(&opts.Out, "out", "o", "", "plan directory to write (replaced if it holds an earlier plan)")
+	f.IntVar(&opts.BlockSize, "block-size", plan.DefaultBlockSize, "target database block size: 1024, 2048, 4096 or 8192")
+	f.StringVar(&opts.Large, "large", "1GB", "tables this large get their own area (BPC 512)")
+	f.StringVar(&opts.Medium, "medium", "100MB", "tables this large (and under --large) share medium areas (BPC 64)")
+	f.IntVar(&opts.Top, "top", 0, "also give the N largest tables their own area")
+	f.IntVar(&opts.Headroom, "headroom", plan.DefaultHeadroomPct, "growth headroom for fixed extents, percent")
+	f.StringVar(&opts.MaxExtent, "max-extent", "2GB", "largest fixed extent")
+	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "directory for data extents, repeatable, used round-robin (default: the --target directory)")
+	f.StringVar(&opts.BIDir, "bi-dir", "", "directory for the before-image extents (default: the first data directory)")
+	f.StringArrayVar(&opts.AIDirs, "ai-dir", nil, "directory for after-image extents, repeatable (default: no AI extents)")
+	f.IntVar(&opts.Cores, "cores", 0, "cores of the target machine (default: this machine's)")
+	f.StringVar(&opts.Memory, "memory", "", "memory of the target machine, e.g. 64GB (default: this machine's)")
+	f.StringVar(&opts.Target, "target", "", "target database path the extents are laid out for")
+	f.BoolVar(&opts.JSON, "json", false, "print plan.json on stdout")
+	return cmd
+}
+
+func planRun(ctx context.Context, opts *PlanOptions) error {
+	o, err := opts.planOptions()
+	if err != nil {
+		return err
+	}
+	var in plan.Input
+	var df *openedge.DF
+	var extra []plan.File
+	switch {
+	case opts.Source != "":
+		in, df, extra, err = sourceInput(ctx, opts)
+	default:
+		in, df, err = fileInput(opts)
+	}
+	if err != nil {
+		return err
+	}
+	p, err := plan.Make(in, o)
+	if err != nil {
+		return UsageError("%v", err)
+	}
+	if err := plan.WriteDir(opts.Out, p, df, extra...); err != nil {
+		return FailedError(fmt.Errorf("write %s: %w", opts.Out, err))
+	}
+	printPlanSummary(opts, p)
+	if opts.JSON {
+		return plan.WriteJSON(opts.IO.Out, p)
+	}
+	return nil
+}
+
+// planOptions checks the flags and turns them into plan.Options.
+func (opts *PlanOptions) planOptions() (plan.Options, error) {
+	o := plan.DefaultOptions()
+	switch {
+	case opts.Tabanalys == "" && opts.Source == "":
+		return o, UsageError("give --tabanalys FILE or --source DB")
+	case opts.Tabanalys != "" && opts.Source != "":
+		return o, UsageError("--tabanalys and --source exclude each other")
+	case opts.DF != "" && opts.Source != "":
+		return o, UsageError("--df is for --tabanalys; --source dumps the .df itself")
+	case opts.Out == "":
+		return o, UsageError("give the plan directory with -o DIR")
+	}
+	sizes := []struct {
+		flag string
+		text string
+		dst  *int64
+	}{
+		{"--large", opts.Large, &o.LargeBytes},
+		{"--medium", opts.Medium, &o.MediumBytes},
+		{"--max-extent", opts.MaxExtent, &o.MaxExtentBytes},
+	}
+	for _, s := range sizes {
+		n, err := units.ParseBytes(s.text)
+		if err != nil {
+			return o, UsageError("%s: %v", s.flag, err)
+		}
+		*s.dst = n
+	}
+	o.BlockSize, o.TopN, o.HeadroomPct = opts.BlockSize, opts.Top, opts.Headroom
+	o.DataDirs, o.BIDir, o.AIDirs = opts.DataDirs, opts.BIDir, opts.AIDirs
+	if opts.Target != "" {
+		abs, err := filepath.Abs(opts.Target)
+		if err != nil {
+			return o, UsageError("--target %q: %v", opts.Target, err)
+		}
+		o.Target = strings.TrimSuffix(abs, ".db")
+	}
+	if opts.Cores != 0 {
+		o.Machine.Cores = opts.Cores
+	}
+	if opts.Memory != "" {
+		n, err := units.ParseBytes(opts.Memory)
+		if err != nil {
+			return o, UsageError("--memory: %v", err)
+		}
+		o.Machine.MemoryBytes = n
+	} else if o.Machine.MemoryBytes == 0 {
+		return o, UsageError("cannot read this machine's memory size (no /proc/meminfo): give --memory")
+	}
+	return o, nil
+}
+
+// fileInput reads --tabanalys and --df. Unreadable or malformed files are
+// bad input (exit 2); the parsers' errors already name file:line.
+func fileInput(opts *PlanOptions) (plan.Input, *openedge.DF, error) {
+	in := plan.Input{AnalysisName: opts.Tabanalys}
+	data, err := os.ReadFile(opts.Tabanalys)
+	if err != nil {
+		return in, nil, UsageError("--tabanalys: %v", err)
+	}
+	if in.Analysis, err = openedge.ParseAnalysis(bytes.NewReader(data), opts.Tabanalys); err != nil {
+		return in, nil, UsageError("%v", err)
+	}
+	if opts.DF == "" {
+		return in, nil, nil
+	}
+	df, err := readDF(opts.DF)
+	if err != nil {
+		return in, nil, err
+	}
+	in.DFTables, in.DFName = df.Tables(), opts.DF
+	return in, df, nil
+}
+
+func readDF(path string) (*openedge.DF, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, UsageError("--df: %v", err)
+	}
+	defer f.Close()
+	df, err := openedge.ParseDF(f, path)
+	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	return df, nil
+}
+
+// sourceInput runs tabanalys and the .df dump against --source, through
+// the same utilities a DBA would run, and keeps both outputs in the plan
+// directory (source.tba, source.df) so that the plan can be audited.
+func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.DF, []plan.File, error) {
+	var in plan.Input
+	if opts.DLC == "" {
+		return in, nil, nil, PreconditionError(errors.New("--source needs --dlc DIR or $DLC"))
+	}
+	proutil := filepath.Join(opts.DLC, "bin", "proutil")
+	progres := filepath.Join(opts.DLC, "bin", "_progres")
+	for _, exe := range []string{proutil, progres} {
+		if _, err := os.Stat(exe); err != nil {
+			return in, nil, nil, PreconditionError(fmt.Errorf("DLC %s: %s not found: is it an OpenEdge (or oesim) install?", opts.DLC, exe))
+		}
+	}
+	db := strings.TrimSuffix(opts.Source, ".db")
+	if _, err := os.Stat(db + ".db"); err != nil {
+		return in, nil, nil, PreconditionError(fmt.Errorf("source database %s: %s.db not found", opts.Source, db))
+	}
+	tmp, err := os.MkdirTemp("", "oedl-plan-")
+	if err != nil {
+		return in, nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{"DLC=" + opts.DLC}
+
+	res, err := opts.Runner.Run(ctx, execx.Cmd{Path: proutil, Args: []string{db, "-C", "tabanalys"}, Env: env})
+	if err != nil {
+		return in, nil, nil, FailedError(fmt.Errorf("proutil %s -C tabanalys: %w\n%s", db, err, tail(res.Output)))
+	}
+	report := res.Output
+	name := db + " (proutil -C tabanalys)"
+	if in.Analysis, err = openedge.ParseAnalysis(strings.NewReader(report), name); err != nil {
+		return in, nil, nil, FailedError(err)
+	}
+	in.AnalysisName = "source.tba"
+
+	dfPath := filepath.Join(tmp, "source.df")
+	res, err = opts.Runner.Run(ctx, execx.Cmd{Path: progres, Env: env,
+		Args: []string{"-b", "-db", db, "-p", "prodict/dump_df.p", "-param", "ALL," + dfPath + ","}})
+	if err != nil {
+		return in, nil, nil, FailedError(fmt.Errorf("_progres dump_df.p on %s: %w\n%s", db, err, tail(res.Output)))
+	}
+	dfData, err := os.ReadFile(dfPath)
+	if err != nil {
+		return in, nil, nil, FailedError(fmt.Errorf("dump_df.p wrote no .df: %w\n%s", err, tail(res.Output)))
+	}
+	df, err := openedge.ParseDF(bytes.NewReader(dfData), "source.df")
+	if err != nil {
+		return in, nil, nil, FailedError(err)
+	}
+	in.DFTables, in.DFName = df.Tables(), "source.df"
+	extra := []plan.File{
+		{Name: "source.tba", Mode: 0o644, Data: []byte(report)},
+		{Name: "source.df", Mode: 0o644, Data: dfData},
+	}
+	return in, df, extra, nil
+}
+
+// tail is the end of a utility's output, for an error message.
+func tail(out string) string {
+	const keep = 2000
+	out = strings.TrimSpace(out)
+	if len(out) > keep {
+		out = "..." + out[len(out)-keep:]
+	}
+	return out
+}
+
+// printPlanSummary tells on stderr what the plan decided: areas, tables
+// per class and the biggest tables.
+func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
+	w := opts.IO.ErrOut
+	classes := map[plan.SizeClass]int{}
+	for _, t := range p.Tables {
+		classes[t.Class]++
+	}
+	fmt.Fprintf(w, "Planned %d tables (%s, %d records): %d large, %d medium, %d small, %d empty.\n",
+		p.Totals.Tables, openedge.FormatSize(p.Totals.Bytes), p.Totals.Records,
+		classes[plan.ClassLarge], classes[plan.ClassMedium], classes[plan.ClassSmall], classes[plan.ClassEmpty])
+	fmt.Fprintf(w, "Areas: %d data, %d index, %d LOB (numbers %d-%d), block size %d.\n",
+		p.Totals.DataAreas, p.Totals.IndexAreas, p.Totals.LOBAreas,
+		openedge.FirstUserAreaNum, openedge.FirstUserAreaNum+len(p.Areas)-1, p.BlockSize)
+	big := append([]plan.Placement(nil), p.Tables...)
+	sort.SliceStable(big, func(i, j int) bool { return big[i].Bytes > big[j].Bytes })
+	if len(big) > 5 {
+		big = big[:5]
+	}
+	fmt.Fprintln(w, "Biggest:")
+	for _, t := range big {
+		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, openedge.FormatSize(t.Bytes), t.RPB, t.BPC, t.DataArea)
+	}
+	if p.Target == "" {
+		fmt.Fprintln(w, `No --target: extents are at "." (run prostrct create from the target directory).`)
+	}
+	files := []string{plan.FileStructure, plan.FileTablemove, plan.FilePlacement, plan.FilePF, plan.FilePlan}
+	if p.Source.DF != "" {
+		files = append(files, plan.FileDF)
+	}
+	fmt.Fprintf(w, "Wrote %s: %s.\n", opts.Out, strings.Join(files, ", "))
 }

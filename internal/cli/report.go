@@ -1,14 +1,87 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oedl/oedl/internal/report"
 )
 
-// NewCmdReport is a placeholder until its issue lands; its owner replaces this file.
+// ReportOptions are the flags of `oedl report`.
+type ReportOptions struct {
+	IO   *IOStreams
+	Work string
+	HTML string // extra copy of report.html, e.g. for mailing
+}
+
+// NewCmdReport builds `oedl report`.
 func NewCmdReport(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "report", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return errors.New("report: not built yet")
-	}}
+	opts := &ReportOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "report --work DIR [--html FILE]",
+		Short: "Write the report of a run: verdict, timings, critical path, Gantt chart",
+		Long: `Report reads a run's work directory (journal.jsonl, plan.json, verify.json) and
+writes WORK/report.md and a self-contained WORK/report.html (inline CSS and SVG,
+no script, nothing fetched): the verdict, record counts table by table, timings
+per phase and per table, the slowest tables, the critical path, throughput over
+time and a Gantt chart of the jobs as they ran. It works on a run that is still
+going or was interrupted; the verdict then says so. It exits 1 when the verdict
+is not OK, so scripts can gate on it.`,
+		Example: `  oedl report --work work/
+  oedl report --work work/ --html /tmp/migration-sports.html`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return reportRun(opts) },
+	}
+	cmd.Flags().StringVar(&opts.Work, "work", "", "work directory of the run")
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the HTML report to FILE")
+	return cmd
+}
+
+func reportRun(opts *ReportOptions) error {
+	if opts.Work == "" {
+		return UsageError("give the work directory of the run with --work")
+	}
+	if st, err := os.Stat(opts.Work); err != nil || !st.IsDir() {
+		return UsageError("--work %s: not a directory", opts.Work)
+	}
+	d, err := report.FromWork(opts.Work)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return UsageError("%s holds no run (journal.jsonl is missing): %v", opts.Work, err)
+		}
+		return UsageError("%v", err)
+	}
+	if err := report.Write(opts.Work, d); err != nil {
+		return err
+	}
+	if opts.HTML != "" {
+		var page bytes.Buffer
+		if err := report.WriteHTML(&page, d); err != nil {
+			return err
+		}
+		if err := report.WriteFileAtomic(opts.HTML, page.Bytes()); err != nil {
+			return err
+		}
+	}
+	w := opts.IO.ErrOut
+	if d.Verdict.OK {
+		fmt.Fprintln(w, d.Verdict.Headline)
+	}
+	for _, x := range d.Verdict.Details {
+		fmt.Fprintf(w, "  %s\n", x)
+	}
+	fmt.Fprintf(opts.IO.Out, "%s\n%s\n", filepath.Join(opts.Work, report.MarkdownFile), filepath.Join(opts.Work, report.HTMLFile))
+	if opts.HTML != "" {
+		fmt.Fprintln(opts.IO.Out, opts.HTML)
+	}
+	if !d.Verdict.OK {
+		return &ExitError{Code: ExitFailed, Err: errors.New(d.Verdict.Headline)}
+	}
+	return nil
 }

@@ -1,14 +1,317 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
 
 	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/run"
+	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/tui"
+	"github.com/oedl/oedl/internal/units"
 )
 
-// NewCmdRun is a placeholder until its issue lands; its owner replaces this file.
+// RunOptions are the flags of `oedl run`.
+type RunOptions struct {
+	IO     *IOStreams
+	Runner execx.Runner
+
+	Source, Target string
+	PlanDir, Work  string
+	DLC            string
+	DumpJobs       int
+	LoadJobs       int
+	LoadsPerArea   int
+	ThreadedMin    string
+	Retries        int
+	JobTimeout     time.Duration
+	Resume, Force  bool
+	NoTUI, JSON    bool
+	DryRun         bool
+}
+
+// NewCmdRun builds `oedl run`.
 func NewCmdRun(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "run", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return errors.New("run: not built yet")
-	}}
+	opts := &RunOptions{IO: io, Runner: execx.Local{}}
+	cmd := &cobra.Command{
+		Use:   "run --source DB --target DB --plan DIR --work DIR",
+		Short: "Dump, load, rebuild indexes and verify: the whole migration, resumable",
+		Long: `Run executes a plan: preflight checks, the source's tabanalys baseline, the .df
+and sequence values, the target created from the plan's target.st and target.df,
+every table dumped and loaded in parallel (a table's load starts as soon as its
+dump exists, at most one load per storage area), idxbuild with the plan's
+parameters, sequences restored, the target's tabanalys and a table-by-table
+verification against the baseline, then the plan's post steps.
+
+Every job state change is journalled (WORK/journal.jsonl, fsynced) before it is
+acted on. After a crash, kill -9, Ctrl-C or a failed job, run again with
+--resume: done work is skipped when its outputs prove it, and a storage area
+that a load left half-filled is truncated and all its tables loaded again.
+
+EXIT STATUS
+  0 verified; 1 a job failed or the counts differ; 2 bad usage or input;
+  3 a precondition (DLC, database in use, disk space); 130 interrupted.`,
+		Example: `  oedl run --source /db/prod --target /db/new/prod --plan plan/ --work work/
+  oedl run --source /db/prod --target /db/new/prod --plan plan/ --work work/ --resume
+  oedl run ... --no-tui --dump-jobs 8 --load-jobs 4 > run.log`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if opts.DLC == "" {
+				opts.DLC = os.Getenv("DLC")
+			}
+			return runRun(c.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Source, "source", "", "source database")
+	f.StringVar(&opts.Target, "target", "", "target database to create")
+	f.StringVar(&opts.PlanDir, "plan", "", "plan directory written by oedl plan")
+	f.StringVar(&opts.Work, "work", "", "work directory: journal, dumps, logs, reports")
+	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory (default $DLC)")
+	f.IntVar(&opts.DumpJobs, "dump-jobs", 0, "concurrent dumps (default 2 per core)")
+	f.IntVar(&opts.LoadJobs, "load-jobs", 0, "concurrent loads (default 1 per core, at least 2)")
+	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 1, "concurrent loads into one storage area")
+	f.StringVar(&opts.ThreadedMin, "threaded-dump-min", "64MB", "dump tables this large with -thread 1 (needs a served source; 0 = never)")
+	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
+	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
+	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
+	f.BoolVar(&opts.Force, "force", false, "replace an existing target database")
+	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
+	f.BoolVar(&opts.JSON, "json", false, "JSON events on stdout, one per line")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
+	return cmd
+}
+
+func (opts *RunOptions) config() (run.Config, error) {
+	var cfg run.Config
+	switch {
+	case opts.Source == "":
+		return cfg, UsageError("give the source database with --source")
+	case opts.Target == "":
+		return cfg, UsageError("give the target database with --target")
+	case opts.PlanDir == "":
+		return cfg, UsageError("give the plan directory with --plan")
+	case opts.Work == "" && !opts.DryRun:
+		return cfg, UsageError("give the work directory with --work")
+	case opts.DumpJobs < 0 || opts.LoadJobs < 0 || opts.LoadsPerArea < 0:
+		return cfg, UsageError("--dump-jobs, --load-jobs and --loads-per-area cannot be negative")
+	}
+	p, err := plan.ReadJSON(filepath.Join(opts.PlanDir, "plan.json"))
+	if err != nil {
+		return cfg, UsageError("--plan: %v", err)
+	}
+	threaded, err := parseSizeFlag("--threaded-dump-min", opts.ThreadedMin)
+	if err != nil {
+		return cfg, err
+	}
+	if threaded == 0 {
+		threaded = -1
+	}
+	retries := opts.Retries
+	if retries == 0 {
+		retries = -1
+	}
+	work, _ := filepath.Abs(opts.Work)
+	planDir, _ := filepath.Abs(opts.PlanDir)
+	return run.Config{
+		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
+		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
+		ThreadedDumpMin: threaded, Retries: retries, MinTimeout: opts.JobTimeout,
+		Resume: opts.Resume, Force: opts.Force, Runner: opts.Runner,
+	}, nil
+}
+
+func runRun(ctx context.Context, opts *RunOptions) error {
+	cfg, err := opts.config()
+	if err != nil {
+		return err
+	}
+	if opts.DryRun {
+		return dryRun(opts.IO.Out, cfg)
+	}
+	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
+		return PreconditionError(fmt.Errorf("work directory: %w", err))
+	}
+	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
+	if err != nil {
+		return PreconditionError(err)
+	}
+	defer closeLog()
+	cfg.Log = logger
+	_, err = executeRun(ctx, opts.IO, cfg, opts.NoTUI, opts.JSON)
+	return err
+}
+
+// executeRun runs cfg with the event printers the streams call for (the
+// live screen on a terminal, plain lines otherwise, JSON on stdout with
+// --json) and maps the outcome to an exit code. demo shares it.
+func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonOut bool) (*run.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var sinks event.Multi
+	logSink := event.SinkFunc(func(e event.Event) { logEvent(cfg.Log, e) })
+	sinks = append(sinks, logSink)
+	var closers []func()
+	var ui *tui.Program
+	switch {
+	case jsonOut:
+		sinks = append(sinks, tui.NewJSON(io.Out))
+	case io.IsTerminal && !noTUI:
+		ui = tui.New(tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target})
+		sinks = append(sinks, ui)
+	default:
+		p := tui.NewPlain(io.ErrOut, 10*time.Second)
+		sinks = append(sinks, p)
+		closers = append(closers, func() { p.Close() })
+	}
+	cfg.Events = sinks
+	var res *run.Result
+	var err error
+	if ui != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			res, err = run.Run(ctx, cfg)
+			ui.Close()
+		}()
+		if uiErr := ui.Run(ctx); uiErr != nil {
+			cfg.Log.Warn("screen: " + uiErr.Error())
+		}
+		<-done
+	} else {
+		res, err = run.Run(ctx, cfg)
+	}
+	for _, c := range closers {
+		c()
+	}
+	if err == nil && !jsonOut {
+		printRunSummary(io.ErrOut, cfg, res)
+	}
+	return res, runExit(ctx, err)
+}
+
+func runExit(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *run.PreconditionError
+	var fe *run.FailedError
+	switch {
+	case errors.As(err, &pe):
+		return PreconditionError(err)
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: run again with --resume to continue")}
+	case errors.As(err, &fe):
+		return FailedError(err)
+	}
+	return FailedError(err)
+}
+
+func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
+	if res == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nrun done in %s", res.Schedule.Elapsed().Round(time.Millisecond))
+	if res.Resumed {
+		fmt.Fprintf(w, " (resumed: %d job(s) already done)", res.Skipped)
+	}
+	fmt.Fprintln(w)
+	if v := res.Verify; v != nil {
+		fmt.Fprintf(w, "verified: %d tables, %d records; sha256 before %s = after %s\n",
+			len(v.Rows), v.After.Records, v.Before.ShortSum(), v.After.ShortSum())
+	}
+	for _, r := range res.Repairs {
+		fmt.Fprintf(w, "repaired: %s\n", r)
+	}
+	fmt.Fprintf(w, "target:   %s\nwork:     %s (journal.jsonl, verify.json, logs/, report.md)\n", cfg.Target, cfg.Work)
+}
+
+// newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.
+func newRunLogger(path string) (*zap.Logger, func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(f), zap.DebugLevel)
+	l := zap.New(core).With(zap.Int("pid", os.Getpid()), zap.Int("cores", runtime.NumCPU()))
+	return l, func() { _ = l.Sync(); f.Close() }, nil
+}
+
+func logEvent(l *zap.Logger, e event.Event) {
+	if l == nil || e.Kind == event.JobProgress || e.Kind == event.JobQueued {
+		return
+	}
+	fields := []zap.Field{zap.String("kind", string(e.Kind))}
+	if e.Job != "" {
+		fields = append(fields, zap.String("job", e.Job))
+	}
+	if e.Elapsed > 0 {
+		fields = append(fields, zap.Duration("elapsed", e.Elapsed))
+	}
+	if e.Records > 0 {
+		fields = append(fields, zap.Int64("records", e.Records))
+	}
+	if e.Message != "" {
+		fields = append(fields, zap.String("message", e.Message))
+	}
+	if e.Log != "" {
+		fields = append(fields, zap.String("log", e.Log))
+	}
+	if e.Err != "" {
+		l.Warn("event", append(fields, zap.String("error", e.Err))...)
+		return
+	}
+	l.Info("event", fields...)
+}
+
+func parseSizeFlag(flag, s string) (int64, error) {
+	if s == "" || s == "0" {
+		return 0, nil
+	}
+	n, err := units.ParseBytes(s)
+	if err != nil {
+		return 0, UsageError("%s: %v", flag, err)
+	}
+	return n, nil
+}
+
+// dryRun prints the rehearsal through the estimate (the same graph on the
+// simulated clock, so the commands come in the order the queue would start
+// them, with predicted times), for this machine with a typical disk.
+func dryRun(w io.Writer, cfg run.Config) error {
+	eff := cfg.WithDefaults()
+	if eff.Work == "" {
+		eff.Work = "WORK"
+	}
+	cores := eff.Plan.Machine.Cores
+	if cores <= 0 {
+		cores = runtime.NumCPU()
+	}
+	hw := estimate.Hardware{Cores: cores, MemoryBytes: eff.Plan.Machine.MemoryBytes, DiskMBps: 200, DiskIOPS: 4000,
+		Note: "dry run: this machine's cores and a typical disk; oedl estimate takes --hardware"}
+	st := estimate.Strategy{Name: "oedl run", DumpJobs: eff.DumpJobs, LoadJobs: eff.LoadJobs, LoadsPerArea: max(0, eff.LoadsPerArea),
+		ThreadedDumpMin: max(0, eff.ThreadedDumpMin), DumpThreads: eff.DumpThreads}
+	err := estimate.DryRun(w, estimate.DryRunInput{
+		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Strategy: st},
+		Commands: func(j *schedule.Job) [][]string { return run.Commands(eff, j) },
+	})
+	if err != nil {
+		return UsageError("dry run: %v", err)
+	}
+	return nil
 }

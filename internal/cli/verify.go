@@ -1,14 +1,102 @@
 package cli
 
 import (
-	"errors"
+	"context"
+	"encoding/json"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/verify"
 )
 
-// NewCmdVerify is a placeholder until its issue lands; its owner replaces this file.
+// VerifyOptions are the flags of `oedl verify`.
+type VerifyOptions struct {
+	IO     *IOStreams
+	Before string
+	After  string
+	Out    string // directory for verify.json and the counts lists ("" = none)
+	JSON   bool
+}
+
+// NewCmdVerify builds `oedl verify`.
 func NewCmdVerify(io *IOStreams) *cobra.Command {
-	return &cobra.Command{Use: "verify", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return errors.New("verify: not built yet")
-	}}
+	opts := &VerifyOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "verify --before FILE --after FILE",
+		Short: "Compare two tabanalys reports table by table",
+		Long: `Verify compares the record counts of two tabanalys (or dbanalys) reports, the
+source before and the target after a dump/load, table by table: tables missing
+after, tables that were not there before, and counts that differ. Meta-schema
+(_File, ...) and SQL catalog (SYSPROGRESS) tables are left out.
+
+It also prints, for each side, the SHA-256 of its "owner.table records" list
+(sorted): equal checksums at a glance, as DBAs compare the sum of .tbx files.
+With -o DIR the lists and verify.json are written there, so sha256sum of the
+lists shows the very same checksums.
+
+EXIT STATUS
+  0 every table matches; 1 mismatches (named on stderr); 2 unreadable or
+  malformed report.`,
+		Example: `  oedl verify --before work/source.tba --after work/target.tba
+  oedl verify --before prod.tba --after new.tba --json | jq .mismatches`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return verifyRun(c.Context(), opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Before, "before", "", "tabanalys report of the source")
+	f.StringVar(&opts.After, "after", "", "tabanalys report of the target")
+	f.StringVarP(&opts.Out, "out", "o", "", "write verify.json and the two counts lists into this directory")
+	f.BoolVar(&opts.JSON, "json", false, "the result as JSON on stdout")
+	return cmd
+}
+
+func verifyRun(_ context.Context, opts *VerifyOptions) error {
+	if opts.Before == "" || opts.After == "" {
+		return UsageError("give both --before FILE and --after FILE")
+	}
+	before, err := readReport(opts.Before)
+	if err != nil {
+		return err
+	}
+	after, err := readReport(opts.After)
+	if err != nil {
+		return err
+	}
+	res := verify.Compare(verify.NewSide(before, opts.Before), verify.NewSide(after, opts.After))
+	if opts.Out != "" {
+		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+			return FailedError(err)
+		}
+		if err := verify.Write(opts.Out, res); err != nil {
+			return FailedError(err)
+		}
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else if err := verify.WriteText(opts.IO.Out, res); err != nil {
+		return err
+	}
+	if err := res.Err(); err != nil {
+		return FailedError(err)
+	}
+	return nil
+}
+
+func readReport(path string) (*openedge.Analysis, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	defer f.Close()
+	a, err := openedge.ParseAnalysis(f, path)
+	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	return a, nil
 }

@@ -9,6 +9,16 @@ type Analysis struct {
 	Date      string // "Date:" verbatim
 	Options   string // "Options:" verbatim, e.g. "tabanalys"
 	Release   string // banner line "OpenEdge Release ..." verbatim, if any
+	DBUID     string // "DBUID" column of the -csoutput files; "" from the report
+
+	RecSpaceSearchDepth int // "RecSpaceSearchDepth:" (11.x+); 0 = not printed
+
+	// The closing lines of the two summaries: "N RM block(s) found in the
+	// database." / "P% of the RM block space is used." and the index twins.
+	RMBlocks     int64
+	RMUsedPct    float64
+	IndexBlocks  int64
+	IndexUsedPct float64
 
 	Areas   []AreaSummary // in report order
 	Tables  []TableStat   // in report order
@@ -30,6 +40,11 @@ type TableStat struct {
 	Owner     string // "PUB"
 	Name      string // table name without owner
 	Partition string // optional ".partition" suffix, e.g. "Initial(Composite)"
+	// Tenancy is the text after "RECORD BLOCK SUMMARY FOR " of a tenant or
+	// group heading (message 16668), e.g. "TENANT t1: 2"; "" for the shared
+	// tables, which is every table of a database without multi-tenancy.
+	Tenancy string
+	Number  int // "Table #" of the -csoutput files; 0 from the report, which has none
 
 	Records       int64
 	Bytes         int64 // the Size column converted to bytes (powers of 1024)
@@ -56,13 +71,17 @@ type IndexStat struct {
 	AreaNum  int
 	Owner    string
 	Table    string
-	Name     string
-	Number   int // may be negative for meta-schema indexes
-	Fields   int
-	Levels   int
-	Blocks   int64
-	Bytes    int64
-	Util     float64 // % Util
-	Factor   float64
-	Inactive bool // "(inactive)" suffix
+	TableNum int    // "Table #" of the -csoutput files; 0 from the report
+	Name     string // without the "(inactive)" and ":partition" suffixes
+	// Partition is the ":N" suffix of a partitioned or local index, without
+	// the colon ("0" for "BinNum:0"); "" when the report prints none.
+	Partition string
+	Number    int // may be negative for meta-schema indexes
+	Fields    int
+	Levels    int
+	Blocks    int64
+	Bytes     int64
+	Util      float64 // % Util
+	Factor    float64
+	Inactive  bool // "(inactive)" suffix
 }

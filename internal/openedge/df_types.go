@@ -13,6 +13,9 @@ type DFTable struct {
 	Fields  []*DFField
 	Indexes []*DFIndex
 	Line    int
+
+	DumpName    string // DUMP-NAME: base name of the .d / .bd files
+	Description string
 }
 
 // DFField is the typed view of an ADD FIELD statement.
@@ -24,6 +27,15 @@ type DFField struct {
 	LobArea string // LOB-AREA, for blob/clob fields
 	Order   int
 	Line    int
+
+	// Display attributes, as written ("?" for INITIAL ?). NewDF fills in the
+	// Data Dictionary defaults of the type for those left empty.
+	Format      string
+	Initial     string
+	Label       string
+	Description string
+	Decimals    int
+	Mandatory   bool
 }
 
 // DFIndex is the typed view of an ADD INDEX statement.
@@ -41,8 +53,9 @@ type DFIndex struct {
 
 // DFIndexField is one INDEX-FIELD line.
 type DFIndexField struct {
-	Name       string
-	Descending bool
+	Name        string
+	Descending  bool
+	Abbreviated bool
 }
 
 // DFSequence is the typed view of an ADD SEQUENCE statement.

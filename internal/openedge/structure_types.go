@@ -23,6 +23,14 @@ const (
 // each area carries its extents in file order.
 type Structure struct {
 	Areas []*StructArea
+
+	// Source names the file in error messages ("target.st:12: ...").
+	Source string
+
+	// mismatches are lines that repeat an area name with a different
+	// number, RPB or BPC; ParseStructure records them and Validate reports
+	// them, so that a hand-written file shows every problem at once.
+	mismatches []stMismatch
 }
 
 // StructArea is one storage area (all the lines that share type and name).

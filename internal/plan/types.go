@@ -11,6 +11,25 @@ type Plan struct {
 	BlockSize int     `json:"block_size"` // target database block size, bytes
 	Machine   Machine `json:"machine"`    // the target machine the parameters were derived for
 
+	// Target is the target database path the extents were laid out for
+	// ("" when the plan was made without --target: the .st then names
+	// directories relative to where prostrct create runs).
+	Target string `json:"target,omitempty"`
+	// Policy records the thresholds and layout options the plan applied,
+	// so that a reader of plan.json can tell why a table got its class.
+	Policy Policy `json:"policy"`
+	// Schema, AI: the extents of the Schema Area (metaschema only) and of
+	// the after-image areas, for writing target.st from the plan alone.
+	Schema []Extent `json:"schema_extents,omitempty"`
+	AI     []Extent `json:"ai_extents,omitempty"`
+	// Processes are the helper processes to start beside the broker
+	// (proapw, probiw, proaiw): target.pf cannot start them.
+	Processes []Param `json:"processes,omitempty"`
+	// Skipped counts source tables the plan leaves alone: metaschema
+	// (_File, ...) and SQL catalog (SYSPROGRESS.*) tables, which every
+	// empty database already has.
+	Skipped int `json:"skipped_system_tables,omitempty"`
+
 	Areas  []Area      `json:"areas"`  // target storage areas, area-number order
 	Tables []Placement `json:"tables"` // every table of the source, largest first
 
@@ -122,8 +141,23 @@ type Param struct {
 
 // BI holds the before-image settings applied after the load.
 type BI struct {
-	BlockSizeKB   int `json:"block_size_kb"`   // truncate bi -biblocksize
-	ClusterSizeKB int `json:"cluster_size_kb"` // truncate bi -bi
+	BlockSizeKB   int      `json:"block_size_kb"`   // truncate bi -biblocksize
+	ClusterSizeKB int      `json:"cluster_size_kb"` // truncate bi -bi
+	Extents       []Extent `json:"extents,omitempty"`
+	Reason        string   `json:"reason,omitempty"`
+}
+
+// Policy is the set of rules a plan was made with.
+type Policy struct {
+	LargeBytes     int64    `json:"large_bytes"`      // a table this large gets its own area
+	TopN           int      `json:"top_n,omitempty"`  // and so do the N largest tables
+	MediumBytes    int64    `json:"medium_bytes"`     // from here up, medium pools (BPC 64)
+	HeadroomPct    int      `json:"headroom_pct"`     // growth added to fixed extents
+	MaxExtentBytes int64    `json:"max_extent_bytes"` // largest fixed extent
+	BlockOverhead  int      `json:"block_overhead"`   // H in RPB = (B - H) / (mean + 2)
+	DataDirs       []string `json:"data_dirs"`
+	BIDir          string   `json:"bi_dir"`
+	AIDirs         []string `json:"ai_dirs,omitempty"`
 }
 
 // Totals sums the plan.

@@ -50,6 +50,14 @@ type Built struct {
 	// LoadBarrier is the job that waits for every load: loads added while
 	// the graph runs name it in Before.
 	LoadBarrier string
+
+	// What SectionLoad needs to build the load of a .bd section the same
+	// way Build builds the others.
+	targetReady string
+	staged      bool
+	dumpIDs     []string
+	areas       map[string]string
+	cost        func(*Job) time.Duration
 }
 
 // Build turns a plan into the job graph shared by run and estimate.
@@ -139,5 +147,10 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Built{Graph: g, LoadBarrier: barrier}, nil
+	areas := make(map[string]string, len(p.Tables))
+	for _, t := range p.Tables {
+		areas[t.Table] = t.DataArea
+	}
+	return &Built{Graph: g, LoadBarrier: barrier, targetReady: targetReady, staged: o.Staged,
+		dumpIDs: dumpIDs, areas: areas, cost: cost}, nil
 }

@@ -101,7 +101,7 @@ type dispatcher struct {
 	depsLeft  map[string]int
 	done      map[string]bool
 	started   map[string]time.Time
-	ready     []*Job
+	ready     *readyQueue
 	running   int
 	bySlot    map[Slot]int
 	byArea    map[string]int
@@ -115,8 +115,9 @@ type dispatcher struct {
 // Result (see Result.Err). When ctx ends, no new job starts and Dispatch
 // waits for the running ones to report.
 func Dispatch(ctx context.Context, g *Graph, ex Executor, o Options) (*Result, error) {
+	rank := g.Ranks()
 	d := &dispatcher{
-		g: g, ex: ex, o: o, rank: g.Ranks(),
+		g: g, ex: ex, o: o, rank: rank, ready: newReadyQueue(rank),
 		depsLeft: map[string]int{}, done: map[string]bool{}, started: map[string]time.Time{},
 		bySlot: map[Slot]int{}, byArea: map[string]int{}, repairing: map[string]bool{},
 		res: &Result{Failed: map[string]error{}},
@@ -165,46 +166,56 @@ func (d *dispatcher) countDeps(j *Job) {
 	}
 	d.depsLeft[j.ID] = n
 	if n == 0 {
-		d.ready = append(d.ready, j)
+		d.ready.push(j)
 	}
 }
 
+// startReady starts, in queue order, every ready job the rules allow.
+// Starting a job only ever tightens the rules (a slot, an area or the
+// whole machine fills up), so a job that cannot start now cannot start
+// later in the same pass either.
 func (d *dispatcher) startReady(ctx context.Context) {
-	sort.SliceStable(d.ready, func(a, b int) bool {
-		ra, rb := d.rank[d.ready[a].ID], d.rank[d.ready[b].ID]
-		if ra != rb {
-			return ra > rb
+	open := func(s Slot) bool { return s == SlotNone || d.bySlot[s] < d.slots(s) }
+	live := func(j *Job) bool {
+		_, started := d.started[j.ID]
+		return !started && !d.done[j.ID] && d.depsLeft[j.ID] == 0
+	}
+	var later []*Job // exclusive jobs waiting for the others to end
+	for !d.exclusive {
+		j := d.ready.best(open, live)
+		if j == nil {
+			break
 		}
-		return d.ready[a].ID < d.ready[b].ID
-	})
-	kept := d.ready[:0]
-	for _, j := range d.ready {
-		if d.canStart(j) {
+		d.ready.pop(j)
+		switch {
+		case j.Exclusive && d.running > 0:
+			later = append(later, j)
+		case !d.areaAllows(j):
+			d.ready.park(j)
+		default:
 			d.start(ctx, j)
-		} else {
-			kept = append(kept, j)
 		}
 	}
-	d.ready = kept
+	for _, j := range later {
+		d.ready.push(j)
+	}
 }
 
-func (d *dispatcher) canStart(j *Job) bool {
-	if d.exclusive || (j.Exclusive && d.running > 0) {
+// areaAllows applies the storage-area rules: nothing starts in an area
+// being repaired, a repair waits for the area to be idle, and loads are
+// capped per area.
+func (d *dispatcher) areaAllows(j *Job) bool {
+	if j.Area == "" {
+		return true
+	}
+	if d.repairing[j.Area] {
 		return false
 	}
-	if j.Slot != SlotNone && d.bySlot[j.Slot] >= d.slots(j.Slot) {
-		return false
-	}
-	if j.Area != "" {
-		if d.repairing[j.Area] {
-			return false
-		}
-		switch j.Kind {
-		case KindRepair:
-			return d.byArea[j.Area] == 0
-		case KindLoad:
-			return d.o.LoadsPerArea <= 0 || d.byArea[j.Area] < d.o.LoadsPerArea
-		}
+	switch j.Kind {
+	case KindRepair:
+		return d.byArea[j.Area] == 0
+	case KindLoad:
+		return d.o.LoadsPerArea <= 0 || d.byArea[j.Area] < d.o.LoadsPerArea
 	}
 	return true
 }
@@ -238,9 +249,14 @@ func (d *dispatcher) finish(j *Job, err error) {
 	d.bySlot[j.Slot]--
 	if j.Area != "" {
 		d.byArea[j.Area]--
+		free := 1 // a load or repair can now take the place this job held
 		if j.Kind == KindRepair {
 			delete(d.repairing, j.Area)
+			free = -1 // everything the repair held back
+		} else if d.o.LoadsPerArea > 0 {
+			free = max(1, d.o.LoadsPerArea-d.byArea[j.Area])
 		}
+		d.ready.unpark(j.Area, free)
 	}
 	if j.Exclusive {
 		d.exclusive = false
@@ -259,7 +275,7 @@ func (d *dispatcher) finish(j *Job, err error) {
 		}
 		d.depsLeft[s]--
 		if d.depsLeft[s] == 0 {
-			d.ready = append(d.ready, d.g.byID[s])
+			d.ready.push(d.g.byID[s])
 		}
 	}
 }
@@ -281,10 +297,7 @@ func (d *dispatcher) addJobs(out Outcome) error {
 			}
 			bj.Deps = append(bj.Deps, nj.ID)
 			d.g.succs[nj.ID] = append(d.g.succs[nj.ID], b)
-			if d.depsLeft[b] == 0 {
-				d.dropReady(b)
-			}
-			d.depsLeft[b]++
+			d.depsLeft[b]++ // if b was ready, the queue drops it when it meets it
 			if d.rank[b] > best {
 				best = d.rank[b]
 			}
@@ -294,15 +307,6 @@ func (d *dispatcher) addJobs(out Outcome) error {
 		d.countDeps(nj)
 	}
 	return nil
-}
-
-func (d *dispatcher) dropReady(id string) {
-	for i, j := range d.ready {
-		if j.ID == id {
-			d.ready = append(d.ready[:i], d.ready[i+1:]...)
-			return
-		}
-	}
 }
 
 // collectLeftovers sorts the jobs that never ran into blocked (a

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/plan"
+)
+
+// estimatePlanDir writes a small plan.json: one large table and a tail.
+func estimatePlanDir(t *testing.T) string {
+	t.Helper()
+	p := &plan.Plan{Version: plan.PlanVersion, BlockSize: 8192, Machine: plan.Machine{Cores: 4, MemoryBytes: 8 << 30},
+		Source:   plan.Source{Database: "prod"},
+		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 64, SG: 64, TF: 80, Threadnum: 2, Mergethreads: 2, Datascanthreads: 4}}
+	for i := range 30 {
+		bytes := int64(2e9) / int64((i+1)*(i+1))
+		p.Tables = append(p.Tables, plan.Placement{Table: fmt.Sprintf("PUB.t%02d", i), Owner: "PUB", Name: fmt.Sprintf("t%02d", i),
+			Records: bytes / 120, Bytes: bytes, Indexes: 3, DataArea: fmt.Sprintf("a%d", i%4)})
+	}
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "plan.json"))
+	require.NoError(t, err)
+	require.NoError(t, plan.WriteJSON(f, p))
+	require.NoError(t, f.Close())
+	return dir
+}
+
+func runOedl(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Execute(context.Background(), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
+	return code, out.String(), errOut.String()
+}
+
+func TestEstimateCommand(t *testing.T) {
+	dir := estimatePlanDir(t)
+	hwFile := filepath.Join(t.TempDir(), "hw.json")
+	require.NoError(t, os.WriteFile(hwFile, []byte(`{"cores": 8, "memory_bytes": 17179869184, "disk_mbps": 250, "disk_iops": 4000, "disk_latency_ms": 3}`), 0o644))
+	badHW := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(badHW, []byte(`{"cores": 8, "iops": 4000}`), 0o644))
+
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   []string // substrings
+		stderr   []string
+		jsonRows int // for --json arrays
+	}{
+		{name: "text", args: []string{"--plan", dir, "--cores", "4", "--disk-mbps", "200", "--iops", "3000", "--samples", "10"},
+			stdout: []string{"Estimated outage window", "P50", "Critical path:", "idxbuild", "PUB.t00", "Tables that dominate"}},
+		{name: "hardware file", args: []string{"--plan", filepath.Join(dir, "plan.json"), "--hardware", hwFile, "--samples", "0"},
+			stdout: []string{"8 cores, disk 250 MB/s / 4000 IOPS / 3 ms"}},
+		{name: "plan machine and the model's disk", args: []string{"--plan", dir, "--samples", "0"},
+			stdout: []string{"4 cores"}, stderr: []string{"the disk is the model's"}},
+		{name: "what-if table", args: []string{"--plan", dir, "--cores", "2,8", "--iops", "1000,16000", "--disk-mbps", "300"},
+			stdout: []string{"cores", "window", "16000"}},
+		{name: "what-if json", args: []string{"--plan", dir, "--cores", "2,8", "--iops", "1000,16000", "--json"}, jsonRows: 4},
+		{name: "compare", args: []string{"--plan", dir, "--hardware", hwFile, "--compare"},
+			stdout: []string{"staged", "build indexes on load", "saves"}},
+		{name: "no plan", args: []string{}, code: ExitUsage, stderr: []string{"--plan"}},
+		{name: "missing plan", args: []string{"--plan", t.TempDir()}, code: ExitUsage, stderr: []string{"no plan here"}},
+		{name: "unknown hardware field", args: []string{"--plan", dir, "--hardware", badHW}, code: ExitUsage, stderr: []string{"unknown field", "bad.json"}},
+		{name: "bad memory", args: []string{"--plan", dir, "--memory", "lots"}, code: ExitUsage, stderr: []string{"--memory"}},
+		{name: "zero cores", args: []string{"--plan", dir, "--cores", "0"}, code: ExitUsage, stderr: []string{"--cores 0"}},
+		{name: "compare with a grid", args: []string{"--plan", dir, "--cores", "2,4", "--compare"}, code: ExitUsage, stderr: []string{"--compare"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runOedl(t, append([]string{"estimate"}, tt.args...)...)
+			require.Equal(t, tt.code, code, "stderr: %s", stderr)
+			for _, s := range tt.stdout {
+				assert.Contains(t, stdout, s)
+			}
+			for _, s := range tt.stderr {
+				assert.Contains(t, stderr, s)
+			}
+			if tt.jsonRows > 0 {
+				var rows []map[string]any
+				require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+				assert.Len(t, rows, tt.jsonRows)
+			}
+		})
+	}
+}
+
+func TestEstimateJSONAndHTML(t *testing.T) {
+	dir := estimatePlanDir(t)
+	html := filepath.Join(t.TempDir(), "est.html")
+	code, stdout, stderr := runOedl(t, "estimate", "--plan", dir, "--cores", "4", "--disk-mbps", "200", "--iops", "3000",
+		"--samples", "5", "--json", "--html", html)
+	require.Equal(t, 0, code, stderr)
+	var est struct {
+		Window float64 `json:"window_s"`
+		Range  struct {
+			P50, P90 float64
+		} `json:"range"`
+		Phases []struct {
+			Name     string  `json:"name"`
+			Duration float64 `json:"duration_s"`
+		} `json:"phases"`
+		Tables []struct {
+			Table string `json:"table"`
+		} `json:"tables"`
+		CriticalPath []struct {
+			Job string `json:"job"`
+		} `json:"critical_path"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &est), "stdout is only the JSON")
+	assert.Positive(t, est.Window)
+	assert.Len(t, est.Tables, 30, "every table in --json")
+	assert.NotEmpty(t, est.CriticalPath)
+	page, err := os.ReadFile(html)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "<svg")
+	assert.Contains(t, string(page), "Outage window")
+}

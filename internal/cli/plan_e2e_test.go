@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+)
+
+// TestPlanEndToEndWithOesim is the issue's proof: against an oesim
+// database, `oedl plan --source` writes a .st that prostrct create
+// accepts and a .df that load_df.p loads; after a binary dump and load of
+// every table, the target's tabanalys shows each table, with all its
+// records, in the area the plan gave it.
+func TestPlanEndToEndWithOesim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds oesim and a database")
+	}
+	work := t.TempDir()
+	oesim := filepath.Join(work, "oesim")
+	build := exec.Command("go", "build", "-o", oesim, "github.com/oedl/oedl/cmd/oesim")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "build oesim: %s", out)
+
+	dlc := filepath.Join(work, "dlc")
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Env = append(os.Environ(), "DLC="+dlc)
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s %s:\n%s", name, strings.Join(args, " "), out)
+		return string(out)
+	}
+	bin := func(u string) string { return filepath.Join(dlc, "bin", u) }
+	run(oesim, "install", dlc)
+	src := filepath.Join(work, "src", "prod")
+	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
+	run(oesim, "gen", "--dlc", dlc, "--db", src, "--profile", "erp", "--scale", "4MB", "--seed", "7")
+
+	// Plan from the database itself, with a small large-table threshold so
+	// that every class shows up in a 4 MB database.
+	tgt := filepath.Join(work, "tgt", "prod")
+	planDir := filepath.Join(work, "plan")
+	code, _, stderr := runOEDL("plan", "--source", src, "--dlc", dlc, "-o", planDir, "--target", tgt,
+		"--large", "400KB", "--medium", "60KB", "--max-extent", "4MB", "--cores", "2", "--memory", "4GB")
+	require.Equal(t, ExitOK, code, stderr)
+	p, err := plan.ReadJSON(filepath.Join(planDir, plan.FilePlan))
+	require.NoError(t, err)
+	classes := map[plan.SizeClass]int{}
+	for _, tp := range p.Tables {
+		classes[tp.Class]++
+	}
+	require.Positive(t, classes[plan.ClassLarge], "the profile has large tables at this threshold: %v", classes)
+	require.Positive(t, classes[plan.ClassSmall], "%v", classes)
+
+	// Build the target exactly as the plan says.
+	require.NoError(t, os.MkdirAll(filepath.Dir(tgt), 0o755))
+	run(bin("prostrct"), "create", tgt, filepath.Join(planDir, plan.FileStructure), "-blocksize", "8192")
+	run(bin("procopy"), filepath.Join(dlc, "empty8"), tgt)
+	run(bin("_progres"), "-b", "-db", tgt, "-p", "prodict/load_df.p", "-param", filepath.Join(planDir, plan.FileDF))
+
+	for _, tp := range p.Tables {
+		dir := filepath.Join(work, "dump", tp.Name)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		run(bin("proutil"), src, "-C", "dump", tp.Table, dir)
+		files, err := filepath.Glob(filepath.Join(dir, "*.bd*"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, "dump of %s wrote no .bd", tp.Table)
+		for _, f := range files {
+			loaded := run(bin("proutil"), tgt, "-C", "load", f)
+			require.True(t, openedge.HasMessage(loaded, openedge.MsgLoadComplete), "load %s: %s", f, loaded)
+		}
+	}
+
+	report := run(bin("proutil"), tgt, "-C", "tabanalys")
+	a, err := openedge.ParseAnalysis(strings.NewReader(report), "target tabanalys")
+	require.NoError(t, err)
+	got := map[string]openedge.TableStat{}
+	for _, ts := range a.Tables {
+		got[strings.ToLower(ts.QualifiedName())] = ts
+	}
+	for _, tp := range p.Tables {
+		ts, ok := got[strings.ToLower(tp.Table)]
+		if !assert.True(t, ok, "%s missing from the target's tabanalys", tp.Table) {
+			continue
+		}
+		assert.Equal(t, tp.DataArea, ts.Area, "%s is in its planned area", tp.Table)
+		assert.Equal(t, tp.Records, ts.Records, "%s kept every record", tp.Table)
+	}
+}

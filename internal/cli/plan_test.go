@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+)
+
+// planFixture writes a small tabanalys report and a matching .df into dir.
+// extraDF adds a table only the .df has; extraReport one only the report has.
+func planFixture(t *testing.T, dir string, extraDF, extraReport string) (tba, df string) {
+	t.Helper()
+	a := &openedge.Analysis{Database: "/db/prod", BlockSize: 8192, Options: "tabanalys"}
+	add := func(name string, records, mean int64) {
+		a.Tables = append(a.Tables, openedge.TableStat{Area: "Data", AreaNum: 7, Owner: "PUB", Name: name,
+			Records: records, Bytes: records * mean, MinRecord: mean, MaxRecord: mean, MeanRecord: mean,
+			Fragments: records, FragFactor: 1, ScatterFactor: 1})
+	}
+	add("order-line", 12_000_000, 120)
+	add("customer", 5000, 300)
+	add("note", 0, 0)
+	if extraReport != "" {
+		add(extraReport, 10, 50)
+	}
+	var b bytes.Buffer
+	require.NoError(t, openedge.WriteAnalysis(&b, a))
+	tba = filepath.Join(dir, "prod.tba")
+	require.NoError(t, os.WriteFile(tba, b.Bytes(), 0o644))
+
+	var tables []*openedge.DFTable
+	for _, n := range []string{"order-line", "customer", "note", extraDF} {
+		if n == "" {
+			continue
+		}
+		tables = append(tables, &openedge.DFTable{Name: n, Area: "Data",
+			Fields:  []*openedge.DFField{{Name: "id", Type: "integer"}, {Name: "doc", Type: "clob"}},
+			Indexes: []*openedge.DFIndex{{Name: "id", Area: "Index", Primary: true, Unique: true, Fields: []openedge.DFIndexField{{Name: "id"}}}}})
+	}
+	b.Reset()
+	_, err := openedge.NewDF(tables, nil, "UTF-8").WriteTo(&b)
+	require.NoError(t, err)
+	df = filepath.Join(dir, "prod.df")
+	require.NoError(t, os.WriteFile(df, b.Bytes(), 0o644))
+	return tba, df
+}
+
+func runOEDL(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Execute(context.Background(), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
+	return code, out.String(), errOut.String()
+}
+
+var fixedMachine = []string{"--cores", "4", "--memory", "8GB"}
+
+func TestPlanWritesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	out := filepath.Join(dir, "plan")
+	args := append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", out, "--target", "/db/new/prod", "--json"}, fixedMachine...)
+	code, stdout, stderr := runOEDL(args...)
+	require.Equal(t, ExitOK, code, stderr)
+
+	for _, f := range []string{"target.st", "target.df", "tablemove.sh", "placement.md", "target.pf", "plan.json"} {
+		assert.FileExists(t, filepath.Join(out, f))
+	}
+	var p plan.Plan
+	require.NoError(t, json.Unmarshal([]byte(stdout), &p), "--json prints plan.json and nothing else")
+	assert.Equal(t, 3, p.Totals.Tables)
+	assert.Equal(t, "/db/new/prod", p.Target)
+	onDisk, err := plan.ReadJSON(filepath.Join(out, "plan.json"))
+	require.NoError(t, err)
+	assert.Equal(t, &p, onDisk)
+	assert.Contains(t, stderr, "Planned 3 tables")
+	assert.Contains(t, stderr, "PUB.order-line")
+
+	// A second run replaces the earlier plan.
+	code, _, stderr = runOEDL(append([]string{"plan", "--tabanalys", tba, "-o", out}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.NoFileExists(t, filepath.Join(out, "target.df"), "the new plan has no .df, the old target.df must be gone")
+}
+
+// TestPlanBadInput: every kind of bad input ends with exit 2, a message that
+// names the problem, and no output directory at all.
+func TestPlanBadInput(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	_, dfExtra := planFixture(t, mkdir(t, dir, "dfextra"), "invoice", "")
+	tbaExtra, dfShort := planFixture(t, mkdir(t, dir, "tbaextra"), "", "ledger")
+	bad := filepath.Join(dir, "bad.tba")
+	report, err := os.ReadFile(tba)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(bad, bytes.Replace(report, []byte("PUB.customer"), []byte("PUB.customer x y"), 1), 0o644))
+
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"malformed tabanalys", []string{"--tabanalys", bad}, "bad.tba:"},
+		{"missing tabanalys", []string{"--tabanalys", filepath.Join(dir, "nope.tba")}, "nope.tba"},
+		{"df names a table the report lacks", []string{"--tabanalys", tba, "--df", dfExtra}, `table "invoice" is not in the tabanalys report`},
+		{"report names a table the df lacks", []string{"--tabanalys", tbaExtra, "--df", dfShort}, "table PUB.ledger is not in the .df"},
+		{"zero threshold", []string{"--tabanalys", tba, "--large", "0"}, "--large"},
+		{"threshold not a size", []string{"--tabanalys", tba, "--large", "big"}, "--large"},
+		{"max extent too small", []string{"--tabanalys", tba, "--max-extent", "1MB"}, "--max-extent"},
+		{"block size", []string{"--tabanalys", tba, "--block-size", "3000"}, "--block-size 3000"},
+		{"empty data dir", []string{"--tabanalys", tba, "--data-dir", ""}, "--data-dir #1 is empty"},
+		{"no input", []string{}, "--tabanalys FILE or --source DB"},
+		{"both inputs", []string{"--tabanalys", tba, "--source", "/db/x"}, "exclude each other"},
+		{"df with source", []string{"--source", "/db/x", "--df", df}, "--df is for --tabanalys"},
+		{"unknown flag", []string{"--tabanalys", tba, "--bogus"}, "unknown flag"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out", string(rune('a'+i)))
+			args := append(append([]string{"plan", "-o", out}, tt.args...), fixedMachine...)
+			code, stdout, stderr := runOEDL(args...)
+			assert.Equal(t, ExitUsage, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.Empty(t, stdout)
+			assert.NoDirExists(t, out, "bad input must leave no output directory")
+		})
+	}
+}
+
+func TestPlanMissingOut(t *testing.T) {
+	tba, _ := planFixture(t, t.TempDir(), "", "")
+	code, _, stderr := runOEDL("plan", "--tabanalys", tba)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "-o DIR")
+}
+
+func TestPlanRefusesForeignDirectory(t *testing.T) {
+	dir := t.TempDir()
+	tba, _ := planFixture(t, dir, "", "")
+	// dir holds the fixture files but no plan.json: never replace it.
+	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "-o", dir}, fixedMachine...)...)
+	assert.Equal(t, ExitFailed, code)
+	assert.Contains(t, stderr, "refusing to replace")
+	assert.FileExists(t, tba)
+}
+
+func TestPlanSourcePreconditions(t *testing.T) {
+	dir := t.TempDir()
+	dlc := mkdir(t, dir, "dlc")
+	mkdir(t, dlc, "bin")
+	for _, exe := range []string{"proutil", "_progres"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", exe), []byte("#!/bin/sh\nexit 9\n"), 0o755))
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no dlc", []string{"--source", filepath.Join(dir, "prod"), "--dlc", filepath.Join(dir, "nodlc")}, "not found"},
+		{"no database", []string{"--source", filepath.Join(dir, "prod"), "--dlc", dlc}, "prod.db not found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out")
+			code, _, stderr := runOEDL(append(append([]string{"plan", "-o", out}, tt.args...), fixedMachine...)...)
+			assert.Equal(t, ExitPrecondition, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.NoDirExists(t, out)
+		})
+	}
+}
+
+// fakeUtilities answers proutil tabanalys with a report and _progres
+// dump_df.p by writing a .df where -param says, as the real ones do.
+type fakeUtilities struct {
+	report []byte
+	df     []byte
+	calls  [][]string
+}
+
+func (f *fakeUtilities) Run(_ context.Context, c execx.Cmd) (execx.Result, error) {
+	f.calls = append(f.calls, append([]string{filepath.Base(c.Path)}, c.Args...))
+	switch filepath.Base(c.Path) {
+	case "proutil":
+		return execx.Result{Output: string(f.report)}, nil
+	case "_progres":
+		param := c.Args[len(c.Args)-1]
+		file := strings.Split(param, ",")[1]
+		return execx.Result{}, os.WriteFile(file, f.df, 0o644)
+	}
+	return execx.Result{ExitCode: 1}, execx.ErrExit
+}
+
+func TestPlanSourceMode(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	dlc := mkdir(t, dir, "dlc")
+	mkdir(t, dlc, "bin")
+	for _, exe := range []string{"proutil", "_progres"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", exe), nil, 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "prod.db"), nil, 0o644))
+	fake := &fakeUtilities{report: mustRead(t, tba), df: mustRead(t, df)}
+	var stderr bytes.Buffer
+	opts := &PlanOptions{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr}, Runner: fake,
+		Source: filepath.Join(dir, "prod.db"), DLC: dlc, Out: filepath.Join(dir, "plan"),
+		BlockSize: 8192, Large: "1GB", Medium: "100MB", Headroom: 20, MaxExtent: "2GB", Cores: 4, Memory: "8GB"}
+	require.NoError(t, planRun(context.Background(), opts), stderr.String())
+
+	require.Len(t, fake.calls, 2)
+	assert.Equal(t, []string{"proutil", filepath.Join(dir, "prod"), "-C", "tabanalys"}, fake.calls[0])
+	assert.Equal(t, []string{"_progres", "-b", "-db", filepath.Join(dir, "prod"), "-p", "prodict/dump_df.p", "-param"}, fake.calls[1][:7])
+	for _, f := range []string{"target.st", "target.df", "source.tba", "source.df", "plan.json"} {
+		assert.FileExists(t, filepath.Join(dir, "plan", f))
+	}
+	assert.Equal(t, mustRead(t, tba), mustRead(t, filepath.Join(dir, "plan", "source.tba")))
+}
+
+func mkdir(t *testing.T, parent, name string) string {
+	t.Helper()
+	d := filepath.Join(parent, name)
+	require.NoError(t, os.MkdirAll(d, 0o755))
+	return d
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}

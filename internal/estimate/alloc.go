@@ -1,0 +1,145 @@
+package estimate
+
+import (
+	"math"
+	"sort"
+)
+
+// allocate shares the machine between the streams that run at the same
+// time and returns each stream's progress rate (fraction of its work per
+// second).
+//
+// Two resources are shared: the cores, and the time of the disk. The disk
+// serves one request at a time, and a request of b bytes costs
+// b/MBps + 1/IOPS of its time, so MB/s and IOPS are both ceilings and a mix
+// of large and small requests is charged for both (performance-model.md
+// §1.1). A stream runs its CPU work and its I/O one after the other (a
+// proutil stream waits for each read), so alone it needs
+// cpu/cores-it-can-use + disk time, where its disk time is at least its
+// requests × the device latency / the requests it keeps in flight.
+//
+// Each resource is shared max-min fairly among the streams that use it, the
+// way an OS scheduler and a block device queue share them: a stream that
+// wants less than an equal share gets what it wants and the rest goes to
+// the others. What a stream wants of one resource is set by the other and
+// by its own ceiling; the shares are found by iterating to the fixed point.
+// The result is work-conserving: two disk-bound jobs on one 100 MB/s disk
+// finish after the sum of their bytes / 100 MB/s, whatever their sizes.
+func allocate(flows []*flowDemand, hw Hardware) []float64 {
+	const nres = 2 // cores, disk time
+	caps := [nres]float64{float64(hw.Cores), 1}
+	n := len(flows)
+	limit := make([]float64, n)
+	demand := make([][nres]float64, n)
+	bound := make([][nres]float64, n) // rate each resource allows the stream
+	for i, f := range flows {
+		disk := diskSeconds(f, hw)
+		demand[i] = [nres]float64{f.cpu, disk}
+		// Alone: CPU and I/O in turn, the I/O no faster than the latency
+		// lets the stream's requests in flight go.
+		wait := disk
+		if hw.DiskLatencyMs > 0 && f.ops > 0 {
+			wait = math.Max(wait, f.ops*hw.DiskLatencyMs/1000/math.Max(1, f.qd))
+		}
+		alone := wait
+		if f.cpu > 0 {
+			alone += f.cpu / math.Max(1, f.par)
+		}
+		limit[i] = math.Inf(1)
+		if alone > 0 {
+			limit[i] = 1 / alone
+		}
+		for k := range bound[i] {
+			bound[i][k] = math.Inf(1)
+		}
+	}
+	// otherBound is the rate the stream could reach if resource k were free.
+	otherBound := func(i, k int) float64 {
+		r := limit[i]
+		for kk := range nres {
+			if kk != k {
+				r = math.Min(r, bound[i][kk])
+			}
+		}
+		return r
+	}
+	wants := make([]float64, 0, n)
+	users := make([]int, 0, n)
+	next := make([][nres]float64, n)
+	for iter := 0; iter < 200; iter++ {
+		for k := range nres {
+			users, wants = users[:0], wants[:0]
+			for i := range flows {
+				next[i][k] = math.Inf(1)
+				if demand[i][k] > 0 {
+					users = append(users, i)
+					wants = append(wants, otherBound(i, k)*demand[i][k])
+				}
+			}
+			for u, got := range waterFill(wants, caps[k]) {
+				next[users[u]][k] = got / demand[users[u]][k]
+			}
+		}
+		changed := false
+		for i := range flows {
+			for k := range nres {
+				a, b := bound[i][k], next[i][k]
+				if a != b && !(math.IsInf(a, 1) && math.IsInf(b, 1)) && math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), math.Abs(b)) {
+					changed = true
+				}
+			}
+			bound[i] = next[i]
+		}
+		if !changed {
+			break
+		}
+	}
+	rates := make([]float64, n)
+	for i := range flows {
+		rates[i] = otherBound(i, -1)
+	}
+	return rates
+}
+
+// waterFill shares capacity among wants max-min fairly: wants below the
+// equal share are met, the rest split what is left. Infinite wants are
+// allowed; an infinite capacity meets every want.
+func waterFill(wants []float64, capacity float64) []float64 {
+	got := make([]float64, len(wants))
+	if math.IsInf(capacity, 1) {
+		copy(got, wants)
+		return got
+	}
+	order := make([]int, len(wants))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return wants[order[a]] < wants[order[b]] })
+	left, n := capacity, len(wants)
+	for _, i := range order {
+		share := left / float64(n)
+		if wants[i] <= share {
+			got[i] = wants[i]
+			left -= wants[i]
+		} else {
+			got[i] = share
+			left -= share
+		}
+		n--
+	}
+	return got
+}
+
+// diskSeconds is the device time a stream's I/O takes with the disk to
+// itself: its bytes at the throughput ceiling plus its requests at the
+// IOPS ceiling (a ceiling of 0 costs nothing).
+func diskSeconds(f *flowDemand, hw Hardware) float64 {
+	var t float64
+	if hw.DiskMBps > 0 {
+		t += f.bytes / (hw.DiskMBps * 1e6)
+	}
+	if hw.DiskIOPS > 0 {
+		t += f.ops / hw.DiskIOPS
+	}
+	return t
+}

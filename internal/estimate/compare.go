@@ -1,0 +1,106 @@
+package estimate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// Candidate is one strategy's estimate in a comparison.
+type Candidate struct {
+	Strategy Strategy `json:"strategy"`
+	Window   Seconds  `json:"window_s"`
+	DumpLoad Seconds  `json:"dump_load_s"`
+	Idxbuild Seconds  `json:"idxbuild_s"`
+	Overlap  float64  `json:"overlap_efficiency"`
+}
+
+// Comparison ranks strategies, fastest first, and says why the first wins.
+type Comparison struct {
+	Candidates []Candidate `json:"candidates"`
+	Why        string      `json:"why"`
+}
+
+// Strategies are the alternatives `oedl estimate --compare` weighs against
+// base: staged instead of overlapped, half and twice the job counts, and
+// indexes built during the load instead of one idxbuild at the end.
+func Strategies(base Strategy) []Strategy {
+	named := func(name string, s Strategy) Strategy { s.Name = name; return s }
+	staged := base
+	staged.Staged = !base.Staged
+	fewer, more := base, base
+	fewer.DumpJobs, fewer.LoadJobs = max(1, base.DumpJobs/2), max(1, base.LoadJobs/2)
+	more.DumpJobs, more.LoadJobs = base.DumpJobs*2, base.LoadJobs*2
+	onLoad := base
+	onLoad.BuildIndexes = !base.BuildIndexes
+	name := map[bool]string{true: "staged", false: "overlapped"}
+	idx := map[bool]string{true: "build indexes on load", false: "idxbuild all"}
+	return []Strategy{
+		named("as planned", base),
+		named(name[staged.Staged], staged),
+		named(fmt.Sprintf("%d dump / %d load jobs", fewer.DumpJobs, fewer.LoadJobs), fewer),
+		named(fmt.Sprintf("%d dump / %d load jobs", more.DumpJobs, more.LoadJobs), more),
+		named(idx[onLoad.BuildIndexes], onLoad),
+	}
+}
+
+// Compare estimates every strategy on the same plan and hardware.
+func Compare(ctx context.Context, in Input, strategies []Strategy) (*Comparison, error) {
+	c := &Comparison{}
+	for _, s := range strategies {
+		x := in
+		x.Strategy, x.Samples = s, 0
+		est, err := Run(ctx, x)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		c.Candidates = append(c.Candidates, Candidate{Strategy: s, Window: est.Window,
+			DumpLoad: est.dumpLoadSpan(), Idxbuild: est.phase("idxbuild").Duration, Overlap: est.Overlap.Efficiency})
+	}
+	base := c.Candidates[0]
+	sort.SliceStable(c.Candidates, func(a, b int) bool { return c.Candidates[a].Window < c.Candidates[b].Window })
+	c.Why = why(c.Candidates[0], base, in.Hardware)
+	return c, nil
+}
+
+// why explains the winner against the plan's own strategy by the phase
+// that moved most.
+func why(best, base Candidate, hw Hardware) string {
+	if best.Strategy.Name == base.Strategy.Name {
+		return fmt.Sprintf("%s is already the fastest of these on %s", base.Strategy.Name, hw)
+	}
+	dl, ix := base.DumpLoad-best.DumpLoad, base.Idxbuild-best.Idxbuild
+	var reasons []string
+	if dl > 0 {
+		reasons = append(reasons, fmt.Sprintf("its dump+load span is %s shorter", formatDuration(dl.D())))
+	}
+	if ix > 0 {
+		reasons = append(reasons, fmt.Sprintf("its index rebuild is %s shorter", formatDuration(ix.D())))
+	}
+	if dl < 0 {
+		reasons = append(reasons, fmt.Sprintf("which outweighs a dump+load span %s longer", formatDuration((-dl).D())))
+	}
+	if ix < 0 {
+		reasons = append(reasons, fmt.Sprintf("which outweighs an index build %s longer", formatDuration((-ix).D())))
+	}
+	return fmt.Sprintf("%s saves %s over %s: %s", best.Strategy.Name, formatDuration((base.Window - best.Window).D()),
+		base.Strategy.Name, strings.Join(reasons, ", "))
+}
+
+// WriteComparison prints the candidates and the verdict.
+func WriteComparison(w io.Writer, c *Comparison) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "strategy\tdump+load\tε\tidxbuild\twindow")
+	for _, x := range c.Candidates {
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%s\n", x.Strategy.Name, formatDuration(x.DumpLoad.D()), x.Overlap,
+			formatDuration(x.Idxbuild.D()), formatDuration(x.Window.D()))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s.\n", c.Why)
+	return err
+}

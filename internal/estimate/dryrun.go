@@ -1,0 +1,70 @@
+package estimate
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// DryRunInput is what `oedl run --dry-run` knows: the estimate's input
+// (plan, hardware, model, the run's strategy) and how the run turns a job
+// into utility calls (run.Commands), passed as a function so that this
+// package does not depend on the run.
+type DryRunInput struct {
+	Input
+	Commands func(*schedule.Job) [][]string
+}
+
+// DryRun prints the rehearsal a DBA reads before the night: the estimated
+// window and phases, then every job in the order the queue would start it
+// (the simulated dispatch's start order, including the loads of .bd
+// sections that threaded dumps add), each with its predicted start and
+// duration and the argv of the utilities it would run. Nothing runs and
+// nothing on disk changes.
+func DryRun(w io.Writer, in DryRunInput) error {
+	if in.Commands == nil {
+		return fmt.Errorf("dry run: no command builder")
+	}
+	in.Samples = 0
+	if err := in.validate(); err != nil {
+		return err
+	}
+	m := in.model()
+	sim, err := in.simulate(context.Background(), m, nil)
+	if err != nil {
+		return err
+	}
+	est := summarise(&in.Input, m, sim)
+	ew := &errWriter{w: w}
+	ew.printf("# oedl run --dry-run: nothing is run and nothing on disk changes.\n")
+	ew.printf("# Estimated outage window %s on %s\n", formatDuration(est.Window.D()), est.Hardware)
+	ew.printf("# strategy: %s\n", est.Strategy.Describe())
+	phases := map[string]Phase{}
+	for _, p := range est.Phases {
+		phases[p.Name] = p
+		ew.printf("#   %-15s %9s → %9s  %9s\n", p.Name, formatDuration(p.Start.D()), formatDuration(p.End.D()), formatDuration(p.Duration.D()))
+	}
+	spans := make(map[string]schedule.Span, len(sim.result.Spans))
+	for _, s := range sim.result.Spans {
+		spans[s.Job.ID] = s
+	}
+	seen := map[string]bool{}
+	for _, j := range sim.starts {
+		ph, _ := phaseOf(j)
+		if !seen[ph] {
+			seen[ph] = true
+			p := phases[ph]
+			ew.printf("\n## %s: estimated %s, from %s to %s\n", ph, formatDuration(p.Duration.D()), formatDuration(p.Start.D()), formatDuration(p.End.D()))
+		}
+		sp := spans[j.ID]
+		start := sp.Start.Sub(sim.result.Start)
+		ew.printf("# [%s +%s] %s\n", formatDuration(start), formatDuration(sp.End.Sub(sp.Start)), j.ID)
+		for _, argv := range in.Commands(j) {
+			ew.printf("%s\n", execx.Quote(argv))
+		}
+	}
+	return ew.err
+}

@@ -1,0 +1,123 @@
+package estimate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Input is one estimate: a plan on some hardware with a model and a
+// strategy.
+type Input struct {
+	Plan     *plan.Plan
+	Hardware Hardware
+	Model    *Model // nil = DefaultModel()
+	Strategy Strategy
+	// Samples is the number of Monte Carlo runs for the P50/P90 range
+	// (0 = no range); Seed makes it reproducible.
+	Samples int
+	Seed    uint64
+}
+
+// simulation is one dispatch of the plan's graph on the simulated clock.
+type simulation struct {
+	built  *schedule.Built
+	result *schedule.Result
+	starts []*schedule.Job // in the order the queue started them
+}
+
+func (in *Input) model() *Model {
+	if in.Model == nil {
+		return DefaultModel()
+	}
+	return in.Model
+}
+
+func (in *Input) validate() error {
+	if in.Plan == nil || len(in.Plan.Tables) == 0 {
+		return errors.New("the plan has no tables")
+	}
+	if err := in.Hardware.Validate(); err != nil {
+		return fmt.Errorf("hardware: %w", err)
+	}
+	return in.model().Validate()
+}
+
+// context is the per-plan knowledge the model uses besides the job.
+func (in *Input) context() costContext {
+	cc := costContext{
+		hw: in.Hardware, idx: in.Plan.Idxbuild, nTables: len(in.Plan.Tables),
+		tables:             make(map[string]*plan.Placement, len(in.Plan.Tables)),
+		buildIndexesOnLoad: in.Strategy.BuildIndexes,
+		threaded:           map[string]bool{},
+	}
+	for i := range in.Plan.Tables {
+		t := &in.Plan.Tables[i]
+		cc.tables[strings.ToLower(t.Table)] = t
+		cc.list = append(cc.list, t)
+		s := in.Strategy
+		if s.DumpThreads > 1 && s.ThreadedDumpMin > 0 && t.Bytes >= s.ThreadedDumpMin {
+			cc.threaded[strings.ToLower(t.Table)] = true
+			cc.threaded[t.Table] = true
+		}
+	}
+	for _, a := range in.Plan.Areas {
+		for _, x := range a.Extents {
+			if x.Fixed {
+				cc.extentKB += x.SizeKB
+			}
+		}
+	}
+	return cc
+}
+
+// simulate builds the graph exactly as `oedl run` does and dispatches it
+// on the simulated executor. perturb (Monte Carlo) may be nil.
+func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork)) (*simulation, error) {
+	cc := in.context()
+	cost := func(j *schedule.Job) time.Duration { return aloneDuration(m.work(j, cc), cc.hw) }
+	built, err := schedule.Build(in.Plan, in.Strategy.BuildOptions(cost))
+	if err != nil {
+		return nil, err
+	}
+	ex := newSimExecutor(m, cc, built)
+	ex.perturb = perturb
+	sim := &simulation{built: built}
+	opts := in.Strategy.DispatchOptions()
+	opts.Events = startRecorder{sim: sim, g: built.Graph}
+	res, err := schedule.Dispatch(ctx, built.Graph, ex, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Err(); err != nil {
+		return nil, fmt.Errorf("simulated run did not complete: %w", err)
+	}
+	sim.result = res
+	return sim, nil
+}
+
+// Run estimates the outage window of in.
+func Run(ctx context.Context, in Input) (*Estimate, error) {
+	if err := in.validate(); err != nil {
+		return nil, err
+	}
+	m := in.model()
+	sim, err := in.simulate(ctx, m, nil)
+	if err != nil {
+		return nil, err
+	}
+	est := summarise(&in, m, sim)
+	if in.Samples > 0 {
+		r, err := monteCarlo(ctx, &in, m, in.Samples, in.Seed)
+		if err != nil {
+			return nil, err
+		}
+		est.Range = r
+	}
+	return est, nil
+}

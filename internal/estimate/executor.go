@@ -1,0 +1,67 @@
+package estimate
+
+import (
+	"context"
+	"time"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// simExecutor is a schedule.Executor on a simulated clock: Start hands the
+// job's work to the discrete-event core, Next advances the clock to the
+// next completion. A threaded dump reports each bracket's .bd section as
+// it lands, with its load (Outcome.Add, before the load barrier), exactly
+// as the real run does.
+type simExecutor struct {
+	s       *sim
+	m       *Model
+	cc      costContext
+	built   *schedule.Built
+	base    time.Time
+	pending []schedule.Outcome
+	// perturb, when set, scales a job's work (Monte Carlo).
+	perturb func(*schedule.Job, *jobWork)
+}
+
+var _ schedule.Executor = (*simExecutor)(nil)
+
+// simEpoch is the simulated clock's zero: a fixed instant keeps every
+// estimate reproducible.
+var simEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func newSimExecutor(m *Model, cc costContext, built *schedule.Built) *simExecutor {
+	return &simExecutor{s: newSim(cc.hw), m: m, cc: cc, built: built, base: simEpoch}
+}
+
+func (e *simExecutor) Start(_ context.Context, j *schedule.Job) {
+	w := e.m.work(j, e.cc)
+	if e.perturb != nil {
+		e.perturb(j, &w)
+	}
+	e.s.add(j, w)
+}
+
+func (e *simExecutor) Next() schedule.Outcome {
+	for len(e.pending) == 0 {
+		if e.s.idle() {
+			panic("estimate: Next called with no job running")
+		}
+		for _, ev := range e.s.step() {
+			j := ev.task.ref.(*schedule.Job)
+			out := schedule.Outcome{Job: j, Done: ev.taskDone}
+			if ev.task.sections && ev.flow >= 0 {
+				share := bracketShares(len(ev.task.flows), e.m.BracketSkew)[ev.flow]
+				out.Add = []*schedule.Job{e.built.SectionLoad(j, ev.flow+1,
+					int64(float64(j.Records)*share), int64(float64(j.Bytes)*share))}
+			}
+			if out.Done || len(out.Add) > 0 {
+				e.pending = append(e.pending, out)
+			}
+		}
+	}
+	out := e.pending[0]
+	e.pending = e.pending[1:]
+	return out
+}
+
+func (e *simExecutor) Now() time.Time { return e.base.Add(seconds(e.s.now)) }

@@ -1,0 +1,231 @@
+package estimate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// ModelVersion is bumped when the calibration file changes incompatibly.
+const ModelVersion = 1
+
+// Model is the cost model of performance-model.md §5, in the form the
+// simulated executor needs: what each job asks of the CPU and of the disk.
+// It is also the calibration file `oedl calibrate` writes.
+//
+// A job is a fixed start-up (process start, connect, .bd header: latency,
+// no resource) followed by a body that needs CPU seconds, device bytes and
+// device requests. The simulator shares the machine between the bodies
+// that run at the same time, so phase times, the benefit of overlap and the
+// effect of more cores or faster disks come out of the simulation rather
+// than out of per-phase formulas.
+type Model struct {
+	Version int    `json:"version"`
+	Origin  string `json:"origin"` // "default priors", or where and when it was calibrated
+
+	// Hardware is the machine the parameters were measured on. Cost uses
+	// it; an estimate for other hardware replaces it.
+	Hardware Hardware `json:"hardware"`
+
+	Dump      PhaseCost    `json:"dump"`
+	Load      PhaseCost    `json:"load"`
+	Idxbuild  IdxbuildCost `json:"idxbuild"`
+	Tabanalys PhaseCost    `json:"tabanalys"`
+
+	// FixedSec is the duration of the jobs that move no table data, by
+	// schedule.Kind (preflight, serve, shutdown, create-target, dump-df,
+	// dump-sequences, load-sequences, verify, post).
+	FixedSec map[string]float64 `json:"fixed_s"`
+	// DFPerTableSec is added to create-target per table (loading the .df).
+	DFPerTableSec float64 `json:"df_per_table_s"`
+	// BracketSkew: in a threaded dump the largest bracket holds
+	// (1+skew)/threads of the table (KB 000061242: brackets come from the
+	// index root and are uneven; the last thread finishes late).
+	BracketSkew float64 `json:"bracket_skew"`
+
+	// OverlapEfficiency is ε = (T_D + T_L − T_DL)/min(T_D, T_L) as measured
+	// by calibrate; it is informative (the simulation derives overlap from
+	// the per-stream latency), and reported next to the simulated value.
+	OverlapEfficiency float64 `json:"overlap_efficiency,omitempty"`
+
+	// Uncertainty gives the P50/P90 range.
+	Uncertainty Uncertainty `json:"uncertainty"`
+}
+
+// PhaseCost is what one stream of a dump, load or tabanalys needs.
+type PhaseCost struct {
+	StartupSec     float64 `json:"startup_s"`         // t0 per job
+	CPUPerRecordUs float64 `json:"cpu_per_record_us"` // c per record, µs of one core
+	CPUPerMB       float64 `json:"cpu_s_per_mb"`      // 1/θ: core seconds per MB of table data
+	ReadPerByte    float64 `json:"read_per_byte"`     // device bytes read per table byte
+	WritePerByte   float64 `json:"write_per_byte"`    // device bytes written per table byte
+	IOSizeKB       float64 `json:"io_size_kb"`        // mean request size on the device
+}
+
+// IdxbuildCost extends PhaseCost with the key work of an index rebuild.
+type IdxbuildCost struct {
+	PhaseCost
+	CPUPerKeyUs float64 `json:"cpu_per_key_us"` // extract + sort + insert, per key, µs of one core
+	// KeyBytes is the sort record of one key (key + rowid + length) when
+	// the plan does not know the index sizes.
+	KeyBytes float64 `json:"key_bytes"`
+	// KeysPerRecord is used when the plan does not count indexes.
+	KeysPerRecord float64 `json:"keys_per_record"`
+	// SortIOPerKeyByte is the device traffic of a sort that does not fit
+	// in -TF memory: written once and read once per merge pass.
+	SortIOPerKeyByte float64 `json:"sort_io_per_key_byte"`
+	// ThreadPenalty α: CPU work grows by 1 + α·max(0, threads/(2·cores) − 1)
+	// when -threadnum × -mergethreads + -datascanthreads oversubscribes
+	// the cores (the progresstalk 5.8 h → 32 h case, seed 003's
+	// "product < 2 × #cpu").
+	ThreadPenalty float64 `json:"thread_penalty"`
+	// LoadKeyFactor is the share of the key work still paid when indexes are
+	// built during the load (`build indexes`): the re-read of the data is
+	// saved, the sort is not (KB 20206).
+	LoadKeyFactor float64 `json:"load_key_factor"`
+}
+
+// Uncertainty is the relative spread (σ of a log-normal factor) of each
+// group of parameters, used by the Monte Carlo range. Residuals, when a
+// calibration measured them, are log(actual/predicted) of the sample jobs
+// and are bootstrapped instead of the priors for the per-job noise.
+type Uncertainty struct {
+	CPU       float64   `json:"cpu"`
+	IO        float64   `json:"io"`
+	Startup   float64   `json:"startup"`
+	Job       float64   `json:"job"` // independent per-job noise
+	Residuals []float64 `json:"residuals,omitempty"`
+}
+
+// DefaultModel returns the documented priors (docs/estimate.md), fitted to
+// seed 003's 8-core / 4000 IOPS row: dump ≈ 77 MB/s, load ≈ 51 MB/s,
+// idxbuild ≈ 59 MB/s of database over a 14 GB, 873-table ERP database,
+// each of them disk-bound (2, 4 and 8 cores gave the same times).
+func DefaultModel() *Model {
+	return &Model{
+		Version: ModelVersion,
+		Origin:  "default priors (performance-model.md §5.3, fitted to seed 003)",
+		Hardware: Hardware{Cores: 8, MemoryBytes: 16 << 30, DiskMBps: 250, DiskIOPS: 4000, DiskLatencyMs: 3,
+			Note: "seed 003 benchmark box: 8-core Xeon 8124M, 16 GB, 4000 IOPS volume"},
+		Dump: PhaseCost{StartupSec: 0.3, CPUPerRecordUs: 1, CPUPerMB: 1.0 / 70,
+			ReadPerByte: 1, WritePerByte: 1.02, IOSizeKB: 56},
+		Load: PhaseCost{StartupSec: 0.5, CPUPerRecordUs: 2, CPUPerMB: 1.0 / 40,
+			ReadPerByte: 1, WritePerByte: 1.4, IOSizeKB: 56},
+		Idxbuild: IdxbuildCost{
+			PhaseCost:   PhaseCost{StartupSec: 1, CPUPerMB: 0.005, ReadPerByte: 0.85, WritePerByte: 0.4, IOSizeKB: 27},
+			CPUPerKeyUs: 0.3, KeyBytes: 24, KeysPerRecord: 3.6, SortIOPerKeyByte: 2, ThreadPenalty: 0.35, LoadKeyFactor: 0.6,
+		},
+		Tabanalys: PhaseCost{StartupSec: 0.5, CPUPerMB: 0.002, ReadPerByte: 1, IOSizeKB: 256},
+		FixedSec: map[string]float64{
+			string(schedule.KindPreflight): 1, string(schedule.KindServe): 3, string(schedule.KindShutdown): 2,
+			string(schedule.KindCreateTarget): 5, string(schedule.KindDumpDF): 2, string(schedule.KindDumpSeq): 1,
+			string(schedule.KindLoadSeq): 1, string(schedule.KindVerify): 0.5, string(schedule.KindPost): 5,
+			string(schedule.KindRepair): 3,
+		},
+		DFPerTableSec: 0.01,
+		BracketSkew:   0.25,
+		Uncertainty:   Uncertainty{CPU: 0.15, IO: 0.15, Startup: 0.3, Job: 0.2},
+	}
+}
+
+// Validate checks the parameters a simulation divides by or relies on.
+func (m *Model) Validate() error {
+	var errs []error
+	if m.Version != ModelVersion {
+		errs = append(errs, fmt.Errorf("model version %d, this oedl reads version %d", m.Version, ModelVersion))
+	}
+	if err := m.Hardware.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("hardware: %w", err))
+	}
+	for name, p := range map[string]PhaseCost{"dump": m.Dump, "load": m.Load, "idxbuild": m.Idxbuild.PhaseCost, "tabanalys": m.Tabanalys} {
+		if p.IOSizeKB <= 0 {
+			errs = append(errs, fmt.Errorf("%s.io_size_kb must be positive", name))
+		}
+		if p.StartupSec < 0 || p.CPUPerMB < 0 || p.CPUPerRecordUs < 0 || p.ReadPerByte < 0 || p.WritePerByte < 0 {
+			errs = append(errs, fmt.Errorf("%s: costs must not be negative", name))
+		}
+	}
+	if m.BracketSkew < 0 {
+		errs = append(errs, errors.New("bracket_skew must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// ReadModel reads a calibration file.
+func ReadModel(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m := DefaultModel() // fields a calibration did not measure keep their priors
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// WriteFile writes the model as indented JSON, through a temporary file
+// renamed into place so a crash never leaves half a calibration.
+func (m *Model) WriteFile(path string) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+}
+
+// writeFileAtomic writes path through a temporary file in the same
+// directory, renamed into place only when complete.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Clone returns a deep copy.
+func (m *Model) Clone() *Model {
+	c := *m
+	c.FixedSec = make(map[string]float64, len(m.FixedSec))
+	for k, v := range m.FixedSec {
+		c.FixedSec[k] = v
+	}
+	c.Uncertainty.Residuals = append([]float64(nil), m.Uncertainty.Residuals...)
+	return &c
+}
+
+// Cost is the job's duration when it runs alone on the model's hardware.
+// It has the signature of schedule.BuildOptions.Cost, so the queue's
+// priorities (longest path first) use the same numbers as the estimate.
+func (m *Model) Cost(j *schedule.Job) time.Duration {
+	w := m.work(j, costContext{hw: m.Hardware})
+	return aloneDuration(w, m.Hardware)
+}

@@ -1,0 +1,88 @@
+package estimate
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// monteCarlo re-runs the simulation with the model's parameters drawn
+// from their uncertainty and returns the median and 90th percentile of the
+// window. Every sample has its own generator seeded from (seed, sample),
+// and a job's own noise from (seed, sample, job ID), so the result does
+// not depend on goroutine scheduling or on the order jobs start in.
+//
+// Three factors are shared by every job of a sample (CPU speed, disk
+// speed, start-up cost: a model that is wrong is wrong everywhere), one is
+// per job (tables differ). When a calibration measured residuals, the
+// per-job factor is drawn from them (bootstrap) instead of the prior.
+func monteCarlo(ctx context.Context, in *Input, m *Model, samples int, seed uint64) (*Range, error) {
+	windows := make([]time.Duration, samples)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range samples {
+		g.Go(func() error {
+			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			u := m.Uncertainty
+			cpu, io, start := lognormal(rng, u.CPU), lognormal(rng, u.IO), lognormal(rng, u.Startup)
+			perturb := func(j *schedule.Job, w *jobWork) {
+				jr := rand.New(rand.NewPCG(seed^uint64(i)<<32, hashID(j.ID)))
+				f := lognormal(jr, u.Job)
+				if n := len(u.Residuals); n > 0 {
+					f = math.Exp(u.Residuals[jr.IntN(n)])
+				}
+				w.startup *= start * f
+				for k := range w.flows {
+					w.flows[k].cpu *= cpu * f
+					w.flows[k].bytes *= io * f
+					w.flows[k].ops *= io * f
+				}
+			}
+			sim, err := in.simulate(ctx, m, perturb)
+			if err != nil {
+				return err
+			}
+			windows[i] = sim.result.Elapsed()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	sort.Slice(windows, func(a, b int) bool { return windows[a] < windows[b] })
+	return &Range{P50: Seconds(quantile(windows, 0.5)), P90: Seconds(quantile(windows, 0.9)), Samples: samples, Seed: seed}, nil
+}
+
+// lognormal draws a factor with median 1 and log-σ sigma.
+func lognormal(r *rand.Rand, sigma float64) float64 {
+	if sigma <= 0 {
+		return 1
+	}
+	return math.Exp(sigma * r.NormFloat64())
+}
+
+func hashID(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
+}
+
+// quantile interpolates linearly between the sorted samples.
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	pos := q * float64(len(sorted)-1)
+	lo := int(math.Floor(pos))
+	hi := min(lo+1, len(sorted)-1)
+	frac := pos - float64(lo)
+	return time.Duration(float64(sorted[lo])*(1-frac) + float64(sorted[hi])*frac).Round(time.Millisecond)
+}

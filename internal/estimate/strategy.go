@@ -1,0 +1,78 @@
+package estimate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Strategy is how the run is organised: the knobs of `oedl run` that
+// change the graph (staged or overlapped, threaded dumps) and the queue
+// (job counts, loads per area). The estimate of a strategy executes the
+// graph schedule.Build makes from it.
+type Strategy struct {
+	Name            string `json:"name,omitempty"`
+	Staged          bool   `json:"staged"`                // every load waits for every dump
+	DumpJobs        int    `json:"dump_jobs"`             // concurrent dumps
+	LoadJobs        int    `json:"load_jobs"`             // concurrent loads
+	LoadsPerArea    int    `json:"loads_per_area"`        // 0 = no cap
+	ThreadedDumpMin int64  `json:"threaded_dump_min"`     // tables at least this large dump with threads
+	DumpThreads     int    `json:"dump_threads"`          // -threadnum of those dumps
+	BuildIndexes    bool   `json:"build_indexes_on_load"` // `load ... build indexes` for single-file tables
+}
+
+// DefaultStrategy is what `oedl run` does without flags on hw (the
+// defaults of run.Config): dumps are I/O-bound, so two per core (KB 15479
+// advises several dump sessions per CPU), one load per core, one load per
+// target area at a time, and tables from 64 MiB up dumped with up to 4
+// threads.
+func DefaultStrategy(hw Hardware) Strategy {
+	cores := max(1, hw.Cores)
+	return Strategy{DumpJobs: max(2, 2*cores), LoadJobs: max(2, cores), LoadsPerArea: 1,
+		ThreadedDumpMin: 64 << 20, DumpThreads: min(4, max(2, cores))}
+}
+
+// BuildOptions is the graph this strategy makes; cost orders the queue.
+func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.BuildOptions {
+	return schedule.BuildOptions{
+		Cost:            cost,
+		Staged:          s.Staged,
+		ServeSource:     s.DumpJobs > 1,
+		ServeTarget:     s.LoadJobs > 1,
+		ThreadedDumpMin: s.ThreadedDumpMin,
+		DumpThreads:     s.DumpThreads,
+	}
+}
+
+// DispatchOptions are the queue rules of this strategy.
+func (s Strategy) DispatchOptions() schedule.Options {
+	return schedule.Options{
+		Slots:        map[schedule.Slot]int{schedule.SlotDump: max(1, s.DumpJobs), schedule.SlotLoad: max(1, s.LoadJobs)},
+		LoadsPerArea: s.LoadsPerArea,
+	}
+}
+
+// Describe is a one-line summary for reports.
+func (s Strategy) Describe() string {
+	var parts []string
+	if s.Staged {
+		parts = append(parts, "staged (all dumps, then all loads)")
+	} else {
+		parts = append(parts, "overlapped (a table loads as soon as its dump lands)")
+	}
+	parts = append(parts, fmt.Sprintf("%d dump jobs", s.DumpJobs), fmt.Sprintf("%d load jobs", s.LoadJobs))
+	if s.LoadsPerArea > 0 {
+		parts = append(parts, fmt.Sprintf("≤%d load per area", s.LoadsPerArea))
+	}
+	if s.DumpThreads > 1 && s.ThreadedDumpMin > 0 {
+		parts = append(parts, fmt.Sprintf("tables ≥ %s dumped with %d threads", formatBytes(s.ThreadedDumpMin), s.DumpThreads))
+	}
+	if s.BuildIndexes {
+		parts = append(parts, "indexes built during the load")
+	} else {
+		parts = append(parts, "idxbuild all")
+	}
+	return strings.Join(parts, ", ")
+}

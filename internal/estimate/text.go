@@ -1,0 +1,82 @@
+package estimate
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteText prints the estimate for a DBA: the window and its range, the
+// phases, the critical path, the tables that dominate with advice, and the
+// longest maxTables tables (0 = all).
+func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
+	ew := &errWriter{w: w}
+	ew.printf("Estimated outage window: %s", formatDuration(e.Window.D()))
+	if e.Range != nil {
+		ew.printf("  (P50 %s, P90 %s over %d samples)", formatDuration(e.Range.P50.D()), formatDuration(e.Range.P90.D()), e.Range.Samples)
+	}
+	ew.printf("\n  hardware: %s\n  strategy: %s\n  model:    %s\n\n", e.Hardware, e.Strategy.Describe(), e.ModelOrigin)
+
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "phase\tstarts\tends\tduration\tjobs\t")
+	for _, p := range e.Phases {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t\n", p.Name, formatDuration(p.Start.D()), formatDuration(p.End.D()), formatDuration(p.Duration.D()), p.Jobs)
+	}
+	tw.Flush()
+	if e.Overlap.Duration > 0 {
+		ew.printf("dump and load overlap for %s (overlap efficiency ε = %.2f)\n", formatDuration(e.Overlap.Duration.D()), e.Overlap.Efficiency)
+	}
+
+	ew.printf("\nCritical path:\n")
+	for _, s := range e.CriticalPath {
+		wait := ""
+		if s.Waited > 0 {
+			wait = fmt.Sprintf("  (queued %s for a slot)", formatDuration(s.Waited.D()))
+		}
+		ew.printf("  %8s  %-40s %8s%s\n", formatDuration(s.Start.D()), s.Job, formatDuration((s.End - s.Start).D()), wait)
+	}
+
+	if len(e.Dominant) > 0 {
+		ew.printf("\nTables that dominate:\n")
+		for _, a := range e.Dominant {
+			ew.printf("  %s %s\n", a.Table, a.Advice)
+		}
+	}
+	for _, s := range e.Warnings {
+		ew.printf("\nwarning: %s\n", s)
+	}
+
+	n := len(e.Tables)
+	if maxTables > 0 && n > maxTables {
+		n = maxTables
+	}
+	ew.printf("\nPer table (longest dump+load first")
+	if n < len(e.Tables) {
+		ew.printf("; %d of %d, all of them with --json or --tables 0", n, len(e.Tables))
+	}
+	ew.printf("):\n")
+	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "table\tsize\trecords\tdump starts\tdump\tload ends\tload\tsections\t")
+	for _, t := range e.Tables[:n] {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t\n", t.Table, formatBytes(t.Bytes), t.Records,
+			formatDuration(t.DumpStart.D()), formatDuration(t.Dump.D()), formatDuration(t.LoadEnd.D()), formatDuration(t.Load.D()), t.Sections)
+	}
+	tw.Flush()
+	return ew.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }

@@ -1,0 +1,113 @@
+package journal
+
+import (
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+)
+
+// Version is the "v" field of every record. Bump it when a field changes
+// meaning; adding fields is free (readers ignore unknown fields).
+const Version = 1
+
+// State is the job state change a record describes.
+type State string
+
+const (
+	Started State = "started"
+	Done    State = "done"
+	Failed  State = "failed"
+	// Repair records a repair decision: the area named in Area is dirty and
+	// is about to be truncated; Message says why (which load failed).
+	Repair State = "repair"
+)
+
+// RunJob is the pseudo job of the run itself: its records mark each
+// invocation of `oedl run` (started, resumed, done, failed).
+const RunJob = "run"
+
+// File is one output file and the size it had when its job ended.
+type File struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}
+
+// Record is one line of the journal.
+type Record struct {
+	V       int       `json:"v"`
+	Seq     int64     `json:"seq"` // 1, 2, ... across every invocation of the run
+	Time    time.Time `json:"time"`
+	Job     string    `json:"job"`
+	Kind    string    `json:"kind,omitempty"` // schedule.Kind of the job
+	State   State     `json:"state"`
+	Attempt int       `json:"attempt,omitempty"`
+	Table   string    `json:"table,omitempty"`
+	Area    string    `json:"area,omitempty"`
+	// Section of a load: 0 = every file of the table's dump, N = the .bd
+	// section N of a threaded dump.
+	Section int `json:"section,omitempty"`
+
+	// Proof of the outcome.
+	Files   []File `json:"files,omitempty"`   // dump: .bd files and sizes; other jobs: files they wrote
+	Records int64  `json:"records,omitempty"` // dump: (13932) count; load: records loaded
+	// CountKnown tells that Records was read from the utility's output (a
+	// load may not print its count; then only the marker proves it).
+	CountKnown bool `json:"count_known,omitempty"`
+	Marker     int  `json:"marker,omitempty"` // success message number seen: 6254, 6256, 11465...
+
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
+	Message string        `json:"message,omitempty"`
+	Err     string        `json:"error,omitempty"`
+	Log     string        `json:"log,omitempty"` // the job's log file
+
+	// Run records only: what this invocation runs, so that a resume can
+	// refuse a different plan or database.
+	Plan   string `json:"plan,omitempty"`   // sha256 of plan.json
+	Source string `json:"source,omitempty"` // source database
+	Target string `json:"target,omitempty"` // target database
+	PID    int    `json:"pid,omitempty"`    // the oedl process of this invocation
+	// Settings that shape the job graph (dump/load concurrency, threaded
+	// dumps): a resume reuses them, so that a table dumped in sections is
+	// not loaded again as a whole.
+	Settings map[string]int64 `json:"settings,omitempty"`
+}
+
+// Event converts the record to the event stream, so that `oedl status` and
+// the report can replay a run with the same consumers as a live one.
+func (r Record) Event() event.Event {
+	e := event.Event{
+		V: event.SchemaVersion, Time: r.Time, Job: r.Job, JobKind: r.Kind,
+		Table: r.Table, Area: r.Area, Attempt: r.Attempt,
+		Elapsed: r.Elapsed, Message: r.Message, Err: r.Err, Log: r.Log,
+	}
+	for _, f := range r.Files {
+		e.Bytes += f.Size
+	}
+	if r.Records > 0 {
+		e.Records = r.Records
+	}
+	if r.Job == RunJob {
+		switch r.State {
+		case Started:
+			e.Kind = event.RunStarted
+		default:
+			e.Kind = event.RunFinished
+		}
+		e.Job = ""
+		return e
+	}
+	switch r.State {
+	case Started:
+		e.Kind = event.JobStarted
+	case Done:
+		e.Kind = event.JobFinished
+	case Failed:
+		e.Kind = event.JobFailed
+	case Repair:
+		e.Kind = event.Warning
+		if e.Message == "" {
+			e.Message = "area " + r.Area + " will be truncated and its tables reloaded"
+		}
+	}
+	return e
+}

@@ -1,0 +1,119 @@
+package journal
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// FileName is the journal's name inside the work directory.
+const FileName = "journal.jsonl"
+
+// Writer appends records to a journal file. It is safe for concurrent use:
+// the executor's job goroutines all append through one Writer.
+type Writer struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	seq  int64
+	now  func() time.Time
+}
+
+// Open opens (or creates) the journal at path for appending and returns the
+// records already in it. A torn last line left by a crash is cut off first,
+// so that the next record does not glue onto it and turn it into a corrupt
+// middle line. Creating the file fsyncs its directory, so the file itself
+// survives a crash right after the first record.
+func Open(path string) (*Writer, []Record, error) {
+	recs, good, err := readFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, nil, err
+	}
+	created := os.IsNotExist(err)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	if !created {
+		// Drop the torn tail, if any, then append after the good lines.
+		if err := f.Truncate(good); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("journal %s: cut torn last line: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(good, 0); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	if created {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
+	w := &Writer{f: f, path: path, now: time.Now}
+	if n := len(recs); n > 0 {
+		w.seq = recs[n-1].Seq
+	}
+	return w, recs, nil
+}
+
+// Append writes r as one line and fsyncs it before returning: when Append
+// returns nil the record survives kill -9 and power loss. It fills V, Seq
+// and Time.
+func (w *Writer) Append(r Record) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return fmt.Errorf("journal %s: closed", w.path)
+	}
+	w.seq++
+	r.V, r.Seq = Version, w.seq
+	if r.Time.IsZero() {
+		r.Time = w.now()
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		w.seq--
+		return fmt.Errorf("journal: encode %s: %w", r.Job, err)
+	}
+	line = append(line, '\n')
+	if _, err := w.f.Write(line); err != nil {
+		return fmt.Errorf("journal %s: write: %w", w.path, err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: fsync: %w", w.path, err)
+	}
+	return nil
+}
+
+// Path is the journal's file name.
+func (w *Writer) Path() string { return w.path }
+
+// Close closes the file.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return nil
+	}
+	err := w.f.Close()
+	w.f = nil
+	return err
+}
+
+// syncDir makes a new directory entry durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("journal: fsync %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,323 @@
+package openedge
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func analysisFixtures(t *testing.T) []string {
+	t.Helper()
+	names, err := filepath.Glob("testdata/analysis/*analys")
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	return names
+}
+
+func parseFixture(t *testing.T, path string) *Analysis {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	a, err := ParseAnalysis(f, filepath.Base(path))
+	require.NoError(t, err)
+	return a
+}
+
+// Each fixture's parse is pinned in a .json golden and its rewrite in a
+// .written golden; the facts test below says what the goldens must hold.
+func TestParseAnalysisGolden(t *testing.T) {
+	for _, path := range analysisFixtures(t) {
+		base := filepath.Base(path)
+		t.Run(base, func(t *testing.T) {
+			a := parseFixture(t, path)
+			js, err := json.MarshalIndent(a, "", "  ")
+			require.NoError(t, err)
+			golden(t, filepath.Join("analysis", base+".json"), append(js, '\n'))
+
+			var out bytes.Buffer
+			require.NoError(t, WriteAnalysis(&out, a))
+			golden(t, filepath.Join("analysis", base+".written"), out.Bytes())
+		})
+	}
+}
+
+func TestParseAnalysisFacts(t *testing.T) {
+	sports := parseFixture(t, "testdata/analysis/sports2000_11.5.1.dbanalys")
+	old := parseFixture(t, "testdata/analysis/old_spacing_10.1.tabanalys")
+	part := parseFixture(t, "testdata/analysis/partitions_11.7.tabanalys")
+
+	t.Run("header", func(t *testing.T) {
+		assert.Equal(t, "OpenEdge Release 11.5.1 as of Wed May  6 18:21:44 EDT 2015", sports.Release)
+		assert.Equal(t, "/usr2/cce/appl/test/cvb/dbanal/sample/sports2000", sports.Database)
+		assert.Equal(t, 4096, sports.BlockSize)
+		assert.Equal(t, 5, sports.RecSpaceSearchDepth)
+		assert.Equal(t, "chanalys ixanalys tabanalys", sports.Options)
+		assert.Equal(t, "Tue Jul  7 17:05:42 2015", sports.Date)
+		assert.Equal(t, int64(1103), sports.RMBlocks)
+		assert.Equal(t, 52.35, sports.RMUsedPct)
+		// 10.x suffixes header lines with their message number.
+		assert.Equal(t, "/db/legacy/prod", old.Database)
+		assert.Equal(t, 8192, old.BlockSize)
+		assert.Equal(t, "tabanalys", old.Options)
+		assert.Zero(t, old.RecSpaceSearchDepth)
+	})
+
+	t.Run("tables and areas", func(t *testing.T) {
+		// Only the RECORD BLOCK SUMMARY counts: the DATABASE SUMMARY rows
+		// (PUB.Benefits again, PUB._Client-Session wrapped) are skipped.
+		require.Len(t, sports.Tables, 8)
+		assert.Equal(t, TableStat{Area: "Cust_Data", AreaNum: 9, Owner: "PUB", Name: "Customer",
+			Records: 1117, Bytes: 150630, MinRecord: 98, MaxRecord: 225, MeanRecord: 134,
+			Fragments: 1117, FragFactor: 1, ScatterFactor: 1}, sports.Tables[7])
+		assert.Equal(t, []AreaSummary{
+			{"Control Area", 1, 24, 961}, {"Schema Area", 6, 1341, 164659},
+			{"Employee", 7, 83, 7373}, {"Cust_Data", 9, 1117, 150630}, {"Cust_Index", 10, 0, 0},
+		}, sports.Areas)
+
+		// " : " spacing, wrapped names, no "Summary for AREA" (summed from rows).
+		require.Len(t, old.Tables, 5)
+		assert.Equal(t, reportAreaKey{"Order Data", 11}, reportAreaKey{old.Tables[3].Area, old.Tables[3].AreaNum})
+		assert.Equal(t, "order-line-history-archive", old.Tables[3].Name)
+		assert.Equal(t, int64(1234567), old.Tables[3].Records)
+		assert.Equal(t, int64(106220749), old.Tables[3].Bytes) // 101.3M = 101.3 × 1024²
+		assert.Equal(t, int64(1240001), old.Tables[3].Fragments)
+		assert.Equal(t, "Invoice-Adjustments-Pending", old.Tables[4].Name)
+		assert.Equal(t, AreaSummary{"Order Data", 11, 1346487, 111883059}, old.Areas[1])
+
+		// Partitions, the composite initial partition wrapped, a tenant heading,
+		// a LOB summary that must not add tables, an area with no tables.
+		require.Len(t, part.Tables, 5)
+		assert.Equal(t, [3]string{"cust-list", "list1", ""}, [3]string{part.Tables[2].Name, part.Tables[2].Partition, part.Tables[2].Tenancy})
+		assert.Equal(t, "Initial(Composite)", part.Tables[3].Partition)
+		assert.Equal(t, int64(50000), part.Tables[3].Records)
+		assert.Equal(t, "TENANT acme: 2", part.Tables[4].Tenancy)
+		assert.Equal(t, "PUB.order", part.Tables[4].QualifiedName())
+		assert.Equal(t, AreaSummary{"Empty Data", 18, 0, 0}, part.Areas[1])
+	})
+
+	t.Run("indexes", func(t *testing.T) {
+		require.Len(t, sports.Indexes, 10)
+		assert.Equal(t, IndexStat{Area: "Schema Area", AreaNum: 6, Owner: "PUB", Table: "_Constraint",
+			Name: "_Con-dependency", Number: -1604, Fields: 4, Levels: 1, Blocks: 1, Bytes: 3,
+			Util: 0.1, Factor: 1}, sports.Indexes[2])
+		assert.Equal(t, int64(26), sports.IndexBlocks)
+		assert.Equal(t, 48.24, sports.IndexUsedPct)
+
+		require.Len(t, part.Indexes, 5)
+		assert.Equal(t, [2]string{"BinNum", "0"}, [2]string{part.Indexes[0].Name, part.Indexes[0].Partition})
+		assert.Equal(t, [2]string{"IntField-1", "3"}, [2]string{part.Indexes[1].Name, part.Indexes[1].Partition})
+		wrapped := part.Indexes[2]
+		assert.Equal(t, "stock-by-warehouse-and-bin-location", wrapped.Name)
+		assert.True(t, wrapped.Inactive)
+		assert.Equal(t, 31, wrapped.Number)
+		assert.Equal(t, int64(40), wrapped.Blocks)
+		assert.Equal(t, -88, part.Indexes[3].Number)
+		assert.Equal(t, "order", part.Indexes[4].Table)
+		assert.Empty(t, old.Indexes)
+	})
+}
+
+// The writer must reproduce the 11.5.1 layout column for column: the record
+// and index summaries of the sports2000 fixture (rows copied from the real
+// report, subtotals computed the way the real report computes them) come
+// out of Write(Parse(...)) unchanged.
+func TestWriteAnalysisMatchesReferenceLayout(t *testing.T) {
+	raw, err := os.ReadFile("testdata/analysis/sports2000_11.5.1.dbanalys")
+	require.NoError(t, err)
+	a, err := ParseAnalysis(bytes.NewReader(raw), "sports2000")
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, WriteAnalysis(&out, a))
+
+	// The grand totals are left out: the utility sums exact byte counts,
+	// the writer can only sum the rounded sizes it was given (316.0K from
+	// the real rows, 316.1K from their printed sizes).
+	section := func(s string) string {
+		start := strings.Index(s, "                            RECORD BLOCK SUMMARY")
+		end := strings.Index(s, "% of the index block space is used.")
+		require.True(t, start >= 0 && end > start, "summaries not found")
+		var keep []string
+		for _, l := range strings.Split(s[start:end], "\n") {
+			if !strings.HasPrefix(l, "Totals:") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	assert.Equal(t, section(string(raw)), section(out.String()))
+	assert.True(t, strings.HasPrefix(out.String(), string(raw[:strings.Index(string(raw), "\n\n\nCHAIN")+1])),
+		"header block differs")
+	assert.True(t, strings.HasSuffix(out.String(), "\n"+sizeKey))
+}
+
+// sampleAnalysis exercises every writer feature: wrapping, partitions,
+// tenancy, inactive and partitioned indexes, negative index numbers, an
+// index-only area and an area that only an index names.
+func sampleAnalysis() *Analysis {
+	return &Analysis{
+		Database: "/db/x", BlockSize: 8192, Options: "tabanalys", Date: "Sun Nov 22 07:00:00 2026",
+		RMBlocks: 90, RMUsedPct: 61.5,
+		Areas: []AreaSummary{{Name: "Data", Number: 7}, {Name: "Index Only", Number: 8}},
+		Tables: []TableStat{
+			{Area: "Data", AreaNum: 7, Owner: "PUB", Name: "customer", Records: 1117, Bytes: 150588, MinRecord: 98, MaxRecord: 225, MeanRecord: 134, Fragments: 1117, FragFactor: 1, ScatterFactor: 1},
+			{Area: "Data", AreaNum: 7, Owner: "PUB", Name: "a-table-with-a-name-that-is-thirty-two", Partition: "Initial(Composite)", Records: 123456789, Bytes: 987654321012, MinRecord: 1, MaxRecord: 31000, MeanRecord: 8000, Fragments: 123456999, FragFactor: 1, ScatterFactor: 4.2},
+			{Area: "Data", AreaNum: 7, Owner: "PUB", Name: "order", Partition: "p2019", Records: 4, Bytes: 400, MinRecord: 90, MaxRecord: 110, MeanRecord: 100, Fragments: 5, FragFactor: 1.3, ScatterFactor: 2},
+			{Area: "Data", AreaNum: 7, Owner: "sqlusr", Name: "empty", Tenancy: "TENANT t1: 2"},
+		},
+		Indexes: []IndexStat{
+			{Area: "Index Only", AreaNum: 8, Owner: "PUB", Table: "customer", Name: "CustNum", Number: 12, Fields: 1, Levels: 2, Blocks: 4, Bytes: 10138, Util: 62.2, Factor: 1.8},
+			{Area: "Index Only", AreaNum: 8, Owner: "PUB", Table: "customer", Name: "a-very-long-index-name-indeed", Inactive: true, Number: 13, Fields: 3, Levels: 3, Blocks: 40, Bytes: 215450, Util: 64.2, Factor: 1.4},
+			{Area: "Meta", AreaNum: 6, Owner: "PUB", Table: "_Constraint", Name: "_Con-dependency", Number: -1604, Fields: 4, Levels: 1, Blocks: 1, Bytes: 3, Util: 0.1, Factor: 1},
+			{Area: "Meta", AreaNum: 6, Owner: "PUB", Table: "Bin", Name: "BinNum", Partition: "0", Number: 10, Fields: 1, Levels: 2, Blocks: 3, Bytes: 6963, Util: 57.1, Factor: 1.9},
+		},
+	}
+}
+
+// roundSizes applies what a trip through the Size column does to a byte
+// count: one decimal of the largest unit.
+func roundSizes(a *Analysis) {
+	for i := range a.Tables {
+		a.Tables[i].Bytes = mustParseSize(FormatSize(a.Tables[i].Bytes))
+	}
+	for i := range a.Indexes {
+		a.Indexes[i].Bytes = mustParseSize(FormatSize(a.Indexes[i].Bytes))
+	}
+}
+
+func mustParseSize(s string) int64 {
+	n, err := ParseSize(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+func TestAnalysisRoundTrip(t *testing.T) {
+	a := sampleAnalysis()
+	var out bytes.Buffer
+	require.NoError(t, WriteAnalysis(&out, a))
+	got, err := ParseAnalysis(bytes.NewReader(out.Bytes()), "roundtrip")
+	require.NoError(t, err, out.String())
+
+	want := sampleAnalysis()
+	roundSizes(want)
+	assert.Equal(t, want.Tables, got.Tables)
+	assert.Equal(t, want.Indexes, got.Indexes)
+	assert.Equal(t, []AreaSummary{
+		{Name: "Data", Number: 7, Records: 123457910, Bytes: mustParseSize(FormatSize(150588 + 987654321012 + 400))},
+		{Name: "Index Only", Number: 8}, {Name: "Meta", Number: 6},
+	}, got.Areas)
+	assert.Equal(t, int64(48), got.IndexBlocks, "defaults to the sum of the index blocks")
+
+	// Writing what was parsed is a fixed point.
+	var again bytes.Buffer
+	require.NoError(t, WriteAnalysis(&again, got))
+	assert.Equal(t, out.String(), again.String())
+}
+
+func TestWriteAnalysisGolden(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, WriteAnalysis(&out, sampleAnalysis()))
+	golden(t, "analysis/sample.written", out.Bytes())
+	require.Error(t, WriteAnalysis(&out, nil))
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+func TestWriteAnalysisReportsWriteErrors(t *testing.T) {
+	err := WriteAnalysis(failingWriter{}, sampleAnalysis())
+	require.ErrorIs(t, err, os.ErrClosed)
+}
+
+// report wraps table rows in the minimum a parser accepts.
+func report(rows string) string {
+	return "PROGRESS Database Analysis\n\nDatabase: /db/x\nBlocksize: 8192\n\n" +
+		"RECORD BLOCK SUMMARY\n\n" +
+		"RECORD BLOCK SUMMARY FOR AREA \"Data\": 7\n" +
+		"-------------------------------------------------------\n" + // line 9: rows start at 10
+		rows +
+		"Totals:                 9  9.0B 1 1 1 9 1.0 1.0\n"
+}
+
+func TestParseAnalysisErrors(t *testing.T) {
+	const row = "PUB.Customer  1117  147.1K  98  225  134  1117  1.0  1.0\n"
+	tests := []struct {
+		name, input, want string
+	}{
+		{"empty input", "", "r.txt: no RECORD BLOCK SUMMARY"},
+		{"not a report", "hello\nworld\n", "r.txt: no RECORD BLOCK SUMMARY"},
+		{"malformed whole number", report("PUB.Customer  1117  147.1K  98  2x5  134  1117  1.0  1.0\n"),
+			`r.txt:10: PUB.Customer Max "2x5" is not a whole number`},
+		{"malformed size", report("PUB.Customer  1117  147.1Q  98  225  134  1117  1.0  1.0\n"),
+			`r.txt:10: PUB.Customer Size: malformed size "147.1Q"`},
+		{"malformed factor", report("PUB.Customer  1117  147.1K  98  225  134  1117  1.0  NaN\n"),
+			`r.txt:10: PUB.Customer Scatter Factor "NaN" is not a decimal number`},
+		{"too few numbers", report("PUB.Customer  1117  147.1K  98  225\n"),
+			"r.txt:10: table row PUB.Customer has 4 numbers, want 8"},
+		{"numbers without a name", report("             1117  147.1K  98  225  134  1117  1.0  1.0\n"),
+			"r.txt:10: numbers line without a table name"},
+		{"wrapped name then text", report("PUB.a-long-name\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\n"),
+			`r.txt:11: "PUB.a-long-name" (line 10) is not followed by its numbers`},
+		{"table row outside an area", "RECORD BLOCK SUMMARY\n" + row + "Totals: 1 1.0B 1 1 1 1 1.0 1.0\n",
+			"r.txt:2: table row PUB.Customer outside an area"},
+		{"cut off after a wrapped name", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"D\": 7\nPUB.a-long-name\n",
+			`r.txt:3: "PUB.a-long-name" has no numbers line: the report is cut off`},
+		{"cut off before Totals", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"D\": 7\n" + row,
+			"r.txt:3: RECORD BLOCK SUMMARY ends without its Totals: line: the report is cut off"},
+		{"summary without subtotals", report("Summary for AREA \"Data\": 7\n"),
+			"r.txt:10: Summary for AREA has no Subtotals: line"},
+		{"malformed area heading", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA Data: x\n",
+			`r.txt:2: malformed area heading`},
+		{"bad block size", "Blocksize: big\nRECORD BLOCK SUMMARY\n", `r.txt:1: Blocksize "big" is not a number`},
+		{"index before its table", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
+			"r.txt:13: index CustNum before its table line"},
+		{"index section cut off", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
+			"INDEX BLOCK SUMMARY ends without its Totals: line: the report is cut off"},
+		{"two record summaries", report("") + "RECORD BLOCK SUMMARY\n", "r.txt:11: a second RECORD BLOCK SUMMARY"},
+		{"line too long", "RECORD BLOCK SUMMARY\n" + strings.Repeat("x", 5<<20), "r.txt:2: bufio.Scanner: token too long"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := ParseAnalysis(strings.NewReader(tt.input), "r.txt")
+			require.Error(t, err)
+			assert.Nil(t, a, "no partial result with an error")
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+func TestParseAnalysisTolerates(t *testing.T) {
+	tests := []struct {
+		name, rows string
+		tables     int
+	}{
+		{"warning line", "[Warning] database in use - reported statistics are approximations. (2486)\n" +
+			"PUB.a 1 1.0B 1 1 1 1 1.0 1.0\n", 1},
+		{"old titles and spacing", "RECORD BLOCK SUMMARY FOR AREA \"Data\" : 7 (14212)\nPUB.a 1 1.0B 1 1 1 1 1.0 1.0\n", 1},
+		{"tabs and CRLF", "PUB.a\t1\t1.0B\t1 1 1 1 1.0 1.0\r\n", 1},
+		{"chain analysis in between", "CHAIN ANALYSIS FOR AREA \"Data\": 7\nPUB.x is not a row here\n" +
+			"RECORD BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.a 1 1.0B 1 1 1 1 1.0 1.0\n", -1},
+		{"lob summary", "LOB SUMMARY FOR AREA dbArea3: 9\nPUB.Invoice:1\n    InvBlob1:5 400 55.1M 1.0B 976.6K 141.0K\n" +
+			"Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := ParseAnalysis(strings.NewReader(report(tt.rows)), "r.txt")
+			if tt.tables < 0 { // a chain analysis ends the record summary: needs its own Totals
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Len(t, a.Tables, tt.tables)
+		})
+	}
+}

@@ -1,0 +1,115 @@
+package openedge
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+)
+
+// The benchmark file: 10,000 tables of 12 fields (one of them a blob) and
+// 3 indexes, written by NewDF in the Data Dictionary layout (~47 MB,
+// 1.7 M lines). Figures are in docs/benchmarks/formats-st-df.md.
+const benchTables = 10000
+
+var benchDF = sync.OnceValue(func() []byte {
+	types := []string{"integer", "character", "decimal", "date", "logical", "int64", "character", "character", "datetime", "integer", "character"}
+	tables := make([]*DFTable, benchTables)
+	for i := range tables {
+		t := &DFTable{Name: fmt.Sprintf("Table-%05d", i), Area: "Data", Description: "Synthetic table for the .df benchmark"}
+		for j, typ := range types {
+			t.Fields = append(t.Fields, &DFField{Name: fmt.Sprintf("Field%02d", j), Type: typ, Label: fmt.Sprintf("Field %d", j)})
+		}
+		t.Fields = append(t.Fields, &DFField{Name: "Attachment", Type: "blob", LobArea: "Lobs"})
+		t.Indexes = []*DFIndex{
+			{Name: "Pk", Area: "Index", Unique: true, Primary: true, Fields: []DFIndexField{{Name: "Field00"}}},
+			{Name: "ByName", Area: "Index", Fields: []DFIndexField{{Name: "Field01"}, {Name: "Field03", Descending: true}}},
+			{Name: "ByDate", Area: "Index", Fields: []DFIndexField{{Name: "Field03"}}},
+		}
+		tables[i] = t
+	}
+	var b bytes.Buffer
+	if _, err := NewDF(tables, nil, "UTF-8").WriteTo(&b); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+})
+
+// BenchmarkDFBaselineScanLines is the floor to compare with: reading the
+// same bytes line by line and doing nothing with them.
+func BenchmarkDFBaselineScanLines(b *testing.B) {
+	data := benchDF()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		n := 0
+		for sc.Scan() {
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no lines")
+		}
+	}
+}
+
+func BenchmarkParseDF10k(b *testing.B) {
+	data := benchDF()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := ParseDF(bytes.NewReader(data), "bench.df")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(d.Tables()) != benchTables {
+			b.Fatalf("%d tables", len(d.Tables()))
+		}
+	}
+}
+
+// BenchmarkDFRewrite10k is what oedl plan does with a source .df: parse,
+// move every table, index and LOB to a new area, write the target .df.
+func BenchmarkDFRewrite10k(b *testing.B) {
+	data := benchDF()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := ParseDF(bytes.NewReader(data), "bench.df")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, t := range d.Tables() {
+			area := fmt.Sprintf("Data %d", i%50)
+			if err := d.SetTableArea(t.Name, area); err != nil {
+				b.Fatal(err)
+			}
+			for _, ix := range t.Indexes {
+				if err := d.SetIndexArea(t.Name, ix.Name, area+" Idx"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := d.SetLobArea(t.Name, "Attachment", area+" Lob"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := d.WriteTo(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWriteDF10k(b *testing.B) {
+	d, err := ParseDF(bytes.NewReader(benchDF()), "bench.df")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(benchDF())))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.WriteTo(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

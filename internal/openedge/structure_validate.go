@@ -1,0 +1,135 @@
+package openedge
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Limits of the .st grammar (openedge-formats.md §5.1).
+const (
+	maxRPB         = 256
+	maxAreaNum     = 32000
+	minExtentKB    = 32 // "size = numeric value > 32"
+	variableExtent = "variable"
+)
+
+// Validate applies the rules prostrct applies before it creates anything and
+// returns every violation, each as "file:line: problem", joined with
+// errors.Join (nil when the structure is valid):
+//
+//   - records per block is a power of 2 from 1 to 256;
+//   - blocks per cluster is 1, 8, 64 or 512;
+//   - a, b and t lines carry no records per block or blocks per cluster;
+//   - if any data area has a number, all of them do (the Schema Area aside,
+//     which is always 6 and may be written without it);
+//   - the Schema Area, when numbered, is 6, and other data areas are 7..32000;
+//   - every line of an area repeats the same number, RPB and BPC;
+//   - no two areas share a number;
+//   - an area has at most one variable extent and it is the last one;
+//   - an extent size, when given, is more than 32 KB.
+func (s *Structure) Validate() error {
+	v := stValidator{s: s}
+	for _, m := range s.mismatches {
+		v.addf(m.line, "area %q is %q here but %q on line %d", m.name, m.got, m.want, m.first)
+	}
+	v.numbering()
+	for _, a := range s.Areas {
+		v.area(a)
+	}
+	sort.SliceStable(v.errs, func(i, j int) bool { return v.errs[i].line < v.errs[j].line })
+	errs := make([]error, len(v.errs))
+	for i, e := range v.errs {
+		errs[i] = e.err
+	}
+	return errors.Join(errs...)
+}
+
+type stValidator struct {
+	s    *Structure
+	errs []lineError
+}
+
+type lineError struct {
+	line int
+	err  error
+}
+
+func (v *stValidator) addf(line int, format string, args ...any) {
+	err := fmt.Errorf("%s:%d: %s", v.s.Source, line, fmt.Sprintf(format, args...))
+	v.errs = append(v.errs, lineError{line, err})
+}
+
+func (v *stValidator) area(a *StructArea) {
+	label := a.label()
+	if a.Type != AreaData && (a.RPB != 0 || a.BPC != 0) {
+		v.addf(a.Line, "%s: records per block and blocks per cluster are only for data areas", label)
+	}
+	if a.RPB != 0 && (a.RPB > maxRPB || a.RPB&(a.RPB-1) != 0) {
+		v.addf(a.Line, "%s: records per block %d is not a power of 2 from 1 to %d", label, a.RPB, maxRPB)
+	}
+	switch a.BPC {
+	case 0, 1, 8, 64, 512:
+	default:
+		v.addf(a.Line, "%s: blocks per cluster %d is not 1, 8, 64 or 512", label, a.BPC)
+	}
+	if a.Type == AreaData && a.Number != 0 {
+		if a.Name == SchemaAreaName && a.Number != SchemaAreaNum {
+			v.addf(a.Line, "%s: the Schema Area is always area %d, not %d", label, SchemaAreaNum, a.Number)
+		}
+		if a.Name != SchemaAreaName && (a.Number < FirstUserAreaNum || a.Number > maxAreaNum) {
+			v.addf(a.Line, "%s: data area numbers run from %d to %d", label, FirstUserAreaNum, maxAreaNum)
+		}
+	}
+	for i, e := range a.Extents {
+		if !e.Fixed && i != len(a.Extents)-1 {
+			v.addf(e.Line, "%s: a %s extent must be the last extent of its area (line %d follows)", label, variableExtent, a.Extents[i+1].Line)
+		}
+		if e.SizeKB != 0 && e.SizeKB <= minExtentKB {
+			v.addf(e.Line, "%s: extent size %d KB is not more than %d KB", label, e.SizeKB, minExtentKB)
+		}
+	}
+}
+
+// numbering checks "all or none" and uniqueness of area numbers.
+func (v *stValidator) numbering() {
+	var numbered, unnumbered []*StructArea
+	byNum := map[int][]*StructArea{}
+	for _, a := range v.s.Areas {
+		if a.Number != 0 {
+			byNum[a.Number] = append(byNum[a.Number], a)
+		}
+		if a.Type != AreaData || a.Name == SchemaAreaName {
+			continue
+		}
+		if a.Number != 0 {
+			numbered = append(numbered, a)
+		} else {
+			unnumbered = append(unnumbered, a)
+		}
+	}
+	if len(numbered) > 0 {
+		for _, a := range unnumbered {
+			v.addf(a.Line, "%s has no area number but %s (line %d) has one: number all areas or none", a.label(), numbered[0].label(), numbered[0].Line)
+		}
+	}
+	nums := make([]int, 0, len(byNum))
+	for n := range byNum {
+		nums = append(nums, n)
+	}
+	sort.Ints(nums)
+	for _, n := range nums {
+		areas := byNum[n]
+		for _, a := range areas[1:] {
+			v.addf(a.Line, "%s uses area number %d, already used by %s (line %d)", a.label(), n, areas[0].label(), areas[0].Line)
+		}
+	}
+}
+
+// label names an area in messages: `area "Data"` or `b area`.
+func (a *StructArea) label() string {
+	if a.Name != "" {
+		return fmt.Sprintf("area %q", a.Name)
+	}
+	return fmt.Sprintf("%c area", a.Type)
+}

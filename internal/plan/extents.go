@@ -1,0 +1,97 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
+)
+
+// minFixedBytes: below this a fixed extent saves nothing worth a line in
+// the .st; the variable extent takes the data.
+const minFixedBytes = units.MB
+
+// maxExtentsPerArea is OpenEdge's limit on the extents of one area.
+const maxExtentsPerArea = 1024
+
+// dirRing hands out directories round-robin, across all areas, so that
+// extents spread evenly over the data disks (seed 000 §6.5, manual
+// striping) whatever the area sizes.
+type dirRing struct {
+	dirs []string
+	next int
+}
+
+func (r *dirRing) take() string {
+	d := r.dirs[r.next%len(r.dirs)]
+	r.next++
+	return d
+}
+
+// extentUnitKB is the granularity of fixed extent sizes: the .st grammar
+// wants a multiple of 16 database blocks (prostrct rounds up otherwise,
+// and the plan should say what prostrct will really create).
+func extentUnitKB(blockSize int) int64 { return int64(16 * blockSize / 1024) }
+
+// layoutExtents sizes an area's extents: fixed extents holding the space
+// the data takes (alloc: whole blocks and clusters, see spaceFor) plus the
+// headroom, each at most MaxExtentBytes and all the same size (equal
+// stripes), then one variable extent for growth. known=false (an index
+// area without an index summary) gives the variable extent only. It
+// returns the extents and a sentence for the area's reason.
+func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing) ([]Extent, string, error) {
+	if !known {
+		return []Extent{{Path: ring.take()}}, "size unknown (no index summary: run dbanalys for fixed index extents), so one variable extent", nil
+	}
+	space := openedge.FormatSize(dataBytes)
+	if alloc != dataBytes {
+		space = fmt.Sprintf("%s of data in %s of whole blocks and clusters", openedge.FormatSize(dataBytes), openedge.FormatSize(alloc))
+	}
+	need := alloc + alloc*int64(o.HeadroomPct)/100
+	if need < minFixedBytes {
+		return []Extent{{Path: ring.take()}}, fmt.Sprintf("%s with %d%% headroom is under %s, so one variable extent",
+			space, o.HeadroomPct, openedge.FormatSize(minFixedBytes)), nil
+	}
+	unit := extentUnitKB(o.BlockSize)
+	needKB := ceilDiv(need, 1024)
+	maxKB := o.MaxExtentBytes / 1024 / unit * unit
+	n := ceilDiv(needKB, maxKB)
+	if n >= maxExtentsPerArea {
+		return nil, "", fmt.Errorf("%s + %d%% headroom needs %d extents of at most --max-extent %s; an area has at most %d: raise --max-extent",
+			space, o.HeadroomPct, n+1, openedge.FormatSize(o.MaxExtentBytes), maxExtentsPerArea)
+	}
+	sizeKB := ceilDiv(ceilDiv(needKB, n), unit) * unit
+	var ext []Extent
+	for i := int64(0); i < n; i++ {
+		ext = append(ext, Extent{Path: ring.take(), Fixed: true, SizeKB: sizeKB})
+	}
+	ext = append(ext, Extent{Path: ring.take()})
+	why := fmt.Sprintf("%s + %d%% headroom = %s in %d fixed extent(s) of %s (max %s), then a variable extent",
+		space, o.HeadroomPct, openedge.FormatSize(need), n,
+		openedge.FormatSize(sizeKB*1024), openedge.FormatSize(o.MaxExtentBytes))
+	return ext, why, nil
+}
+
+// spaceFor estimates the bytes a table's records take in an area: blocks
+// are limited both by RPB (records / RPB) and by space (bytes / (B - H)),
+// whichever needs more, and an object allocates whole clusters. For its
+// indexes: their bytes in blocks, and at least one cluster per index.
+func spaceFor(t *table, rpb, dataBPC, indexBPC, blockSize int) (data, index int64) {
+	if t.records == 0 && t.bytes == 0 {
+		return 0, 0
+	}
+	usable := int64(blockSize - BlockOverhead)
+	blocks := max(ceilDiv(t.records, int64(rpb)), ceilDiv(t.bytes, usable))
+	data = ceilDiv(blocks, int64(dataBPC)) * int64(dataBPC) * int64(blockSize)
+	ixBlocks := ceilDiv(t.indexBytes, usable)
+	ixClusters := max(ceilDiv(ixBlocks, int64(indexBPC)), int64(t.indexes))
+	index = ixClusters * int64(indexBPC) * int64(blockSize)
+	return data, index
+}
+
+func ceilDiv(a, b int64) int64 {
+	if b <= 0 {
+		return a
+	}
+	return (a + b - 1) / b
+}

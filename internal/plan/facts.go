@@ -1,0 +1,183 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+// Input is what Make plans from: the source's tabanalys (or dbanalys)
+// report and, when known, its .df.
+type Input struct {
+	Analysis     *openedge.Analysis
+	AnalysisName string // path of the report, for messages and plan.json
+	// DFTables is the typed view of the source .df (DF.Tables()); nil
+	// when there is no .df. Make reads names, indexes and LOB fields from
+	// it; WriteDir rewrites the .df itself.
+	DFTables []*openedge.DFTable
+	DFName   string
+}
+
+// table is everything the plan knows about one application table.
+type table struct {
+	owner, name string
+	qname       string // owner.name
+	key         string // lower-cased qname: OpenEdge names are case-insensitive
+	records     int64
+	bytes       int64
+	mean        int64
+	sourceArea  string
+	indexes     int
+	indexBytes  int64
+	lobFields   []string // blob/clob fields, from the .df
+	df          *openedge.DFTable
+}
+
+func (t *table) qualified() string { return t.qname }
+
+// isSystemTable tells the tables every empty database already has: the
+// metaschema (_File, _Field, ... and the VSTs) and the SQL catalog
+// (SYSPROGRESS.SYSTABLES, ...). A dump/load never moves them.
+func isSystemTable(owner, name string) bool {
+	return strings.HasPrefix(name, "_") || strings.EqualFold(owner, "SYSPROGRESS")
+}
+
+// collect merges the report and the .df into one record per application
+// table, largest first, and checks that both name the same tables. skipped
+// counts the system tables left out.
+func collect(in Input) (tables []*table, skipped int, err error) {
+	if in.Analysis == nil {
+		return nil, 0, errors.New("no tabanalys report")
+	}
+	name := in.AnalysisName
+	if name == "" {
+		name = "tabanalys"
+	}
+	byKey := map[string]*table{}
+	for _, r := range in.Analysis.Tables {
+		owner := r.Owner
+		if owner == "" {
+			owner = "PUB"
+		}
+		if isSystemTable(owner, r.Name) {
+			skipped++
+			continue
+		}
+		if r.Records < 0 || r.Bytes < 0 {
+			return nil, 0, fmt.Errorf("%s: table %s.%s: negative record count or size", name, owner, r.Name)
+		}
+		key := strings.ToLower(owner + "." + r.Name)
+		t := byKey[key]
+		if t == nil {
+			t = &table{owner: owner, name: r.Name, qname: owner + "." + r.Name, key: key, sourceArea: r.Area, mean: r.MeanRecord}
+			byKey[key] = t
+			tables = append(tables, t)
+		} else {
+			// Another partition of the same table: the mean is recomputed
+			// from the sums below.
+			t.mean = 0
+		}
+		t.records += r.Records
+		t.bytes += r.Bytes
+	}
+	if len(tables) == 0 {
+		return nil, skipped, fmt.Errorf("%s: no application tables (only %d system tables)", name, skipped)
+	}
+	for _, t := range tables {
+		if t.mean == 0 && t.records > 0 {
+			t.mean = (t.bytes + t.records/2) / t.records
+		}
+	}
+	indexNames := map[string]map[string]bool{}
+	for _, ix := range in.Analysis.Indexes {
+		owner := ix.Owner
+		if owner == "" {
+			owner = "PUB"
+		}
+		t := byKey[strings.ToLower(owner+"."+ix.Table)]
+		if t == nil {
+			continue // a system table's index, or a table the record summary does not list
+		}
+		t.indexBytes += ix.Bytes
+		if indexNames[t.key] == nil {
+			indexNames[t.key] = map[string]bool{}
+		}
+		// Partitioned indexes appear once per partition ("name:3").
+		base, _, _ := strings.Cut(ix.Name, ":")
+		indexNames[t.key][strings.ToLower(base)] = true
+	}
+	for _, t := range tables {
+		t.indexes = len(indexNames[t.key])
+	}
+	if in.DFTables != nil {
+		if err := matchDF(tables, in, name); err != nil {
+			return nil, 0, err
+		}
+	}
+	sort.SliceStable(tables, func(i, j int) bool {
+		if tables[i].bytes != tables[j].bytes {
+			return tables[i].bytes > tables[j].bytes
+		}
+		return tables[i].qualified() < tables[j].qualified()
+	})
+	return tables, skipped, nil
+}
+
+// matchDF attaches each table's .df definition and fails when the report
+// and the .df disagree on which tables exist: a plan for one of them would
+// leave the other's tables without a home (or load a .df that does not
+// match the dump).
+func matchDF(tables []*table, in Input, reportName string) error {
+	dfName := in.DFName
+	if dfName == "" {
+		dfName = ".df"
+	}
+	byName := map[string]*openedge.DFTable{}
+	for _, d := range in.DFTables {
+		byName[strings.ToLower(d.Name)] = d
+	}
+	var problems []string
+	seen := map[*openedge.DFTable]bool{}
+	for _, t := range tables {
+		d := byName[strings.ToLower(t.name)]
+		if d == nil {
+			problems = append(problems, fmt.Sprintf("%s: table %s is not in the .df %s", reportName, t.qualified(), dfName))
+			continue
+		}
+		seen[d] = true
+		t.df = d
+		t.indexes = len(d.Indexes)
+		for _, f := range d.Fields {
+			if isLOB(f.Type) {
+				t.lobFields = append(t.lobFields, f.Name)
+			}
+		}
+	}
+	for _, d := range in.DFTables {
+		if !seen[d] && !isSystemTable("PUB", d.Name) {
+			problems = append(problems, fmt.Sprintf("%s:%d: table %q is not in the tabanalys report %s", dfName, d.Line, d.Name, reportName))
+		}
+	}
+	return joinProblems(problems)
+}
+
+func isLOB(typ string) bool {
+	return strings.EqualFold(typ, "blob") || strings.EqualFold(typ, "clob")
+}
+
+// joinProblems reports every mismatch up to a screenful, so that a user
+// fixes them in one go rather than one per run.
+func joinProblems(problems []string) error {
+	const show = 10
+	switch {
+	case len(problems) == 0:
+		return nil
+	case len(problems) > show:
+		extra := len(problems) - show
+		problems = append(problems[:show:show], fmt.Sprintf("... and %d more", extra))
+	}
+	return errors.New(strings.Join(problems, "\n"))
+}

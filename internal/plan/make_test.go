@@ -1,0 +1,227 @@
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
+)
+
+// tinyTables is ten thousand small tables of assorted record sizes, some
+// of them empty.
+func tinyTables(n int) profile {
+	p := profile{name: "tiny"}
+	for i := 0; i < n; i++ {
+		records := int64(i % 500)
+		p.tables = append(p.tables, tableSpec{area: fmt.Sprintf("Area%d", i%18), name: fmt.Sprintf("t%05d-x", i),
+			records: records, mean: 20 + int64(i%400)*5, indexes: 1 + i%3})
+	}
+	return p
+}
+
+// checkInvariants are the rules every plan obeys, whatever the input.
+func checkInvariants(t *testing.T, p *Plan, in Input) {
+	t.Helper()
+	names := map[string]bool{}
+	numbers := map[int]bool{}
+	areas := map[string]Area{}
+	member := map[string]bool{} // area + "\x00" + table
+	for i, a := range p.Areas {
+		key := strings.ToLower(a.Name)
+		require.False(t, names[key], "area name %q twice", a.Name)
+		require.False(t, numbers[a.Number], "area number %d twice", a.Number)
+		names[key], numbers[a.Number] = true, true
+		require.Equal(t, openedge.FirstUserAreaNum+i, a.Number, "areas numbered from 7 without gaps")
+		require.NotEqual(t, "schema area", key)
+		require.Regexp(t, `^[A-Za-z0-9_]{1,32}$`, a.Name)
+		require.NotEmpty(t, a.Reason)
+		require.NotEmpty(t, a.Extents)
+		require.False(t, a.Extents[len(a.Extents)-1].Fixed, "the last extent is variable")
+		areas[a.Name] = a
+		for _, tb := range a.Tables {
+			member[a.Name+"\x00"+tb] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, tp := range p.Tables {
+		seen[strings.ToLower(tp.Table)] = true // OpenEdge names are case-insensitive
+		d, ok := areas[tp.DataArea]
+		require.True(t, ok, "%s: data area %q exists", tp.Table, tp.DataArea)
+		require.Equal(t, AreaData, d.Kind)
+		require.Equal(t, tp.RPB, d.RPB, "%s: its RPB is its area's", tp.Table)
+		require.Equal(t, tp.BPC, d.BPC, "%s: its BPC is its area's", tp.Table)
+		require.True(t, member[d.Name+"\x00"+tp.Table], "%s is listed in %s", tp.Table, d.Name)
+		ix, ok := areas[tp.IndexArea]
+		require.True(t, ok)
+		require.Equal(t, AreaIndex, ix.Kind)
+		if tp.LOBArea != "" {
+			require.Equal(t, AreaLOB, areas[tp.LOBArea].Kind)
+		}
+		switch tp.Class {
+		case ClassSmall, ClassEmpty:
+			require.Equal(t, 8, tp.BPC)
+		case ClassMedium:
+			require.Equal(t, 64, tp.BPC)
+		case ClassLarge:
+			require.Equal(t, 512, tp.BPC)
+			require.Len(t, d.Tables, 1, "a large table has its area to itself")
+		}
+		require.NotEmpty(t, tp.Reason)
+	}
+	for _, r := range in.Analysis.Tables {
+		if !isSystemTable(r.Owner, r.Name) {
+			require.True(t, seen[strings.ToLower(r.QualifiedName())], "%s is placed", r.QualifiedName())
+		}
+	}
+	var buf bytes.Buffer
+	require.NoError(t, writeStructure(&buf, p), "the .st validates")
+}
+
+func TestMakeTenThousandTinyTables(t *testing.T) {
+	p := tinyTables(10_000)
+	in, _ := p.input(t)
+	pl, err := Make(in, p.options())
+	require.NoError(t, err)
+	checkInvariants(t, pl, in)
+	assert.Equal(t, 10_000, pl.Totals.Tables)
+	for _, tp := range pl.Tables {
+		assert.Contains(t, []SizeClass{ClassSmall, ClassEmpty}, tp.Class)
+	}
+	// Pools, not 10,000 areas: one data and one index area per RPB class.
+	assert.LessOrEqual(t, len(pl.Areas), 2*9)
+}
+
+func TestMakeIsDeterministic(t *testing.T) {
+	p := erpProfile()
+	in, df := p.input(t)
+	first, err := Make(in, p.options())
+	require.NoError(t, err)
+	a, err := Render(first, df)
+	require.NoError(t, err)
+	for i := 0; i < 5; i++ {
+		again, err := Make(in, p.options())
+		require.NoError(t, err)
+		b, err := Render(again, df)
+		require.NoError(t, err)
+		require.Equal(t, a, b)
+	}
+}
+
+func TestMakeProfilesKeepInvariants(t *testing.T) {
+	for _, p := range profiles() {
+		t.Run(p.name, func(t *testing.T) {
+			in, _ := p.input(t)
+			pl, err := Make(in, p.options())
+			require.NoError(t, err)
+			checkInvariants(t, pl, in)
+		})
+	}
+}
+
+func TestMakeClasses(t *testing.T) {
+	p := profile{name: "classes", tables: []tableSpec{
+		{area: "D", name: "big", records: 10_000_000, mean: 200},      // 1.9G
+		{area: "D", name: "mid", records: 2_000_000, mean: 100},       // 190M
+		{area: "D", name: "mid2", records: 1_500_000, mean: 100},      // 143M
+		{area: "D", name: "small", records: 1000, mean: 100},          // 98K
+		{area: "D", name: "nothing", records: 0, mean: 0},             // empty
+		{area: "D", name: "justunder", records: 1_000_000, mean: 100}, // 95.4M
+	}}
+	in, _ := p.input(t)
+	pl, err := Make(in, p.options())
+	require.NoError(t, err)
+	class := map[string]SizeClass{}
+	for _, tp := range pl.Tables {
+		class[tp.Name] = tp.Class
+	}
+	assert.Equal(t, map[string]SizeClass{"big": ClassLarge, "mid": ClassMedium, "mid2": ClassMedium,
+		"small": ClassSmall, "nothing": ClassEmpty, "justunder": ClassSmall}, class)
+	assert.Equal(t, "big", pl.Tables[0].Name, "largest first")
+
+	o := p.options()
+	o.TopN = 2
+	pl, err = Make(in, o)
+	require.NoError(t, err)
+	assert.Equal(t, ClassLarge, pl.Tables[1].Class, "--top 2 makes the second largest large too")
+	assert.Contains(t, pl.Tables[1].Reason, "top 2")
+	assert.Equal(t, ClassMedium, pl.Tables[2].Class)
+
+	// Partitions of one table add up to one placement.
+	in.Analysis.Tables = append(in.Analysis.Tables, openedge.TableStat{Area: "D", Owner: "PUB", Name: "small",
+		Partition: "p2", Records: 1000, Bytes: 300_000, MeanRecord: 300})
+	pl, err = Make(in, p.options())
+	require.NoError(t, err)
+	for _, tp := range pl.Tables {
+		if tp.Name == "small" {
+			assert.Equal(t, int64(2000), tp.Records)
+			assert.Equal(t, int64((100*1000+300_000)/2000), tp.MeanRecord)
+		}
+	}
+}
+
+func TestMakeRejects(t *testing.T) {
+	p := erpProfile()
+	in, _ := p.input(t)
+	tests := []struct {
+		name string
+		in   func(*Input)
+		opt  func(*Options)
+		want string
+	}{
+		{"zero threshold", nil, func(o *Options) { o.LargeBytes = 0 }, "--large"},
+		{"negative threshold", nil, func(o *Options) { o.LargeBytes = -1 }, "--large"},
+		{"zero medium", nil, func(o *Options) { o.MediumBytes = 0 }, "--medium"},
+		{"negative top", nil, func(o *Options) { o.TopN = -1 }, "--top"},
+		{"max extent under a cluster", nil, func(o *Options) { o.MaxExtentBytes = 2 * units.MB }, "512-block cluster"},
+		{"block size", nil, func(o *Options) { o.BlockSize = 16384 }, "--block-size 16384"},
+		{"empty data dir", nil, func(o *Options) { o.DataDirs = []string{"/d1", " "} }, "--data-dir #2"},
+		{"quote in a path", nil, func(o *Options) { o.DataDirs = []string{`/d"1`} }, "double quote"},
+		{"no cores", nil, func(o *Options) { o.Machine.Cores = 0 }, "--cores"},
+		{"no memory", nil, func(o *Options) { o.Machine.MemoryBytes = 0 }, "--memory"},
+		{"negative headroom", nil, func(o *Options) { o.HeadroomPct = -5 }, "--headroom"},
+		{"no report", func(in *Input) { in.Analysis = nil }, nil, "no tabanalys report"},
+		{"only system tables", func(in *Input) {
+			in.Analysis = &openedge.Analysis{Tables: []openedge.TableStat{{Owner: "PUB", Name: "_File", Records: 3, Bytes: 300}}}
+		}, nil, "no application tables"},
+		{"df has an extra table", func(in *Input) {
+			in.DFTables = append(append([]*openedge.DFTable{}, in.DFTables...), &openedge.DFTable{Name: "ghost", Line: 42})
+		}, nil, `erp.df:42: table "ghost" is not in the tabanalys report erp.tba`},
+		{"report has an extra table", func(in *Input) {
+			in.DFTables = in.DFTables[1:]
+		}, nil, "erp.tba: table PUB.gltmp_det is not in the .df erp.df"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad, o := in, p.options()
+			if tt.in != nil {
+				tt.in(&bad)
+			}
+			if tt.opt != nil {
+				tt.opt(&o)
+			}
+			pl, err := Make(bad, o)
+			require.Error(t, err)
+			assert.Nil(t, pl)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+func TestMismatchListIsBounded(t *testing.T) {
+	p := tinyTables(50)
+	p.withDF = true
+	in, _ := p.input(t)
+	in.DFTables = nil
+	in.DFTables = []*openedge.DFTable{} // a .df with no tables at all
+	_, err := Make(in, p.options())
+	require.Error(t, err)
+	lines := strings.Split(err.Error(), "\n")
+	assert.Len(t, lines, 11)
+	assert.Equal(t, "... and 40 more", lines[10])
+}

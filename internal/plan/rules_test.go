@@ -1,0 +1,161 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/units"
+)
+
+func TestRPB(t *testing.T) {
+	tests := []struct {
+		block int
+		mean  int64
+		want  int
+	}{
+		{8192, 59, 256},  // docs example: 8092/61 = 132.7, next power of two
+		{8192, 100, 128}, // Koufalis: "100 B records give about 80, so choose 128"
+		{8192, 126, 64},  // 8092/128 = 63.2 -> 64
+		{8192, 127, 64},  // 8092/129 = 62.7 -> 64
+		{8192, 2000, 8},  // 8092/2002 = 4.04 -> 8
+		{8192, 8090, 1},  // one record fills the usable block exactly
+		{8192, 20000, 1}, // a record bigger than a block still gets 1
+		{8192, 1, 256},   // capped at 256
+		{4096, 174, 32},  // forum example (4096-100)/176 = 22.7 -> 32
+		{1024, 40, 32},   // 924/42 = 22 -> 32
+		{8192, 0, 256},   // mean 0 (no records): the cap
+		{8192, -5, 256},  // never negative
+		{2048, 1946, 1},  // exactly one
+		{2048, 1945, 2},  // just over one
+		{8192, 4044, 2},  // 8092/4046 = 2 exactly
+		{8192, 4045, 2},  // 8092/4047 = 1.9995 -> 2
+	}
+	for _, tt := range tests {
+		got := RPB(tt.block, tt.mean)
+		assert.Equal(t, tt.want, got, "RPB(%d, %d)", tt.block, tt.mean)
+		if tt.mean > 0 {
+			raw := rawRPB(tt.block, tt.mean)
+			// The chosen RPB is the smallest power of two >= raw, within 1..256.
+			assert.True(t, float64(got) >= raw || got == MaxRPB, "RPB(%d,%d)=%d below raw %.2f", tt.block, tt.mean, got, raw)
+			assert.True(t, got == MinRPB || float64(got/2) < raw, "RPB(%d,%d)=%d not the smallest power >= %.2f", tt.block, tt.mean, got, raw)
+		}
+	}
+}
+
+func TestAreaNames(t *testing.T) {
+	n := newAreaNamer()
+	assert.Equal(t, "cust_order_Data", n.name("cust-order", "_Data"))
+	assert.Equal(t, "cust_order_2_Data", n.name("cust_order", "_Data"), "a dash and an underscore must not collide")
+	assert.Equal(t, "CUST_ORDER_3_Data", n.name("CUST_ORDER", "_Data"), "names are unique regardless of case")
+	assert.Equal(t, "pay_roll_2_Data", n.name("pay#roll$2", "_Data"))
+	assert.Equal(t, "table_Data", n.name("---", "_Data"), "nothing left after sanitising")
+	long := n.name("a-very-long-table-name-for-areas-and-more", "_Index")
+	assert.LessOrEqual(t, len(long), maxAreaName)
+	assert.Equal(t, "a_very_long_table_name_for_Index", long)
+	assert.NotEqual(t, "Schema Area", n.name("Schema Area", ""), "the Schema Area name is taken")
+	for _, s := range []string{"ä-ö", "x y", `q"uote`, "tab\tname"} {
+		got := n.name(s, "_Data")
+		assert.Regexp(t, `^[A-Za-z0-9_]+$`, got, "from %q", s)
+	}
+}
+
+func TestLayoutExtents(t *testing.T) {
+	o := testOptions()
+	o.MaxExtentBytes = 1 * units.GB
+	ring := &dirRing{dirs: []string{"/d1", "/d2", "/d3"}}
+
+	ext, _, _ := layoutExtents(3*units.GB, 3*units.GB, true, o, ring)
+	// 3G + 20% = 3.6G over at most 1G each: 4 fixed of the same size, then variable.
+	require.Len(t, ext, 5)
+	var fixedKB int64
+	for i, e := range ext[:4] {
+		assert.True(t, e.Fixed)
+		assert.Equal(t, ext[0].SizeKB, e.SizeKB, "equal stripes")
+		assert.Zero(t, e.SizeKB%128, "a multiple of 16 blocks of 8K")
+		assert.LessOrEqual(t, e.SizeKB*1024, o.MaxExtentBytes)
+		assert.Equal(t, []string{"/d1", "/d2", "/d3", "/d1"}[i], e.Path, "round-robin")
+		fixedKB += e.SizeKB
+	}
+	assert.GreaterOrEqual(t, fixedKB*1024, 3*units.GB*12/10, "holds data plus headroom")
+	assert.False(t, ext[4].Fixed)
+	assert.Equal(t, "/d2", ext[4].Path, "the ring continues across extents")
+
+	ext, why, _ := layoutExtents(100*units.KB, 100*units.KB, true, o, ring)
+	assert.Equal(t, []Extent{{Path: "/d3"}}, ext)
+	assert.Contains(t, why, "one variable extent")
+
+	ext, why, _ = layoutExtents(5*units.GB, 5*units.GB, false, o, ring)
+	assert.Len(t, ext, 1)
+	assert.Contains(t, why, "size unknown")
+
+	// Exactly the maximum: one fixed extent, no rounding past the cap.
+	o.HeadroomPct = 0
+	ext, _, _ = layoutExtents(1*units.GB, 1*units.GB, true, o, ring)
+	require.Len(t, ext, 2)
+	assert.Equal(t, int64(1024*1024), ext[0].SizeKB)
+
+	// More extents than an area can have is an error that says what to do.
+	o.MaxExtentBytes = 4 * units.MB
+	_, _, err := layoutExtents(8*units.GB, 8*units.GB, true, o, ring)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "raise --max-extent")
+}
+
+func TestSpaceFor(t *testing.T) {
+	// 1000 records of 10 B: RPB 256 caps the block at 256 records, so 4
+	// blocks, not the 1 block 10,000 bytes would fit in; one cluster of 8.
+	tb := &table{records: 1000, bytes: 10_000, indexes: 2, indexBytes: 100}
+	data, index := spaceFor(tb, 256, 8, 8, 8192)
+	assert.Equal(t, int64(8*8192), data)
+	assert.Equal(t, int64(2*8*8192), index, "one cluster per index at least")
+	// Space-bound: 1G of 500 B records at RPB 32 needs bytes/(B-H) blocks
+	// (123,578), more than records/RPB (62,500).
+	tb = &table{records: 2_000_000, bytes: 1_000_000_000}
+	data, _ = spaceFor(tb, 32, 512, 64, 8192)
+	blocks := (int64(1_000_000_000) + 8091) / 8092
+	assert.Equal(t, (blocks+511)/512*512*8192, data)
+	data, index = spaceFor(&table{}, 64, 8, 8, 8192)
+	assert.Zero(t, data+index, "an empty table takes nothing yet")
+}
+
+func TestTuneIdxbuild(t *testing.T) {
+	for _, cores := range []int{1, 2, 3, 4, 6, 8, 12, 16, 64} {
+		for _, mem := range []int64{512 * units.MB, 2 * units.GB, 16 * units.GB, 256 * units.GB} {
+			x := tuneIdxbuild(Machine{Cores: cores, MemoryBytes: mem}, 8192)
+			assert.LessOrEqual(t, x.Threadnum*x.Mergethreads, 2*cores, "threadnum x mergethreads within 2 x %d cores", cores)
+			assert.GreaterOrEqual(t, x.Threadnum, 1)
+			assert.GreaterOrEqual(t, x.Mergethreads, 1)
+			assert.Equal(t, cores, x.Datascanthreads)
+			assert.GreaterOrEqual(t, x.TMB, x.TB, "idxbuild exits when -TMB < -TB")
+			assert.LessOrEqual(t, x.TB, 64)
+			assert.LessOrEqual(t, x.TM, 32)
+			assert.True(t, x.TF >= 0 && x.TF <= 80)
+			// The KB 000037016 total stays within memory.
+			scan := int64(x.Datascanthreads*x.TMB) * units.KB
+			groups := int64((x.TMB*x.TM+x.TMB)*x.Mergethreads*x.Threadnum) * units.KB
+			if x.TF > 0 {
+				assert.LessOrEqual(t, scan+groups+mem*int64(x.TF)/100, mem, "cores %d mem %d", cores, mem)
+			}
+			assert.NotEmpty(t, x.Reason)
+		}
+	}
+	x := tuneIdxbuild(Machine{Cores: 8, MemoryBytes: 16 * units.GB}, 8192)
+	assert.Equal(t, 4, x.Threadnum, "seed 003's best run: 4 x 4 on 8 cores")
+	assert.Equal(t, 4, x.Mergethreads)
+	assert.Equal(t, 80, x.TF)
+	small := tuneIdxbuild(Machine{Cores: 2, MemoryBytes: 2 * units.GB}, 4096)
+	assert.Less(t, small.TF, 80, "-TF comes down when memory is small")
+	assert.Zero(t, small.Pfactor, "-pfactor is honoured on 8K blocks only")
+	assert.Contains(t, strings.Join(x.Args(), " "), "-threadnum 4 -mergethreads 4 -datascanthreads 8")
+}
+
+func TestMemTotal(t *testing.T) {
+	assert.Equal(t, int64(24567890)*1024, memTotal(strings.NewReader("MemTotal:       24567890 kB\nMemFree: 1 kB\n")))
+	assert.Zero(t, memTotal(strings.NewReader("MemFree: 1 kB\n")))
+	assert.Zero(t, memTotal(strings.NewReader("MemTotal: lots kB\n")))
+	m := DetectMachine()
+	assert.GreaterOrEqual(t, m.Cores, 1)
+}

@@ -1,0 +1,145 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
+)
+
+// idxbuild constants. -TB and -TM are at their documented maxima (64 since
+// 10.2B06, 32); -TMB is the smallest value allowed (it may not be below
+// -TB), because seed 003's parameter sweep was fastest with the smallest
+// -TMB (4m02s with 64 against 6m26s with 4096, same threads). -SG 64 is the
+// common practitioner value. idxbuild sorts in its own buffers, so its -B
+// stays small (512, as in every seed 003 run) and the memory goes to -TF.
+const (
+	idxTB      = 64
+	idxTM      = 32
+	idxTMB     = idxTB
+	idxSG      = 64
+	idxB       = 512
+	idxMaxTF   = 80
+	idxPfactor = 80
+)
+
+// tuneIdxbuild derives the idxbuild parameters from the target machine.
+//
+// Threads: seed 003 found fewer sort groups with more merge threads best,
+// with threadnum x mergethreads within 2 x cores; oversubscribing made a
+// published 5.8 h rebuild take 32 h (performance-model §1.1). So threadnum
+// is half the cores and mergethreads fills the 2 x cores budget; the data
+// scan uses one thread per core.
+//
+// Memory: since 11.2 idxbuild allocates datascanthreads x TMB, plus
+// ((TMB x TM) + TMB) x mergethreads per sort group, times threadnum, plus
+// -TF percent of memory (KB 000037016). -TF starts at 80 and comes down
+// until the total leaves a reserve of max(1G, 10%) for the OS and broker.
+func tuneIdxbuild(m Machine, blockSize int) Idxbuild {
+	c := m.Cores
+	x := Idxbuild{TB: idxTB, TM: idxTM, TMB: idxTMB, SG: idxSG, B: idxB}
+	x.Threadnum = max(1, c/2)
+	x.Mergethreads = max(1, 2*c/x.Threadnum)
+	x.Datascanthreads = c
+	if blockSize == 8192 {
+		x.Pfactor = idxPfactor // honoured on 8K blocks only (KB P132611)
+	}
+	scan := int64(x.Datascanthreads*x.TMB) * units.KB
+	groups := int64((x.TMB*x.TM+x.TMB)*x.Mergethreads*x.Threadnum) * units.KB
+	reserve := max(units.GB, m.MemoryBytes/10)
+	avail := m.MemoryBytes - reserve - scan - groups
+	tf := 0
+	if avail > 0 {
+		tf = int(100*avail/m.MemoryBytes) / 5 * 5
+	}
+	x.TF = min(idxMaxTF, tf)
+	tfBytes := m.MemoryBytes * int64(x.TF) / 100
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "-threadnum %d x -mergethreads %d = %d <= 2 x %d cores (seed 003: fewer sort groups with more merge threads was fastest; oversubscription is what turned a 5.8 h rebuild into 32 h); ",
+		x.Threadnum, x.Mergethreads, x.Threadnum*x.Mergethreads, c)
+	fmt.Fprintf(&b, "-datascanthreads %d = cores; -TB %d -TM %d: the maxima; -TMB %d = -TB, its minimum (seed 003: the smallest -TMB was fastest); -SG %d; -B %d: idxbuild sorts in its own buffers; ",
+		x.Datascanthreads, x.TB, x.TM, x.TMB, x.SG, x.B)
+	fmt.Fprintf(&b, "memory (KB 000037016): data scan %s + sort groups %s + -TF %d%% %s + reserve %s = %s of %s",
+		openedge.FormatSize(scan), openedge.FormatSize(groups), x.TF, openedge.FormatSize(tfBytes),
+		openedge.FormatSize(reserve), openedge.FormatSize(scan+groups+tfBytes+reserve), openedge.FormatSize(m.MemoryBytes))
+	switch {
+	case x.TF == 0:
+		b.WriteString("; too little memory for an in-memory merge, so -TF 0 (merge through the sort files; put -T on a fast disk)")
+	case x.TF < idxMaxTF:
+		fmt.Fprintf(&b, "; -TF lowered from %d to fit", idxMaxTF)
+	}
+	if x.Pfactor > 0 {
+		fmt.Fprintf(&b, "; -pfactor %d leaves room in fresh index blocks for the first inserts", x.Pfactor)
+	}
+	x.Reason = b.String()
+	return x
+}
+
+// Args renders the parameters as idxbuild arguments, in the order the
+// seeds and KB examples write them.
+func (x Idxbuild) Args() []string {
+	args := []string{
+		"-TB", strconv.Itoa(x.TB), "-TM", strconv.Itoa(x.TM), "-TMB", strconv.Itoa(x.TMB),
+		"-SG", strconv.Itoa(x.SG), "-TF", strconv.Itoa(x.TF), "-B", strconv.Itoa(x.B),
+		"-thread", "1", "-threadnum", strconv.Itoa(x.Threadnum),
+		"-mergethreads", strconv.Itoa(x.Mergethreads), "-datascanthreads", strconv.Itoa(x.Datascanthreads),
+	}
+	if x.Pfactor > 0 {
+		args = append(args, "-pfactor", strconv.Itoa(x.Pfactor))
+	}
+	return args
+}
+
+// BI settings: 16M clusters space checkpoints out during a load (KB 20566:
+// common sizes 4-32M; seed 000's benchmark used 16M) and 16K BI blocks make
+// fewer, larger BI writes (the BI block may not be smaller than the data
+// block).
+const (
+	biClusterKB = 16384
+	biBlockKB   = 16
+	biFixedKB   = 16 * biClusterKB
+)
+
+func tuneBI(o Options, biDir string) BI {
+	size := min(int64(biFixedKB), o.MaxExtentBytes/1024) / extentUnitKB(o.BlockSize) * extentUnitKB(o.BlockSize)
+	return BI{
+		BlockSizeKB:   biBlockKB,
+		ClusterSizeKB: biClusterKB,
+		Extents:       []Extent{{Path: biDir, Fixed: true, SizeKB: size}, {Path: biDir}},
+		Reason: fmt.Sprintf("truncate bi -bi %d: 16M clusters keep checkpoints apart during the load (KB 20566: 4-32M; seed 000 used 16M); "+
+			"-biblocksize %d: fewer, larger BI writes; a fixed %s extent pre-formats 16 clusters so the load does not stop to extend the BI, then a variable one",
+			biClusterKB, biBlockKB, openedge.FormatSize(size*1024)),
+	}
+}
+
+// startupParams are target.pf: the broker parameters for the loaded
+// database, each with its reason (seed 000 unless marked [H]).
+func startupParams(o Options, dbBytes int64) (params, procs []Param) {
+	m := o.Machine
+	bufBytes := min(max(dbBytes/10, 64*units.MB), m.MemoryBytes/4)
+	buffers := max(bufBytes/int64(o.BlockSize), 1000)
+	params = append(params, Param{Name: "-B", Value: strconv.FormatInt(buffers, 10),
+		Reason: fmt.Sprintf("%d buffers x %d B = %s: 10%% of the %s database (seed 000 §4.1 starting point, at least 64M), at most 25%% of %s memory to leave room for the OS cache and idxbuild's -TF; raise it while the hit ratio is under 98%%",
+			buffers, o.BlockSize, openedge.FormatSize(buffers*int64(o.BlockSize)), openedge.FormatSize(dbBytes), openedge.FormatSize(m.MemoryBytes))})
+	if m.Cores > 1 {
+		params = append(params, Param{Name: "-spin", Value: strconv.Itoa(m.Cores * 20000),
+			Reason: fmt.Sprintf("%d cores x 20000 (seed 000 §4.4: set it on any machine with more than one CPU; 10000-90000 barely differ), so not set on a one-core machine", m.Cores)})
+	}
+	params = append(params,
+		Param{Name: "-bibufs", Value: "25", Reason: "seed 000 §4.2: raise the 5 default to about 25 so the BI writer has slack"},
+		Param{Name: "-aibufs", Value: "32", Reason: "seed 000 §4.3: 25-50% more than -bibufs; only used once after-imaging is enabled"},
+		Param{Name: "-lruskips", Value: "100", Reason: "[H] move a buffer to the head of the LRU chain only every 100th access: far less LRU latch traffic (10.2B06+)"},
+		Param{Name: "-napmax", Value: "250", Reason: "[H] cap the sleep of a process that lost a latch race at 250 ms so it retries sooner (practitioner value)"},
+	)
+	procs = append(procs,
+		Param{Name: "proapw", Value: "2", Reason: "seed 000 §4.10: always at least one page writer; one or two suffice"},
+		Param{Name: "probiw", Value: "1", Reason: "seed 000 §4.8: the BI writer writes full BI buffers in the background (only one can run)"},
+	)
+	if len(o.AIDirs) > 0 {
+		procs = append(procs, Param{Name: "proaiw", Value: "1", Reason: "seed 000 §4.9: the AI writer, once after-imaging is enabled"})
+	}
+	return params, procs
+}

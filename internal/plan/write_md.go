@@ -1,0 +1,121 @@
+package plan
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+// WritePlacement writes placement.md: how the plan decides, one table of
+// areas, one of tables, and the totals. Every figure is the plan's own, so
+// the Markdown and plan.json cannot disagree.
+func WritePlacement(w io.Writer, p *Plan) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# Placement plan\n\nSource: %s", mdCell(sourceLabel(p)))
+	if p.Source.DF != "" {
+		fmt.Fprintf(bw, ", .df %s", mdCell(p.Source.DF))
+	}
+	if p.Source.BlockSize > 0 {
+		fmt.Fprintf(bw, " (source block size %d)", p.Source.BlockSize)
+	}
+	fmt.Fprintf(bw, ".\nTarget: %s, block size %d, for %d cores and %s of memory.\n",
+		mdCell(targetLabel(p)), p.BlockSize, p.Machine.Cores, sizeOf(p.Machine.MemoryBytes))
+	if p.Skipped > 0 {
+		fmt.Fprintf(bw, "%d system tables (metaschema, SQL catalog) are not placed: every empty database has them.\n", p.Skipped)
+	}
+
+	pol := p.Policy
+	fmt.Fprintf(bw, `
+## How tables are placed
+
+* **Records per block**: RPB = (B - H) / (mean + 2), rounded up to a power of two within 1..256, with
+  B = %d (block size), H = %d bytes of block overhead (Type II header 64-80 B plus slack that records
+  never fill) and 2 bytes of row directory per record; the tabanalys mean record size already includes
+  the record's own overhead. Rounding goes up because 64-bit rowids (10.1B+) make unused row slots free,
+  while a lower RPB leaves part of every block empty. Round down by hand for tables whose records grow
+  after they are created. Empty tables get the default RPB %d.
+* **Small** tables (under %s) share data areas by RPB class with 8 blocks per cluster: every object
+  takes at least one cluster, so bigger clusters would waste space on each tiny table.
+* **Medium** tables (%s to %s) share data areas by RPB class with 64 blocks per cluster.
+* **Large** tables (%s and up%s) get their own data area with 512 blocks per cluster.
+* Every data area has its own index area (RPB 1; BPC 8 for small pools, 64 otherwise). LOB columns go
+  to a LOB area. Nothing stays in the Schema Area. Areas are numbered from 7.
+* Extents: fixed extents for the data plus %d%% headroom, at most %s each, then one variable extent;
+  extents go round-robin over %s.
+`, p.BlockSize, pol.BlockOverhead, DefaultRPB(p.BlockSize),
+		openedge.FormatSize(pol.MediumBytes), openedge.FormatSize(pol.MediumBytes), openedge.FormatSize(pol.LargeBytes),
+		openedge.FormatSize(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, openedge.FormatSize(pol.MaxExtentBytes),
+		mdCell(strings.Join(pol.DataDirs, ", ")))
+
+	bw.WriteString("\n## Areas\n\n| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
+	for _, a := range p.Areas {
+		fmt.Fprintf(bw, "| %d | %s | %s | %d | %d | %d | %s | %s | %s |\n", a.Number, mdCell(a.Name), a.Kind, a.RPB, a.BPC,
+			len(a.Tables), openedge.FormatSize(a.Bytes), extentSummary(a.Extents), mdCell(a.Reason))
+	}
+
+	bw.WriteString("\n## Tables\n\n| Table | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
+	for _, t := range p.Tables {
+		fmt.Fprintf(bw, "| %s | %s | %d | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table),
+			openedge.FormatSize(t.Bytes), t.Records, t.MeanRecord, t.Indexes, t.Class, t.RPB, t.BPC,
+			mdCell(t.DataArea), mdCell(t.IndexArea), mdCell(t.LOBArea), mdCell(t.Reason))
+	}
+
+	classes := map[SizeClass]int{}
+	for _, t := range p.Tables {
+		classes[t.Class]++
+	}
+	tot := p.Totals
+	fmt.Fprintf(bw, "\n## Totals\n\n| | |\n|---|---:|\n| Tables | %d (large %d, medium %d, small %d, empty %d) |\n| Records | %d |\n| Data | %s |\n| Indexes | %s |\n| Areas | %d data, %d index, %d LOB |\n",
+		tot.Tables, classes[ClassLarge], classes[ClassMedium], classes[ClassSmall], classes[ClassEmpty],
+		tot.Records, openedge.FormatSize(tot.Bytes), openedge.FormatSize(tot.IndexBytes),
+		tot.DataAreas, tot.IndexAreas, tot.LOBAreas)
+	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil DB -C idxbuild all %s`\n\n%s\n", strings.Join(p.Idxbuild.Args(), " "), mdCell(p.Idxbuild.Reason))
+	return bw.Flush()
+}
+
+// extentSummary is "2 x f 1.0G + v" style text.
+func extentSummary(ext []Extent) string {
+	var fixed int
+	var size int64
+	variable := false
+	for _, e := range ext {
+		if e.Fixed {
+			fixed++
+			size = e.SizeKB * 1024
+		} else {
+			variable = true
+		}
+	}
+	var parts []string
+	if fixed > 0 {
+		parts = append(parts, fmt.Sprintf("%d x f %s", fixed, openedge.FormatSize(size)))
+	}
+	if variable {
+		parts = append(parts, "v")
+	}
+	return strings.Join(parts, " + ")
+}
+
+// mdCell escapes text for a Markdown table cell.
+func mdCell(s string) string { return mdCellEscaper.Replace(s) }
+
+var mdCellEscaper = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ")
+
+func targetLabel(p *Plan) string {
+	if p.Target != "" {
+		return p.Target
+	}
+	return "(no --target: extents at \".\", where prostrct create runs)"
+}
+
+func topLabel(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", and the %d largest", n)
+}
+
+func sizeOf(n int64) string { return openedge.FormatSize(n) }

@@ -1,0 +1,163 @@
+package plan
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+func erpPlan(t *testing.T) (*Plan, *openedge.DF) {
+	t.Helper()
+	p := erpProfile()
+	in, df := p.input(t)
+	pl, err := Make(in, p.options())
+	require.NoError(t, err)
+	return pl, df
+}
+
+func TestWriteDir(t *testing.T) {
+	pl, df := erpPlan(t)
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "sub", "plan")
+	require.NoError(t, WriteDir(dir, pl, df, File{Name: "source.tba", Mode: 0o644, Data: []byte("report")}))
+
+	for _, f := range []string{FileStructure, FileDF, FileTablemove, FilePlacement, FilePF, FilePlan, "source.tba"} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+	st, err := os.Stat(filepath.Join(dir, FileTablemove))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o755), st.Mode().Perm(), "tablemove.sh is executable")
+	back, err := ReadJSON(filepath.Join(dir, FilePlan))
+	require.NoError(t, err)
+	assert.Equal(t, pl, back, "plan.json round-trips")
+
+	// The .st on disk parses and validates; the .df on disk parses and
+	// has every table in its planned area.
+	f, err := os.Open(filepath.Join(dir, FileStructure))
+	require.NoError(t, err)
+	s, err := openedge.ParseStructure(f, FileStructure)
+	f.Close()
+	require.NoError(t, err)
+	require.NoError(t, s.Validate())
+	data, err := os.ReadFile(filepath.Join(dir, FileDF))
+	require.NoError(t, err)
+	tdf, err := openedge.ParseDF(bytes.NewReader(data), FileDF)
+	require.NoError(t, err)
+	for _, tp := range pl.Tables {
+		d := tdf.Table(tp.Name)
+		require.NotNil(t, d)
+		assert.Equal(t, tp.DataArea, d.Area)
+		assert.NotNil(t, s.Area(tp.DataArea), "%s is in target.st", tp.DataArea)
+		for _, ix := range d.Indexes {
+			assert.Equal(t, tp.IndexArea, ix.Area)
+		}
+	}
+	// The source .df itself is untouched by the rewrite.
+	for _, d := range df.Tables() {
+		assert.NotContains(t, d.Area, "_Data")
+	}
+
+	// A second plan replaces the first, leaving nothing behind.
+	pl.Tables[0].Reason = "changed"
+	require.NoError(t, WriteDir(dir, pl, nil))
+	assert.NoFileExists(t, filepath.Join(dir, FileDF))
+	assert.NoFileExists(t, filepath.Join(dir, "source.tba"))
+	entries, err := os.ReadDir(filepath.Join(parent, "sub"))
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary directories left beside the plan")
+}
+
+func TestWriteDirAllOrNothing(t *testing.T) {
+	pl, df := erpPlan(t)
+	parent := t.TempDir()
+
+	// An area name the .st cannot carry fails in Render, before any file.
+	bad := *pl
+	bad.Areas = append([]Area(nil), pl.Areas...)
+	bad.Areas[0].Name = `bad"name`
+	dir := filepath.Join(parent, "plan")
+	err := WriteDir(dir, &bad, df)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "target.st")
+	assert.NoDirExists(t, dir)
+
+	// A non-plan directory is never replaced.
+	foreign := filepath.Join(parent, "home")
+	require.NoError(t, os.MkdirAll(foreign, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(foreign, "precious"), []byte("x"), 0o644))
+	err = WriteDir(foreign, pl, df)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "refusing")
+	assert.FileExists(t, filepath.Join(foreign, "precious"))
+
+	// An empty directory is fine.
+	empty := filepath.Join(parent, "empty")
+	require.NoError(t, os.MkdirAll(empty, 0o755))
+	require.NoError(t, WriteDir(empty, pl, df))
+	assert.FileExists(t, filepath.Join(empty, FilePlan))
+
+	entries, err := os.ReadDir(parent)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"home", "empty"}, names, "no temporary directories left")
+}
+
+// TestTablemoveQuoting runs tablemove.sh under sh with a fake proutil that
+// prints each argument it receives on a line of its own: names with
+// blanks, quotes and command substitutions must arrive untouched.
+func TestTablemoveQuoting(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	dlc := filepath.Join(dir, "dlc")
+	require.NoError(t, os.MkdirAll(filepath.Join(dlc, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", "proutil"),
+		[]byte("#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\necho ---\n"), 0o755))
+
+	weird := []string{`o'brien`, `$(touch pwned)`, "a b", "semi;colon", "back`tick`", `dq"x`, "pay#roll$2", "-dash"}
+	p := &Plan{Source: Source{Tabanalys: "x.tba"}}
+	for i, n := range weird {
+		p.Tables = append(p.Tables, Placement{Table: "PUB." + n, Name: n, Bytes: int64(i),
+			DataArea: "D " + n, IndexArea: "I", LOBArea: map[bool]string{true: "L'x"}[i == 0]})
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteTablemove(&b, p))
+	script := filepath.Join(dir, "tablemove.sh")
+	require.NoError(t, os.WriteFile(script, b.Bytes(), 0o755))
+
+	cmd := exec.Command(sh, script, "/db/my db")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DLC="+dlc)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.NoFileExists(t, filepath.Join(dir, "pwned"), "nothing in a name is executed")
+
+	var want strings.Builder
+	for i, n := range weird {
+		want.WriteString("[/db/my db]\n[-C]\n[tablemove]\n[PUB." + n + "]\n[D " + n + "]\n[I]\n")
+		if i == 0 {
+			want.WriteString("[L'x]\n")
+		}
+		want.WriteString("---\n")
+	}
+	assert.Equal(t, want.String(), string(out), "smallest first, each word intact")
+}
+
+func TestShellQuote(t *testing.T) {
+	assert.Equal(t, `'plain'`, ShellQuote("plain"))
+	assert.Equal(t, `''`, ShellQuote(""))
+	assert.Equal(t, `'it'\''s'`, ShellQuote("it's"))
+}

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"time"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// CriticalSpans finds the chain of jobs that actually held the finish back:
+// start from the span that ended last and walk back. A job waited for the
+// dependency that ended last; when even that one ended well before the job
+// started, the job was waiting for something else (a free slot, the
+// exclusive idxbuild), and the span that ended last before it started is
+// what it waited for. The result maps job IDs to true and is what
+// BarsFromSpans takes.
+//
+// This is the critical path of what happened, not of the prediction
+// (schedule.Graph.CriticalPath): a table that dumped slower than expected
+// shows up here even when the plan did not expect it to matter.
+func CriticalSpans(res *schedule.Result) map[string]bool {
+	crit := map[string]bool{}
+	if res == nil || len(res.Spans) == 0 {
+		return crit
+	}
+	byID := make(map[string]*schedule.Span, len(res.Spans))
+	var last *schedule.Span
+	for i := range res.Spans {
+		s := &res.Spans[i]
+		if s.Job == nil {
+			continue
+		}
+		// A retried job has several spans: the last one counts.
+		if prev := byID[s.Job.ID]; prev == nil || s.End.After(prev.End) {
+			byID[s.Job.ID] = s
+		}
+		if last == nil || s.End.After(last.End) {
+			last = s
+		}
+	}
+	later := func(a, b *schedule.Span) bool { // a ended after b (ties by ID, for determinism)
+		return b == nil || a.End.After(b.End) || (a.End.Equal(b.End) && a.Job.ID < b.Job.ID)
+	}
+	for s := last; s != nil && !crit[s.Job.ID]; {
+		crit[s.Job.ID] = true
+		var next *schedule.Span
+		for _, d := range s.Job.Deps {
+			if ds := byID[d]; ds != nil && !crit[d] && later(ds, next) {
+				next = ds
+			}
+		}
+		if next == nil || s.Start.Sub(next.End) > waitTolerance {
+			for _, o := range byID {
+				if !crit[o.Job.ID] && !o.End.After(s.Start.Add(waitTolerance)) && later(o, next) {
+					next = o
+				}
+			}
+		}
+		s = next
+	}
+	return crit
+}
+
+// waitTolerance is how close a job's start must follow an end for the job
+// to have been waiting for it: the dispatcher starts the next job within
+// milliseconds of a slot freeing.
+const waitTolerance = time.Second

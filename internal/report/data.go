@@ -1,0 +1,211 @@
+package report
+
+import (
+	"sort"
+	"time"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Data is everything a report shows. It is built from a work directory
+// (FromWork) or by hand in tests; Write renders it.
+type Data struct {
+	Title          string
+	Source, Target string
+	Work           string
+	Started, Ended time.Time
+	Finished       bool   // the run recorded its end
+	RunErr         string // the run's error, if it failed
+
+	Verdict Verdict
+
+	TotalBytes   int64 // table data in the plan
+	TotalRecords int64
+
+	Phases     []PhaseTiming
+	Kinds      []KindTiming
+	Tables     []TableRow // every table, largest first
+	Slowest    []TableRow // the tables that took longest (dump + load)
+	Critical   []Step     // the critical path of the run, in order
+	Throughput []Rate     // dump and load throughput over time
+	Failures   []FailureRow
+
+	// Spans are the jobs as they ran, for the Gantt chart.
+	Spans *schedule.Result
+	Bars  []Bar
+}
+
+// Verdict is the one-line answer.
+type Verdict struct {
+	OK       bool
+	Headline string   // "OK: 34 tables, 1,234,567 records, every count matches"
+	Details  []string // mismatched tables, failed jobs
+}
+
+// PhaseTiming is one phase of the outage on the run's clock.
+type PhaseTiming struct {
+	Name       string
+	Start, End time.Duration
+	Jobs       int
+}
+
+// Duration is the wall time of the phase.
+func (p PhaseTiming) Duration() time.Duration { return p.End - p.Start }
+
+// KindTiming sums the jobs of one kind.
+type KindTiming struct {
+	Kind       string
+	Jobs       int
+	Failed     int
+	Busy       time.Duration // sum of the jobs' durations
+	Start, End time.Duration // first start, last end
+	Bytes      int64
+}
+
+// TableRow is one table, before and after.
+type TableRow struct {
+	Table         string
+	Area          string
+	Bytes         int64
+	RecordsBefore int64 // -1 when unknown (no verification)
+	RecordsAfter  int64
+	Status        string // match, mismatch, missing, extra; "" when not verified
+	Dump, Load    time.Duration
+	Attempts      int // load attempts (1 when it went through first time)
+}
+
+// Total is dump plus load time.
+func (t TableRow) Total() time.Duration { return t.Dump + t.Load }
+
+// Step is one job of the critical path.
+type Step struct {
+	Label      string
+	Kind       string
+	Start, End time.Duration
+}
+
+// Rate is the throughput of one time bucket.
+type Rate struct {
+	At         time.Duration // start of the bucket
+	Width      time.Duration
+	DumpPerSec float64 // bytes per second
+	LoadPerSec float64
+}
+
+// FailureRow is one failed attempt.
+type FailureRow struct {
+	Job     string
+	Attempt int
+	At      time.Duration
+	Err     string
+	Log     string
+}
+
+// phaseOf maps a job kind to the phase of the outage it belongs to.
+func phaseOf(kind string) string {
+	switch schedule.Kind(kind) {
+	case schedule.KindPreflight:
+		return "preflight"
+	case schedule.KindIdxbuild:
+		return "index rebuild"
+	case schedule.KindAnalyzeTarget, schedule.KindVerify:
+		return "verify"
+	case schedule.KindPost:
+		return "post steps"
+	case schedule.KindShutdown, schedule.KindServe:
+		return "" // brokers start and stop inside other phases
+	}
+	return "dump and load"
+}
+
+var phaseOrder = []string{"preflight", "dump and load", "index rebuild", "verify", "post steps"}
+
+// timings computes the phases, the kinds and the throughput from spans.
+func timings(res *schedule.Result, bytesOf func(*schedule.Job) int64) ([]PhaseTiming, []KindTiming, []Rate) {
+	phases := map[string]*PhaseTiming{}
+	kinds := map[string]*KindTiming{}
+	for _, s := range res.Spans {
+		start, end := s.Start.Sub(res.Start), s.End.Sub(res.Start)
+		k := string(s.Job.Kind)
+		kt := kinds[k]
+		if kt == nil {
+			kt = &KindTiming{Kind: k, Start: start, End: end}
+			kinds[k] = kt
+		}
+		kt.Jobs++
+		kt.Busy += end - start
+		kt.Start, kt.End = min(kt.Start, start), max(kt.End, end)
+		if s.Err != nil {
+			kt.Failed++
+		} else {
+			kt.Bytes += bytesOf(s.Job)
+		}
+		name := phaseOf(k)
+		if name == "" {
+			continue
+		}
+		p := phases[name]
+		if p == nil {
+			p = &PhaseTiming{Name: name, Start: start, End: end}
+			phases[name] = p
+		}
+		p.Jobs++
+		p.Start, p.End = min(p.Start, start), max(p.End, end)
+	}
+	var ps []PhaseTiming
+	for _, n := range phaseOrder {
+		if p := phases[n]; p != nil {
+			ps = append(ps, *p)
+		}
+	}
+	var ks []KindTiming
+	for _, k := range kinds {
+		ks = append(ks, *k)
+	}
+	sort.Slice(ks, func(a, b int) bool {
+		if ks[a].Start != ks[b].Start {
+			return ks[a].Start < ks[b].Start
+		}
+		return ks[a].Kind < ks[b].Kind
+	})
+	return ps, ks, throughput(res, bytesOf)
+}
+
+// throughputBuckets is how many points the throughput chart has at most.
+const throughputBuckets = 60
+
+// throughput spreads each successful dump and load's bytes evenly over its
+// span and sums them per time bucket.
+func throughput(res *schedule.Result, bytesOf func(*schedule.Job) int64) []Rate {
+	total := res.End.Sub(res.Start)
+	if total <= 0 {
+		return nil
+	}
+	width := max(time.Second, (total/throughputBuckets).Round(time.Second))
+	n := int((total + width - 1) / width)
+	out := make([]Rate, n)
+	for i := range out {
+		out[i] = Rate{At: time.Duration(i) * width, Width: width}
+	}
+	for _, s := range res.Spans {
+		if s.Err != nil || (s.Job.Kind != schedule.KindDump && s.Job.Kind != schedule.KindLoad) {
+			continue
+		}
+		b := bytesOf(s.Job)
+		start, end := s.Start.Sub(res.Start), s.End.Sub(res.Start)
+		if b <= 0 || end <= start {
+			continue
+		}
+		perSec := float64(b) / (end - start).Seconds()
+		for i := int(start / width); i < n && out[i].At < end; i++ {
+			lo, hi := max(start, out[i].At), min(end, out[i].At+width)
+			share := perSec * (hi - lo).Seconds() / width.Seconds()
+			if s.Job.Kind == schedule.KindDump {
+				out[i].DumpPerSec += share
+			} else {
+				out[i].LoadPerSec += share
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+// Package report turns what a run did into something a DBA and a manager
+// read after the outage: report.md for the ticket and a self-contained
+// report.html (inline CSS and SVG; no network, no script) for the browser.
+//
+// It also owns the one Gantt drawing of the project (GanttSVG). The run
+// report draws the actual spans of a dispatch with it and `oedl estimate
+// --html` draws the simulated ones, so a prediction and the run it predicted
+// can be laid side by side and compared bar for bar.
+//
+// Design decisions:
+//   - Everything is computed from inputs (Data), never from the wall clock or
+//     the environment, so the same run gives byte-identical files and the
+//     outputs are golden-tested.
+//   - A chart beyond MaxGanttRows rows groups the small jobs per kind instead
+//     of drawing thousands of hair-thin rows: the jobs that matter to the
+//     finish (critical path, failures, the longest) keep their own row.
+//   - The critical path shown is the one that happened (CriticalSpans: walk
+//     back from the last job to end through the dependency that ended last),
+//     which is the honest answer to "which table held the finish back".
+package report

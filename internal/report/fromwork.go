@@ -1,0 +1,347 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+// PlanFile is where the run keeps its plan in the work directory (the run
+// package's PlanFile; repeated here because run calls this package).
+const PlanFile = "plan.json"
+
+// FromWork reads a run's work directory: journal.jsonl (required),
+// plan.json and verify.json (each optional: the report says what it could
+// not know). Errors name the file.
+func FromWork(dir string) (Data, error) {
+	jpath := filepath.Join(dir, journal.FileName)
+	recs, err := journal.Read(jpath)
+	if err != nil {
+		return Data{}, err
+	}
+	if len(recs) == 0 {
+		return Data{}, fmt.Errorf("%s: the journal is empty: no run has started in %s", jpath, dir)
+	}
+	var p *plan.Plan
+	if pp, err := plan.ReadJSON(filepath.Join(dir, PlanFile)); err == nil {
+		p = pp
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Data{}, err
+	}
+	var v *verify.Result
+	vpath := filepath.Join(dir, verify.JSONFile)
+	if b, err := os.ReadFile(vpath); err == nil {
+		v = &verify.Result{}
+		if err := json.Unmarshal(b, v); err != nil {
+			return Data{}, fmt.Errorf("%s: %w", vpath, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Data{}, err
+	}
+	d := Build(recs, p, v)
+	if abs, err := filepath.Abs(dir); err == nil {
+		d.Work = abs
+	}
+	return d, nil
+}
+
+// Build makes the report of a run from its journal records, its plan and
+// its verification (p and v may be nil).
+func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
+	d := Data{Title: "oedl run report"}
+	res := spansFromJournal(recs, p)
+	d.Spans = res
+	d.Started, d.Ended = res.Start, res.End
+	for _, r := range recs {
+		if r.Job != journal.RunJob {
+			continue
+		}
+		if r.State == journal.Started {
+			d.Source, d.Target = cmpOr(r.Source, d.Source), cmpOr(r.Target, d.Target)
+			d.Finished, d.RunErr = false, ""
+		} else {
+			d.Finished, d.RunErr = true, r.Err
+			if r.State == journal.Done {
+				d.RunErr = ""
+			}
+		}
+	}
+	if d.Source != "" {
+		d.Title = "oedl run report: " + d.Source + " → " + d.Target
+	}
+
+	sizes := map[string]plan.Placement{}
+	if p != nil {
+		for _, t := range p.Tables {
+			sizes[strings.ToLower(t.Table)] = t
+			d.TotalBytes += t.Bytes
+			d.TotalRecords += t.Records
+		}
+	}
+	fileBytes := map[string]int64{}
+	for _, r := range recs {
+		if r.State == journal.Done && len(r.Files) > 0 {
+			var n int64
+			for _, f := range r.Files {
+				n += f.Size
+			}
+			fileBytes[r.Job] = n
+		}
+	}
+	bytesOf := func(j *schedule.Job) int64 {
+		if n, ok := fileBytes[j.ID]; ok && j.Kind == schedule.KindDump {
+			return n
+		}
+		if j.Bytes > 0 {
+			return j.Bytes
+		}
+		return sizes[strings.ToLower(j.Table)].Bytes
+	}
+
+	crit := CriticalSpans(res)
+	d.Bars = BarsFromSpans(res, crit)
+	d.Phases, d.Kinds, d.Throughput = timings(res, bytesOf)
+	d.Critical = criticalSteps(res, crit)
+	d.Failures = failureRows(recs, res.Start)
+	d.Tables = tableRows(res, p, v)
+	d.Slowest = slowest(d.Tables, 10)
+	d.Verdict = verdict(d, res, v)
+	return d
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// spansFromJournal pairs every started record with the done or failed
+// record of the same job, and gives the jobs the dependencies of the graph
+// the plan builds (so the critical path follows real dependencies). A job
+// still running at the end of the journal gets a span to the last record.
+func spansFromJournal(recs []journal.Record, p *plan.Plan) *schedule.Result {
+	res := &schedule.Result{Failed: map[string]error{}}
+	var graph *schedule.Built
+	if p != nil {
+		var o schedule.BuildOptions
+		for _, r := range recs {
+			if r.Job == journal.RunJob && r.Settings != nil {
+				s := r.Settings
+				o = schedule.BuildOptions{ServeSource: s["dump_jobs"] > 1, ServeTarget: s["load_jobs"] > 1,
+					ThreadedDumpMin: s["threaded_dump_min"], DumpThreads: int(s["dump_threads"])}
+				break
+			}
+		}
+		graph, _ = schedule.Build(p, o) // a plan that does not build leaves the deps to the fallback
+	}
+	jobs := map[string]*schedule.Job{}
+	job := func(r journal.Record) *schedule.Job {
+		if j := jobs[r.Job]; j != nil {
+			return j
+		}
+		j := &schedule.Job{ID: r.Job, Kind: schedule.Kind(r.Kind), Table: r.Table, Area: r.Area, Section: r.Section}
+		if graph != nil {
+			if g := graph.Job(r.Job); g != nil {
+				j.Deps, j.Bytes, j.Records = g.Deps, g.Bytes, g.Records
+			}
+		}
+		if j.Deps == nil && j.Kind == schedule.KindLoad && j.Table != "" {
+			j.Deps = []string{schedule.DumpID(j.Table)} // a section load, added while the run went
+		}
+		jobs[r.Job] = j
+		return j
+	}
+	open := map[string]journal.Record{}
+	for i, r := range recs {
+		if i == 0 || r.Time.Before(res.Start) {
+			res.Start = r.Time
+		}
+		if r.Time.After(res.End) {
+			res.End = r.Time
+		}
+		if r.Job == journal.RunJob {
+			continue
+		}
+		switch r.State {
+		case journal.Started:
+			open[r.Job] = r
+		case journal.Done, journal.Failed:
+			st, ok := open[r.Job]
+			if !ok {
+				continue
+			}
+			delete(open, r.Job)
+			span := schedule.Span{Job: job(r), Start: st.Time, End: r.Time}
+			if r.State == journal.Failed {
+				span.Err = errors.New(cmpOr(r.Err, "failed"))
+				res.Failed[r.Job] = span.Err
+			} else {
+				delete(res.Failed, r.Job) // a retry that went through
+			}
+			res.Spans = append(res.Spans, span)
+		}
+	}
+	for id, st := range open {
+		res.Spans = append(res.Spans, schedule.Span{Job: job(st), Start: st.Time, End: res.End, Err: errors.New("never ended (still running, or the run was killed)")})
+		res.Failed[id] = res.Spans[len(res.Spans)-1].Err
+	}
+	sort.SliceStable(res.Spans, func(a, b int) bool {
+		if !res.Spans[a].Start.Equal(res.Spans[b].Start) {
+			return res.Spans[a].Start.Before(res.Spans[b].Start)
+		}
+		return res.Spans[a].Job.ID < res.Spans[b].Job.ID
+	})
+	return res
+}
+
+func criticalSteps(res *schedule.Result, crit map[string]bool) []Step {
+	var out []Step
+	seen := map[string]bool{}
+	for i := len(res.Spans) - 1; i >= 0; i-- {
+		s := res.Spans[i]
+		if !crit[s.Job.ID] || seen[s.Job.ID] {
+			continue
+		}
+		seen[s.Job.ID] = true
+		out = append(out, Step{Label: JobLabel(s.Job), Kind: string(s.Job.Kind), Start: s.Start.Sub(res.Start), End: s.End.Sub(res.Start)})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Start < out[b].Start })
+	return out
+}
+
+func failureRows(recs []journal.Record, start time.Time) []FailureRow {
+	var out []FailureRow
+	for _, r := range recs {
+		if r.State != journal.Failed || r.Job == journal.RunJob {
+			continue
+		}
+		out = append(out, FailureRow{Job: r.Job, Attempt: r.Attempt, At: r.Time.Sub(start), Err: r.Err, Log: r.Log})
+	}
+	return out
+}
+
+// tableRows joins the plan, the spans and the verification per table.
+func tableRows(res *schedule.Result, p *plan.Plan, v *verify.Result) []TableRow {
+	rows := map[string]*TableRow{}
+	var order []string
+	row := func(table string) *TableRow {
+		k := strings.ToLower(table)
+		if r := rows[k]; r != nil {
+			return r
+		}
+		r := &TableRow{Table: table, RecordsBefore: -1, RecordsAfter: -1}
+		rows[k] = r
+		order = append(order, k)
+		return r
+	}
+	if p != nil {
+		for _, t := range p.Tables {
+			r := row(t.Table)
+			r.Area, r.Bytes = t.DataArea, t.Bytes
+		}
+	}
+	for _, s := range res.Spans {
+		if s.Job.Table == "" {
+			continue
+		}
+		r := row(s.Job.Table)
+		d := s.End.Sub(s.Start)
+		switch s.Job.Kind {
+		case schedule.KindDump:
+			r.Dump += d
+		case schedule.KindLoad:
+			r.Load += d
+			if s.Job.Section <= 1 {
+				r.Attempts++
+			}
+		}
+	}
+	if v != nil {
+		for _, vr := range v.Rows {
+			r := row(vr.Table)
+			r.RecordsBefore, r.RecordsAfter, r.Status = vr.Before, vr.After, string(vr.Status)
+			switch vr.Status {
+			case verify.Missing:
+				r.RecordsAfter = -1
+			case verify.Extra:
+				r.RecordsBefore = -1
+			}
+		}
+	}
+	out := make([]TableRow, 0, len(order))
+	for _, k := range order {
+		out = append(out, *rows[k])
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].Bytes != out[b].Bytes {
+			return out[a].Bytes > out[b].Bytes
+		}
+		return out[a].Table < out[b].Table
+	})
+	return out
+}
+
+func slowest(rows []TableRow, n int) []TableRow {
+	s := append([]TableRow(nil), rows...)
+	sort.SliceStable(s, func(a, b int) bool { return s[a].Total() > s[b].Total() })
+	for len(s) > 0 && s[len(s)-1].Total() == 0 {
+		s = s[:len(s)-1]
+	}
+	return s[:min(n, len(s))]
+}
+
+func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
+	var ids []string
+	for id := range res.Failed {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	switch {
+	case !d.Finished:
+		return Verdict{Headline: "INCOMPLETE: the run has not ended (still running, or killed: resume with oedl run --resume)",
+			Details: prefix("not finished: ", ids)}
+	case d.RunErr != "" || len(ids) > 0:
+		h := "FAILED"
+		if d.RunErr != "" {
+			h += ": " + firstLine(d.RunErr)
+		}
+		return Verdict{Headline: h, Details: prefix("failed: ", ids)}
+	case v == nil:
+		return Verdict{Headline: "NOT VERIFIED: the run ended but verify.json is missing"}
+	case !v.OK:
+		var det []string
+		for _, r := range v.Bad {
+			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, thousands(r.Before), thousands(r.After)))
+		}
+		return Verdict{Headline: fmt.Sprintf("MISMATCH: %d of %d tables differ", len(v.Bad), len(v.Rows)), Details: det}
+	}
+	return Verdict{OK: true, Headline: fmt.Sprintf("OK: %d tables, %s records, every count matches (%s)",
+		len(v.Rows), thousands(v.After.Records), formatDuration(res.Elapsed()))}
+}
+
+func prefix(p string, xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = p + x
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

@@ -1,0 +1,39 @@
+package run
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// The two ABL procedures oedl ships for sequence values. Binary dump/load
+// moves records only; sequence current values live in the database's
+// sequence block and must be carried over by a client. They are real ABL
+// (DYNAMIC-CURRENT-VALUE), so they run on a licensed OpenEdge as they are;
+// oesim recognises them by file name.
+//
+//go:embed abl/*.p
+var ablFS embed.FS
+
+const (
+	ablDumpSeq = "dump_seqvals.p"
+	ablLoadSeq = "load_seqvals.p"
+)
+
+// writeABL writes the procedures into dir (WORK/abl).
+func writeABL(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, name := range []string{ablDumpSeq, ablLoadSeq} {
+		data, err := ablFS.ReadFile("abl/" + name)
+		if err != nil {
+			return fmt.Errorf("embedded %s: %w", name, err)
+		}
+		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// step is one utility call of a job. Most jobs are one call; creating the
+// target is three (prostrct create, procopy, load the .df), a repair of a
+// served target is three (proshut, truncate area, proserve).
+type step struct {
+	argv   []string // argv[0] is the program's full path
+	stdin  string   // answers to prompts
+	dir    string   // working directory ("" = the work directory)
+	// utility names the call for openedge.CheckSuccess ("dump", "load",
+	// "idxbuild", "procopy", ...), which knows its success marker.
+	utility string
+	save   string   // write the output to this file (tabanalys reports)
+	// okExit lists non-zero exit codes that are not failures (proutil
+	// -C busy reports "in use" by its exit code).
+	okExit []int
+}
+
+func (s step) String() string { return fmt.Sprint(s.argv) }
+
+// Commands returns the argv of every utility call job j makes, in order,
+// for `oedl run --dry-run` / `oedl estimate` to print. Loads of dumps that
+// have not run yet name the file the dump will write.
+func Commands(cfg Config, j *schedule.Job) [][]string {
+	cfg.fill()
+	var out [][]string
+	for _, s := range cfg.steps(j, nil) {
+		out = append(out, s.argv)
+	}
+	return out
+}
+
+// steps builds the calls of job j. files are the .bd files of a load when
+// known (nil: predicted from the table name).
+func (c *Config) steps(j *schedule.Job, files []string) []step {
+	switch j.Kind {
+	case schedule.KindPreflight, schedule.KindVerify:
+		return nil // done in Go: see preflight.go, and verify
+	case schedule.KindServe:
+		return []step{c.serveStep(j.DB)}
+	case schedule.KindShutdown:
+		return []step{c.shutdownStep(j.DB)}
+	case schedule.KindAnalyzeSource:
+		return []step{{argv: c.proutil(c.Source, "tabanalys"), save: c.work(SourceAnalysis)}}
+	case schedule.KindAnalyzeTarget:
+		return []step{{argv: c.proutil(c.Target, "tabanalys"), save: c.work(TargetAnalysis)}}
+	case schedule.KindDumpDF:
+		return []step{{argv: c.progres(schedule.DBSource, "prodict/dump_df.p", "ALL,"+c.work(SourceDF))}}
+	case schedule.KindDumpSeq:
+		return []step{{argv: c.progres(schedule.DBSource, c.ablPath(ablDumpSeq), c.work(SequenceValues))}}
+	case schedule.KindLoadSeq:
+		return []step{{argv: c.progres(schedule.DBTarget, c.ablPath(ablLoadSeq), c.work(SequenceValues))}}
+	case schedule.KindCreateTarget:
+		return c.createSteps()
+	case schedule.KindDump:
+		return []step{c.dumpStep(j)}
+	case schedule.KindLoad:
+		if files == nil {
+			files = []string{sectionFile(c.dumpDir(j.Table), j.Table, max(1, j.Section))}
+		}
+		var ss []step
+		for _, f := range files {
+			ss = append(ss, step{argv: c.proutil(c.Target, "load", f), utility: "load"})
+		}
+		return ss
+	case schedule.KindRepair:
+		truncate := step{argv: c.proutil(c.Target, "truncate", "area", j.Area), stdin: "y\n"}
+		if c.served(schedule.DBTarget) && j.Exclusive {
+			// truncate area needs the database offline.
+			return []step{c.shutdownStep(schedule.DBTarget), truncate, c.serveStep(schedule.DBTarget)}
+		}
+		return []step{truncate}
+	case schedule.KindIdxbuild:
+		return []step{c.idxbuildStep()}
+	case schedule.KindPost:
+		bi := c.Plan.BI
+		if bi.ClusterSizeKB <= 0 && bi.BlockSizeKB <= 0 {
+			return nil
+		}
+		args := []string{"bi"}
+		if bi.BlockSizeKB > 0 {
+			args = append(args, "-biblocksize", strconv.Itoa(bi.BlockSizeKB))
+		}
+		if bi.ClusterSizeKB > 0 {
+			args = append(args, "-bi", strconv.Itoa(bi.ClusterSizeKB))
+		}
+		return []step{{argv: c.proutil(c.Target, "truncate", args...)}}
+	}
+	return nil
+}
+
+func (c *Config) proutil(db, qualifier string, args ...string) []string {
+	return append([]string{c.bin("proutil"), db, "-C", qualifier}, args...)
+}
+
+// progres runs an ABL procedure in batch mode. A database that is not
+// served is opened single-user (-1).
+func (c *Config) progres(which, proc, param string) []string {
+	argv := []string{c.bin("_progres"), "-b", "-db", c.db(which)}
+	if !c.served(which) {
+		argv = append(argv, "-1")
+	}
+	return append(argv, "-p", proc, "-param", param)
+}
+
+func (c *Config) serveStep(which string) step {
+	return step{argv: []string{c.bin("proserve"), c.db(which)}}
+}
+
+func (c *Config) shutdownStep(which string) step {
+	return step{argv: []string{c.bin("proshut"), c.db(which), "-by"}}
+}
+
+func (c *Config) createSteps() []step {
+	bs := c.Plan.BlockSize
+	if bs <= 0 {
+		bs = 8192
+	}
+	dir := filepath.Dir(c.Target)
+	return []step{
+		{argv: []string{c.bin("prostrct"), "create", c.Target, filepath.Join(c.PlanDir, "target.st"), "-blocksize", strconv.Itoa(bs)}, dir: dir},
+		{argv: []string{c.bin("procopy"), filepath.Join(c.DLC, "empty"+strconv.Itoa(bs/1024)), c.Target}, dir: dir, utility: "procopy"},
+		{argv: []string{c.bin("_progres"), "-b", "-db", c.Target, "-1", "-p", "prodict/load_df.p", "-param", filepath.Join(c.PlanDir, "target.df")}, dir: dir},
+	}
+}
+
+func (c *Config) dumpStep(j *schedule.Job) step {
+	dir := c.dumpDir(j.Table)
+	args := []string{j.Table, dir}
+	if j.Threads > 1 {
+		args = append(args, "-thread", "1", "-threadnum", strconv.Itoa(j.Threads),
+			"-dumplist", filepath.Join(dir, safeName(j.Table)+".dumplist"))
+	}
+	return step{argv: c.proutil(c.Source, "dump", args...), utility: "dump"}
+}
+
+func (c *Config) idxbuildStep() step {
+	p := c.Plan.Idxbuild
+	args := []string{"all"}
+	add := func(flag string, v int) {
+		if v > 0 {
+			args = append(args, flag, strconv.Itoa(v))
+		}
+	}
+	add("-TB", p.TB)
+	add("-TM", p.TM)
+	add("-TMB", p.TMB)
+	add("-SG", p.SG)
+	add("-TF", p.TF)
+	add("-B", p.B)
+	if p.Threadnum > 0 {
+		args = append(args, "-thread", "1")
+	}
+	add("-threadnum", p.Threadnum)
+	add("-mergethreads", p.Mergethreads)
+	add("-datascanthreads", p.Datascanthreads)
+	add("-pfactor", p.Pfactor)
+	args = append(args, "-T", filepath.Join(c.Work, "sort"), "-rusage")
+	// idxbuild all does not ask about sort space, but a release that does
+	// (or a partial rebuild) gets its "y" answers instead of hanging.
+	return step{argv: c.proutil(c.Target, "idxbuild", args...), stdin: "y\ny\ny\n", utility: "idxbuild"}
+}
+
+// sortedFiles returns the section files in section order.
+func sortedFiles(m map[int]string) []string {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = m[k]
+	}
+	return out
+}

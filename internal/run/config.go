@@ -1,0 +1,210 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Config is one `oedl run`.
+type Config struct {
+	DLC     string // $DLC: utilities are $DLC/bin/<name>
+	Source  string // source database (with or without .db)
+	Target  string // target database, created by the run
+	PlanDir string // target.st, target.df, plan.json
+	Work    string // journal, dumps, logs, reports
+	Plan    *plan.Plan
+
+	DumpJobs int // concurrent dumps (0 = from cores)
+	LoadJobs int // concurrent loads (0 = from cores)
+	// LoadsPerArea caps concurrent loads into one target area (0 = 1, the
+	// DBA's rule; negative = no cap).
+	LoadsPerArea int
+	// ThreadedDumpMin: tables at least this large are dumped with
+	// -thread 1 -threadnum DumpThreads when the source is served (0 =
+	// default, negative = never).
+	ThreadedDumpMin int64
+	DumpThreads     int
+
+	Resume bool
+	Force  bool // replace an existing target
+
+	// Retries is how many times a failed job is tried again (a load: how
+	// many times its area is repaired and reloaded). 0 = default 2;
+	// negative = none.
+	Retries int
+	// JobTimeout bounds one utility call: MinTimeout plus the job's bytes
+	// at MinRate. A call past it is killed (with its process group) and
+	// the job fails with "timed out".
+	MinTimeout time.Duration
+	MinRate    float64 // bytes per second; 0 = 1 MiB/s
+	// WaitFree bounds how long a resume waits for utilities of a killed run
+	// to let go of a database (0 = 2 minutes).
+	WaitFree time.Duration
+
+	Runner execx.Runner
+	Events event.Sink
+	Log    *zap.Logger
+	Cost   func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
+}
+
+// WithDefaults returns the configuration with every default filled in, as
+// Run will use it (for --dry-run and the estimate's strategy).
+func (c Config) WithDefaults() Config {
+	c.fill()
+	return c
+}
+
+// Defaults derived from the machine.
+func (c *Config) fill() {
+	cores := runtime.NumCPU()
+	if c.DumpJobs <= 0 {
+		// Dumps are I/O bound: KB 15479 suggests several per CPU; two per
+		// core keeps the disk busy without thrashing a small machine.
+		c.DumpJobs = max(2, 2*cores)
+	}
+	if c.LoadJobs <= 0 {
+		c.LoadJobs = max(2, cores)
+	}
+	if c.LoadsPerArea == 0 {
+		c.LoadsPerArea = 1
+	}
+	if c.ThreadedDumpMin == 0 {
+		c.ThreadedDumpMin = 64 << 20
+	}
+	if c.DumpThreads <= 0 {
+		c.DumpThreads = min(4, max(2, cores))
+	}
+	if c.Retries == 0 {
+		c.Retries = 2
+	}
+	if c.Retries < 0 {
+		c.Retries = 0
+	}
+	if c.MinTimeout <= 0 {
+		c.MinTimeout = 10 * time.Minute
+	}
+	if c.MinRate <= 0 {
+		c.MinRate = 1 << 20
+	}
+	if c.WaitFree <= 0 {
+		c.WaitFree = 2 * time.Minute
+	}
+	if c.Runner == nil {
+		c.Runner = execx.Local{}
+	}
+	if c.Log == nil {
+		c.Log = zap.NewNop()
+	}
+	if c.Events == nil {
+		c.Events = event.SinkFunc(func(event.Event) {})
+	}
+	c.Source = dbPath(c.Source)
+	c.Target = dbPath(c.Target)
+	// Utilities run in the work directory: every path they get is absolute.
+	for _, p := range []*string{&c.DLC, &c.Work, &c.PlanDir} {
+		if *p != "" {
+			if abs, err := filepath.Abs(*p); err == nil {
+				*p = abs
+			}
+		}
+	}
+}
+
+// dbPath normalises a database name: absolute, without ".db".
+func dbPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	p = strings.TrimSuffix(p, ".db")
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// buildOptions are the graph options this configuration implies: several
+// dumps at once need a served source (a second single-user utility is
+// refused with (263)), several loads a served target.
+func (c *Config) buildOptions() schedule.BuildOptions {
+	o := schedule.BuildOptions{
+		ServeSource: c.DumpJobs > 1,
+		ServeTarget: c.LoadJobs > 1,
+		DumpThreads: c.DumpThreads,
+		Cost:        c.Cost,
+	}
+	if c.ThreadedDumpMin > 0 {
+		o.ThreadedDumpMin = c.ThreadedDumpMin
+	}
+	return o
+}
+
+func (c *Config) served(db string) bool {
+	o := c.buildOptions()
+	if db == schedule.DBSource {
+		return o.ServeSource
+	}
+	return o.ServeTarget
+}
+
+func (c *Config) timeout(j *schedule.Job) time.Duration {
+	return c.MinTimeout + time.Duration(float64(j.Bytes)/c.MinRate*float64(time.Second))
+}
+
+// Paths in the work directory.
+func (c *Config) bin(name string) string { return filepath.Join(c.DLC, "bin", name) }
+func (c *Config) dumpDir(table string) string {
+	return filepath.Join(c.Work, "dump", safeName(table))
+}
+func (c *Config) logPath(jobID string) string {
+	return filepath.Join(c.Work, "logs", safeName(jobID)+".log")
+}
+func (c *Config) ablPath(name string) string { return filepath.Join(c.Work, "abl", name) }
+
+// Files the run writes in the work directory.
+const (
+	SourceAnalysis = "source.tba"
+	TargetAnalysis = "target.tba"
+	SourceDF       = "source.df"
+	SequenceValues = "sequences.d"
+	PlanFile       = "plan.json"
+	LogFile        = "oedl.log"
+)
+
+func (c *Config) work(name string) string { return filepath.Join(c.Work, name) }
+
+func (c *Config) db(which string) string {
+	if which == schedule.DBSource {
+		return c.Source
+	}
+	return c.Target
+}
+
+func (c *Config) validate() error {
+	switch {
+	case c.Source == "":
+		return fmt.Errorf("no source database")
+	case c.Target == "":
+		return fmt.Errorf("no target database")
+	case c.Work == "":
+		return fmt.Errorf("no work directory")
+	case c.Plan == nil:
+		return fmt.Errorf("no plan")
+	case c.Source == c.Target:
+		return fmt.Errorf("source and target are the same database: %s", c.Source)
+	}
+	return nil
+}
+
+// env is what every utility call gets on top of oedl's environment: the
+// wrappers in $DLC/bin refuse to run without DLC.
+func (c *Config) env() []string { return []string{"DLC=" + c.DLC} }

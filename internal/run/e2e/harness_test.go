@@ -1,0 +1,209 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+// fixture is built once per test binary: the two programs, an oesim DLC, a
+// generated source database and its plan.
+type fixture struct {
+	bin     string // directory holding oedl and oesim
+	dlc     string
+	source  string // template source database (copied per test)
+	planDir string
+	err     error
+}
+
+var (
+	fx     fixture
+	fxOnce sync.Once
+)
+
+// Scale of the generated database: small, since every run spawns hundreds
+// of utility processes and the crash tests run a dozen of them.
+const (
+	profile = "erp"
+	scale   = "3MB"
+)
+
+func setup(t *testing.T) *fixture {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end: skipped with -short")
+	}
+	fxOnce.Do(func() { fx.err = fx.build() })
+	require.NoError(t, fx.err)
+	return &fx
+}
+
+func (f *fixture) build() error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	base, err := os.MkdirTemp("", "oedl-e2e-")
+	if err != nil {
+		return err
+	}
+	f.bin = filepath.Join(base, "bin")
+	for _, p := range []string{"oedl", "oesim"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(f.bin, p), "./cmd/"+p)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", p, err, out)
+		}
+	}
+	f.dlc = filepath.Join(base, "dlc")
+	if out, err := exec.Command(filepath.Join(f.bin, "oesim"), "install", f.dlc).CombinedOutput(); err != nil {
+		return fmt.Errorf("oesim install: %v\n%s", err, out)
+	}
+	f.source = filepath.Join(base, "src", profile)
+	if err := os.MkdirAll(filepath.Dir(f.source), 0o755); err != nil {
+		return err
+	}
+	gen := exec.Command(filepath.Join(f.dlc, "bin", "oesim"), "gen", "--dlc", f.dlc, "--db", f.source, "--profile", profile, "--scale", scale, "--seed", "7")
+	gen.Env = append(os.Environ(), "DLC="+f.dlc)
+	if out, err := gen.CombinedOutput(); err != nil {
+		return fmt.Errorf("oesim gen: %v\n%s", err, out)
+	}
+	f.planDir = filepath.Join(base, "plan")
+	pl := exec.Command(filepath.Join(f.bin, "oedl"), "plan", "--source", f.source, "--dlc", f.dlc, "-o", f.planDir)
+	pl.Env = append(os.Environ(), "DLC="+f.dlc)
+	if out, err := pl.CombinedOutput(); err != nil {
+		return fmt.Errorf("oedl plan: %v\n%s", err, out)
+	}
+	return nil
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("not in a Go module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// env is one test's copy of the source, its target and work directories.
+type env struct {
+	t      *testing.T
+	fx     *fixture
+	dir    string
+	source string
+	target string
+	work   string
+	extra  []string // environment for oedl (and so for every utility)
+}
+
+func newEnv(t *testing.T) *env {
+	f := setup(t)
+	dir := t.TempDir()
+	e := &env{t: t, fx: f, dir: dir, source: filepath.Join(dir, "src", profile),
+		target: filepath.Join(dir, "tgt", profile), work: filepath.Join(dir, "work")}
+	require.NoError(t, copyDB(f.source, e.source))
+	require.NoError(t, os.MkdirAll(filepath.Dir(e.target), 0o755))
+	// Fault counters ("once") live in a state directory per test.
+	e.extra = []string{"DLC=" + f.dlc, "OESIM_STATE=" + filepath.Join(dir, "oesim-state")}
+	return e
+}
+
+// copyDB copies the files of a database (all in one directory for a
+// generated one) to a new name.
+func copyDB(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(filepath.Dir(src))
+	if err != nil {
+		return err
+	}
+	base := filepath.Base(src)
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, base) || name == base+".lk" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(src), name))
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(filepath.Dir(dst), filepath.Base(dst)+strings.TrimPrefix(name, base))
+		if err := os.WriteFile(out, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result of one oedl invocation.
+type result struct {
+	code   int // exit status; -1 when killed by a signal
+	stdout string
+	stderr string
+}
+
+// oedl runs the oedl binary with args and the env's environment plus more.
+func (e *env) oedl(more []string, args ...string) result {
+	e.t.Helper()
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), args...)
+	cmd.Env = append(append(os.Environ(), e.extra...), more...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatalf("oedl %v: %v", args, err)
+	}
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+func (e *env) runArgs(extra ...string) []string {
+	return append([]string{"run", "--source", e.source, "--target", e.target, "--plan", e.fx.planDir,
+		"--work", e.work, "--dlc", e.fx.dlc, "--no-tui", "--job-timeout", "2m"}, extra...)
+}
+
+// verified checks the end state: verify.json says every table matches,
+// and the journal holds no load completed twice without a repair between.
+func (e *env) verified() *verify.Result {
+	e.t.Helper()
+	data, err := os.ReadFile(filepath.Join(e.work, verify.JSONFile))
+	require.NoError(e.t, err)
+	var v verify.Result
+	require.NoError(e.t, json.Unmarshal(data, &v))
+	require.True(e.t, v.OK, "verify: %v", v.Bad)
+	require.Equal(e.t, v.Before.Checksum, v.After.Checksum)
+	require.NotEmpty(e.t, v.Rows)
+	recs, err := journal.Read(filepath.Join(e.work, journal.FileName))
+	require.NoError(e.t, err)
+	require.Empty(e.t, journal.Replay(recs).LoadedTwice(), "no table loaded twice")
+	return &v
+}
+
+func (e *env) journal() []journal.Record {
+	recs, err := journal.Read(filepath.Join(e.work, journal.FileName))
+	require.NoError(e.t, err)
+	return recs
+}
+
+var _ = io.Discard

@@ -1,0 +1,124 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+)
+
+// A full run with equal counts, then status and verify on its output.
+func TestFullRun(t *testing.T) {
+	e := newEnv(t)
+	r := e.oedl(nil, e.runArgs()...)
+	require.Equal(t, 0, r.code, r.stderr)
+	v := e.verified()
+	assert.Contains(t, r.stderr, "verified:")
+	assert.Contains(t, r.stderr, v.After.ShortSum())
+
+	st := e.oedl(nil, "status", "--work", e.work)
+	require.Equal(t, 0, st.code, st.stderr)
+	assert.Contains(t, st.stdout, "finished")
+
+	vr := e.oedl(nil, "verify", "--before", e.work+"/source.tba", "--after", e.work+"/target.tba")
+	assert.Equal(t, 0, vr.code, vr.stderr)
+	assert.Contains(t, vr.stdout, "MATCH")
+}
+
+// kill -9 at many points of the run, then --resume: every count equal,
+// nothing loaded twice.
+func TestKillAndResume(t *testing.T) {
+	e := newEnv(t)
+	clean := e.oedl(nil, e.runArgs()...)
+	require.Equal(t, 0, clean.code, clean.stderr)
+	total := len(e.journal())
+	points := crashPoints(total)
+	require.GreaterOrEqual(t, len(points), 10)
+	for _, n := range points {
+		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
+			e := newEnv(t)
+			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs()...)
+			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
+			require.Len(t, e.journal(), n, "the journal holds exactly the records written before the kill")
+			r = e.oedl(nil, e.runArgs("--resume")...)
+			require.Equal(t, 0, r.code, r.stderr)
+			e.verified()
+		})
+	}
+}
+
+// crashPoints spreads kill points over a run of total journal records:
+// the first records (preflight, brokers, create), the middle (dumps and
+// loads interleaved) and the end (idxbuild, verify, post).
+func crashPoints(total int) []int {
+	seen := map[int]bool{}
+	var out []int
+	add := func(n int) {
+		if n >= 1 && n < total && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range []int{1, 2, 3, 4, 6, 9} {
+		add(n)
+	}
+	for _, f := range []float64{0.15, 0.3, 0.45, 0.6, 0.75, 0.9} {
+		add(int(float64(total) * f))
+	}
+	for _, back := range []int{8, 5, 3, 2} {
+		add(total - back)
+	}
+	return out
+}
+
+// Every fault kind oesim can inject ends either repaired and verified, or
+// stopped with exit 1 and a report naming the job, the utility's message
+// and the log.
+func TestFaults(t *testing.T) {
+	tests := []struct {
+		name   string
+		faults string
+		ok     bool   // repaired / retried and verified
+		job    string // the failing job named in the report
+	}{
+		{"load crashes half way once", "load:PUB.*_mstr:crash-after=5,once", true, ""},
+		{"load exits non-zero once", "load:*:exit=3,once", true, ""},
+		{"dump exits non-zero once", "dump:*:exit=3,once", true, ""},
+		{"dump writes a truncated file once", "dump:*:truncate-after=100,once", true, ""},
+		{"dump writes a corrupt file once", "dump:*:corrupt,once", true, ""},
+		{"disk full while loading once", "load:*:diskfull-after=2000,once", true, ""},
+		{"idxbuild hangs once", "idxbuild:hang,once", true, ""},
+		{"load always fails", "load:PUB.*_mstr:exit=3", false, "load:PUB."},
+		{"idxbuild always exits non-zero", "idxbuild:exit=2", false, "idxbuild"},
+		{"slow start-up", "*:delay=20ms", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			args := e.runArgs()
+			if strings.Contains(tt.faults, "hang") {
+				args = append(args, "--job-timeout", "3s")
+			}
+			r := e.oedl([]string{"OESIM_FAULTS=" + tt.faults}, args...)
+			if tt.ok {
+				require.Equal(t, 0, r.code, r.stderr)
+				e.verified()
+				return
+			}
+			require.Equal(t, 1, r.code, r.stderr)
+			assert.Contains(t, r.stderr, tt.job)
+			assert.Contains(t, r.stderr, "(log: "+e.work+"/logs/")
+			assert.Contains(t, r.stderr, "--resume")
+			assert.NotContains(t, r.stderr, "verified:")
+			// The journal ends with the run's failure, never a success.
+			recs := e.journal()
+			last := recs[len(recs)-1]
+			assert.Equal(t, journal.RunJob, last.Job)
+			assert.Equal(t, journal.Failed, last.State)
+		})
+	}
+}

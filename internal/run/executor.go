@@ -1,0 +1,295 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+// Executor runs the jobs of the graph with real utilities, for
+// schedule.Dispatch. Every state change goes to the journal (fsynced)
+// before the dispatcher hears of it, so a dependent job never starts on an
+// outcome the journal does not hold.
+type Executor struct {
+	cfg   *Config
+	built *schedule.Built
+	jw    *journal.Writer
+	sink  event.Sink
+
+	outcomes chan schedule.Outcome
+
+	mu      sync.Mutex
+	recs    []journal.Record // everything in the journal, this run and earlier ones
+	started map[string]bool  // jobs the dispatcher started in this invocation
+	// superseded are loads that failed and were handed to a repair: the
+	// dispatcher counts them finished (the repair and the reloads carry the
+	// work on), the events say what really happened.
+	superseded map[string]string
+	repairs    map[string]int // repairs of each area queued, over every invocation (names repair jobs)
+	// repairsThisRun bounds the repairs of an area in this invocation.
+	repairsThisRun map[string]int
+	repairQueued   map[string]bool // a repair of the area is queued and has not run
+	reloads        int
+	// loadJobs are the IDs of the graph's jobs loading each table/section.
+	loadJobs map[journal.LoadKey][]string
+	// externallyServed: a database someone else serves; oedl neither
+	// starts nor stops its broker.
+	externallyServed map[string]bool
+
+	crashAt int // test hook: SIGKILL ourselves after this many records
+	written int
+
+	firstRec         int             // index in recs of this invocation's first record
+	skipped          map[string]bool // jobs done by an earlier invocation
+	preflightSummary string
+	verified         *verify.Result
+}
+
+func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []journal.Record) *Executor {
+	e := &Executor{
+		cfg: cfg, built: built, jw: jw, sink: cfg.Events,
+		outcomes:   make(chan schedule.Outcome, 64),
+		recs:       recs,
+		firstRec:   len(recs),
+		skipped:    map[string]bool{},
+		started:    map[string]bool{},
+		superseded: map[string]string{},
+		repairs:        map[string]int{},
+		repairsThisRun: map[string]int{},
+		repairQueued:   map[string]bool{},
+		loadJobs:       map[journal.LoadKey][]string{},
+		externallyServed: map[string]bool{},
+	}
+	for _, j := range built.Jobs() {
+		if j.Kind == schedule.KindLoad {
+			k := journal.LoadKey{Table: j.Table, Section: j.Section}
+			e.loadJobs[k] = append(e.loadJobs[k], j.ID)
+		}
+	}
+	for a, n := range journal.Replay(recs).Repairs {
+		e.repairs[a] = n
+	}
+	if n, err := strconv.Atoi(os.Getenv("OEDL_TEST_CRASH_AT")); err == nil {
+		e.crashAt = n
+	}
+	return e
+}
+
+// Now is the wall clock.
+func (e *Executor) Now() time.Time { return time.Now() }
+
+// Next waits for the next outcome of a running job.
+func (e *Executor) Next() schedule.Outcome { return <-e.outcomes }
+
+// Start journals the start of j and runs it in its own goroutine.
+func (e *Executor) Start(ctx context.Context, j *schedule.Job) {
+	e.mu.Lock()
+	e.started[j.ID] = true
+	e.mu.Unlock()
+	attempt := e.attempt(j.ID)
+	if err := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started,
+		Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); err != nil {
+		go func() { e.outcomes <- schedule.Outcome{Job: j, Done: true, Err: err} }()
+		return
+	}
+	go func() {
+		out := e.run(ctx, j, attempt)
+		out.Job, out.Done = j, true
+		e.outcomes <- out
+	}()
+}
+
+// attempt is the number of the next attempt of a job, over every
+// invocation (the journal remembers earlier ones).
+func (e *Executor) attempt(id string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 1
+	for _, r := range e.recs {
+		if r.Job == id && r.State == journal.Started {
+			n++
+		}
+	}
+	return n
+}
+
+// record appends to the journal and keeps a copy for in-run decisions
+// (which loads a repair must redo).
+func (e *Executor) record(r journal.Record) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.jw.Append(r); err != nil {
+		return err
+	}
+	// Append filled Seq and Time in its copy; ours only needs the order.
+	e.recs = append(e.recs, r)
+	e.written++
+	if e.crashAt > 0 && e.written >= e.crashAt {
+		// Test hook (OEDL_TEST_CRASH_AT): die like kill -9 right after a
+		// durable record, with utilities possibly still running.
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+	return nil
+}
+
+func (e *Executor) emit(ev event.Event) { e.sink.Emit(ev) }
+
+// run does j's work with bounded, visible retries, and journals the end.
+func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedule.Outcome {
+	for {
+		start := time.Now()
+		out, rec, err := e.do(ctx, j, attempt)
+		rec.Job, rec.Kind, rec.Table, rec.Area, rec.Section, rec.Attempt =
+			j.ID, string(j.Kind), j.Table, j.Area, j.Section, attempt
+		rec.Elapsed = time.Since(start)
+		rec.Log = e.cfg.logPath(j.ID)
+		if err == nil {
+			rec.State = journal.Done
+			if jerr := e.record(rec); jerr != nil {
+				out.Err = jerr
+			}
+			return out
+		}
+		rec.State, rec.Err = journal.Failed, err.Error()
+		if jerr := e.record(rec); jerr != nil {
+			return schedule.Outcome{Err: errors.Join(err, jerr)}
+		}
+		if ctx.Err() != nil {
+			return schedule.Outcome{Err: err}
+		}
+		if j.Kind == schedule.KindLoad {
+			return e.repairAfter(j, err)
+		}
+		if !retryable(j.Kind) || attempt > e.cfg.Retries {
+			return schedule.Outcome{Err: err}
+		}
+		attempt++
+		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+			Attempt: attempt, Err: err.Error(), Log: e.cfg.logPath(j.ID),
+			Message: fmt.Sprintf("attempt %d of %d", attempt, e.cfg.Retries+1)})
+		if jerr := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started,
+			Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); jerr != nil {
+			return schedule.Outcome{Err: jerr}
+		}
+	}
+}
+
+// retryable kinds can simply run again: they overwrite what a failed
+// attempt left. A load cannot (records may be half in); it is repaired.
+func retryable(k schedule.Kind) bool {
+	switch k {
+	case schedule.KindPreflight, schedule.KindVerify, schedule.KindLoad:
+		return false
+	}
+	return true
+}
+
+// do runs one attempt of j and returns its outcome and the proof to
+// journal.
+func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedule.Outcome, journal.Record, error) {
+	log, err := e.openLog(j.ID, attempt)
+	if err != nil {
+		return schedule.Outcome{}, journal.Record{}, err
+	}
+	defer log.Close()
+	switch j.Kind {
+	case schedule.KindPreflight:
+		rec, err := e.preflightJob()
+		return schedule.Outcome{}, rec, err
+	case schedule.KindVerify:
+		rec, err := e.verifyJob(log)
+		return schedule.Outcome{}, rec, err
+	case schedule.KindDump:
+		return e.dumpJob(ctx, j, log)
+	case schedule.KindLoad:
+		rec, err := e.loadJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
+	case schedule.KindRepair:
+		return e.repairJob(ctx, j, log)
+	case schedule.KindServe:
+		rec, err := e.serveJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
+	case schedule.KindShutdown:
+		if e.isExternallyServed(j.DB) {
+			return schedule.Outcome{}, journal.Record{Message: "served by someone else: left running"}, nil
+		}
+	case schedule.KindCreateTarget:
+		if err := removeDatabase(e.cfg.Target, e.cfg.Plan); err != nil {
+			return schedule.Outcome{}, journal.Record{}, err
+		}
+	}
+	rec, err := e.runSteps(ctx, j, e.cfg.steps(j, nil), log)
+	return schedule.Outcome{}, rec, err
+}
+
+// runSteps runs the calls of a job in order and proves the files it
+// saved.
+func (e *Executor) runSteps(ctx context.Context, j *schedule.Job, steps []step, log *os.File) (journal.Record, error) {
+	var rec journal.Record
+	for _, s := range steps {
+		if _, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
+			return rec, err
+		}
+		if s.save != "" {
+			if f, err := proof(s.save); err == nil {
+				rec.Files = append(rec.Files, f)
+			}
+		}
+	}
+	for _, f := range producedFiles(e.cfg, j) {
+		pf, err := proof(f)
+		if err != nil {
+			return rec, fmt.Errorf("%s reported success but did not write %s: %w", j.ID, f, err)
+		}
+		rec.Files = append(rec.Files, pf)
+	}
+	return rec, nil
+}
+
+// producedFiles are the outputs (besides saved console output) that prove
+// a job on resume.
+func producedFiles(c *Config, j *schedule.Job) []string {
+	switch j.Kind {
+	case schedule.KindDumpDF:
+		return []string{c.work(SourceDF)}
+	case schedule.KindDumpSeq:
+		return []string{c.work(SequenceValues)}
+	}
+	return nil
+}
+
+func proof(path string) (journal.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return journal.File{}, err
+	}
+	return journal.File{Path: path, Size: st.Size()}, nil
+}
+
+func (e *Executor) isExternallyServed(db string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.externallyServed[db]
+}
+
+// placement is the plan's line for table, or nil.
+func (e *Executor) placement(table string) *plan.Placement {
+	for i := range e.cfg.Plan.Tables {
+		if e.cfg.Plan.Tables[i].Table == table {
+			return &e.cfg.Plan.Tables[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+)
+
+// fakeOE is a tiny stand-in for the OpenEdge utilities, enough to drive
+// the executor's logic (journal, repair, resume) fast and exactly in unit
+// tests. The end-to-end tests use oesim, which really stores records.
+type fakeOE struct {
+	mu     sync.Mutex
+	source map[string]int64 // table -> records
+	target map[string]int64
+	areaOf map[string]string // table -> target area
+	served map[string]bool
+	// failLoad: table -> loads that fail half way (records half in).
+	failLoad map[string]int
+	// hangLoad: table -> the load blocks until its context ends.
+	hangLoad map[string]bool
+	loads    map[string]int // completed loads per table
+	calls    []string
+}
+
+func newFakeOE(p *plan.Plan) *fakeOE {
+	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
+		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{}}
+	for _, t := range p.Tables {
+		f.source[t.Table] = t.Records
+		f.areaOf[t.Table] = t.DataArea
+	}
+	return f
+}
+
+func (f *fakeOE) Run(ctx context.Context, c execx.Cmd) (execx.Result, error) {
+	prog := filepath.Base(c.Path)
+	f.mu.Lock()
+	f.calls = append(f.calls, prog+" "+strings.Join(c.Args, " "))
+	f.mu.Unlock()
+	out, code := f.exec(ctx, prog, c.Args)
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, "$ %s\n%s[exit %d]\n", execx.Quote(append([]string{c.Path}, c.Args...)), out, code)
+	}
+	res := execx.Result{Output: out, ExitCode: code}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if code != 0 {
+		return res, fmt.Errorf("%s exited with code %d: %w", prog, code, execx.ErrExit)
+	}
+	return res, nil
+}
+
+func (f *fakeOE) db(path string) map[string]int64 {
+	if strings.HasSuffix(path, "src") {
+		return f.source
+	}
+	return f.target
+}
+
+func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch prog {
+	case "proserve":
+		f.served[args[0]] = true
+		return "", 0
+	case "proshut":
+		f.served[args[0]] = false
+		return "Shutdown complete. (1614)\n", 0
+	case "prostrct":
+		f.target = map[string]int64{}
+		return "", writeFile(args[1]+".db", "fake")
+	case "procopy":
+		return "db copied from " + args[0] + ". (1365)\n", 0
+	case "_progres":
+		param := args[len(args)-1]
+		switch {
+		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
+			return "", writeFile(param, "\"next-cust\" 1000\n")
+		case strings.Contains(strings.Join(args, " "), "dump_df.p"):
+			return "", writeFile(strings.TrimPrefix(param, "ALL,"), "ADD TABLE \"x\"\n")
+		}
+		return "", 0
+	case "proutil":
+	default:
+		return "unknown program " + prog, 2
+	}
+	db, q, rest := args[0], args[2], args[3:]
+	switch q {
+	case "holder":
+		if f.served[db] {
+			return "** The database is in use in multi-user mode. (276)\n", 16
+		}
+		return "", 0
+	case "tabanalys":
+		a := &openedge.Analysis{Database: db, BlockSize: 8192}
+		for t, n := range f.db(db) {
+			owner, name, _ := strings.Cut(t, ".")
+			a.Tables = append(a.Tables, openedge.TableStat{Area: "Data", AreaNum: 7, Owner: owner, Name: name, Records: n, Bytes: n * 100, MinRecord: 100, MaxRecord: 100, MeanRecord: 100, Fragments: n, FragFactor: 1, ScatterFactor: 1})
+		}
+		var b bytes.Buffer
+		if err := openedge.WriteAnalysis(&b, a); err != nil {
+			return err.Error(), 1
+		}
+		return b.String(), 0
+	case "dump":
+		table, dir := rest[0], rest[1]
+		n := f.source[table]
+		if code := writeFile(filepath.Join(dir, dumpBase(table)+".bd"), table+"\n"+strconv.FormatInt(n, 10)); code != 0 {
+			return "cannot write", code
+		}
+		return fmt.Sprintf("Dumped %d records. (13932)\nBinary Dump complete. (6254)\n", n), 0
+	case "load":
+		data, err := os.ReadFile(rest[0])
+		if err != nil {
+			return fmt.Sprintf("** Cannot find or open file %s, errno = 2. (43)\n", rest[0]), 1
+		}
+		table, count, _ := strings.Cut(string(data), "\n")
+		n, _ := strconv.ParseInt(count, 10, 64)
+		if f.hangLoad[table] {
+			f.mu.Unlock()
+			<-ctx.Done()
+			f.mu.Lock()
+			f.target[table] += n / 2
+			return "", -1
+		}
+		if f.failLoad[table] > 0 {
+			f.failLoad[table]--
+			f.target[table] += n / 2
+			return "** Insufficient disk space to extend the area. (9450)\n", 1
+		}
+		f.target[table] += n
+		f.loads[table]++
+		return fmt.Sprintf("%d records loaded.\nBinary Load complete. (6256)\n", n), 0
+	case "truncate":
+		if rest[0] == "area" {
+			for t, a := range f.areaOf {
+				if a == rest[1] {
+					f.target[t] = 0
+				}
+			}
+		}
+		return "", 0
+	case "idxbuild":
+		return "3 indexes were rebuilt. (11465)\nIndex rebuild complete. 0 error(s) encountered.\n", 0
+	}
+	return "unknown qualifier " + q, 2
+}
+
+func writeFile(path, data string) int {
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// fakeSetup lays out a DLC with the programs preflight looks for, a source
+// database file, a plan directory and a work directory.
+func fakeSetup(t *testing.T, tables ...plan.Placement) Config {
+	t.Helper()
+	dir := t.TempDir()
+	dlc := filepath.Join(dir, "dlc")
+	require.NoError(t, os.MkdirAll(filepath.Join(dlc, "bin"), 0o755))
+	for _, u := range utilitiesNeeded {
+		require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", u), []byte("#!/bin/false\n"), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dlc, "empty8.db"), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src.db"), nil, 0o644))
+	planDir := filepath.Join(dir, "plan")
+	require.NoError(t, os.MkdirAll(planDir, 0o755))
+	for _, f := range []string{"target.st", "target.df"} {
+		require.NoError(t, os.WriteFile(filepath.Join(planDir, f), []byte("x\n"), 0o644))
+	}
+	p := &plan.Plan{Version: plan.PlanVersion, BlockSize: 8192, Tables: tables,
+		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 256, SG: 64, TF: 50, Threadnum: 2, Mergethreads: 2, Datascanthreads: 2},
+		BI:       plan.BI{BlockSizeKB: 16, ClusterSizeKB: 16384}}
+	for _, tb := range tables {
+		p.Totals.Records += tb.Records
+		p.Totals.Bytes += tb.Bytes
+	}
+	return Config{DLC: dlc, Source: filepath.Join(dir, "src"), Target: filepath.Join(dir, "new", "tgt"),
+		PlanDir: planDir, Work: filepath.Join(dir, "work"), Plan: p, MinTimeout: 0}
+}
+
+func placement(table, area string, records int64) plan.Placement {
+	owner, name, _ := strings.Cut(table, ".")
+	return plan.Placement{Table: table, Owner: owner, Name: name, Records: records, Bytes: records * 100, DataArea: area, IndexArea: area + "_idx"}
+}

@@ -1,0 +1,294 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// PreconditionError is something outside oedl that must change before the
+// run can start (exit 3): DLC missing, database in use, no disk space.
+type PreconditionError struct{ Err error }
+
+func (e *PreconditionError) Error() string { return e.Err.Error() }
+func (e *PreconditionError) Unwrap() error { return e.Err }
+
+func precondition(format string, a ...any) error {
+	return &PreconditionError{Err: fmt.Errorf(format, a...)}
+}
+
+// utilitiesNeeded are the $DLC/bin programs a run calls.
+var utilitiesNeeded = []string{"proutil", "prostrct", "procopy", "proserve", "proshut", "_progres"}
+
+// preflight checks everything that can be checked before the first
+// utility changes anything, and says precisely what is wrong. It returns a
+// one-line summary for the journal.
+func (r *runner) preflight(ctx context.Context) (string, error) {
+	c := r.cfg
+	if c.DLC == "" {
+		return "", precondition("DLC is not set: give --dlc or set $DLC to the OpenEdge (or oesim) install")
+	}
+	if st, err := os.Stat(c.DLC); err != nil || !st.IsDir() {
+		return "", precondition("DLC %s is not a directory", c.DLC)
+	}
+	for _, u := range utilitiesNeeded {
+		p := c.bin(u)
+		st, err := os.Stat(p)
+		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			return "", precondition("%s not found or not executable: is DLC (%s) an OpenEdge install?", p, c.DLC)
+		}
+	}
+	bs := c.Plan.BlockSize
+	if bs <= 0 {
+		bs = 8192
+	}
+	if empty := filepath.Join(c.DLC, fmt.Sprintf("empty%d.db", bs/1024)); !exists(empty) {
+		return "", precondition("%s not found: the target's %d-byte blocks need it", empty, bs)
+	}
+	if !exists(c.Source + ".db") {
+		return "", precondition("source database %s.db not found", c.Source)
+	}
+	for _, f := range []string{"target.st", "target.df"} {
+		if !exists(filepath.Join(c.PlanDir, f)) {
+			return "", precondition("%s not found in the plan directory %s: run oedl plan first", f, c.PlanDir)
+		}
+	}
+	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
+		return "", err
+	}
+	targetExists := exists(c.Target + ".db")
+	switch {
+	case targetExists && r.resumeKeepsTarget:
+		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
+			return "", err
+		}
+	case targetExists && !c.Force && !c.Resume:
+		return "", precondition("target database %s.db already exists: remove it, choose another --target, or give --force to replace it", c.Target)
+	case targetExists:
+		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
+			return "", err
+		}
+	}
+	for _, d := range r.targetDirs() {
+		if err := writable(d); err != nil {
+			return "", precondition("target directory %s is not writable: %v", d, err)
+		}
+	}
+	space, err := r.checkSpace()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("DLC %s; source %s not in use; %s", c.DLC, c.Source, space), nil
+}
+
+// checkHolder makes sure nobody but us holds a database. A broker the
+// journal says we started (a killed run's) is shut down; a single-user
+// holder left by a killed run's utility is waited for (it finishes or dies
+// on its own; its work is repaired or redone from the journal).
+func (r *runner) checkHolder(ctx context.Context, which string) error {
+	c := r.cfg
+	db := c.db(which)
+	deadline := time.Now().Add(c.WaitFree)
+	for {
+		h, out, err := r.holder(ctx, db)
+		if err != nil {
+			return err
+		}
+		switch h {
+		case holderFree:
+			return nil
+		case holderMulti:
+			if r.servedByUs[which] {
+				if err := r.call(ctx, c.shutdownStep(which)); err != nil {
+					return fmt.Errorf("shut down the broker a killed run left on %s: %w", db, err)
+				}
+				r.servedByUs[which] = false
+				continue
+			}
+			if which == schedule.DBSource && c.served(schedule.DBSource) {
+				r.externallyServed[which] = true // dump online from the DBA's broker
+				return nil
+			}
+			return precondition("%s is in use in multi-user mode (276): shut it down (proshut %s -by) or, for the source, dump online with --dump-jobs > 1", db, db)
+		case holderSingle:
+			if !c.Resume || time.Now().After(deadline) {
+				return precondition("%s is in use in single-user mode (263)%s", db, holderText(out))
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(250 * time.Millisecond):
+			}
+		}
+	}
+}
+
+func holderText(out string) string {
+	msgs := openedge.ScanMessages(out)
+	if len(msgs) == 0 {
+		return ""
+	}
+	return ": " + msgs[len(msgs)-1].String()
+}
+
+func (r *runner) holder(ctx context.Context, db string) (int, string, error) {
+	res, err := r.cfg.Runner.Run(ctx, execx.Cmd{Path: r.cfg.bin("proutil"), Args: []string{db, "-C", "holder"},
+		Dir: r.cfg.Work, Env: r.cfg.env(), Timeout: time.Minute, Log: r.log})
+	if err != nil && !errors.Is(err, execx.ErrExit) {
+		return -1, res.Output, fmt.Errorf("proutil %s -C holder: %w", db, err)
+	}
+	switch res.ExitCode {
+	case holderFree, holderSingle, holderMulti:
+		return res.ExitCode, res.Output, nil
+	}
+	return -1, res.Output, precondition("proutil %s -C holder failed with exit code %d: %s", db, res.ExitCode, lastMessage(res.Output))
+}
+
+// call runs one step outside the graph (preflight, cleanup).
+func (r *runner) call(ctx context.Context, s step) error {
+	res, err := r.cfg.Runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: r.cfg.Work, Stdin: s.stdin, Env: r.cfg.env(),
+		Timeout: 5 * time.Minute, Log: r.log})
+	if err != nil {
+		return fmt.Errorf("%s: %w: %s", execx.Quote(s.argv), err, lastMessage(res.Output))
+	}
+	return nil
+}
+
+// targetDirs are the directories the target's files go to.
+func (r *runner) targetDirs() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(d string) {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(filepath.Dir(r.cfg.Target), d)
+		}
+		d = filepath.Clean(d)
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	add(filepath.Dir(r.cfg.Target))
+	for _, a := range r.cfg.Plan.Areas {
+		for _, x := range a.Extents {
+			add(extentDir(x.Path))
+		}
+	}
+	return out
+}
+
+// extentDir is the directory of an extent path from a .st: a directory
+// ("." or "/db/data") or a file path ("/db/data/x_7.d1").
+func extentDir(p string) string {
+	base := filepath.Base(p)
+	if strings.Contains(base, ".d") || strings.Contains(base, ".b") {
+		if ext := filepath.Ext(base); len(ext) > 2 && (ext[1] == 'd' || ext[1] == 'b' || ext[1] == 'a') {
+			return filepath.Dir(p)
+		}
+	}
+	return p
+}
+
+func writable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".oedl-write-test-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// checkSpace estimates what the run writes and compares it with the free
+// space of each filesystem: the dumps (about the data size) and the sort
+// files of idxbuild (up to 75% of the database, per the idxbuild docs) in
+// the work directory; the target's data and indexes in its directories.
+// Two of them on one filesystem add up.
+func (r *runner) checkSpace() (string, error) {
+	p := r.cfg.Plan
+	data, index := p.Totals.Bytes, p.Totals.IndexBytes
+	if data == 0 {
+		for _, t := range p.Tables {
+			data += t.Bytes
+			index += t.IndexBytes
+		}
+	}
+	type need struct {
+		dir   string
+		bytes int64
+		what  []string
+	}
+	byFS := map[[2]int64]*need{}
+	var order [][2]int64
+	add := func(dir string, n int64, what string) error {
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(existingParent(dir), &st); err != nil {
+			return precondition("cannot read the free space of %s: %v", dir, err)
+		}
+		key := [2]int64{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}
+		if byFS[key] == nil {
+			byFS[key] = &need{dir: dir}
+			order = append(order, key)
+		}
+		byFS[key].bytes += n
+		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, openedge.FormatSize(n)))
+		return nil
+	}
+	if err := add(r.cfg.Work, data, "dumps"); err != nil {
+		return "", err
+	}
+	if err := add(r.cfg.Work, (data+index)*3/4, "sort files"); err != nil {
+		return "", err
+	}
+	if err := add(filepath.Dir(r.cfg.Target), data+index, "target"); err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, k := range order {
+		n := byFS[k]
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(existingParent(n.dir), &st); err != nil {
+			return "", precondition("cannot read the free space of %s: %v", n.dir, err)
+		}
+		free := int64(st.Bavail) * int64(st.Bsize)
+		if free < n.bytes {
+			return "", precondition("not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
+				n.dir, openedge.FormatSize(free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + "))
+		}
+		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", openedge.FormatSize(free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + ")))
+	}
+	return strings.Join(parts, "; "), nil
+}
+
+func existingParent(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
+			return d
+		}
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// preflightJob is the graph's preflight: the checks ran before the graph
+// started (so that exit 3 comes before anything changes); the job journals
+// what they found.
+func (e *Executor) preflightJob() (journal.Record, error) {
+	return journal.Record{Message: e.preflightSummary}, nil
+}

@@ -1,0 +1,115 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// A load that failed or died half way left some of its records in the
+// target area, and binary load cannot be told to skip what is already in.
+// The only safe way on is the one a DBA takes by hand: truncate the area
+// (proutil -C truncate area, offline) and load again every table placed in
+// it. It is explicit: a repair job in the graph, journalled, shown as
+// events, and bounded (Config.Retries repairs per area and run).
+
+// repairJobFor builds the repair of area. On a served target it runs alone
+// (the broker is stopped for the truncate and started again); on a target
+// opened single-user it takes a load slot, so no other load holds the
+// database meanwhile.
+func (e *Executor) repairJobFor(area string, n int) *schedule.Job {
+	j := &schedule.Job{ID: schedule.RepairID(area, n), Kind: schedule.KindRepair, DB: schedule.DBTarget, Area: area}
+	if e.cfg.served(schedule.DBTarget) {
+		j.Exclusive = true
+	} else {
+		j.Slot = schedule.SlotLoad
+	}
+	return j
+}
+
+// repairAfter handles a failed load: it queues a repair of the load's area
+// (unless one is already queued, which will cover this load too) or, when
+// the area has used up its repairs, fails the load for good.
+func (e *Executor) repairAfter(j *schedule.Job, loadErr error) schedule.Outcome {
+	e.mu.Lock()
+	queued := e.repairQueued[j.Area]
+	n := e.repairsThisRun[j.Area]
+	if !queued && n < e.cfg.Retries {
+		e.repairsThisRun[j.Area]++
+		e.repairs[j.Area]++
+		e.repairQueued[j.Area] = true
+	}
+	num := e.repairs[j.Area]
+	e.mu.Unlock()
+	if !queued && n >= e.cfg.Retries {
+		return schedule.Outcome{Err: fmt.Errorf("%w; area %q was already repaired %d time(s) in this run, giving up", loadErr, j.Area, n)}
+	}
+	e.mu.Lock()
+	e.superseded[j.ID] = loadErr.Error()
+	e.mu.Unlock()
+	if queued {
+		return schedule.Outcome{}
+	}
+	r := e.repairJobFor(j.Area, num)
+	r.Before = []string{e.built.LoadBarrier}
+	msg := fmt.Sprintf("%s failed; area %q will be truncated and every table placed in it loaded again", j.ID, j.Area)
+	if err := e.record(journal.Record{Job: r.ID, Kind: string(r.Kind), State: journal.Repair, Area: j.Area, Message: msg, Err: loadErr.Error()}); err != nil {
+		return schedule.Outcome{Err: err}
+	}
+	e.emit(event.Event{Kind: event.Warning, Job: r.ID, JobKind: string(r.Kind), Area: j.Area, Message: msg, Err: loadErr.Error(), Log: e.cfg.logPath(j.ID)})
+	return schedule.Outcome{Add: []*schedule.Job{r}}
+}
+
+// repairJob truncates the area and queues the loads that must run again:
+// every load into the area the journal knows of (done ones were wiped by
+// the truncate, failed ones never completed), except those whose job is
+// still waiting in the queue and will run anyway.
+func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File) (schedule.Outcome, journal.Record, error) {
+	var rec journal.Record
+	for _, s := range e.cfg.steps(j, nil) {
+		if _, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
+			return schedule.Outcome{}, rec, err
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.repairQueued, j.Area)
+	replayed := journal.Replay(e.recs)
+	var reloads []*schedule.Job
+	for key, ld := range replayed.Loads {
+		if ld.Area != j.Area || e.waiting(key) {
+			continue
+		}
+		e.reloads++
+		id := fmt.Sprintf("%s@r%d", schedule.LoadID(key.Table, key.Section), e.reloads)
+		l := &schedule.Job{ID: id, Kind: schedule.KindLoad, Table: key.Table, Section: key.Section, Area: j.Area,
+			Deps: []string{j.ID}, Before: []string{e.built.LoadBarrier}, Slot: schedule.SlotLoad}
+		if p := e.placement(key.Table); p != nil && key.Section == 0 {
+			l.Records, l.Bytes = p.Records, p.Bytes
+		}
+		if e.cfg.Cost != nil {
+			l.Cost = e.cfg.Cost(l)
+		} else {
+			l.Cost = schedule.DefaultCost(l)
+		}
+		e.loadJobs[key] = append(e.loadJobs[key], l.ID)
+		reloads = append(reloads, l)
+	}
+	rec.Message = fmt.Sprintf("area %q truncated; %d load(s) queued again", j.Area, len(reloads))
+	return schedule.Outcome{Add: reloads}, rec, nil
+}
+
+// waiting reports whether a job loading key is queued and not started: it
+// will load the table after the repair without help. Callers hold e.mu.
+func (e *Executor) waiting(key journal.LoadKey) bool {
+	for _, id := range e.loadJobs[key] {
+		if !e.started[id] {
+			return true
+		}
+	}
+	return false
+}

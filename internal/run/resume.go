@@ -1,0 +1,176 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// resumePlan is what the journal decides about this invocation's graph.
+type resumePlan struct {
+	skip       map[string]bool // jobs proven done by an earlier invocation
+	repairs    []*schedule.Job // areas to repair before any load goes in
+	repairNums map[string]int  // the repair number used per area
+	extra      []*schedule.Job // section loads of threaded dumps that are proven
+}
+
+// planResume decides, from the journal, which jobs are done and which
+// areas need a repair first. A job counts as done only when its outputs
+// prove it (journal.Replayed.Proven): a dump whose files changed is dumped
+// again. A load counts as done only when no failed or unfinished load
+// dirtied its area since: those areas are truncated and every table placed
+// in them loaded again. Anything on the target side after the loads
+// (idxbuild, target analysis) runs again when any load does.
+func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan {
+	p := &resumePlan{skip: map[string]bool{}, repairNums: map[string]int{}}
+	proven := func(id string) bool { ok, _ := rp.Proven(id); return ok }
+	createRedo := !r.resumeKeepsTarget
+	dirty := map[string]bool{}
+	if !createRedo {
+		for _, a := range rp.DirtyAreas() {
+			dirty[a] = true
+		}
+	}
+	// A threaded dump that runs again writes new sections, which need not
+	// split the records as the old ones did: sections already loaded from
+	// the old dump would then be loaded twice. Its area is repaired.
+	for _, j := range b.Jobs() {
+		if j.Kind != schedule.KindDump || j.Threads <= 1 || proven(j.ID) || createRedo {
+			continue
+		}
+		for k, ld := range rp.Loads {
+			if k.Table == j.Table && ld.State == journal.Done {
+				dirty[ld.Area] = true
+			}
+		}
+	}
+	// Section loads of proven threaded dumps go into the graph up front.
+	for _, j := range b.Jobs() {
+		if j.Kind != schedule.KindDump || j.Threads <= 1 || !proven(j.ID) {
+			continue
+		}
+		for _, f := range rp.Jobs[j.ID].Done.Files {
+			n := sectionOf(f.Path, j.Table)
+			if n > 0 {
+				p.extra = append(p.extra, b.SectionLoad(j, n, 0, f.Size))
+			}
+		}
+	}
+	loadDone := func(j *schedule.Job) bool {
+		return !createRedo && !dirty[j.Area] && rp.LoadDone(j.Table, j.Section)
+	}
+	targetPending := createRedo || len(dirty) > 0
+	for _, j := range append(b.Jobs(), p.extra...) {
+		if j.Kind == schedule.KindLoad && !loadDone(j) {
+			targetPending = true
+		}
+	}
+	for _, j := range append(b.Jobs(), p.extra...) {
+		var skip bool
+		switch j.Kind {
+		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDump:
+			skip = proven(j.ID)
+		case schedule.KindCreateTarget:
+			skip = !createRedo
+		case schedule.KindLoad:
+			skip = loadDone(j)
+		case schedule.KindLoadSeq:
+			skip = !createRedo && rp.IsDone(j.ID)
+		case schedule.KindIdxbuild, schedule.KindAnalyzeTarget:
+			skip = !targetPending && proven(j.ID)
+		case schedule.KindPost:
+			skip = !targetPending && rp.IsDone(j.ID)
+		}
+		if skip {
+			p.skip[j.ID] = true
+		}
+	}
+	for a := range dirty {
+		n := rp.Repairs[a] + 1
+		p.repairNums[a] = n
+		rj := &schedule.Job{ID: schedule.RepairID(a, n), Kind: schedule.KindRepair, DB: schedule.DBTarget, Area: a,
+			Deps: []string{string(schedule.KindCreateTarget)}}
+		if !r.cfg.served(schedule.DBTarget) {
+			rj.Slot = schedule.SlotLoad
+		}
+		p.repairs = append(p.repairs, rj)
+	}
+	return p
+}
+
+// sectionOf is the section number of a dump file of table (0 if it is
+// not one).
+func sectionOf(path, table string) int {
+	file := filepath.Base(path)
+	base := dumpBase(table) + ".bd"
+	if file == base {
+		return 1
+	}
+	if !strings.HasPrefix(file, base) {
+		return 0
+	}
+	rest := file[len(base):]
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 2 || strconv.Itoa(n) != rest {
+		return 0
+	}
+	return n
+}
+
+// finishGraph adjusts the built graph to this run: a target opened
+// single-user takes a load slot for every job that opens it, and a
+// resume's repairs and section loads are put in place.
+func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
+	jobs := append([]*schedule.Job{}, b.Jobs()...)
+	targetServed := r.cfg.served(schedule.DBTarget)
+	byID := map[string]*schedule.Job{}
+	for _, j := range jobs {
+		byID[j.ID] = j
+		if !targetServed && j.Kind == schedule.KindLoadSeq {
+			// Two single-user utilities on one database: (263).
+			j.Slot = schedule.SlotLoad
+		}
+	}
+	for _, rj := range p.repairs {
+		// The repair truncates offline, before the broker starts (or, on a
+		// target opened single-user, before any load of the area).
+		if targetServed {
+			byID[schedule.ServeID(schedule.DBTarget)].Deps = append(byID[schedule.ServeID(schedule.DBTarget)].Deps, rj.ID)
+		} else {
+			for _, j := range jobs {
+				if j.Area == rj.Area && j.Kind == schedule.KindLoad {
+					j.Deps = append(j.Deps, rj.ID)
+				}
+			}
+			byID[string(schedule.KindLoadSeq)].Deps = append(byID[string(schedule.KindLoadSeq)].Deps, rj.ID)
+		}
+		byID[b.LoadBarrier].Deps = append(byID[b.LoadBarrier].Deps, rj.ID)
+		jobs = append(jobs, rj)
+	}
+	for _, x := range p.extra {
+		for _, before := range x.Before {
+			byID[before].Deps = append(byID[before].Deps, x.ID)
+		}
+		x.Before = nil
+		jobs = append(jobs, x)
+	}
+	if !targetServed {
+		for _, x := range p.extra {
+			for _, rj := range p.repairs {
+				if x.Area == rj.Area {
+					x.Deps = append(x.Deps, rj.ID)
+				}
+			}
+		}
+	}
+	g, err := schedule.NewGraph(jobs)
+	if err != nil {
+		return fmt.Errorf("job graph: %w", err)
+	}
+	b.Graph = g
+	return nil
+}

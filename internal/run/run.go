@@ -1,0 +1,328 @@
+package run
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/report"
+	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+// Result is what a run did.
+type Result struct {
+	Schedule *schedule.Result
+	Graph    *schedule.Graph
+	Verify   *verify.Result // nil when verification did not run
+	Resumed  bool
+	Skipped  int
+	// Repairs lists the repairs of this invocation, as "area: why".
+	Repairs []string
+	Journal string
+}
+
+// runner holds the state of one invocation outside the graph.
+type runner struct {
+	cfg              *Config
+	log              *os.File // logs/run.log: calls made outside the graph
+	servedByUs       map[string]bool
+	externallyServed map[string]bool
+	// resumeKeepsTarget: the journal proves the target was created, so a
+	// resume continues into it instead of refusing it as existing.
+	resumeKeepsTarget bool
+}
+
+// Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
+// verification, post steps. A *PreconditionError means nothing was
+// changed (exit 3); a context error means interrupted (exit 130, the
+// journal is consistent, --resume continues); any other error means some
+// job failed, and the error lists them.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	c := &cfg
+	c.fill()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	for _, d := range []string{c.Work, filepath.Join(c.Work, "logs"), filepath.Join(c.Work, "dump"), filepath.Join(c.Work, "sort")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, precondition("work directory: %v", err)
+		}
+	}
+	planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(planJSON)
+	planHash := hex.EncodeToString(sum[:])
+
+	jw, recs, err := journal.Open(filepath.Join(c.Work, journal.FileName))
+	if err != nil {
+		return nil, err
+	}
+	defer jw.Close()
+	rp := journal.Replay(recs)
+	resumed := false
+	switch {
+	case !c.Resume && len(recs) > 0:
+		return nil, precondition("%s already holds the journal of a run (%d records): continue it with --resume, or use a new --work directory",
+			jw.Path(), len(recs))
+	case c.Resume && len(recs) > 0:
+		resumed = true
+		if err := c.adoptSettings(rp, planHash); err != nil {
+			return nil, err
+		}
+	}
+	if !resumed {
+		if err := writeFileAtomic(c.work(PlanFile), append(planJSON, '\n')); err != nil {
+			return nil, err
+		}
+	}
+
+	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
+	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+	if r.log, err = os.OpenFile(c.logPath("run"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, err
+	}
+	defer r.log.Close()
+
+	summary, err := r.preflight(ctx)
+	if err != nil {
+		c.Log.Error("preflight failed", zapErr(err))
+		return nil, err
+	}
+	c.Log.Info("preflight passed: " + summary)
+	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
+		return nil, err
+	}
+
+	built, err := schedule.Build(c.Plan, c.buildOptions())
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	plan := &resumePlan{}
+	if resumed {
+		plan = r.planResume(built, rp)
+	}
+	if err := r.finishGraph(built, plan); err != nil {
+		return nil, err
+	}
+
+	e := newExecutor(c, built, jw, recs)
+	e.preflightSummary = summary
+	for k, v := range r.externallyServed {
+		e.externallyServed[k] = v
+	}
+	for area, n := range plan.repairNums {
+		e.repairs[area] = max(e.repairs[area], n)
+	}
+	for id := range plan.skip {
+		e.skipped[id] = true
+	}
+	state := "started"
+	if resumed {
+		state = fmt.Sprintf("resumed: %d job(s) already done, %d area(s) to repair", len(plan.skip), len(plan.repairNums))
+	}
+	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
+		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid()}); err != nil {
+		return nil, err
+	}
+	c.Log.Info("run " + state)
+	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.RunStarted,
+		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state})
+
+	res, err := schedule.Dispatch(ctx, built.Graph, e, schedule.Options{
+		Slots:        map[schedule.Slot]int{schedule.SlotDump: c.DumpJobs, schedule.SlotLoad: c.LoadJobs},
+		LoadsPerArea: max(0, c.LoadsPerArea),
+		Skip:         func(j *schedule.Job) bool { return plan.skip[j.ID] },
+		Events:       e.dispatchSink(),
+	})
+	out := &Result{Schedule: res, Graph: built.Graph, Resumed: resumed, Skipped: len(plan.skip), Journal: jw.Path(), Verify: e.verified}
+	out.Repairs = e.repairLog()
+	if err == nil {
+		err = res.Err()
+	}
+	if err != nil || ctx.Err() != nil {
+		r.cleanup(e)
+	}
+	finish := journal.Record{Job: journal.RunJob, State: journal.Done, Message: "verified"}
+	switch {
+	case ctx.Err() != nil:
+		finish.State, finish.Err = journal.Failed, "interrupted"
+		err = fmt.Errorf("%w: %v", ctx.Err(), err)
+	case err != nil:
+		finish.State, finish.Err = journal.Failed, err.Error()
+		err = &FailedError{Failed: failures(res), Err: err, Work: c.Work}
+	}
+	if jerr := e.record(finish); jerr != nil && err == nil {
+		err = jerr
+	}
+	if rerr := writeReport(c); rerr != nil {
+		c.Log.Warn("report: " + rerr.Error())
+	}
+	ev := event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.RunFinished, Elapsed: res.Elapsed(), Message: finish.Message}
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	c.Events.Emit(ev)
+	return out, err
+}
+
+// FailedError is a run that ended with failed jobs (exit 1).
+type FailedError struct {
+	Failed []string // "job: error"
+	Err    error
+	Work   string
+}
+
+func (e *FailedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the run failed; %d job(s):", len(e.Failed))
+	for _, f := range e.Failed {
+		b.WriteString("\n  " + f)
+	}
+	fmt.Fprintf(&b, "\nfix the cause, then continue with: oedl run --resume --work %s (with the same --source, --target and --plan)", e.Work)
+	return b.String()
+}
+func (e *FailedError) Unwrap() error { return e.Err }
+
+func failures(res *schedule.Result) []string {
+	if res == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(res.Failed))
+	for id := range res.Failed {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make([]string, 0, len(ids)+1)
+	for _, id := range ids {
+		out = append(out, fmt.Sprintf("%s: %v", id, res.Failed[id]))
+	}
+	if n := len(res.Blocked); n > 0 {
+		out = append(out, fmt.Sprintf("(%d job(s) not run because of these)", n))
+	}
+	return out
+}
+
+// cleanup stops the brokers this run started, so that a resume (or the
+// DBA) finds the databases free. It runs on a fresh context: the run's may
+// be cancelled already.
+func (r *runner) cleanup(e *Executor) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, which := range []string{schedule.DBTarget, schedule.DBSource} {
+		if e.isExternallyServed(which) || !r.cfg.served(which) {
+			continue
+		}
+		h, _, err := r.holder(ctx, r.cfg.db(which))
+		if err == nil && h == holderMulti {
+			if err := r.call(ctx, r.cfg.shutdownStep(which)); err != nil {
+				r.cfg.Log.Warn("shutdown after failure: " + err.Error())
+			}
+		}
+	}
+}
+
+// servedByUs reports, per database, whether the journal's last serve was
+// not followed by a shutdown: a killed run left its broker up.
+func servedByUs(recs []journal.Record) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range recs {
+		if r.State != journal.Done {
+			continue
+		}
+		for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
+			switch r.Job {
+			case schedule.ServeID(db):
+				out[db] = true
+			case schedule.ShutdownID(db):
+				out[db] = false
+			}
+		}
+	}
+	return out
+}
+
+// settings shape the graph; a resume takes them from the journal.
+func (c *Config) settings() map[string]int64 {
+	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
+		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads)}
+}
+
+func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
+	if len(rp.Runs) == 0 {
+		return nil
+	}
+	first := rp.Runs[0]
+	if first.Plan != "" && first.Plan != planHash {
+		return precondition("the plan differs from the one the journal's run started with: resume with the same --plan, or start again in a new --work directory")
+	}
+	if first.Source != "" && first.Source != c.Source {
+		return precondition("the journal's run reads %s, not %s", first.Source, c.Source)
+	}
+	if first.Target != "" && first.Target != c.Target {
+		return precondition("the journal's run writes %s, not %s", first.Target, c.Target)
+	}
+	if s := first.Settings; s != nil {
+		c.DumpJobs, c.LoadJobs = int(s["dump_jobs"]), int(s["load_jobs"])
+		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
+	}
+	return nil
+}
+
+// dispatchSink passes the dispatcher's events on, telling the truth about
+// loads handed to a repair (the dispatcher counts them finished).
+func (e *Executor) dispatchSink() event.Sink {
+	return event.SinkFunc(func(ev event.Event) {
+		if ev.Kind == event.JobFinished || ev.Kind == event.JobFailed {
+			e.mu.Lock()
+			why, ok := e.superseded[ev.Job]
+			e.mu.Unlock()
+			if ok {
+				ev.Kind, ev.Err = event.JobFailed, why
+				ev.Message = "area " + ev.Area + " is repaired and its tables loaded again"
+			}
+			if ev.Kind == event.JobFailed {
+				ev.Log = e.cfg.logPath(ev.Job)
+			}
+		}
+		e.sink.Emit(ev)
+	})
+}
+
+func (e *Executor) repairLog() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, r := range e.recs[e.firstRec:] {
+		if r.State == journal.Repair {
+			out = append(out, r.Area+": "+r.Message)
+		}
+	}
+	return out
+}
+
+func zapErr(err error) zap.Field { return zap.Error(err) }
+
+// writeReport renders report.md and report.html from the work directory
+// (journal, plan, verify.json): the same report `oedl report` rebuilds
+// later, so the two cannot differ.
+func writeReport(c *Config) error {
+	d, err := report.FromWork(c.Work)
+	if err != nil {
+		return err
+	}
+	return report.Write(c.Work, d)
+}

@@ -1,0 +1,240 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+type eventLog struct {
+	mu     sync.Mutex
+	events []event.Event
+}
+
+func (l *eventLog) Emit(e event.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events = append(l.events, e)
+}
+
+func (l *eventLog) kinds(k event.Kind) []event.Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []event.Event
+	for _, e := range l.events {
+		if e.Kind == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// OpenEdge table names cannot hold spaces or quotes (tabanalys could not
+// print them either), but $, #, %, &, - and non-ASCII letters are common;
+// area names are quoted strings in a .st and can hold anything.
+const oddTable = `PUB.odd$(touch_x)#%&naïve`
+const oddArea = `Order "Area" $(rm -rf x) ÄÖ`
+
+var testTables = []plan.Placement{
+	placement("PUB.customer", "Cust", 1117),
+	placement("PUB.order", oddArea, 3953),
+	placement("PUB.order-line", oddArea, 13970),
+	placement(oddTable, "Cust", 7),
+}
+
+func journalOf(t *testing.T, cfg Config) *journal.Replayed {
+	t.Helper()
+	recs, err := journal.Read(filepath.Join(cfg.Work, journal.FileName))
+	require.NoError(t, err)
+	return journal.Replay(recs)
+}
+
+func TestRunEndToEndFake(t *testing.T) {
+	for _, jobs := range []int{1, 3} {
+		t.Run("jobs="+string(rune('0'+jobs)), func(t *testing.T) {
+			cfg := fakeSetup(t, testTables...)
+			oe := newFakeOE(cfg.Plan)
+			cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, jobs, jobs
+			res, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.NotNil(t, res.Verify)
+			assert.True(t, res.Verify.OK)
+			assert.Equal(t, oe.source, oe.target)
+			rp := journalOf(t, cfg)
+			assert.Empty(t, rp.LoadedTwice())
+			assert.FileExists(t, filepath.Join(cfg.Work, verify.JSONFile))
+			assert.FileExists(t, filepath.Join(cfg.Work, "abl", ablDumpSeq))
+			for table := range oe.source {
+				assert.Equal(t, 1, oe.loads[table], table)
+			}
+			// the awkward name went through argv untouched
+			assert.Contains(t, oe.calls, "proutil "+cfg.Source+" -C dump "+oddTable+" "+cfg.dumpDir(oddTable))
+		})
+	}
+}
+
+func TestRunRepairsAFailedLoad(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	oe := newFakeOE(cfg.Plan)
+	oe.failLoad["PUB.order-line"] = 1 // half its records in, then an error
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, 2, 2
+	events := &eventLog{}
+	cfg.Events = events
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, res.Verify.OK)
+	assert.Equal(t, oe.source, oe.target)
+	require.Len(t, res.Repairs, 1)
+	assert.Contains(t, res.Repairs[0], oddArea)
+	assert.Contains(t, oe.calls, "proutil "+cfg.Target+" -C truncate area "+oddArea)
+	// order shares the area: it was truncated and loaded again too.
+	assert.Equal(t, 2, oe.loads["PUB.order"])
+	assert.Equal(t, 1, oe.loads["PUB.customer"])
+	assert.Empty(t, journalOf(t, cfg).LoadedTwice())
+	failed := events.kinds(event.JobFailed)
+	require.NotEmpty(t, failed)
+	assert.Equal(t, "load:PUB.order-line", failed[0].Job)
+	assert.Contains(t, failed[0].Err, "(9450)")
+	assert.NotEmpty(t, events.kinds(event.Warning))
+}
+
+func TestRunStopsWhenRepairsRunOut(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	oe := newFakeOE(cfg.Plan)
+	oe.failLoad["PUB.customer"] = 100
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs, cfg.Retries = oe, 2, 2, 1
+	_, err := Run(context.Background(), cfg)
+	var fe *FailedError
+	require.ErrorAs(t, err, &fe)
+	msg := err.Error()
+	assert.Contains(t, msg, "load:PUB.customer")
+	assert.Contains(t, msg, "(9450)", "the utility's own message")
+	assert.Contains(t, msg, filepath.Join(cfg.Work, "logs"), "the log path")
+	assert.Contains(t, msg, "--resume")
+	assert.NotContains(t, oe.calls, "proutil "+cfg.Target+" -C idxbuild", "nothing after the loads runs")
+}
+
+func TestRunInterruptedThenResumed(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	oe := newFakeOE(cfg.Plan)
+	oe.hangLoad["PUB.order"] = true
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, 2, 2
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.Events = event.SinkFunc(func(e event.Event) {
+		if e.Kind == event.JobStarted && e.Job == "load:PUB.order" {
+			cancel() // Ctrl-C while the load runs
+		}
+	})
+	_, err := Run(ctx, cfg)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, context.Canceled), err)
+	rp := journalOf(t, cfg)
+	assert.Contains(t, rp.DirtyAreas(), oddArea)
+	assert.False(t, oe.served[cfg.Target], "the run's broker is shut down on the way out")
+
+	oe.hangLoad["PUB.order"] = false
+	cfg.Events = nil
+	cfg.Resume = true
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, res.Resumed)
+	assert.Positive(t, res.Skipped)
+	assert.True(t, res.Verify.OK)
+	assert.Equal(t, oe.source, oe.target)
+	assert.Empty(t, journalOf(t, cfg).LoadedTwice())
+}
+
+func TestRunRefusesExistingJournalAndTarget(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	oe := newFakeOE(cfg.Plan)
+	cfg.Runner = oe
+	_, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+
+	_, err = Run(context.Background(), cfg)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "--resume")
+
+	cfg.Work = filepath.Join(t.TempDir(), "work2")
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "already exists")
+
+	cfg.Force = true
+	_, err = Run(context.Background(), cfg)
+	require.NoError(t, err)
+}
+
+func TestPreflightMessages(t *testing.T) {
+	tests := []struct {
+		name  string
+		break_ func(cfg *Config)
+		want  string
+	}{
+		{"no DLC", func(c *Config) { c.DLC = "" }, "DLC is not set"},
+		{"missing utility", func(c *Config) { os.Remove(filepath.Join(c.DLC, "bin", "procopy")) }, "procopy not found"},
+		{"missing source", func(c *Config) { c.Source += "x" }, "srcx.db not found"},
+		{"missing target.st", func(c *Config) { os.Remove(filepath.Join(c.PlanDir, "target.st")) }, "target.st not found"},
+		{"no space", func(c *Config) { c.Plan.Totals.Bytes = 1 << 60 }, "not enough disk space"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := fakeSetup(t, testTables...)
+			cfg.Runner = newFakeOE(cfg.Plan)
+			tt.break_(&cfg)
+			_, err := Run(context.Background(), cfg)
+			var pe *PreconditionError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+func TestSourceInUse(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	oe := newFakeOE(cfg.Plan)
+	oe.served[cfg.Source] = true
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, 1, 1
+	_, err := Run(context.Background(), cfg)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "(276)")
+
+	// With parallel dumps the DBA's broker is used, and left running.
+	cfg.DumpJobs = 2
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, res.Verify.OK)
+	assert.True(t, oe.served[cfg.Source])
+}
+
+func TestSafeName(t *testing.T) {
+	assert.Equal(t, "dump_PUB.customer", safeName("dump:PUB.customer"))
+	odd := safeName(`load:PUB.odd "name" $(x) naïve`)
+	assert.Regexp(t, `^load_PUB\.odd__name____x__na_ve-[0-9a-f]{8}$`, odd)
+	assert.NotEqual(t, safeName("a b"), safeName("a_b"))
+}
+
+func TestSections(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"customer.bd", "customer.bd2", "customer.b3.bd", "customer.bd10", "customerx.bd", "customer.bd02"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), nil, 0o644))
+	}
+	secs, err := sections(dir, "PUB.customer")
+	require.NoError(t, err)
+	assert.Equal(t, map[int]string{1: filepath.Join(dir, "customer.bd"), 2: filepath.Join(dir, "customer.bd2"), 10: filepath.Join(dir, "customer.bd10")}, secs)
+	assert.Equal(t, 10, sectionOf(filepath.Join(dir, "customer.bd10"), "PUB.customer"))
+	assert.Equal(t, "sales_order", dumpBase("sales.order"))
+}

@@ -1,0 +1,55 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Exit codes of proutil -C holder (the only documented ones besides busy).
+const (
+	holderFree   = 0
+	holderSingle = 14 // a single-user utility (proutil, rfutil) holds it
+	holderMulti  = 16 // a broker serves it
+)
+
+func (c *Config) holderStep(db string) step {
+	return step{argv: c.proutil(db, "holder"), okExit: []int{holderSingle, holderMulti}}
+}
+
+// holder asks who holds db: holderFree, holderSingle or holderMulti.
+func (e *Executor) holder(ctx context.Context, jobID, db string, log *os.File) (int, error) {
+	res, err := e.runStep(ctx, jobID, e.cfg.holderStep(db), time.Minute, log, nil)
+	if err != nil {
+		return -1, err
+	}
+	switch res.ExitCode {
+	case holderFree, holderSingle, holderMulti:
+		return res.ExitCode, nil
+	}
+	return -1, fmt.Errorf("proutil -C holder on %s exited %d", db, res.ExitCode)
+}
+
+// serveJob starts a broker for the database unless one already serves it
+// (a resume after kill -9 finds the broker of the killed run still up).
+func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
+	db := e.cfg.db(j.DB)
+	h, err := e.holder(ctx, j.ID, db, log)
+	if err != nil {
+		return journal.Record{}, err
+	}
+	switch h {
+	case holderMulti:
+		return journal.Record{Message: "already served"}, nil
+	case holderSingle:
+		return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
+			Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
+	}
+	rec, err := e.runSteps(ctx, j, []step{e.cfg.serveStep(j.DB)}, log)
+	rec.Message = "broker started"
+	return rec, err
+}

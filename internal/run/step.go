@@ -1,0 +1,116 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+// JobError is a failed utility call, with what a DBA needs to act: the
+// call, the utility's own last message and the log holding all of it.
+type JobError struct {
+	Job     string
+	Argv    []string
+	Reason  string // "proutil exited with code 1", "timed out after 10m0s", ...
+	Message string // the utility's own last message, e.g. "** Cannot find or open file ... (43)"
+	Log     string
+}
+
+func (e *JobError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Reason)
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	}
+	if e.Log != "" {
+		fmt.Fprintf(&b, " (log: %s)", e.Log)
+	}
+	return b.String()
+}
+
+// runStep runs one call, appending argv, output and timing to the job's
+// log, and decides whether it worked: exit status, success marker
+// (openedge.CheckSuccess), timeout. progress, when set, receives the
+// output as it comes.
+func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout time.Duration, log io.Writer, progress io.Writer) (execx.Result, error) {
+	dir := s.dir
+	if dir == "" {
+		dir = e.cfg.Work
+	}
+	res, err := e.cfg.Runner.Run(ctx, execx.Cmd{
+		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.env(),
+		Timeout: timeout, Log: log, Output: progress,
+	})
+	jerr := &JobError{Job: jobID, Argv: s.argv, Log: e.cfg.logPath(jobID)}
+	prog := filepath.Base(s.argv[0])
+	utility := s.utility
+	if utility == "" {
+		utility = prog
+	}
+	last := lastMessage(res.Output)
+	switch {
+	case res.TimedOut:
+		jerr.Reason = fmt.Sprintf("%s %s hung: killed after %s", prog, utility, timeout)
+		jerr.Message = last
+		return res, jerr
+	case ctx.Err() != nil:
+		return res, ctx.Err()
+	case err != nil && !errors.Is(err, execx.ErrExit):
+		jerr.Reason = fmt.Sprintf("%s could not run: %v", prog, err)
+		return res, jerr
+	}
+	code := res.ExitCode
+	if slices.Contains(s.okExit, code) {
+		code = 0
+	}
+	if cerr := openedge.CheckSuccess(utility, res.Output, code); cerr != nil {
+		var ue *openedge.UtilityError
+		if errors.As(cerr, &ue) && ue.ExitCode != 0 {
+			jerr.Reason = fmt.Sprintf("%s %s exited with code %d", prog, utility, ue.ExitCode)
+		} else if errors.As(cerr, &ue) && ue.Marker != 0 {
+			jerr.Reason = fmt.Sprintf("%s %s printed no success message (%d)", prog, utility, ue.Marker)
+		} else {
+			jerr.Reason = fmt.Sprintf("%s %s failed: %v", prog, utility, cerr)
+		}
+		jerr.Message = last
+		return res, jerr
+	}
+	if s.save != "" {
+		if err := writeFileAtomic(s.save, []byte(res.Output)); err != nil {
+			return res, fmt.Errorf("save %s output: %w", utility, err)
+		}
+	}
+	return res, nil
+}
+
+// lastMessage is the utility's last numbered message, or its last
+// non-empty line when it printed none: the line a DBA reads first.
+func lastMessage(out string) string {
+	msgs := openedge.ScanMessages(out)
+	if n := len(msgs); n > 0 {
+		return msgs[n-1].String()
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// openLog opens the job's log for appending (a retried or resumed job
+// keeps the earlier attempts above the new one).
+func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
+	path := e.cfg.logPath(jobID)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(f, "=== %s attempt %d at %s\n", jobID, attempt, time.Now().Format(time.RFC3339))
+	return f, nil
+}

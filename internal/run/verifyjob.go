@@ -1,0 +1,53 @@
+package run
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+// verifyJob compares the source's tabanalys (the baseline taken before the
+// dumps) with the target's, table by table, and writes verify.json and the
+// two counts lists into the work directory. A mismatch fails the job, so
+// the run can never end in "success" with a table short.
+func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
+	before, err := readAnalysis(e.cfg.work(SourceAnalysis))
+	if err != nil {
+		return journal.Record{}, err
+	}
+	after, err := readAnalysis(e.cfg.work(TargetAnalysis))
+	if err != nil {
+		return journal.Record{}, err
+	}
+	res := verify.Compare(verify.NewSide(before, e.cfg.work(SourceAnalysis)), verify.NewSide(after, e.cfg.work(TargetAnalysis)))
+	if err := verify.Write(e.cfg.Work, res); err != nil {
+		return journal.Record{}, err
+	}
+	_ = verify.WriteText(log, res)
+	e.mu.Lock()
+	e.verified = res
+	e.mu.Unlock()
+	rec := journal.Record{Records: res.After.Records, CountKnown: true,
+		Message: fmt.Sprintf("%d tables, %d records; sha256 before %s after %s", len(res.Rows), res.After.Records, res.Before.ShortSum(), res.After.ShortSum())}
+	for _, f := range []string{verify.JSONFile, verify.BeforeList, verify.AfterList} {
+		if pf, err := proof(e.cfg.work(f)); err == nil {
+			rec.Files = append(rec.Files, pf)
+		}
+	}
+	if err := res.Err(); err != nil {
+		return rec, fmt.Errorf("verify: %w (details: %s)", err, e.cfg.work(verify.JSONFile))
+	}
+	return rec, nil
+}
+
+func readAnalysis(path string) (*openedge.Analysis, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return openedge.ParseAnalysis(f, path)
+}

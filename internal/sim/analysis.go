@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// analysisQualifier is tabanalys, dbanalys or ixanalys: the report is
+// computed from the committed segments (so a lost or extra record shows)
+// and printed with openedge.WriteAnalysis, the layout oedl parses.
+func analysisQualifier(kind string) func(p *proc, db string, args []string) int {
+	return func(p *proc, dbArg string, args []string) int {
+		fs, err := parseFlags(args, "-csfilePrefix", "-fieldsep")
+		if err != nil {
+			return p.usage("%v", err)
+		}
+		s, rc := p.open(dbArg, client)
+		if rc != 0 {
+			return rc
+		}
+		defer s.close()
+		a, err := analyse(s.db, kind)
+		if err != nil {
+			return p.fail("** %v", err)
+		}
+		if s.online {
+			p.say("[Warning] database in use - reported statistics are approximations. (2486)")
+		}
+		var buf bytes.Buffer
+		if err := openedge.WriteAnalysis(&buf, a); err != nil {
+			return p.fail("** %v", err)
+		}
+		p.stdout.Write(buf.Bytes())
+		if fs.bools["-csoutput"] {
+			prefix := s.paths.Base
+			if v, ok := fs.values["-csfilePrefix"]; ok {
+				prefix = v
+			}
+			if rc := writeCSOutput(p, prefix, a); rc != 0 {
+				return rc
+			}
+		}
+		return exitOK
+	}
+}
+
+func writeCSOutput(p *proc, prefix string, a *openedge.Analysis) int {
+	var tab, ix bytes.Buffer
+	if err := openedge.WriteCSTab(&tab, a); err != nil {
+		return p.fail("** %v", err)
+	}
+	if err := store.WriteFileAtomic(prefix+".tab.txt", tab.Bytes()); err != nil {
+		return p.fail("** %v", err)
+	}
+	if len(a.Indexes) > 0 {
+		if err := openedge.WriteCSIndex(&ix, a); err != nil {
+			return p.fail("** %v", err)
+		}
+		if err := store.WriteFileAtomic(prefix+".ix.txt", ix.Bytes()); err != nil {
+			return p.fail("** %v", err)
+		}
+	}
+	return exitOK
+}
+
+// analyse builds the report of a database.
+func analyse(db *store.DB, kind string) (*openedge.Analysis, error) {
+	c := db.Ctl
+	opts := map[string]string{"tabanalys": "tabanalys", "dbanalys": "chanalys ixanalys tabanalys", "ixanalys": "ixanalys"}[kind]
+	a := &openedge.Analysis{
+		Database: db.Paths.Base, BlockSize: c.BlockSize, Options: opts, Release: Release,
+		Date: time.Now().Format("Mon Jan _2 15:04:05 2006"), RecSpaceSearchDepth: 5,
+	}
+	areas := make([]*store.Area, 0, len(c.Areas))
+	for _, ar := range c.Areas {
+		if ar.Type == 'd' {
+			areas = append(areas, ar)
+		}
+	}
+	sort.Slice(areas, func(i, j int) bool { return areas[i].Number < areas[j].Number })
+	tables := append([]*store.Table(nil), c.Tables...)
+	sort.Slice(tables, func(i, j int) bool { return lessFold(tables[i].Name, tables[j].Name) })
+	var rmBytes, rmUsable, rmBlocks, ixBytes, ixUsable, ixBlocks int64
+	for _, ar := range areas {
+		a.Areas = append(a.Areas, openedge.AreaSummary{Name: ar.Name, Number: ar.Number})
+		usable := int64(c.BlockSize - 16)
+		if ar.TypeII() {
+			usable = int64(c.BlockSize - 64)
+		}
+		if kind != "ixanalys" {
+			for _, t := range tables {
+				if t.Area != ar.Number {
+					continue
+				}
+				st, err := db.TableStatsOf(t)
+				if err != nil {
+					return nil, err
+				}
+				row := openedge.TableStat{Area: ar.Name, AreaNum: ar.Number, Owner: t.Owner, Name: t.Name, Number: t.Number,
+					Records: st.Records, Bytes: st.Bytes, MinRecord: st.Min, MaxRecord: st.Max, Fragments: st.Fragments,
+					FragFactor: 0, ScatterFactor: st.Scatter}
+				if st.Records > 0 {
+					row.MeanRecord = int64(math.Round(float64(st.Bytes) / float64(st.Records)))
+					row.FragFactor = math.Round(float64(st.Fragments)/float64(st.Records)*10) / 10
+				}
+				a.Tables = append(a.Tables, row)
+				rmBytes += st.Bytes
+				rmBlocks += st.UsedBlocks
+				rmUsable += st.UsedBlocks * usable
+			}
+		}
+		if kind == "tabanalys" {
+			continue
+		}
+		for _, t := range tables {
+			for _, ix := range t.Indexes {
+				if ix.Area != ar.Number {
+					continue
+				}
+				st, err := db.IndexStatsOf(ix)
+				if err != nil {
+					return nil, err
+				}
+				a.Indexes = append(a.Indexes, openedge.IndexStat{Area: ar.Name, AreaNum: ar.Number, Owner: t.Owner,
+					Table: t.Name, TableNum: t.Number, Name: ix.Name, Number: ix.Number, Fields: len(ix.Fields),
+					Levels: st.Levels, Blocks: st.Blocks, Bytes: st.Bytes, Util: st.Util, Factor: st.Factor, Inactive: !ix.Active})
+				ixBytes += st.Bytes
+				ixBlocks += st.Blocks
+				ixUsable += st.Blocks * usable
+			}
+		}
+	}
+	a.RMBlocks = rmBlocks
+	if rmUsable > 0 {
+		a.RMUsedPct = math.Round(float64(rmBytes)/float64(rmUsable)*10000) / 100
+	}
+	a.IndexBlocks = ixBlocks
+	if ixUsable > 0 {
+		a.IndexUsedPct = math.Round(float64(ixBytes)/float64(ixUsable)*10000) / 100
+	}
+	return a, nil
+}
+
+func lessFold(a, b string) bool {
+	la, lb := bytes.ToLower([]byte(a)), bytes.ToLower([]byte(b))
+	if c := bytes.Compare(la, lb); c != 0 {
+		return c < 0
+	}
+	return a < b
+}
+
+// describeQualifier prints "Key : Value" lines as proutil -C describe.
+func describeQualifier(p *proc, dbArg string, args []string) int {
+	s, rc := p.open(dbArg, client)
+	if rc != 0 {
+		return rc
+	}
+	defer s.close()
+	c := s.db.Ctl
+	date := func(t time.Time) string {
+		if t.IsZero() {
+			return "*** Not yet performed ***"
+		}
+		return t.Local().Format("Mon Jan _2 15:04:05 2006")
+	}
+	largest := 1
+	for _, a := range c.Areas {
+		largest = max(largest, a.BPC)
+	}
+	p.banner()
+	p.say("")
+	p.say("OpenEdge Database Description")
+	p.say("")
+	p.say("Database Name               : %s", s.paths.Base)
+	p.say("Version                     : 184.0")
+	p.say("Block Size                  : %d", c.BlockSize)
+	p.say("Largest Cluster             : %d", largest)
+	p.say("Create Date                 : %s", date(c.Created))
+	p.say("Last Open Date              : %s", date(c.LastOpened))
+	p.say("Prior Open Date             : %s", date(c.LastOpened))
+	p.say("Schema Change Date          : %s", date(c.SchemaChanged))
+	p.say("Codepage                    : %s", c.Codepage)
+	p.say("")
+	p.say(" Before Imaging information")
+	p.say("  Block Size                : %d", c.BIBlockKB*1024)
+	p.say("  Cluster Size (16K Units)  : %d", c.BIClusterKB/16)
+	p.say("  Last Open Date            : %s", date(c.LastOpened))
+	p.say("")
+	p.say(" Backup Information")
+	p.say("  Last Full Backup Date     : *** Not yet performed ***")
+	p.say("  Last Incremental Backup   : *** Not yet performed ***")
+	p.say("")
+	p.say(" Database Features")
+	p.say("")
+	p.say("    ID   Feature                            Active  Details")
+	p.say("   ----  ---------------------------------  ------  -------")
+	p.say("%s", fmt.Sprintf("      5  Large Files                        Yes"))
+	p.say("%s", fmt.Sprintf("     10  64 Bit DBKEYS                      Yes"))
+	return exitOK
+}

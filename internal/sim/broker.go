@@ -1,0 +1,162 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// The broker. proserve starts _mprosrv as a detached process in its own
+// session (it outlives proserve and the shell that ran it); the broker
+// takes DB.lk in multi-user mode and holds it until proshut signals it.
+// Clients of a served database (dump, load, tabanalys, _progres) see the
+// live multi-user holder and run concurrently, coordinating with flocks.
+
+// brokerChildEnv marks the re-executed broker process.
+const brokerChildEnv = "OESIM_BROKER_CHILD"
+
+// brokerReadyTimeout bounds how long proserve waits for its broker.
+const brokerReadyTimeout = 30 * time.Second
+
+func runProserve(p *proc) int {
+	fs, err := parseFlags(p.args, "-B", "-L", "-n", "-S", "-H", "-N", "-Mn", "-Ma", "-Mi", "-spin", "-bibufs", "-aibufs",
+		"-lkwtmo", "-pf", "-db", "-Mpb", "-minport", "-maxport")
+	if err != nil || len(fs.pos) < 1 {
+		if v, ok := fs.values["-db"]; ok && err == nil {
+			fs.pos = append(fs.pos, v)
+		} else {
+			return p.usage("usage: proserve db-name [parameters]")
+		}
+	}
+	if _, ok := p.dlc(); !ok {
+		return exitFail
+	}
+	paths := store.PathsFor(fs.pos[0])
+	if !paths.Exists() {
+		return p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+	}
+	if h, _ := store.ReadHolder(paths); h != nil && h.Alive {
+		return p.fail("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	lg, err := os.OpenFile(paths.Log(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	defer lg.Close()
+	cmd := exec.Command(exe, paths.Base)
+	cmd.Args[0] = filepath.Join(filepath.Dir(exe), "_mprosrv")
+	cmd.Env = append(os.Environ(), brokerChildEnv+"=1")
+	cmd.Stdout, cmd.Stderr = lg, lg
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return p.fail("** Cannot start the broker: %v. (oesim)", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(brokerReadyTimeout)
+	for {
+		if h, _ := store.ReadHolder(paths); h != nil && h.Alive && h.Mode == store.Multi && h.Pid == cmd.Process.Pid {
+			break
+		}
+		select {
+		case err := <-exited:
+			return p.fail("** The broker for %s did not start (%v); see %s. (oesim)", paths.Base, err, paths.Log())
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			return p.fail("** The broker for %s did not start in %s. (oesim)", paths.Base, brokerReadyTimeout)
+		}
+	}
+	pid := cmd.Process.Pid
+	cmd.Process.Release()
+	now := time.Now().Format("15:04:05")
+	p.say("%s", Release)
+	p.say("%s BROKER  0: Multi-user session begin. (333)", now)
+	p.say("%s BROKER  0: Started for %s using TCP IPV4 address 0.0.0.0, pid %d. (5644)", now, "oesim", pid)
+	return exitOK
+}
+
+// runMprosrv is the broker itself when re-executed by proserve, and
+// otherwise behaves as proserve.
+func runMprosrv(p *proc) int {
+	if os.Getenv(brokerChildEnv) == "" {
+		return runProserve(p)
+	}
+	if len(p.args) < 1 {
+		return exitUsage
+	}
+	paths := store.PathsFor(p.args[0])
+	lease, err := store.Acquire(paths, store.Multi)
+	var inUse *store.InUseError
+	if errors.As(err, &inUse) {
+		logLine(paths.Log(), "BROKER", inUse.Error())
+		return exitFail
+	}
+	if err != nil {
+		logLine(paths.Log(), "BROKER", err.Error())
+		return exitFail
+	}
+	if lease.Recovered != nil {
+		logLine(paths.Log(), "BROKER", fmt.Sprintf("(5326) Begin Physical Redo Phase at 0 . Previous holder pid %d died.", lease.Recovered.Pid))
+	}
+	logLine(paths.Log(), "BROKER", "(333) Multi-user session begin.")
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	<-sig
+	logLine(paths.Log(), "BROKER", "(1613) Shutdown is executing.")
+	lease.Release()
+	logLine(paths.Log(), "BROKER", "(334) Multi-user session end.")
+	return exitOK
+}
+
+// runProshut: proshut DB -by|-bn|-b|-F. Signals the broker and waits for
+// it to release DB.lk.
+func runProshut(p *proc) int {
+	fs, err := parseFlags(p.args, "-C", "-H", "-S", "-shutdownTimeout", "-cpinternal", "-cpstream")
+	if err != nil || len(fs.pos) < 1 {
+		return p.usage("usage: proshut db-name [-b | -by | -bn | -F]")
+	}
+	if _, ok := p.dlc(); !ok {
+		return exitFail
+	}
+	paths := store.PathsFor(fs.pos[0])
+	if !paths.Exists() {
+		return p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+	}
+	h, err := store.ReadHolder(paths)
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	if h == nil || !h.Alive || h.Mode != store.Multi {
+		return p.fail("There is no server for database %s. (1423)", paths.Base)
+	}
+	p.say("Shutdown is executing. (1613)")
+	if err := syscall.Kill(h.Pid, syscall.SIGTERM); err != nil {
+		return p.fail("** Cannot signal the broker (pid %d): %v. (oesim)", h.Pid, err)
+	}
+	deadline := time.Now().Add(brokerReadyTimeout)
+	for {
+		h, _ := store.ReadHolder(paths)
+		if h == nil || !h.Alive {
+			break
+		}
+		if time.Now().After(deadline) {
+			return p.fail("** The broker (pid %d) did not stop. (oesim)", h.Pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.say("Shutdown complete. (1614)")
+	return exitOK
+}

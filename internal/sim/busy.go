@@ -1,0 +1,59 @@
+package sim
+
+import (
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// busy and holder exit statuses (documented, openedge-formats.md §7.1).
+const (
+	busyNotInUse = 0
+	busyInUse    = 6
+	holderSingle = 14
+	holderMulti  = 16
+)
+
+// holderOf reports who holds the database (nil: nobody alive does).
+func holderOf(p *proc, dbArg string) (*store.Holder, store.Paths, int) {
+	paths := store.PathsFor(dbArg)
+	if !paths.Exists() {
+		return nil, paths, p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+	}
+	h, err := store.ReadHolder(paths)
+	if err != nil {
+		return nil, paths, p.fail("** %v", err)
+	}
+	if h != nil && !h.Alive {
+		h = nil // a stale DB.lk: the next opener recovers it
+	}
+	return h, paths, 0
+}
+
+// busyQualifier: 0 not in use, 6 in use. (64, "starting up", cannot be
+// observed: a broker writes DB.lk in one step once it is ready.)
+func busyQualifier(p *proc, dbArg string, _ []string) int {
+	h, paths, rc := holderOf(p, dbArg)
+	if rc != 0 {
+		return rc
+	}
+	if h == nil {
+		return busyNotInUse
+	}
+	p.say("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
+	return busyInUse
+}
+
+// holderQualifier: 0 not in use, 14 single-user, 16 multi-user.
+func holderQualifier(p *proc, dbArg string, _ []string) int {
+	h, paths, rc := holderOf(p, dbArg)
+	if rc != 0 {
+		return rc
+	}
+	if h == nil {
+		return busyNotInUse
+	}
+	p.say("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
+	if h.Mode == store.Multi {
+		return holderMulti
+	}
+	return holderSingle
+}

@@ -1,0 +1,294 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/oedl/oedl/internal/sim/bd"
+	"github.com/oedl/oedl/internal/sim/fault"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// tableImage is a table's records read into memory, in storage order.
+type tableImage struct {
+	recs  [][]byte // aliases of the segment buffers
+	crcs  []uint32
+	bytes int64
+}
+
+func readTable(db *store.DB, t *store.Table, env *environment) (*tableImage, error) {
+	af, segs, err := db.ObjectSegments(t.Area, store.KindRecords, t.Number)
+	if err != nil {
+		return nil, err
+	}
+	img := &tableImage{}
+	for _, s := range segs {
+		buf, err := af.ReadData(s, nil)
+		if err != nil {
+			return nil, err
+		}
+		env.charge(int64(len(buf)), 1)
+		img.bytes += int64(len(buf))
+		err = store.ForEachFrame(buf, func(rec []byte, crc uint32) error {
+			img.recs = append(img.recs, rec)
+			img.crcs = append(img.crcs, crc)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.QualifiedName(), err)
+		}
+	}
+	return img, nil
+}
+
+// indexOrder returns the record positions of img in the order of index ix
+// (ties in storage order), and the mean key length.
+func indexOrder(img *tableImage, ix *store.Index, threads int) ([]int32, int, error) {
+	order := make([]int32, len(img.recs))
+	if ix == nil {
+		for i := range order {
+			order[i] = int32(i)
+		}
+		return order, 8, nil
+	}
+	ex := newExtractor(ix)
+	run := &keyRun{ents: make([]keyEntry, 0, len(img.recs))}
+	for i, rec := range img.recs {
+		if err := ex.keys(rec, func(k []byte) { run.add(k, int64(i)) }); err != nil {
+			return nil, 0, err
+		}
+	}
+	meanKey := 8
+	if len(run.ents) > 0 {
+		meanKey = max(1, len(run.arena)/len(run.ents))
+	}
+	runs := splitRuns([]*keyRun{run}, threads)
+	sortRuns(runs)
+	i := 0
+	err := mergeRuns(runs, func(_ []byte, recid int64) error { order[i] = int32(recid); i++; return nil })
+	return order, meanKey, err
+}
+
+// brackets splits n records, in dump-index order, into the key ranges a
+// threaded dump gives its threads. OpenEdge takes them from the entries of
+// the index's root block: idxbuild fills blocks left to right, so every
+// subtree under the root is full except the last, and the brackets are
+// uneven (the 895/222 split of the documented run). The fan-out comes from
+// the block size and the mean key length; the result is deterministic.
+func brackets(n int64, meanKey, blockSize, threadnum int) []int64 {
+	fanout := int64(max(2, (blockSize-64)/(meanKey+6)))
+	if n <= fanout || threadnum <= 1 {
+		return []int64{n}
+	}
+	subtree := fanout // entries under one root entry
+	for subtree*fanout < n {
+		subtree *= fanout
+	}
+	roots := (n + subtree - 1) / subtree
+	t := min(int64(threadnum), roots)
+	out := make([]int64, t)
+	for j := range t {
+		lo, hi := j*roots/t*subtree, min(n, (j+1)*roots/t*subtree)
+		out[j] = hi - lo
+	}
+	return out
+}
+
+func dumpQualifier(p *proc, dbArg string, args []string) int {
+	fs, err := parseFlags(args, "-index", "-thread", "-threadnum", "-dumplist", "-Cipher")
+	if err != nil {
+		return p.usage("%v", err)
+	}
+	pos := dropWords(fs.pos, "stopaftererror")
+	if len(pos) != 2 {
+		return p.usage("usage: proutil db-name -C dump [owner-name.]table-name directory [-index n] [-thread 1 -threadnum n] [-dumplist file]")
+	}
+	p.banner()
+	s, rc := p.open(dbArg, client)
+	if rc != 0 {
+		return rc
+	}
+	defer s.close()
+	t := s.db.Ctl.Table(pos[0])
+	if t == nil {
+		return p.fail("** Table %s was not found in database %s. (oesim)", pos[0], s.paths.Base)
+	}
+	ix := t.PrimaryIndex()
+	if v, ok := fs.values["-index"]; ok {
+		n, err := fs.intValue("-index", 0)
+		if err != nil {
+			return p.usage("%v", err)
+		}
+		if ix = t.IndexByNumber(n); ix == nil {
+			return p.fail("** Index number %s is not an index of table %s. (oesim)", v, t.Name)
+		}
+		if ix.Word {
+			return p.fail("** Index %s (%d) is a word index and cannot be used for a dump. (oesim)", ix.Name, ix.Number)
+		}
+	}
+	if ix != nil && !ix.Active {
+		return p.fail("** Index %s (%d) of table %s is inactive; rebuild it before dumping with it. (oesim)", ix.Name, ix.Number, t.Name)
+	}
+	threaded := fs.values["-thread"] == "1"
+	threadnum, err := fs.intValue("-threadnum", runtime.NumCPU())
+	if err != nil || threadnum < 1 {
+		return p.usage("-threadnum must be a positive number")
+	}
+	if threaded && !s.online {
+		return p.fail("** A multi-threaded dump (-thread 1) needs the database to be served; start it with proserve. (oesim)")
+	}
+	dir := pos[1]
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return p.fail("** Cannot find or open file %s, errno = 2. (43)", dir)
+	}
+	fp := p.env.fault(p, "dump", t.QualifiedName())
+	if rc := applyEarlyFault(p, fp); rc >= 0 {
+		return rc
+	}
+	unlock, err := store.FileLock(s.paths.BI(), false)
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	img, err := readTable(s.db, t, p.env)
+	unlock()
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	order, meanKey, err := indexOrder(img, ix, 2)
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	sizes := []int64{int64(len(order))}
+	if threaded {
+		if _, given := fs.values["-threadnum"]; !given {
+			p.say("Threads number is not specified.")
+		}
+		sizes = brackets(int64(len(order)), meanKey, s.db.Ctl.BlockSize, min(threadnum, runtime.NumCPU()))
+		p.say("Maximum number of threads running is %d. (14774)", threadnum)
+	}
+	if ix != nil {
+		p.say("Using index %s (%d) for dump of table %s. (17813)", ix.Name, ix.Number, t.Name)
+	}
+	files, rc := writeBrackets(p, s, t, img, order, sizes, dir, threaded, fp)
+	if rc != 0 {
+		return rc
+	}
+	if threaded {
+		p.say("Binary dump started %d threads. (14776)", len(sizes))
+	}
+	p.say("Dumped %d records. (13932)", len(order))
+	if v, ok := fs.values["-dumplist"]; ok {
+		if err := store.WriteFileAtomic(v, []byte(strings.Join(files, "\n")+"\n")); err != nil {
+			return p.fail("** %v", err)
+		}
+	}
+	p.say("Binary Dump complete. (6254)")
+	s.log(fmt.Sprintf("Binary dump of table %s: %d records in %d file(s). (13932)", t.QualifiedName(), len(order), len(files)))
+	return exitOK
+}
+
+// dropWords removes "word value" pairs (positional options such as
+// "stopaftererror 10") from positional arguments.
+func dropWords(pos []string, words ...string) []string {
+	var out []string
+	for i := 0; i < len(pos); i++ {
+		skip := false
+		for _, w := range words {
+			if strings.EqualFold(pos[i], w) {
+				skip = true
+			}
+		}
+		if skip {
+			i++
+			continue
+		}
+		out = append(out, pos[i])
+	}
+	return out
+}
+
+// writeBrackets writes one .bd per bracket, concurrently; brackets after
+// the first are written as table.bN.bd and renamed table.bdN when done.
+func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order []int32, sizes []int64,
+	dir string, threaded bool, fp *faultPlan) ([]string, int) {
+	absDir, _ := filepath.Abs(dir)
+	base := filepath.Join(absDir, t.DumpFileBase())
+	files := make([]string, len(sizes))
+	errs := make([]error, len(sizes))
+	var written atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var start int64
+	for b, n := range sizes {
+		section := b + 1
+		final, temp := base+".bd", base+".bd"
+		if section > 1 {
+			final, temp = fmt.Sprintf("%s.bd%d", base, section), fmt.Sprintf("%s.b%d.bd", base, section)
+		}
+		files[b] = final
+		lo := start
+		start += n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := &bd.Header{Created: time.Now(), Table: t.Name, TableNumber: t.Number, CRC: t.CRC, Fields: len(t.Fields),
+				Database: s.paths.Name(), Section: section, FirstRecord: lo + 1, Owner: t.Owner}
+			errs[b] = writeSection(temp, h, img, order[lo:lo+n], p.env, fp, &written)
+			if errs[b] == nil && temp != final {
+				errs[b] = os.Rename(temp, final)
+			}
+			if threaded && errs[b] == nil {
+				mu.Lock()
+				p.say("Thread %d dumped", 140132717238592+int64(os.Getpid())*4096+int64(section)*1011712)
+				p.say("%d records for bracket %d. (17816)", n, section)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return nil, p.fail("%s", ioErrorText(err))
+			}
+			return nil, p.fail("** %v", err)
+		}
+	}
+	return files, 0
+}
+
+func writeSection(path string, h *bd.Header, img *tableImage, order []int32, env *environment, fp *faultPlan, written *atomic.Int64) error {
+	f, err := createDumpFile(path, env, fp)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w, err := bd.NewWriter(f, h)
+	if err != nil {
+		return err
+	}
+	for _, i := range order {
+		rec := img.recs[i]
+		n := written.Add(1)
+		if fp.is(fault.Corrupt) && n == fp.n() && fp.strike() {
+			rec = append([]byte(nil), rec...)
+			rec[len(rec)/2] ^= 0x5a // the stored checksum no longer matches
+		}
+		if err := w.WriteRecord(rec, img.crcs[i]); err != nil {
+			return err
+		}
+		if fp.is(fault.TruncateAfter) && n == fp.n() && fp.strike() {
+			return w.Abandon() // the file ends here, without its trailer
+		}
+		fp.recordFault(n, nil)
+	}
+	return w.Close()
+}

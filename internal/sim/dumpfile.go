@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/oedl/oedl/internal/sim/fault"
+)
+
+// dumpFile is a .bd (or sort file) being written, with the virtual disk
+// charged per write (the writers above it issue ~1 MB writes) and an
+// optional disk-full fault.
+type dumpFile struct {
+	f        *os.File
+	env      *environment
+	budget   int64 // bytes left before ENOSPC; < 0 = unlimited
+	written  int64
+	diskFull bool
+	fp       *faultPlan
+}
+
+func createDumpFile(path string, env *environment, fp *faultPlan) (*dumpFile, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	d := &dumpFile{f: f, env: env, budget: -1}
+	if fp.is(fault.DiskFullAfter) {
+		d.budget, d.fp = fp.n(), fp
+	}
+	return d, nil
+}
+
+func (d *dumpFile) Write(b []byte) (int, error) {
+	if d.budget >= 0 && int64(len(b)) > d.budget && d.fp.strike() {
+		n, _ := d.f.Write(b[:d.budget])
+		d.written += int64(n)
+		d.budget = 0
+		d.diskFull = true
+		return n, &os.PathError{Op: "write", Path: d.f.Name(), Err: syscall.ENOSPC}
+	}
+	n, err := d.f.Write(b)
+	d.written += int64(n)
+	if d.budget >= 0 {
+		d.budget = max(0, d.budget-int64(n))
+	}
+	d.env.charge(int64(n), 1)
+	return n, err
+}
+
+func (d *dumpFile) Close() error { return d.f.Close() }
+
+// ioErrorText is the console text of a failed write: OpenEdge's shape for
+// an operating-system error, with errno.
+func ioErrorText(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return fmt.Sprintf("** Error writing %s, errno = %d: %v. (oesim)", pathOf(err), int(errno), errno)
+	}
+	return fmt.Sprintf("** Error writing: %v. (oesim)", err)
+}
+
+func pathOf(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return "file"
+}
+
+// crashNow ends the process the way a crash does: no deferred cleanup, no
+// lock release, buffered output lost.
+func crashNow() {
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {}
+}
+
+// hangForever blocks until the process is killed.
+func hangForever() { select {} }

@@ -1,0 +1,117 @@
+package sim
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/oedl/oedl/internal/sim/fault"
+	"github.com/oedl/oedl/internal/sim/vdisk"
+)
+
+// environment is what the OESIM_* variables switch on for one utility
+// call: the fault rules (OESIM_FAULTS, package fault) and the shared
+// virtual disk with its start-up cost (OESIM_DISK_MBPS, OESIM_DISK_IOPS,
+// OESIM_STARTUP_MS, package vdisk). Those packages own the semantics; this
+// file applies them inside the utilities.
+type environment struct {
+	faults *fault.Set
+	disk   *vdisk.Disk
+}
+
+// loadEnvironment reads the OESIM_* variables; a malformed one is an
+// error naming it.
+func loadEnvironment() (*environment, error) {
+	fs, err := fault.FromEnv()
+	if err != nil {
+		return nil, err
+	}
+	d, err := vdisk.FromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return &environment{faults: fs, disk: d}, nil
+}
+
+func (e *environment) startup() {
+	if e != nil {
+		e.disk.Startup()
+	}
+}
+
+// charge draws bytes and I/O operations from the shared virtual disk.
+func (e *environment) charge(bytes, ios int64) {
+	if e != nil {
+		e.disk.Charge(bytes, ios)
+	}
+}
+
+// faultPlan is the fault rule that applies to one utility call and table.
+type faultPlan struct {
+	rule *fault.Rule
+	p    *proc
+}
+
+// fault returns the rule that applies to this call and table, or nil. It
+// does not fire it: each kind fires at the moment it strikes.
+func (e *environment) fault(p *proc, qualifier, table string) *faultPlan {
+	if e == nil {
+		return nil
+	}
+	r := e.faults.For(p.name, qualifier, table)
+	if r == nil && (p.name == "_proutil" || p.name == "_dbutil") {
+		r = e.faults.For("proutil", qualifier, table)
+	}
+	if r == nil {
+		return nil
+	}
+	return &faultPlan{rule: r, p: p}
+}
+
+// is reports whether the plan is of kind k.
+func (f *faultPlan) is(k fault.Kind) bool { return f != nil && f.rule.Kind == k }
+
+// n is the rule's argument (records, exit code, bytes).
+func (f *faultPlan) n() int64 { return f.rule.N }
+
+// strike uses one firing of the rule; false when its firings are spent.
+// A fault state that cannot be reached ends the utility loudly, rather
+// than silently skip or repeat a planned fault.
+func (f *faultPlan) strike() bool {
+	ok, err := f.rule.Fire()
+	if err != nil {
+		fmt.Fprintf(f.p.stdout, "** oesim: %v (oesim)\n", err)
+		os.Exit(exitFail)
+	}
+	return ok
+}
+
+// applyEarlyFault handles the faults that strike before any work: exit,
+// hang and delay. It returns -1 when the work should go on.
+func applyEarlyFault(p *proc, fp *faultPlan) int {
+	switch {
+	case fp.is(fault.Exit) && fp.strike():
+		p.say("** oesim fault %q: exiting with status %d. (oesim)", fp.rule.Text, fp.n())
+		return int(fp.n())
+	case fp.is(fault.Hang) && fp.strike():
+		hangForever()
+	case fp.is(fault.Delay) && fp.strike():
+		time.Sleep(fp.rule.Delay)
+	}
+	return -1
+}
+
+// recordFault is the per-record check of crash-after and hang-after: call
+// it after record count (1-based) has been processed.
+func (f *faultPlan) recordFault(count int64, beforeCrash func()) {
+	switch {
+	case f == nil || count != f.rule.N:
+	case f.is(fault.CrashAfter) && f.strike():
+		if beforeCrash != nil {
+			beforeCrash()
+		}
+		crashNow()
+	case f.is(fault.HangAfter) && f.strike():
+		hangForever()
+	}
+}

@@ -1,0 +1,543 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// digest hashes every value of every row of every table.
+func digest(t *testing.T, db *Database) uint64 {
+	t.Helper()
+	h := fnv.New64a()
+	var buf []byte
+	for _, tb := range db.Tables {
+		for r := range tb.Rows {
+			buf = appendRow(buf[:0], r)
+			h.Write(buf)
+		}
+	}
+	return h.Sum64()
+}
+
+func appendRow(b []byte, r []any) []byte {
+	for _, v := range r {
+		switch x := v.(type) {
+		case nil:
+			b = append(b, 0)
+		case int64:
+			b = binary.AppendVarint(append(b, 1), x)
+		case string:
+			b = append(binary.AppendUvarint(append(b, 2), uint64(len(x))), x...)
+		case float64:
+			b = binary.LittleEndian.AppendUint64(append(b, 3), math.Float64bits(x))
+		case bool:
+			b = append(b, 4, map[bool]byte{false: 0, true: 1}[x])
+		case time.Time:
+			b = binary.AppendVarint(append(b, 5), x.UnixNano())
+		case []byte:
+			b = append(binary.AppendUvarint(append(b, 6), uint64(len(x))), x...)
+		case []any:
+			b = appendRow(append(b, 7), x)
+		default:
+			panic(fmt.Sprintf("unexpected %T", v))
+		}
+	}
+	return b
+}
+
+func dfText(t *testing.T, db *Database) string {
+	t.Helper()
+	var b bytes.Buffer
+	_, err := db.DF.WriteTo(&b)
+	require.NoError(t, err)
+	return b.String()
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	for _, profile := range Profiles() {
+		t.Run(profile, func(t *testing.T) {
+			a, err := Generate(profile, 1<<20, 7)
+			require.NoError(t, err)
+			b, err := Generate(profile, 1<<20, 7)
+			require.NoError(t, err)
+			c, err := Generate(profile, 1<<20, 8)
+			require.NoError(t, err)
+
+			assert.Equal(t, dfText(t, a), dfText(t, b), "same inputs, same schema")
+			assert.Equal(t, digest(t, a), digest(t, b), "same inputs, same rows")
+			assert.Equal(t, dfText(t, a), dfText(t, c), "the seed does not change the schema")
+			assert.NotEqual(t, digest(t, a), digest(t, c), "another seed, other rows")
+			for i := range a.Tables {
+				assert.Equal(t, a.Tables[i].Records, c.Tables[i].Records, a.Tables[i].Name)
+			}
+		})
+	}
+}
+
+func TestRowsRestartAndStop(t *testing.T) {
+	db, err := Generate("erp", 1<<20, 1)
+	require.NoError(t, err)
+	tb := db.Table("PUB.GLTR_HIST")
+	require.NotNil(t, tb, "lookup is case-insensitive, with or without owner")
+	require.Greater(t, tb.Records, int64(10))
+
+	var first []Row
+	for r := range tb.Rows {
+		first = append(first, r)
+		if len(first) == 10 {
+			break // an early stop must not panic or leak
+		}
+	}
+	n := 0
+	for r := range tb.Rows {
+		if n < len(first) {
+			assert.Equal(t, first[n], r, "row %d after a restart", n)
+		}
+		n++
+	}
+	assert.EqualValues(t, tb.Records, n)
+}
+
+func TestUnknownProfileAndBadScale(t *testing.T) {
+	_, err := Generate("crm", 1<<20, 1)
+	assert.ErrorContains(t, err, `unknown profile "crm"`)
+	_, err = Generate("erp", -1, 1)
+	assert.ErrorContains(t, err, "negative")
+	assert.Equal(t, []string{"erp", "sports"}, Profiles())
+}
+
+// scan iterates every row of db and returns the encoded bytes and records
+// per table.
+func scan(db *Database) (bytes, records map[string]int64) {
+	bytes, records = map[string]int64{}, map[string]int64{}
+	for _, tb := range db.Tables {
+		for r := range tb.Rows {
+			bytes[tb.Name] += int64(EncodedSize(r))
+			records[tb.Name]++
+		}
+	}
+	return bytes, records
+}
+
+func TestScaleIsMet(t *testing.T) {
+	tests := []struct {
+		profile string
+		scale   int64
+	}{
+		{"erp", 4 << 20},
+		{"erp", 12 << 20},
+		{"sports", 1 << 20},
+		{"sports", 16 << 20},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%d", tt.profile, tt.scale), func(t *testing.T) {
+			db, err := Generate(tt.profile, tt.scale, 3)
+			require.NoError(t, err)
+			bytes, records := scan(db)
+			var total int64
+			for _, tb := range db.Tables {
+				total += bytes[tb.Name]
+				assert.Equal(t, tb.Records, records[tb.Name], "%s yields Records rows", tb.Name)
+			}
+			assert.InEpsilon(t, tt.scale, total, 0.06, "encoded bytes %d for scale %d", total, tt.scale)
+			assert.InEpsilon(t, db.Bytes(), total, 0.06, "Bytes() predicts the rows")
+		})
+	}
+}
+
+func TestERPShape(t *testing.T) {
+	tests := []struct {
+		scale          int64
+		minT, maxT     int
+		minTinyTables  int // tables with 0..100 records
+		maxMeanAtLeast int
+	}{
+		{1 << 20, 150, 150, 120, 1000},
+		{200 << 20, 400, 500, 150, 1000},
+		{14 << 30, 800, 873, 100, 1000},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.scale>>20, "MB"), func(t *testing.T) {
+			db, err := Generate("erp", tt.scale, 1)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, len(db.Tables), tt.minT)
+			assert.LessOrEqual(t, len(db.Tables), tt.maxT)
+
+			// Bytes are predicted by Records x MeanSize (TestScaleIsMet
+			// checks the rows deliver them).
+			sizes := make([]int64, 0, len(db.Tables))
+			var indexes, tiny, empty, inSchema int
+			minMean, maxMean := 1<<30, 0
+			for _, tb := range db.Tables {
+				sizes = append(sizes, tb.Records*int64(tb.MeanSize))
+				indexes += len(tb.Def.Indexes)
+				if tb.Records <= 100 {
+					tiny++
+				}
+				if tb.Records == 0 {
+					empty++
+				}
+				if tb.Area == areaSchema {
+					inSchema++
+				}
+				if tb.Records > 0 {
+					minMean, maxMean = min(minMean, tb.MeanSize), max(maxMean, tb.MeanSize)
+				}
+			}
+			slices.Sort(sizes)
+			slices.Reverse(sizes)
+			top4 := float64(sizes[0]+sizes[1]+sizes[2]+sizes[3]) / float64(db.Bytes())
+			avgIdx := float64(indexes) / float64(len(db.Tables))
+			t.Logf("tables %d, top-4 share %.2f, indexes/table %.2f, tiny %d, empty %d, in Schema Area %d, mean %d..%d",
+				len(db.Tables), top4, avgIdx, tiny, empty, inSchema, minMean, maxMean)
+			assert.InDelta(t, 0.5, top4, 0.06, "the top 4 tables hold about half the bytes")
+			assert.InDelta(t, 3.6, avgIdx, 0.5, "about 3.6 indexes per table (3140/873)")
+			assert.GreaterOrEqual(t, tiny, tt.minTinyTables, "a long tail of tiny tables")
+			assert.GreaterOrEqual(t, empty, 3, "a few empty tables")
+			assert.Less(t, minMean, 100, "mean record sizes from tens of bytes")
+			assert.Greater(t, maxMean, tt.maxMeanAtLeast, "to over a kilobyte")
+			assert.Greater(t, inSchema, len(db.Tables)/5, "many objects in the Schema Area")
+		})
+	}
+}
+
+var oeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_#$%&-]{0,31}$`)
+
+func TestSchemaIsValidOpenEdge(t *testing.T) {
+	for _, profile := range Profiles() {
+		t.Run(profile, func(t *testing.T) {
+			db, err := Generate(profile, 50<<20, 1)
+			require.NoError(t, err)
+			require.NoError(t, db.Structure.Validate())
+			areas := map[string]bool{}
+			for _, a := range db.Structure.Areas {
+				areas[a.Name] = true
+				assert.False(t, a.TypeII(), "the before picture is Type I: %s", a.Name)
+			}
+			var lobs, words, dashes int
+			numbers := map[int]bool{}
+			for _, tb := range db.Tables {
+				assert.Regexp(t, oeName, tb.Name)
+				assert.Equal(t, "PUB", tb.Owner)
+				assert.True(t, areas[tb.Area], "%s: area %q is in the .st", tb.Name, tb.Area)
+				assert.False(t, numbers[tb.Number], "%s: number %d is unique", tb.Name, tb.Number)
+				numbers[tb.Number] = true
+				if strings.Contains(tb.Name, "-") {
+					dashes++
+				}
+				fields := map[string]bool{}
+				for _, f := range tb.Def.Fields {
+					assert.Regexp(t, oeName, f.Name, tb.Name)
+					assert.False(t, fields[strings.ToLower(f.Name)], "%s.%s is unique", tb.Name, f.Name)
+					fields[strings.ToLower(f.Name)] = true
+					if f.LobArea != "" {
+						lobs++
+						assert.True(t, areas[f.LobArea], f.LobArea)
+					}
+				}
+				require.NotEmpty(t, tb.Def.Indexes, tb.Name)
+				first := tb.Def.Indexes[0]
+				assert.True(t, first.Primary && first.Unique, "%s: the first index is the primary unique one", tb.Name)
+				names := map[string]bool{}
+				for i, ix := range tb.Def.Indexes {
+					assert.Regexp(t, oeName, ix.Name, tb.Name)
+					assert.False(t, names[strings.ToLower(ix.Name)], "%s: index %s is unique", tb.Name, ix.Name)
+					names[strings.ToLower(ix.Name)] = true
+					assert.Equal(t, i == 0, ix.Primary, "%s.%s: one primary index", tb.Name, ix.Name)
+					assert.True(t, areas[ix.Area], "%s.%s: area %q", tb.Name, ix.Name, ix.Area)
+					if ix.Word {
+						words++
+						assert.Len(t, ix.Fields, 1)
+					}
+					for _, f := range ix.Fields {
+						assert.True(t, fields[strings.ToLower(f.Name)], "%s.%s: field %s exists", tb.Name, ix.Name, f.Name)
+					}
+				}
+			}
+			assert.Positive(t, words, "some word indexes")
+			if profile == "erp" {
+				assert.GreaterOrEqual(t, lobs, 2, "a couple of LOB fields")
+				assert.Positive(t, dashes, "an awkward name with a dash")
+			}
+		})
+	}
+}
+
+func TestDFAndSTReadBack(t *testing.T) {
+	for _, profile := range Profiles() {
+		t.Run(profile, func(t *testing.T) {
+			db, err := Generate(profile, 8<<20, 1)
+			require.NoError(t, err)
+			df, err := openedge.ParseDF(strings.NewReader(dfText(t, db)), profile+".df")
+			require.NoError(t, err)
+			require.Len(t, df.Tables(), len(db.Tables))
+			assert.Equal(t, "ISO8859-1", df.Codepage())
+			assert.Len(t, df.Sequences(), len(db.Sequences))
+			for _, tb := range db.Tables {
+				got := df.Table(tb.Name)
+				require.NotNil(t, got, tb.Name)
+				assert.Equal(t, tb.Area, got.Area)
+				assert.Equal(t, len(tb.Def.Fields), len(got.Fields), tb.Name)
+				assert.Equal(t, len(tb.Def.Indexes), len(got.Indexes), tb.Name)
+			}
+			st, err := openedge.ParseStructure(strings.NewReader(db.STText), profile+".st")
+			require.NoError(t, err)
+			require.NoError(t, st.Validate())
+			assert.Len(t, st.Areas, len(db.Structure.Areas))
+		})
+	}
+}
+
+// TestGolden pins the schema of a small database of each profile: a change
+// of names, fields, indexes, areas or record counts shows in review.
+// Run with -update after an intended change.
+func TestGolden(t *testing.T) {
+	for _, profile := range Profiles() {
+		db, err := Generate(profile, 1<<20, 1)
+		require.NoError(t, err)
+		var sum strings.Builder
+		fmt.Fprintf(&sum, "# %s profile at 1 MB: table, number, area, records, mean size, indexes\n", profile)
+		for _, tb := range db.Tables {
+			fmt.Fprintf(&sum, "%s %d %q %d %d %d\n", tb.QualifiedName(), tb.Number, tb.Area, tb.Records, tb.MeanSize, len(tb.Def.Indexes))
+		}
+		for _, s := range db.Sequences {
+			fmt.Fprintf(&sum, "sequence %s %d\n", s.Name, s.Current)
+		}
+		files := map[string]string{
+			profile + "-1MB.st":     db.STText,
+			profile + "-1MB.df":     dfText(t, db),
+			profile + "-1MB.tables": sum.String(),
+		}
+		for name, got := range files {
+			path := filepath.Join("testdata", name)
+			if *update {
+				require.NoError(t, os.MkdirAll("testdata", 0o755))
+				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+				continue
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "run go test -update to create %s", path)
+			assert.Equal(t, string(want), got, path)
+		}
+	}
+}
+
+// TestRowsMatchFieldTypes checks every value against its field's type.
+func TestRowsMatchFieldTypes(t *testing.T) {
+	for _, profile := range Profiles() {
+		db, err := Generate(profile, 4<<20, 5)
+		require.NoError(t, err)
+		for _, tb := range db.Tables {
+			n := 0
+			for r := range tb.Rows {
+				require.Len(t, r, len(tb.Def.Fields), tb.Name)
+				for i, f := range tb.Def.Fields {
+					v := r[i]
+					if f.Extent > 0 {
+						a, ok := v.([]any)
+						require.True(t, ok, "%s.%s: extent field gives []any, got %T", tb.Name, f.Name, v)
+						require.Len(t, a, f.Extent)
+						v = a[0]
+					}
+					assertType(t, tb.Name+"."+f.Name, f.Type, v)
+				}
+				if n++; n == 300 {
+					break
+				}
+			}
+		}
+	}
+}
+
+func assertType(t *testing.T, what, typ string, v any) {
+	t.Helper()
+	if v == nil {
+		return // the unknown value fits every type
+	}
+	ok := false
+	switch typ {
+	case "character", "clob":
+		_, ok = v.(string)
+	case "integer", "int64", "recid":
+		_, ok = v.(int64)
+	case "decimal":
+		_, ok = v.(float64)
+	case "logical":
+		_, ok = v.(bool)
+	case "date":
+		var d time.Time
+		d, ok = v.(time.Time)
+		ok = ok && d.Location() == time.UTC && d.Equal(d.Truncate(24*time.Hour))
+	case "datetime":
+		_, ok = v.(time.Time)
+	case "blob", "raw":
+		_, ok = v.([]byte)
+	}
+	assert.True(t, ok, "%s: %s field holds %T %v", what, typ, v, v)
+}
+
+// primaryKeys returns the primary key of every row, as text, in row order.
+func primaryKeys(tb *Table) []string {
+	pos := []int{}
+	for _, f := range tb.Def.Indexes[0].Fields {
+		for i, df := range tb.Def.Fields {
+			if strings.EqualFold(df.Name, f.Name) {
+				pos = append(pos, i)
+			}
+		}
+	}
+	var keys []string
+	for r := range tb.Rows {
+		var b strings.Builder
+		for _, p := range pos {
+			switch v := r[p].(type) {
+			case int64:
+				fmt.Fprintf(&b, "%020d|", v) // sorts like the number
+			case time.Time:
+				b.WriteString(v.Format("20060102|"))
+			default:
+				fmt.Fprintf(&b, "%s|", strings.ToUpper(fmt.Sprint(v)))
+			}
+		}
+		keys = append(keys, b.String())
+	}
+	return keys
+}
+
+func TestPrimaryKeysAreUniqueAndAscendingIsh(t *testing.T) {
+	for _, profile := range Profiles() {
+		db, err := Generate(profile, 3<<20, 11)
+		require.NoError(t, err)
+		for _, tb := range db.Tables {
+			keys := primaryKeys(tb)
+			sorted := slices.Clone(keys)
+			slices.Sort(sorted)
+			for i := 1; i < len(sorted); i++ {
+				require.NotEqual(t, sorted[i-1], sorted[i], "%s: duplicate primary key", tb.Name)
+			}
+			if len(keys) < 256 {
+				continue
+			}
+			// Ascending from block to block, shuffled inside a block: the
+			// keys are not in order, but each row's key is within a block of
+			// its place in key order.
+			assert.False(t, slices.IsSorted(keys), "%s: rows come in exact key order", tb.Name)
+			rank := map[string]int{}
+			for i, k := range sorted {
+				rank[k] = i
+			}
+			for i, k := range keys {
+				d := rank[k] - i
+				require.Less(t, max(d, -d), block, "%s: row %d is %d places from its key order", tb.Name, i, d)
+			}
+		}
+	}
+}
+
+// TestKeyRangesAreUneven splits the primary key value range of a big table
+// in four equal parts, as a threaded dump brackets a key range: the parts
+// must not hold the same number of records.
+func TestKeyRangesAreUneven(t *testing.T) {
+	db, err := Generate("erp", 16<<20, 2)
+	require.NoError(t, err)
+	tb := db.Table("gltr_hist")
+	var lo, hi int64 = 1 << 62, 0
+	var vals []int64
+	for r := range tb.Rows {
+		v := r[1].(int64) // gltr_trnbr, after gltr_domain
+		vals = append(vals, v)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	var counts [4]int
+	for _, v := range vals {
+		counts[min(int((v-lo)*4/(hi-lo+1)), 3)]++
+	}
+	t.Logf("records per quarter of the key range: %v", counts)
+	assert.Greater(t, slices.Max(counts[:]), 2*slices.Min(counts[:]), "brackets of equal key width hold different counts")
+}
+
+func TestEncodedSize(t *testing.T) {
+	day := time.Date(2020, 1, 2, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		v    any
+		want int
+	}{
+		{nil, 1},
+		{true, 1},
+		{int64(0), 2},
+		{int64(-64), 2},
+		{int64(64), 3},
+		{"", 2},
+		{strings.Repeat("x", 127), 129},
+		{strings.Repeat("x", 200), 203},
+		{3.5, 9},
+		{day, 4},                  // 18263 days: zig-zag 36526 needs a 3-byte varint
+		{day.Add(time.Second), 7}, // milliseconds since 1970
+		{[]byte("abc"), 5},
+		{[]any{1.0, 2.0}, 2 + 18},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, EncodedSize(Row{tt.v}), "%T %v", tt.v, tt.v)
+	}
+}
+
+// BenchmarkRows measures the generation speed (bytes are encoded record
+// bytes, as scaled), next to a baseline in the same run: the same rows
+// encoded by oesim's store (store.AppendValue), which is what every row
+// costs the simulator after it is generated.
+func BenchmarkRows(b *testing.B) {
+	for _, bc := range []struct {
+		profile string
+		scale   int64
+	}{{"erp", 32 << 20}, {"sports", 32 << 20}, {"erp", 200 << 20}} {
+		db, err := Generate(bc.profile, bc.scale, 1)
+		require.NoError(b, err)
+		name := fmt.Sprintf("%s/%dMB", bc.profile, bc.scale>>20)
+		b.Run(name+"/generate", func(b *testing.B) {
+			b.SetBytes(db.Bytes())
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, tb := range db.Tables {
+					for range tb.Rows {
+					}
+				}
+			}
+		})
+		b.Run(name+"/generate+encode", func(b *testing.B) {
+			b.SetBytes(db.Bytes())
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				for _, tb := range db.Tables {
+					for r := range tb.Rows {
+						buf = buf[:0]
+						for _, v := range r {
+							if buf, err = store.AppendValue(buf, v); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}

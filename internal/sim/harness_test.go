@@ -1,0 +1,158 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The tests run the utilities as separate processes, as oedl does: the
+// test binary itself is installed as $DLC/bin/<utility> (hard links), and
+// TestMain dispatches on argv[0] when it is started under one of those
+// names. No go build, no shell.
+func TestMain(m *testing.M) {
+	if name := filepath.Base(os.Args[0]); IsUtility(name) || name == "oesim" {
+		os.Exit(Main(os.Args))
+	}
+	code := m.Run()
+	fixtures.cleanup()
+	os.Exit(code)
+}
+
+// dlcEnv is an installed simulator with a work directory.
+type dlcEnv struct {
+	dlc  string
+	work string
+	env  []string
+}
+
+func newDLC(t testing.TB) *dlcEnv {
+	t.Helper()
+	root := t.TempDir()
+	return installDLC(t, root)
+}
+
+func installDLC(t testing.TB, root string) *dlcEnv {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dlc := filepath.Join(root, "dlc")
+	require.NoError(t, Install(dlc, exe))
+	work := filepath.Join(root, "work")
+	require.NoError(t, os.MkdirAll(work, 0o755))
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "OESIM_") && !strings.HasPrefix(kv, "DLC=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "DLC="+dlc, "OESIM_STATE="+filepath.Join(root, "state"))
+	return &dlcEnv{dlc: dlc, work: work, env: env}
+}
+
+// result is one utility run.
+type result struct {
+	out  string
+	code int
+}
+
+// run starts $DLC/bin/<utility> args... in the work directory, with extra
+// environment, and waits for it (at most two minutes).
+func (d *dlcEnv) run(t testing.TB, extraEnv []string, stdin string, utility string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := d.command(ctx, extraEnv, utility, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		require.True(t, ok, "%s %v: %v", utility, args, err)
+		code = ee.ExitCode()
+	}
+	return result{out: out.String(), code: code}
+}
+
+func (d *dlcEnv) command(ctx context.Context, extraEnv []string, utility string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, filepath.Join(d.dlc, "bin", utility), args...)
+	cmd.Dir = d.work
+	cmd.Env = append(append([]string(nil), d.env...), extraEnv...)
+	return cmd
+}
+
+// ok runs a utility that must succeed and returns its output.
+func (d *dlcEnv) ok(t testing.TB, utility string, args ...string) string {
+	t.Helper()
+	r := d.run(t, nil, "", utility, args...)
+	require.Equal(t, 0, r.code, "%s %s:\n%s", utility, strings.Join(args, " "), r.out)
+	return r.out
+}
+
+// fixtures holds what several tests share: one generated source database
+// per profile and scale, built once per test binary.
+var fixtures = &fixtureSet{dbs: map[string]*fixture{}}
+
+type fixtureSet struct {
+	mu   sync.Mutex
+	dirs []string
+	dbs  map[string]*fixture
+}
+
+type fixture struct {
+	once sync.Once
+	env  *dlcEnv
+	db   string
+	err  error
+}
+
+// source returns an installed DLC and a generated database (shared: tests
+// must not change it, except through a served, read-only use).
+func (f *fixtureSet) source(t testing.TB, profile, scale string) (*dlcEnv, string) {
+	t.Helper()
+	f.mu.Lock()
+	fx := f.dbs[profile+scale]
+	if fx == nil {
+		fx = &fixture{}
+		f.dbs[profile+scale] = fx
+	}
+	f.mu.Unlock()
+	fx.once.Do(func() {
+		root, err := os.MkdirTemp("", "oesim-fixture-")
+		if err != nil {
+			fx.err = err
+			return
+		}
+		f.mu.Lock()
+		f.dirs = append(f.dirs, root)
+		f.mu.Unlock()
+		fx.env = installDLC(t, root)
+		fx.db = filepath.Join(fx.env.work, "src", profile)
+		r := fx.env.run(t, nil, "", "oesim", "gen", "--dlc", fx.env.dlc, "--db", fx.db, "--profile", profile,
+			"--scale", scale, "--seed", "7")
+		if r.code != 0 {
+			fx.err = &genError{r.out}
+		}
+	})
+	require.NoError(t, fx.err)
+	return fx.env, fx.db
+}
+
+type genError struct{ out string }
+
+func (e *genError) Error() string { return "oesim gen failed:\n" + e.out }
+
+func (f *fixtureSet) cleanup() {
+	for _, d := range f.dirs {
+		os.RemoveAll(d)
+	}
+}

@@ -1,0 +1,88 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// emptyBlockSizes are the $DLC/emptyN databases, N in KB. $DLC/empty is
+// the 4 KB one.
+var emptyBlockSizes = []int{1, 2, 4, 8}
+
+// DefaultCodepage is the codepage of the empty databases.
+const DefaultCodepage = "ISO8859-1"
+
+// Install lays out a fake DLC at dir: dir/bin/<utility> for every simulated
+// utility (and oesim itself) as hard links to exe, or copies when a link is
+// not possible; the empty1/2/4/8 databases (and empty = empty4); and
+// dir/version.
+func Install(dir, exe string) error {
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	names := []string{"oesim"}
+	for n := range utilities {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		if err := linkOrCopy(exe, filepath.Join(bin, n)); err != nil {
+			return fmt.Errorf("install %s: %w", n, err)
+		}
+	}
+	for _, kb := range emptyBlockSizes {
+		if err := makeEmpty(filepath.Join(dir, fmt.Sprintf("empty%d", kb)), kb*1024); err != nil {
+			return err
+		}
+	}
+	if err := makeEmpty(filepath.Join(dir, "empty"), 4096); err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(filepath.Join(dir, "version"), []byte(Release+"\n"))
+}
+
+// makeEmpty (re)creates one emptyN database: meta-schema only, no tables.
+func makeEmpty(base string, blockSize int) error {
+	p := store.PathsFor(base)
+	if p.Exists() {
+		if err := store.Remove(p); err != nil {
+			return err
+		}
+	}
+	_, err := store.Create(p, store.DefaultAreas(p, blockSize), blockSize, DefaultCodepage, false)
+	return err
+}
+
+// linkOrCopy makes dst the same program as src.
+func linkOrCopy(src, dst string) error {
+	os.Remove(dst)
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := dst + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, dst)
+}

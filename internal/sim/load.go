@@ -1,0 +1,259 @@
+package sim
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/oedl/oedl/internal/sim/bd"
+	"github.com/oedl/oedl/internal/sim/fault"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// chargedReader charges the virtual disk for what a load reads.
+type chargedReader struct {
+	r   io.Reader
+	env *environment
+}
+
+func (c *chargedReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if n > 0 {
+		c.env.charge(int64(n), 1)
+	}
+	return n, err
+}
+
+// loadFiles lists the .bd files of a load: the argument, or the -dumplist.
+func loadFiles(pos []string, dumplist string) ([]string, error) {
+	if dumplist == "" {
+		if len(pos) != 1 {
+			return nil, errors.New("usage: proutil db-name -C load filename [build indexes] [-dumplist file] [-i] [-r]")
+		}
+		return pos, nil
+	}
+	f, err := os.Open(dumplist)
+	if err != nil {
+		return nil, fmt.Errorf("** Cannot find or open file %s, errno = 2. (43)", dumplist)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			out = append(out, line)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("** The dump list %s names no file. (oesim)", dumplist)
+	}
+	return out, sc.Err()
+}
+
+type openDump struct {
+	path string
+	f    *os.File
+	r    *bd.Reader
+}
+
+func openDumpFile(path string, env *environment) (*openDump, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("** Cannot find or open file %s, errno = 2. (43)", path)
+	}
+	r, err := bd.NewReader(&chargedReader{r: f, env: env})
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("** %s is not a valid binary dump file: %v. (oesim)", path, err)
+	}
+	return &openDump{path: path, f: f, r: r}, nil
+}
+
+func loadQualifier(p *proc, dbArg string, args []string) int {
+	fs, err := parseFlags(args, "-dumplist", "-TB", "-TM", "-T", "-SS", "-G", "-Cipher", "-B", "-TMB", "-TF")
+	if err != nil {
+		return p.usage("%v", err)
+	}
+	pos := dropWords(fs.pos, "refresh")
+	build := false
+	var rest []string
+	for i := 0; i < len(pos); i++ {
+		if strings.EqualFold(pos[i], "build") && i+1 < len(pos) && strings.EqualFold(pos[i+1], "indexes") {
+			build = true
+			i++
+			continue
+		}
+		rest = append(rest, pos[i])
+	}
+	files, err := loadFiles(rest, fs.values["-dumplist"])
+	if err != nil {
+		return p.usage("%v", err)
+	}
+	p.banner()
+	s, rc := p.open(dbArg, client)
+	if rc != 0 {
+		return rc
+	}
+	defer s.close()
+
+	dumps := make([]*openDump, 0, len(files))
+	defer func() {
+		for _, d := range dumps {
+			d.f.Close()
+		}
+	}()
+	for _, f := range files {
+		d, err := openDumpFile(f, p.env)
+		if err != nil {
+			return p.fail("%v", err)
+		}
+		dumps = append(dumps, d)
+	}
+	h0 := dumps[0].r.Header
+	name := h0.Owner + "." + h0.Table
+	t := s.db.Ctl.Table(name)
+	if t == nil {
+		return p.fail("** Table %s of binary dump file %s was not found in database %s. (oesim)", name, dumps[0].path, s.paths.Base)
+	}
+	for _, d := range dumps {
+		h := d.r.Header
+		if !strings.EqualFold(h.Table, h0.Table) || !strings.EqualFold(h.Owner, h0.Owner) {
+			return p.fail("** Binary dump file %s holds table %s.%s, not %s. (oesim)", d.path, h.Owner, h.Table, name)
+		}
+		if h.CRC != t.CRC {
+			return p.fail("** The CRC of table %s in %s (%d) does not match the database (%d): its definitions differ. (oesim)",
+				t.Name, d.path, h.CRC, t.CRC)
+		}
+	}
+	if build {
+		if len(dumps) > 1 && fs.values["-dumplist"] == "" {
+			return p.fail("** build indexes loads one file, or the files of a -dumplist. (oesim)")
+		}
+		n, err := s.db.CountRecords(t)
+		if err != nil {
+			return p.fail("** %v", err)
+		}
+		if n > 0 {
+			return p.fail("** build indexes needs an empty table: %s already holds %d records. (oesim)", t.Name, n)
+		}
+	}
+	fp := p.env.fault(p, "load", t.QualifiedName())
+	if rc := applyEarlyFault(p, fp); rc >= 0 {
+		return rc
+	}
+
+	// The indexes are not maintained by a binary load: they go inactive
+	// before the first record is written, so a crash leaves them so.
+	active := activeIndexes(t)
+	if len(active) > 0 {
+		if err := deactivate(s.db, t, active); err != nil {
+			return p.fail("** %v", err)
+		}
+		if build {
+			for _, ix := range active {
+				p.say("Index %s was deactivated. (1515)", ix.Name)
+			}
+		}
+	}
+	af, err := s.db.Area(t.Area)
+	if err != nil {
+		return p.fail("** %v", err)
+	}
+	var total int64
+	for _, d := range dumps {
+		h := d.r.Header
+		p.say("Binary Dump created on %s from database %s. (6203)", h.Created.Format("Mon Jan _2 15:04:05 2006"), h.Database)
+		p.say("Loading table %s, Table number %d", t.Name, t.Number)
+		p.say("starting with record %d, section %d. (6204)", h.FirstRecord, h.Section)
+		w := store.NewRecordWriter(af, t.Number)
+		if fp.is(fault.DiskFullAfter) {
+			// The extents fill up: the segment that would pass the limit
+			// fails to write, the ones before it stay.
+			budget := fp.n()
+			w.BeforeFlush = func(bytes int64) error {
+				if budget -= bytes; budget < 0 && fp.strike() {
+					return &os.PathError{Op: "write", Path: af.Area.Extents[len(af.Area.Extents)-1].Path, Err: syscall.ENOSPC}
+				}
+				return nil
+			}
+		}
+		for {
+			rec, crc, err := d.r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err == nil {
+				err = w.AddFrame(rec, crc)
+			}
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					return p.fail("%s", ioErrorText(err))
+				}
+				w.Flush()
+				return p.fail("** Load of %s stopped: %v. (oesim)", d.path, err)
+			}
+			fp.recordFault(total+d.r.Count(), func() { w.Flush() })
+		}
+		if err := w.Flush(); err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return p.fail("%s", ioErrorText(err))
+			}
+			return p.fail("%v", err)
+		}
+		total += w.Written()
+	}
+	if !fs.bools["-i"] && !fs.bools["-r"] {
+		if err := s.db.Sync(); err != nil {
+			return p.fail("** %v", err)
+		}
+	}
+	p.say("%d records loaded.", total)
+	if build && len(t.Indexes) > 0 {
+		if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, mergeThreads: 1, pfactor: 100, charge: p.env.charge}); err != nil {
+			return p.fail("** %v", err)
+		}
+		p.say("Index rebuild of table %s complete: %d indexes built. (oesim)", t.Name, len(t.Indexes))
+	} else if len(active) > 0 {
+		p.say("YOU SHOULD REBUILD THE FOLLOWING INDEXES IN TABLE %s.", t.Name)
+		for _, ix := range active {
+			p.say("%s", ix.Name)
+		}
+		p.say("")
+	}
+	p.say("Binary Load complete. (6256)")
+	s.log(fmt.Sprintf("Binary load of table %s: %d records. (6256)", t.QualifiedName(), total))
+	return exitOK
+}
+
+func activeIndexes(t *store.Table) []*store.Index {
+	var out []*store.Index
+	for _, ix := range t.Indexes {
+		if ix.Active {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// deactivate marks indexes inactive and frees their stored keys.
+func deactivate(db *store.DB, t *store.Table, ixs []*store.Index) error {
+	if err := setActive(db, t.Number, ixs, false); err != nil {
+		return err
+	}
+	for _, ix := range ixs {
+		af, err := db.Area(ix.Area)
+		if err != nil {
+			return err
+		}
+		if err := af.Free(store.KindIndex, ix.Number); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+package sim
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/oedl/oedl/internal/units"
+)
+
+// runOesim is oesim's own command line: install, gen, version.
+func runOesim(p *proc) int {
+	if len(p.args) == 0 {
+		fmt.Fprintln(p.stderr, "usage: oesim install DIR | oesim gen --dlc DIR --db PATH [--profile sports|erp] [--scale SIZE] [--seed N] | oesim version")
+		return exitUsage
+	}
+	switch p.args[0] {
+	case "install":
+		if len(p.args) != 2 {
+			return p.usage("usage: oesim install DIR")
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return p.fail("oesim install: %v", err)
+		}
+		dir, _ := filepath.Abs(p.args[1])
+		if err := Install(dir, exe); err != nil {
+			return p.fail("oesim install: %v", err)
+		}
+		p.say("oesim installed in %s; set DLC=%s", dir, dir)
+		return exitOK
+	case "gen":
+		return oesimGen(p, p.args[1:])
+	case "version", "--version":
+		p.say("%s (oesim)", Release)
+		return exitOK
+	case "help", "-h", "--help":
+		fmt.Fprintln(p.stdout, "oesim: the OpenEdge simulator. Subcommands: install DIR, gen, version. See docs/oesim.md.")
+		return exitOK
+	}
+	return p.usage("unknown command %q (install, gen, version)", p.args[0])
+}
+
+func oesimGen(p *proc, args []string) int {
+	fl := flag.NewFlagSet("oesim gen", flag.ContinueOnError)
+	fl.SetOutput(p.stderr)
+	dlc := fl.String("dlc", os.Getenv("DLC"), "the oesim DLC (from oesim install)")
+	db := fl.String("db", "", "the database to create (path without .db)")
+	profile := fl.String("profile", "erp", "sports or erp")
+	scale := fl.String("scale", "20MB", "total size of the records, e.g. 200MB")
+	seed := fl.Int64("seed", 1, "seed of the values")
+	if err := fl.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *db == "" {
+		return p.usage("gen needs --db PATH")
+	}
+	size, err := units.ParseBytes(*scale)
+	if err != nil {
+		return p.usage("--scale: %v", err)
+	}
+	if *dlc != "" {
+		if _, err := os.Stat(filepath.Join(*dlc, "bin", "proutil")); err != nil {
+			return p.fail("oesim gen: %s is not an oesim DLC (no bin/proutil); run oesim install first", *dlc)
+		}
+	}
+	start := time.Now()
+	res, err := generateDatabase(*db, *profile, size, *seed)
+	if err != nil {
+		return p.fail("oesim gen: %v", err)
+	}
+	p.say("Generated %s (%s profile): %d tables, %d records, %s of records in %.1fs.", res.base, *profile, res.tables,
+		res.records, units.FormatBytes(res.bytes), time.Since(start).Seconds())
+	p.say("Structure: %s.st  Definitions: %s.df", res.base, res.base)
+	return exitOK
+}

@@ -1,0 +1,142 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// Release is the banner oesim prints, as OpenEdge utilities do first.
+const Release = "OpenEdge Release 12.8 as of Wed Jan 24 19:02:14 EST 2024"
+
+// proc is one utility invocation: its arguments and console. Utilities
+// print their messages on stdout, as the real ones do; usage errors go to
+// stderr.
+type proc struct {
+	name   string
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	env    *environment
+}
+
+// runUtility applies the environment (start-up delay, faults, virtual
+// disk) around one utility.
+func (p *proc) runUtility(fn func(*proc) int) int {
+	env, err := loadEnvironment()
+	if err != nil {
+		fmt.Fprintf(p.stdout, "** oesim: %v (oesim)\n", err)
+		return exitUsage
+	}
+	p.env = env
+	env.startup()
+	return fn(p)
+}
+
+// say prints one console line.
+func (p *proc) say(format string, a ...any) {
+	fmt.Fprintf(p.stdout, format+"\n", a...)
+}
+
+// fail prints a message and returns exitFail.
+func (p *proc) fail(format string, a ...any) int {
+	p.say(format, a...)
+	return exitFail
+}
+
+// usage prints a usage error and returns exitUsage.
+func (p *proc) usage(format string, a ...any) int {
+	fmt.Fprintf(p.stderr, "%s: "+format+"\n", append([]any{p.name}, a...)...)
+	return exitUsage
+}
+
+func (p *proc) banner() { p.say("%s", Release) }
+
+// dlc is $DLC, which every utility needs as the real wrappers do.
+func (p *proc) dlc() (string, bool) {
+	d := os.Getenv("DLC")
+	if d == "" {
+		p.say("DLC environment variable not set correctly - Please set DLC variable to a valid directory. (oesim)")
+		return "", false
+	}
+	return d, true
+}
+
+// logLine appends one line to the database log (DB.lg) in the OpenEdge
+// log line shape: [date] P-pid T-0 I UTIL : (NNNN) text.
+func logLine(lgPath, who, text string) {
+	f, err := os.OpenFile(lgPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	now := time.Now()
+	fmt.Fprintf(f, "[%s] P-%-6d T-0     I %-8s: %s\n", now.Format("2006/01/02@15:04:05.000-0700"), os.Getpid(),
+		strings.ToUpper(who), text)
+}
+
+// flagSet is a tiny parser for OpenEdge-style command lines: positional
+// words and "-name [value]" parameters, in any order.
+type flagSet struct {
+	pos    []string
+	values map[string]string
+	bools  map[string]bool
+}
+
+// parseFlags splits args; takesValue lists the parameters followed by a
+// value (others are switches).
+func parseFlags(args []string, takesValue ...string) (*flagSet, error) {
+	fs := &flagSet{values: map[string]string{}, bools: map[string]bool{}}
+	tv := map[string]bool{}
+	for _, n := range takesValue {
+		tv[n] = true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) > 1 && a[0] == '-' && !isNumber(a) {
+			if tv[a] {
+				if i+1 >= len(args) {
+					return nil, fmt.Errorf("%s needs a value", a)
+				}
+				fs.values[a] = args[i+1]
+				i++
+				continue
+			}
+			fs.bools[a] = true
+			continue
+		}
+		fs.pos = append(fs.pos, a)
+	}
+	return fs, nil
+}
+
+func isNumber(s string) bool {
+	if s == "" || s == "-" {
+		return false
+	}
+	for i, c := range s {
+		if c == '-' && i == 0 {
+			continue
+		}
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// intValue reads an integer parameter, def when absent.
+func (fs *flagSet) intValue(name string, def int) (int, error) {
+	v, ok := fs.values[name]
+	if !ok {
+		return def, nil
+	}
+	var n int
+	if _, err := fmt.Sscanf(v, "%d", &n); err != nil || fmt.Sprint(n) != strings.TrimLeft(v, "+") {
+		return 0, fmt.Errorf("%s: %q is not a number", name, v)
+	}
+	return n, nil
+}

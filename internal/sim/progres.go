@@ -1,0 +1,240 @@
+package sim
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// _progres runs no ABL. It recognises, by base name, the four procedures
+// oedl needs and does what they do:
+//
+//	prodict/load_df.p  -param FILE        load a .df into the database
+//	prodict/dump_df.p  -param "ALL,FILE," dump the schema as a .df
+//	dump_seqvals.p     -param FILE        write "name<TAB>current-value" lines
+//	load_seqvals.p     -param FILE        set sequence values from such lines
+//
+// Any other procedure fails with OpenEdge's "not found" message (293).
+var procedures = map[string]func(p *proc, s *session, param string) int{
+	"load_df.p":      loadDFProcedure,
+	"dump_df.p":      dumpDFProcedure,
+	"dump_seqvals.p": dumpSeqvalsProcedure,
+	"load_seqvals.p": loadSeqvalsProcedure,
+}
+
+func runProgres(p *proc) int {
+	fs, err := parseFlags(p.args, "-db", "-p", "-param", "-pf", "-ld", "-cpinternal", "-cpstream", "-T", "-s", "-mmax",
+		"-d", "-E", "-yy", "-U", "-P", "-H", "-S", "-N", "-inp", "-tok", "-Bt", "-D", "-l", "-ini", "-basekey", "-cprcodein")
+	if err != nil {
+		return p.usage("%v", err)
+	}
+	if _, ok := p.dlc(); !ok {
+		return exitFail
+	}
+	if !fs.bools["-b"] {
+		return p.usage("oesim's _progres runs only in batch mode (-b)")
+	}
+	dbArg, ok := fs.values["-db"]
+	if !ok && len(fs.pos) > 0 {
+		dbArg = fs.pos[0]
+	}
+	if dbArg == "" {
+		return p.fail("** No database connected: give -db. (oesim)")
+	}
+	procPath := fs.values["-p"]
+	fn, ok := procedures[filepath.Base(procPath)]
+	if !ok {
+		return p.fail("** \"%s\" was not found. (293)", procPath)
+	}
+	acc := client
+	if fs.bools["-1"] {
+		acc = singleOnly
+	}
+	s, rc := p.open(dbArg, acc)
+	if rc != 0 {
+		return rc
+	}
+	defer s.close()
+	return fn(p, s, fs.values["-param"])
+}
+
+func loadDFProcedure(p *proc, s *session, param string) int {
+	if param == "" {
+		return p.fail("** load_df.p needs -param with the .df file. (oesim)")
+	}
+	f, err := os.Open(param)
+	if err != nil {
+		return p.fail("** Cannot find or open file %s, errno = 2. (43)", param)
+	}
+	defer f.Close()
+	df, err := openedge.ParseDF(f, param)
+	if err != nil {
+		return p.fail("%v", err)
+	}
+	err = s.db.Update(func(c *store.Control) error { return applyDF(c, df) })
+	if err != nil {
+		// load_df.p writes its errors to DB.e next to the database.
+		os.WriteFile(s.paths.Base+".e", []byte(err.Error()+"\n"), 0o644)
+		return p.fail("%v", err)
+	}
+	s.log(fmt.Sprintf("Definitions loaded from %s: %d tables, %d sequences.", param, len(df.Tables()), len(df.Sequences())))
+	return exitOK
+}
+
+// applyDF adds a .df's tables and sequences to the schema.
+func applyDF(c *store.Control, df *openedge.DF) error {
+	if c.Void {
+		return fmt.Errorf("** The database is a void database: procopy an empty database into it first. (oesim)")
+	}
+	areaOf := func(name string) (int, error) {
+		if name == "" {
+			return openedge.SchemaAreaNum, nil
+		}
+		a := c.AreaByName(name)
+		if a == nil || a.Type != 'd' {
+			return 0, fmt.Errorf("** Unable to find area \"%s\" in the database. (oesim)", name)
+		}
+		return a.Number, nil
+	}
+	for _, dt := range df.Tables() {
+		if c.Table(dt.Name) != nil {
+			return fmt.Errorf("%s:%d: ** Table %s already exists in the database. (oesim)", df.Name(), dt.Line, dt.Name)
+		}
+		t, err := store.TableFromDF(dt, areaOf)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", df.Name(), dt.Line, err)
+		}
+		t.Number = c.NextTable
+		c.NextTable++
+		for _, ix := range t.Indexes {
+			ix.Number = c.NextIndex
+			c.NextIndex++
+		}
+		c.Tables = append(c.Tables, t)
+	}
+	for _, ds := range df.Sequences() {
+		if seqByName(c, ds.Name) != nil {
+			return fmt.Errorf("%s:%d: ** Sequence %s already exists in the database. (oesim)", df.Name(), ds.Line, ds.Name)
+		}
+		c.Sequences = append(c.Sequences, &store.Sequence{Name: ds.Name, Initial: ds.Initial, Increment: ds.Increment,
+			Min: ds.Min, Max: ds.Max, Cycle: ds.Cycle, Current: ds.Initial})
+	}
+	if df.Codepage() != "" && !strings.EqualFold(df.Codepage(), "UNDEFINED") && c.Codepage == "" {
+		c.Codepage = df.Codepage()
+	}
+	return nil
+}
+
+func seqByName(c *store.Control, name string) *store.Sequence {
+	for _, s := range c.Sequences {
+		if strings.EqualFold(s.Name, name) {
+			return s
+		}
+	}
+	return nil
+}
+
+// schemaDF is the database's schema as a .df.
+func schemaDF(c *store.Control) *openedge.DF {
+	tables := append([]*store.Table(nil), c.Tables...)
+	sort.Slice(tables, func(i, j int) bool { return lessFold(tables[i].Name, tables[j].Name) })
+	var dts []*openedge.DFTable
+	for _, t := range tables {
+		dts = append(dts, t.ToDF(c.AreaName))
+	}
+	var seqs []*openedge.DFSequence
+	for _, s := range c.Sequences {
+		seqs = append(seqs, &openedge.DFSequence{Name: s.Name, Initial: s.Initial, Increment: s.Increment, Min: s.Min,
+			Max: s.Max, Cycle: s.Cycle})
+	}
+	return openedge.NewDF(dts, seqs, c.Codepage)
+}
+
+func dumpDFProcedure(p *proc, s *session, param string) int {
+	// -param "tables,file,codepage": "ALL" or a comma-less table list.
+	parts := strings.Split(param, ",")
+	if len(parts) < 2 || parts[1] == "" {
+		return p.fail("** dump_df.p needs -param \"ALL,file,\". (oesim)")
+	}
+	which, file := parts[0], parts[1]
+	df := schemaDF(s.db.Ctl)
+	if !strings.EqualFold(which, "ALL") {
+		var keep []*openedge.DFTable
+		for _, name := range strings.Fields(strings.ReplaceAll(which, " ", " ")) {
+			t := s.db.Ctl.Table(name)
+			if t == nil {
+				return p.fail("** Table %s was not found in the database. (oesim)", name)
+			}
+			keep = append(keep, t.ToDF(s.db.Ctl.AreaName))
+		}
+		df = openedge.NewDF(keep, nil, s.db.Ctl.Codepage)
+	}
+	var buf bytes.Buffer
+	if _, err := df.WriteTo(&buf); err != nil {
+		return p.fail("** %v", err)
+	}
+	if err := store.WriteFileAtomic(file, buf.Bytes()); err != nil {
+		return p.fail("** %v", err)
+	}
+	return exitOK
+}
+
+func dumpSeqvalsProcedure(p *proc, s *session, param string) int {
+	if param == "" {
+		return p.fail("** dump_seqvals.p needs -param with the output file. (oesim)")
+	}
+	var buf bytes.Buffer
+	for _, sq := range s.db.Ctl.Sequences {
+		fmt.Fprintf(&buf, "%s\t%d\n", sq.Name, sq.Current)
+	}
+	if err := store.WriteFileAtomic(param, buf.Bytes()); err != nil {
+		return p.fail("** %v", err)
+	}
+	return exitOK
+}
+
+func loadSeqvalsProcedure(p *proc, s *session, param string) int {
+	f, err := os.Open(param)
+	if err != nil {
+		return p.fail("** Cannot find or open file %s, errno = 2. (43)", param)
+	}
+	defer f.Close()
+	vals := map[string]int64{}
+	var order []string
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(line, "\t")
+		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+		if !ok || err != nil {
+			return p.fail("** %s:%d: expected \"name<TAB>value\", got %q. (oesim)", param, n, line)
+		}
+		vals[name] = v
+		order = append(order, name)
+	}
+	err = s.db.Update(func(c *store.Control) error {
+		for _, name := range order {
+			sq := seqByName(c, name)
+			if sq == nil {
+				return fmt.Errorf("** Sequence %s was not found in the database. (oesim)", name)
+			}
+			sq.Current = vals[name]
+		}
+		return nil
+	})
+	if err != nil {
+		return p.fail("%v", err)
+	}
+	return exitOK
+}

@@ -1,0 +1,363 @@
+package sim
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// runProstrct: prostrct create|list|add DB ...
+func runProstrct(p *proc) int {
+	if len(p.args) < 2 {
+		return p.usage("usage: prostrct create|list|add db-name [structure-file] [-blocksize N] [-validate]")
+	}
+	verb, rest := strings.ToLower(p.args[0]), p.args[1:]
+	switch verb {
+	case "create":
+		return prostrctCreate(p, rest)
+	case "list":
+		return prostrctList(p, rest)
+	case "add":
+		return prostrctAdd(p, rest)
+	}
+	return p.usage("unknown qualifier %q (oesim knows create, list, add)", verb)
+}
+
+// readStructure parses and validates a .st, printing what is wrong.
+func readStructure(p *proc, path string) (*openedge.Structure, int) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, p.fail("** Cannot find or open file %s, errno = 2. (43)", path)
+	}
+	defer f.Close()
+	st, err := openedge.ParseStructure(f, path)
+	if err == nil {
+		err = st.Validate()
+	}
+	if err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			p.say("%s", line)
+		}
+		return nil, p.fail("** The structure file %s is not valid. (oesim)", path)
+	}
+	return st, 0
+}
+
+func prostrctCreate(p *proc, args []string) int {
+	fs, err := parseFlags(args, "-blocksize")
+	if err != nil || len(fs.pos) < 1 {
+		return p.usage("usage: prostrct create db-name [structure-file] [-blocksize N] [-validate]")
+	}
+	paths := store.PathsFor(fs.pos[0])
+	stPath := paths.Base + ".st"
+	if len(fs.pos) > 1 {
+		stPath = fs.pos[1]
+	}
+	bs, err := fs.intValue("-blocksize", 8192)
+	if err != nil {
+		return p.usage("%v", err)
+	}
+	st, rc := readStructure(p, stPath)
+	if rc != 0 {
+		return rc
+	}
+	areas, err := areasFromStructure(paths, st, bs)
+	if err != nil {
+		return p.fail("%v", err)
+	}
+	if fs.bools["-validate"] {
+		p.say("The structure file %s is valid. (oesim)", stPath)
+		return exitOK
+	}
+	if _, err := store.Create(paths, areas, bs, "", true); err != nil {
+		return p.fail("%v", err)
+	}
+	p.say("Formatting extents:")
+	p.say("  size          area name   path name")
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			size := "variable"
+			if e.Fixed {
+				size = fmt.Sprintf("%dK", e.SizeKB)
+			}
+			p.say("%10s  %16s   %s", size, a.Name, e.Path)
+		}
+	}
+	logLine(paths.Log(), "prostrct", fmt.Sprintf("Database %s created from %s, block size %d.", paths.Base, stPath, bs))
+	return exitOK
+}
+
+// areasFromStructure turns a .st into areas with numbers and extent files,
+// as prostrct does: numbers from 7 where the file gives none, default RPB
+// and BPC, fixed sizes rounded to 16 blocks, a directory path expanded to
+// db.b1, db.d1, db_N.dM. Relative paths are relative to the current
+// directory, as for the real prostrct.
+func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*store.Area, error) {
+	var out []*store.Area
+	next := openedge.FirstUserAreaNum
+	for _, sa := range st.Areas {
+		if sa.Number >= next {
+			next = sa.Number + 1
+		}
+	}
+	counts := map[byte]int{}
+	for _, sa := range st.Areas {
+		a := &store.Area{Name: sa.Name, Type: byte(sa.Type), RPB: sa.RPB, BPC: sa.BPC, Number: sa.Number}
+		switch {
+		case a.Type == 'b':
+			a.Number, a.Name = openedge.PrimaryRecovery, "Primary Recovery Area"
+		case a.Type == 'd' && strings.EqualFold(a.Name, openedge.SchemaAreaName):
+			a.Number, a.Name = openedge.SchemaAreaNum, openedge.SchemaAreaName
+			a.RPB, a.BPC = store.DefaultRPB(bs), 1
+		case a.Number == 0:
+			a.Number = next
+			next++
+		}
+		if a.Type == 'd' {
+			if a.RPB == 0 {
+				a.RPB = store.DefaultRPB(bs)
+			}
+			if a.BPC == 0 {
+				a.BPC = 1
+			}
+		}
+		if a.Type == 'a' || a.Type == 't' {
+			a.Name = fmt.Sprintf("%s Area %d", map[byte]string{'a': "After Image", 't': "Transaction Log"}[a.Type], counts[a.Type]+1)
+		}
+		for _, e := range sa.Extents {
+			m := 1
+			if a.Type == 'd' {
+				m = len(a.Extents) + 1
+			} else {
+				counts[a.Type]++
+				m = counts[a.Type]
+			}
+			path, err := extentPath(paths, e.Path, a.Type, a.Number, m)
+			if err != nil {
+				return nil, err
+			}
+			ext := store.Extent{Path: path, Fixed: e.Fixed}
+			if e.Fixed {
+				ext.SizeKB = openedge.RoundExtentKB(e.SizeKB, bs)
+			}
+			a.Extents = append(a.Extents, ext)
+		}
+		if a.Type == 'a' || a.Type == 't' {
+			a.Number = next
+			next++
+		}
+		out = append(out, a)
+	}
+	if !hasArea(out, openedge.SchemaAreaNum) {
+		out = append(out, store.DefaultAreas(paths, bs)[1])
+	}
+	if !hasArea(out, openedge.PrimaryRecovery) {
+		out = append([]*store.Area{store.DefaultAreas(paths, bs)[0]}, out...)
+	}
+	return out, nil
+}
+
+func hasArea(as []*store.Area, n int) bool {
+	for _, a := range as {
+		if a.Number == n {
+			return true
+		}
+	}
+	return false
+}
+
+// extentPath expands a .st path: a directory gives the standard file name.
+func extentPath(paths store.Paths, path string, typ byte, area, m int) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() || path == "." || strings.HasSuffix(path, "/") {
+		return paths.ExtentName(abs, typ, area, m), nil
+	}
+	return abs, nil
+}
+
+func prostrctList(p *proc, args []string) int {
+	fs, err := parseFlags(args)
+	if err != nil || len(fs.pos) < 1 {
+		return p.usage("usage: prostrct list db-name [structure-file]")
+	}
+	paths := store.PathsFor(fs.pos[0])
+	c, err := store.ReadControl(paths)
+	if err != nil {
+		return p.fail("%v", err)
+	}
+	out := paths.Base + ".st"
+	if len(fs.pos) > 1 {
+		out = fs.pos[1]
+	}
+	st := structureOf(c)
+	var buf bytes.Buffer
+	if err := openedge.WriteStructure(&buf, st); err != nil {
+		return p.fail("%v", err)
+	}
+	if err := store.WriteFileAtomic(out, buf.Bytes()); err != nil {
+		return p.fail("%v", err)
+	}
+	p.say("Area Name: Control Area, Type 6, Block Size %d, Extents 1, Records/Block 32, Cluster Size 1", c.BlockSize)
+	p.say("   Ext # 1, Type VARIABLE, Size 32 KByte, Name: %s", paths.Control())
+	p.say("")
+	for _, a := range c.Areas {
+		typ := map[byte]int{'b': 3, 'd': 6, 'a': 7, 't': 4}[a.Type]
+		if a.Type == 'd' {
+			p.say("Area Name: %s, Type %d, Block Size %d, Extents %d, Records/Block %d, Cluster Size %d", a.Name, typ, c.BlockSize, len(a.Extents), a.RPB, a.BPC)
+		} else {
+			p.say("Area Name: %s, Type %d, Block Size %d, Extents %d", a.Name, typ, c.BlockSize, len(a.Extents))
+		}
+		for i, e := range a.Extents {
+			kind, size := "VARIABLE", extentSizeKB(e)
+			if e.Fixed {
+				kind = "FIXED"
+			}
+			p.say("   Ext # %d, Type %s, Size %d KByte, Name: %s", i+1, kind, size, e.Path)
+		}
+		p.say("")
+	}
+	return exitOK
+}
+
+func extentSizeKB(e store.Extent) int64 {
+	if e.Fixed {
+		return e.SizeKB
+	}
+	if st, err := os.Stat(e.Path); err == nil {
+		return st.Size() / 1024
+	}
+	return 0
+}
+
+// structureOf is the .st that describes a database as it is.
+func structureOf(c *store.Control) *openedge.Structure {
+	st := &openedge.Structure{}
+	for _, a := range c.Areas {
+		sa := &openedge.StructArea{Type: openedge.AreaType(a.Type)}
+		if a.Type == 'd' {
+			sa.Name, sa.Number, sa.RPB, sa.BPC = a.Name, a.Number, a.RPB, a.BPC
+		}
+		for _, e := range a.Extents {
+			sa.Extents = append(sa.Extents, openedge.Extent{Path: e.Path, Fixed: e.Fixed, SizeKB: e.SizeKB})
+		}
+		st.Areas = append(st.Areas, sa)
+	}
+	return st
+}
+
+func prostrctAdd(p *proc, args []string) int {
+	fs, err := parseFlags(args)
+	if err != nil || len(fs.pos) < 2 {
+		return p.usage("usage: prostrct add db-name structure-file [-validate]")
+	}
+	s, rc := p.open(fs.pos[0], singleOnly)
+	if rc != 0 {
+		p.say("prostrct add FAILED. (12867)")
+		return rc
+	}
+	defer s.close()
+	st, rc := readStructure(p, fs.pos[1])
+	if rc != 0 {
+		p.say("prostrct add FAILED. (12867)")
+		return rc
+	}
+	if fs.bools["-validate"] {
+		p.say("The structure file %s is valid. (oesim)", fs.pos[1])
+		return exitOK
+	}
+	err = s.db.Update(func(c *store.Control) error { return addAreas(s.paths, c, st) })
+	if err != nil {
+		p.say("%v", err)
+		return p.fail("prostrct add FAILED. (12867)")
+	}
+	s.log("prostrct add " + fs.pos[1])
+	return exitOK
+}
+
+// addAreas merges new areas and extents into a database. Adding extents to
+// an existing area turns its variable extent into a fixed one of its
+// current size, as prostrct add does.
+func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error {
+	next := openedge.FirstUserAreaNum
+	for _, a := range c.Areas {
+		if a.Number >= next {
+			next = a.Number + 1
+		}
+	}
+	for _, sa := range st.Areas {
+		if sa.Type != openedge.AreaData {
+			return fmt.Errorf("** oesim's prostrct add handles data areas only (line %d). (oesim)", sa.Line)
+		}
+		a := c.AreaByName(sa.Name)
+		fresh := a == nil
+		if fresh {
+			num := sa.Number
+			if num == 0 {
+				num = next
+			}
+			if c.AreaByNumber(num) != nil {
+				return fmt.Errorf("** Area number %d is already used. (oesim)", num)
+			}
+			next = max(next, num+1)
+			a = &store.Area{Number: num, Name: sa.Name, Type: 'd', RPB: sa.RPB, BPC: sa.BPC}
+			if a.RPB == 0 {
+				a.RPB = store.DefaultRPB(c.BlockSize)
+			}
+			if a.BPC == 0 {
+				a.BPC = 1
+			}
+		} else if n := len(a.Extents); n > 0 && !a.Extents[n-1].Fixed {
+			last := &a.Extents[n-1]
+			size := extentSizeKB(*last)
+			last.Fixed, last.SizeKB = true, openedge.RoundExtentKB(max(size, int64(c.BlockSize)/1024*16), c.BlockSize)
+			if f, err := os.OpenFile(last.Path, os.O_RDWR, 0); err == nil {
+				f.Truncate(last.SizeKB * 1024)
+				f.Close()
+			}
+		}
+		start := len(a.Extents)
+		for _, e := range sa.Extents {
+			path, err := extentPath(paths, e.Path, 'd', a.Number, len(a.Extents)+1)
+			if err != nil {
+				return err
+			}
+			ext := store.Extent{Path: path, Fixed: e.Fixed}
+			if e.Fixed {
+				ext.SizeKB = openedge.RoundExtentKB(e.SizeKB, c.BlockSize)
+			}
+			a.Extents = append(a.Extents, ext)
+		}
+		if fresh {
+			if err := store.Format(a, c.BlockSize); err != nil {
+				return err
+			}
+			c.Areas = append(c.Areas, a)
+			continue
+		}
+		for _, e := range a.Extents[start:] {
+			f, err := os.OpenFile(e.Path, os.O_RDWR|os.O_CREATE, 0o644)
+			if err != nil {
+				return err
+			}
+			if e.Fixed {
+				err = f.Truncate(e.SizeKB * 1024)
+			}
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+var errVoid = errors.New("void database")

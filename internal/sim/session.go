@@ -1,0 +1,101 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// access is what a utility needs from the database.
+type access int
+
+const (
+	// singleOnly: the utility runs only single-user (idxbuild, truncate bi,
+	// truncate area, prostrct, procopy onto it): a served database refuses
+	// with (276), a single-user holder with (263).
+	singleOnly access = iota
+	// client: connects to the broker when the database is served (several
+	// clients run together) and otherwise opens it single-user.
+	client
+)
+
+// session is an opened database.
+type session struct {
+	p      *proc
+	paths  store.Paths
+	db     *store.DB
+	lease  *store.Lease // nil for a client of a served database
+	online bool         // served by a broker
+}
+
+// open opens db for a utility, applying the locking rules. It prints the
+// refusal itself and returns a non-zero status with it.
+func (p *proc) open(dbArg string, acc access) (*session, int) {
+	paths := store.PathsFor(dbArg)
+	if !paths.Exists() {
+		return nil, p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+	}
+	s := &session{p: p, paths: paths}
+	if acc == client {
+		h, err := store.ReadHolder(paths)
+		if err != nil {
+			return nil, p.fail("** %v", err)
+		}
+		if h != nil && h.Alive && h.Mode == store.Multi {
+			s.online = true
+		}
+	}
+	if !s.online {
+		lease, err := store.Acquire(paths, store.Single)
+		var inUse *store.InUseError
+		if errors.As(err, &inUse) {
+			return nil, p.fail("%s", inUse.Error())
+		}
+		if err != nil {
+			return nil, p.fail("** %v", err)
+		}
+		s.lease = lease
+		if lease.Recovered != nil {
+			s.recover(lease.Recovered)
+		}
+	}
+	db, err := store.Open(paths)
+	if err != nil {
+		s.close()
+		return nil, p.fail("%s", err.Error())
+	}
+	s.db = db
+	return s, 0
+}
+
+// recover is crash recovery after a holder died with the database open:
+// the segments it committed stay, anything it had not committed was never
+// below the high-water mark, so there is nothing to undo but the lock.
+func (s *session) recover(h *store.Holder) {
+	s.p.say("The last session (%s, pid %d) terminated abnormally; recovering the database. (oesim)", h.Mode, h.Pid)
+	s.p.say("Begin Physical Redo Phase at 0 . (5326)")
+	s.p.say("Physical Redo Phase Completed at blk 0 off 0 upd 0. (7161)")
+	s.log(fmt.Sprintf("(5326) Begin Physical Redo Phase at 0 . Previous holder pid %d died.", h.Pid))
+}
+
+// log appends to DB.lg.
+func (s *session) log(text string) { logLine(s.paths.Log(), s.p.name, text) }
+
+// close releases the database.
+func (s *session) close() {
+	if s.db != nil {
+		s.db.Close()
+	}
+	if s.lease != nil {
+		s.lease.Release()
+		s.lease = nil
+	}
+}
+
+// fileExists is a small helper for argument checks.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -1,0 +1,256 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ControlVersion is the version of the DB.db format; "describe" prints it
+// as the database version.
+const ControlVersion = 1
+
+// Control is the content of DB.db.
+type Control struct {
+	Format        int         `json:"oesimControl"`
+	BlockSize     int         `json:"blockSize"`
+	Codepage      string      `json:"codepage"`
+	Void          bool        `json:"void"` // created by prostrct, no meta-schema yet (procopy fills it)
+	Created       time.Time   `json:"created"`
+	LastOpened    time.Time   `json:"lastOpened"`
+	SchemaChanged time.Time   `json:"schemaChanged"`
+	BIBlockKB     int         `json:"biBlockKB"`
+	BIClusterKB   int         `json:"biClusterKB"`
+	Areas         []*Area     `json:"areas"`
+	Tables        []*Table    `json:"tables"`
+	Sequences     []*Sequence `json:"sequences,omitempty"`
+	NextTable     int         `json:"nextTable"`
+	NextIndex     int         `json:"nextIndex"`
+}
+
+// Area is one storage area with its extents.
+type Area struct {
+	Number  int      `json:"number"`
+	Name    string   `json:"name"`
+	Type    byte     `json:"type"` // 'd', 'b', 'a', 't'
+	RPB     int      `json:"rpb"`
+	BPC     int      `json:"bpc"` // 1 = Type I; 8, 64, 512 = Type II
+	Extents []Extent `json:"extents"`
+}
+
+// Extent is one file of an area.
+type Extent struct {
+	Path   string `json:"path"` // absolute
+	Fixed  bool   `json:"fixed,omitempty"`
+	SizeKB int64  `json:"sizeKB,omitempty"`
+}
+
+// TypeII reports whether a cluster belongs to one object.
+func (a *Area) TypeII() bool { return a.BPC == 8 || a.BPC == 64 || a.BPC == 512 }
+
+// AreaByNumber finds an area.
+func (c *Control) AreaByNumber(n int) *Area {
+	for _, a := range c.Areas {
+		if a.Number == n {
+			return a
+		}
+	}
+	return nil
+}
+
+// AreaByName finds an area by name, case-insensitively.
+func (c *Control) AreaByName(name string) *Area {
+	for _, a := range c.Areas {
+		if strings.EqualFold(a.Name, name) {
+			return a
+		}
+	}
+	return nil
+}
+
+// AreaName is the name of area n ("" if unknown).
+func (c *Control) AreaName(n int) string {
+	if a := c.AreaByNumber(n); a != nil {
+		return a.Name
+	}
+	return ""
+}
+
+// Table finds a table by "name" or "owner.name", case-insensitively.
+func (c *Control) Table(name string) *Table {
+	owner := ""
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		owner, name = name[:i], name[i+1:]
+	}
+	for _, t := range c.Tables {
+		if strings.EqualFold(t.Name, name) && (owner == "" || strings.EqualFold(owner, t.Owner)) {
+			return t
+		}
+	}
+	return nil
+}
+
+// TableByNumber finds a table by _File-Number.
+func (c *Control) TableByNumber(n int) *Table {
+	for _, t := range c.Tables {
+		if t.Number == n {
+			return t
+		}
+	}
+	return nil
+}
+
+// Paths names the files of a database from the name given on a command
+// line ("dir/db" or "dir/db.db").
+type Paths struct{ Base string }
+
+// PathsFor normalises a database argument.
+func PathsFor(db string) Paths {
+	db = strings.TrimSuffix(db, ".db")
+	if abs, err := filepath.Abs(db); err == nil {
+		db = abs
+	}
+	return Paths{Base: db}
+}
+
+// Name is the database's base name without directory.
+func (p Paths) Name() string { return filepath.Base(p.Base) }
+
+// Control is DB.db.
+func (p Paths) Control() string { return p.Base + ".db" }
+
+// Lock is DB.lk.
+func (p Paths) Lock() string { return p.Base + ".lk" }
+
+// Log is DB.lg.
+func (p Paths) Log() string { return p.Base + ".lg" }
+
+// BI is the first before-image extent, DB.b1, also the schema lock file.
+func (p Paths) BI() string { return p.Base + ".b1" }
+
+// ExtentName is the default file name of extent m of an area of type typ,
+// placed in dir: db.b1, db.d1 (Schema Area), db_N.dM, db.aM, db.tM.
+func (p Paths) ExtentName(dir string, typ byte, area, m int) string {
+	name := p.Name()
+	switch {
+	case typ == 'd' && area == 6:
+		return filepath.Join(dir, fmt.Sprintf("%s.d%d", name, m))
+	case typ == 'd':
+		return filepath.Join(dir, fmt.Sprintf("%s_%d.d%d", name, area, m))
+	default:
+		return filepath.Join(dir, fmt.Sprintf("%s.%c%d", name, typ, m))
+	}
+}
+
+// Exists reports whether DB.db exists.
+func (p Paths) Exists() bool {
+	_, err := os.Stat(p.Control())
+	return err == nil
+}
+
+// NotFoundError is "** Cannot find or open file X, errno = 2. (43)".
+type NotFoundError struct{ Path string }
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("** Cannot find or open file %s, errno = 2. (43)", e.Path)
+}
+
+// ReadControl reads DB.db.
+func ReadControl(p Paths) (*Control, error) {
+	b, err := os.ReadFile(p.Control())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NotFoundError{Path: p.Control()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c Control
+	if err := json.Unmarshal(b, &c); err != nil || c.Format != ControlVersion {
+		return nil, fmt.Errorf("** %s is not an oesim database control file (oesim)", p.Control())
+	}
+	return &c, nil
+}
+
+// WriteControl writes DB.db atomically (temp + fsync + rename).
+func WriteControl(p Paths, c *Control) error {
+	c.Format = ControlVersion
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(p.Control(), append(b, '\n'))
+}
+
+// WriteFileAtomic replaces path with data so that readers see either the
+// old or the new content, never a mix.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// UpdateControl runs fn on the current control under the schema lock and
+// writes the result back. fn returning an error leaves DB.db untouched.
+func UpdateControl(p Paths, fn func(*Control) error) (*Control, error) {
+	unlock, err := FileLock(p.BI(), true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	c, err := ReadControl(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(c); err != nil {
+		return nil, err
+	}
+	return c, WriteControl(p, c)
+}
+
+// FileLock takes an flock on path (created if missing): exclusive or
+// shared. It blocks until granted; the returned func releases it.
+func FileLock(path string, exclusive bool) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// DefaultRPB is the records per block an area gets when the .st does not
+// say: 64 for 8K blocks, 32 otherwise (the Schema Area always has these).
+func DefaultRPB(blockSize int) int {
+	if blockSize >= 8192 {
+		return 64
+	}
+	return 32
+}
+
+// DefaultAreas is the structure of a database made without a .st (prodb,
+// procopy to a new name, the emptyN databases): one variable BI extent and
+// a Schema Area with one variable extent, next to DB.db.
+func DefaultAreas(p Paths, blockSize int) []*Area {
+	dir := filepath.Dir(p.Base)
+	return []*Area{
+		{Number: 3, Name: "Primary Recovery Area", Type: 'b', Extents: []Extent{{Path: p.ExtentName(dir, 'b', 3, 1)}}},
+		{Number: 6, Name: "Schema Area", Type: 'd', RPB: DefaultRPB(blockSize), BPC: 1,
+			Extents: []Extent{{Path: p.ExtentName(dir, 'd', 6, 1)}}},
+	}
+}
+
+// Create writes a new database: its extents (fixed ones at their size,
+// sparse) and DB.db. A void database (prostrct create) has no schema until
+// procopy fills it. An existing DB.db is an error.
+func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (*Control, error) {
+	if p.Exists() {
+		return nil, fmt.Errorf("** The database %s already exists. (oesim)", p.Control())
+	}
+	switch blockSize {
+	case 1024, 2048, 4096, 8192:
+	default:
+		return nil, fmt.Errorf("** Invalid block size %d: use 1024, 2048, 4096 or 8192. (oesim)", blockSize)
+	}
+	if err := os.MkdirAll(filepath.Dir(p.Base), 0o755); err != nil {
+		return nil, err
+	}
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			if err := os.MkdirAll(filepath.Dir(e.Path), 0o755); err != nil {
+				return nil, err
+			}
+		}
+		if a.Type == 'd' {
+			if err := Format(a, blockSize); err != nil {
+				return nil, fmt.Errorf("format area %q: %w", a.Name, err)
+			}
+			continue
+		}
+		for _, e := range a.Extents {
+			f, err := os.OpenFile(e.Path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+			if err != nil {
+				return nil, err
+			}
+			if e.Fixed {
+				err = f.Truncate(e.SizeKB * 1024)
+			}
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	c := &Control{
+		BlockSize: blockSize, Codepage: codepage, Void: void, Created: now, SchemaChanged: now,
+		BIBlockKB: 8, BIClusterKB: 512, Areas: areas, NextTable: 1, NextIndex: 8,
+	}
+	if err := WriteControl(p, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Remove deletes every file of a database (DB.db last).
+func Remove(p Paths) error {
+	c, err := ReadControl(p)
+	if err != nil {
+		return err
+	}
+	for _, a := range c.Areas {
+		for _, e := range a.Extents {
+			os.Remove(e.Path)
+		}
+	}
+	os.Remove(p.Lock())
+	return os.Remove(p.Control())
+}

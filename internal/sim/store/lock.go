@@ -1,0 +1,142 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// LockMode is how a database is held.
+type LockMode string
+
+// Lock modes written in DB.lk.
+const (
+	Single LockMode = "single" // a single-user utility (proutil, prostrct ...)
+	Multi  LockMode = "multi"  // a broker (proserve)
+)
+
+// Holder is the content of DB.lk plus whether its owner still lives.
+type Holder struct {
+	Mode  LockMode
+	Pid   int
+	Host  string
+	Alive bool
+}
+
+// InUseError is (263) or (276).
+type InUseError struct {
+	DB   string
+	Mode LockMode
+}
+
+func (e *InUseError) Error() string {
+	if e.Mode == Multi {
+		return fmt.Sprintf("** The database %s is in use in multi-user mode. (276)", e.DB)
+	}
+	return fmt.Sprintf("** The database %s is in use in single-user mode. (263)", e.DB)
+}
+
+// Liveness is not the pid in DB.lk (pids are reused, a killed child can be
+// a zombie): the holder keeps an exclusive flock on DB.lk for as long as
+// it lives, and the kernel drops it when the process dies, even by kill -9.
+// Acquiring and releasing are serialised by the schema lock on DB.b1 so
+// that nobody can open a DB.lk that is being removed.
+
+// ReadHolder reports who holds the database; nil when DB.lk is absent.
+func ReadHolder(p Paths) (*Holder, error) {
+	f, err := os.OpenFile(p.Lock(), os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := parseHolder(f)
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		h.Alive = true
+	} else {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	}
+	return h, nil
+}
+
+func parseHolder(f *os.File) *Holder {
+	b := make([]byte, 256)
+	n, _ := f.ReadAt(b, 0)
+	fs := strings.Fields(string(b[:n]))
+	h := &Holder{}
+	if len(fs) >= 2 {
+		h.Mode = LockMode(fs[0])
+		h.Pid, _ = strconv.Atoi(fs[1])
+	}
+	if len(fs) >= 3 {
+		h.Host = fs[2]
+	}
+	return h
+}
+
+// Lease is a held DB.lk.
+type Lease struct {
+	p Paths
+	f *os.File
+	// Recovered is the holder left behind by a process that died holding
+	// the database (nil when DB.lk was absent or clean).
+	Recovered *Holder
+}
+
+// Acquire takes DB.lk in the given mode, or fails with *InUseError when a
+// live process holds it. A DB.lk left by a dead process is taken over and
+// reported in Lease.Recovered, so the caller can run crash recovery.
+func Acquire(p Paths, mode LockMode) (*Lease, error) {
+	unlock, err := FileLock(p.BI(), true)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	f, err := os.OpenFile(p.Lock(), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		h := parseHolder(f)
+		f.Close()
+		if h.Mode == "" {
+			h.Mode = Single
+		}
+		return nil, &InUseError{DB: p.Base, Mode: h.Mode}
+	}
+	l := &Lease{p: p, f: f}
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		l.Recovered = parseHolder(f)
+	}
+	host, _ := os.Hostname()
+	content := fmt.Sprintf("%s %d %s\n", mode, os.Getpid(), host)
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.WriteAt([]byte(content), 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Release removes DB.lk and drops the lock.
+func (l *Lease) Release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	unlock, err := FileLock(l.p.BI(), true)
+	if err == nil {
+		defer unlock()
+	}
+	rmErr := os.Remove(l.p.Lock())
+	l.f.Close()
+	l.f = nil
+	return rmErr
+}

@@ -1,0 +1,142 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// formatBytes is a size in binary units: "848 B", "6.2 KiB", "1.5 GiB".
+func formatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
+// formatRate is bytes per second: "12.4 MiB/s"; "" when unknown.
+func formatRate(r float64) string {
+	if r <= 0 {
+		return ""
+	}
+	return formatBytes(int64(r)) + "/s"
+}
+
+// formatDuration is a short clock-like duration: "42s", "3m05s", "1h02m".
+func formatDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int64(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int64(d/time.Minute), int64(d%time.Minute/time.Second))
+	default:
+		return fmt.Sprintf("%dh%02dm", int64(d/time.Hour), int64(d%time.Hour/time.Minute))
+	}
+}
+
+// thousands writes n with comma separators.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return sign + b.String()
+}
+
+// cut shortens s to n display cells with an ellipsis.
+func cut(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n == 1 {
+		return "…"
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// trendArrow is the trend as a glyph and a word.
+func trendWord(t Trend) string {
+	switch t {
+	case TrendRising:
+		return "↑ later"
+	case TrendFalling:
+		return "↓ sooner"
+	case TrendSteady:
+		return "→ steady"
+	}
+	return ""
+}
+
+// etaText is the ETA as shown in a header line.
+func etaText(e ETA) string {
+	if !e.Known {
+		if e.Reason == "" {
+			return "ETA —"
+		}
+		return "ETA — (" + e.Reason + ")"
+	}
+	s := "ETA " + formatDuration(e.Remaining)
+	if !e.Finish.IsZero() {
+		s += " (at " + e.Finish.Local().Format("15:04") + ")"
+	}
+	if w := trendWord(e.Trend); w != "" {
+		s += " " + w
+	}
+	return s
+}
+
+// asciiBar draws a bar of width cells for f in [0,1].
+func asciiBar(f float64, width int) string {
+	if width < 1 {
+		return ""
+	}
+	n := int(clamp01(f)*float64(width) + 0.5)
+	return "[" + strings.Repeat("#", n) + strings.Repeat("-", width-n) + "]"
+}
+
+// progressDetail is "60/120 tables  620 MiB of 1.2 GiB".
+func progressDetail(p Progress) string {
+	var parts []string
+	if p.Tables > 0 {
+		parts = append(parts, fmt.Sprintf("%d/%d tables", p.TablesDone, p.Tables))
+	}
+	if p.Bytes > 0 {
+		parts = append(parts, formatBytes(p.BytesDone)+" of "+formatBytes(p.Bytes))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// jobName is how a job is shown: its table, or its ID for whole-database
+// steps.
+func jobName(j Job) string {
+	if j.Table != "" {
+		return j.Table
+	}
+	return j.ID
+}
+
+// oneLine folds a multi-line message (errors.Join) into one line, for
+// printers that promise one line per event.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")
+}

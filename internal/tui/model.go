@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/oedl/oedl/internal/event"
+)
+
+// Messages of the screen.
+type (
+	tickMsg        struct{}
+	interruptedMsg struct{}
+)
+
+// model is the bubbletea model. It folds queued events into a State once
+// per frame and keeps the rendered view, rebuilt only on a frame with
+// something new, so View (called by bubbletea after every message) costs a
+// string copy.
+type model struct {
+	opts  Options
+	q     *queue
+	st    *State
+	sty   styles
+	bar   progress.Model
+	width int
+	high  int
+
+	view   string
+	dirty  bool
+	frames int // views built, for the redraw-rate test and benchmark
+	shown  time.Duration
+
+	confirming  bool // q or Ctrl-C pressed once: asking
+	cancelled   bool // the user confirmed; Cancel was called
+	interrupted bool // ctx ended (SIGINT from outside)
+	over        bool // the run ended and the last events are shown
+
+	disks    []Disk
+	diskTime time.Time
+}
+
+func newModel(o Options, q *queue) *model {
+	o.defaults()
+	m := &model{opts: o, q: q, st: NewState(), sty: newStyles(o.Renderer), width: 100, high: 30, dirty: true}
+	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(o.Renderer.ColorProfile()),
+		progress.WithSolidFill("#59a14f"))
+	m.st.Advance(o.Now())
+	m.pollDisks(o.Now())
+	m.rebuild()
+	return m
+}
+
+func (m *model) Init() tea.Cmd { return m.tick() }
+
+func (m *model) tick() tea.Cmd {
+	return tea.Tick(m.opts.Interval, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tickMsg:
+		return m, m.frame()
+	case tea.WindowSizeMsg:
+		m.width, m.high = msg.Width, msg.Height
+		m.dirty = true
+		m.rebuild()
+	case interruptedMsg:
+		m.interrupted = true
+		m.dirty = true
+		m.rebuild()
+	case tea.KeyMsg:
+		m.key(msg.String())
+		m.rebuild()
+	}
+	return m, nil
+}
+
+// frame folds the queued events, prints the finished jobs above the live
+// area and rebuilds the view. It runs once per Interval.
+func (m *model) frame() tea.Cmd {
+	events, closed := m.q.drain()
+	var lines []string
+	for _, e := range events {
+		m.st.Apply(e)
+		if l := m.finishedLine(e); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	now := m.opts.Now()
+	m.st.Advance(now)
+	m.pollDisks(now)
+	if len(events) > 0 || m.st.Elapsed().Truncate(time.Second) != m.shown {
+		m.dirty = true
+	}
+	if closed {
+		m.over = true
+		m.dirty = true
+	}
+	m.rebuild()
+	var cmds []tea.Cmd
+	if len(lines) > 0 {
+		cmds = append(cmds, tea.Println(strings.Join(lines, "\n")))
+	}
+	if closed {
+		cmds = append(cmds, tea.Quit)
+		return tea.Sequence(cmds...)
+	}
+	cmds = append(cmds, m.tick())
+	return tea.Batch(cmds...)
+}
+
+func (m *model) key(k string) {
+	switch {
+	case m.cancelled:
+		return
+	case k == "q" || k == "ctrl+c":
+		if m.confirming {
+			m.cancel()
+		} else {
+			m.confirming = true
+		}
+	case m.confirming && (k == "y" || k == "Y" || k == "enter"):
+		m.cancel()
+	case m.confirming && (k == "n" || k == "N" || k == "esc"):
+		m.confirming = false
+	default:
+		return
+	}
+	m.dirty = true
+}
+
+func (m *model) cancel() {
+	m.confirming, m.cancelled = false, true
+	m.opts.Cancel()
+}
+
+func (m *model) pollDisks(now time.Time) {
+	if m.opts.Disks == nil || (!m.diskTime.IsZero() && now.Sub(m.diskTime) < m.opts.DiskEvery) {
+		return
+	}
+	m.disks, m.diskTime = m.opts.Disks(), now
+	m.dirty = true
+}
+
+func (m *model) rebuild() {
+	if !m.dirty {
+		return
+	}
+	m.view = m.render()
+	m.frames++
+	m.shown = m.st.Elapsed().Truncate(time.Second)
+	m.dirty = false
+}
+
+func (m *model) View() string { return m.view }
+
+// finishedLine is the permanent line printed above the live area when a
+// job ends.
+func (m *model) finishedLine(e event.Event) string {
+	j, ok := m.st.Job(e.Job)
+	if !ok {
+		return ""
+	}
+	name := cut(j.Kind+" "+jobName(j), 48)
+	switch e.Kind {
+	case event.JobFinished:
+		return m.sty.ok.Render("✓") + " " + name + m.sty.dim.Render(finishedDetail(j))
+	case event.JobFailed:
+		s := m.sty.bad.Render("✗") + " " + name
+		if j.Attempt > 0 {
+			s += fmt.Sprintf(" (attempt %d)", j.Attempt)
+		}
+		s += ": " + cut(e.Err, max(20, m.width-len(name)-20))
+		if j.Log != "" {
+			s += m.sty.dim.Render("  log: " + j.Log)
+		}
+		return s
+	}
+	return ""
+}

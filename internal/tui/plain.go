@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+)
+
+// Plain prints a run for logs, pipes and `--no-tui`: one line per state
+// change of a job or the run, and a summary line every so often. Nothing
+// redraws, so the output reads the same in a file, in CI and over ssh.
+type Plain struct {
+	mu    sync.Mutex
+	w     io.Writer
+	s     *State
+	every time.Duration
+	now   func() time.Time
+
+	ticker *time.Ticker
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+var _ event.Sink = (*Plain)(nil)
+
+// NewPlain prints to w, with a summary line every `every` (none when 0)
+// from the start of the run to its end. Call Close when done.
+func NewPlain(w io.Writer, every time.Duration) *Plain {
+	return &Plain{w: w, s: NewState(), every: every, now: time.Now}
+}
+
+// Emit prints the lines e deserves.
+func (p *Plain) Emit(e event.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.s.Apply(e)
+	if line := p.line(e); line != "" {
+		fmt.Fprintf(p.w, "%s %s\n", stamp(e.Time), oneLine(line))
+	}
+	switch e.Kind {
+	case event.RunStarted:
+		p.startTicker()
+	case event.RunFinished:
+		p.stopTicker()
+	}
+}
+
+// Close stops the summary line. It is safe to call more than once.
+func (p *Plain) Close() error {
+	p.mu.Lock()
+	done := p.stopTickerLocked()
+	p.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+	return nil
+}
+
+func (p *Plain) startTicker() {
+	if p.every <= 0 || p.ticker != nil {
+		return
+	}
+	p.ticker = time.NewTicker(p.every)
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	go func(c <-chan time.Time, stop, done chan struct{}) {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-c:
+				p.Summary()
+			}
+		}
+	}(p.ticker.C, p.stop, p.done)
+}
+
+// stopTicker is called with the lock held from Emit: it must not wait for
+// the goroutine, which may be waiting for the lock.
+func (p *Plain) stopTicker() { p.stopTickerLocked() }
+
+func (p *Plain) stopTickerLocked() chan struct{} {
+	if p.ticker == nil {
+		return nil
+	}
+	p.ticker.Stop()
+	close(p.stop)
+	done := p.done
+	p.ticker, p.stop = nil, nil
+	return done
+}
+
+// Summary prints the summary line now.
+func (p *Plain) Summary() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.s.Finished {
+		return
+	}
+	p.s.Advance(p.now())
+	fmt.Fprintf(p.w, "%s %s\n", stamp(p.s.Now), SummaryLine(p.s))
+}
+
+// SummaryLine is the one-line picture: "[ 48%] load  elapsed 12m04s  ETA
+// 8m10s  dump 120/120  load 60/120  idxbuild 0%  jobs 4 running, 60 queued,
+// 1 failed".
+func SummaryLine(s *State) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%3.0f%%] %s  elapsed %s  %s ", s.Overall()*100, s.CurrentPhase(), formatDuration(s.Elapsed()), etaText(s.ETA()))
+	for _, p := range s.Progress() {
+		if p.Tables > 0 {
+			fmt.Fprintf(&b, " %s %d/%d", p.Kind, p.TablesDone, p.Tables)
+		} else {
+			fmt.Fprintf(&b, " %s %.0f%%", p.Kind, p.Fraction()*100)
+		}
+	}
+	c := s.Counts()
+	fmt.Fprintf(&b, "  jobs %d running, %d queued, %d done", c.Running, c.Queued, c.Done)
+	if c.Failed > 0 {
+		fmt.Fprintf(&b, ", %d failed", c.Failed)
+	}
+	return b.String()
+}
+
+// line is the state-change line for e, or "" for events that only move
+// numbers (queued, progress).
+func (p *Plain) line(e event.Event) string {
+	j, _ := p.s.Job(e.Job)
+	name := strings.TrimSpace(e.JobKind + " " + e.Table)
+	if e.Table == "" {
+		name = e.Job
+	}
+	switch e.Kind {
+	case event.RunStarted:
+		s := "run started"
+		if e.Message != "" {
+			s += ": " + e.Message
+		}
+		if e.TotalBytes > 0 {
+			s += fmt.Sprintf(" (%s of table data)", formatBytes(e.TotalBytes))
+		}
+		return s
+	case event.RunFinished:
+		if e.Err != "" {
+			return fmt.Sprintf("run FAILED after %s: %s", formatDuration(p.s.Elapsed()), e.Err)
+		}
+		return "run finished in " + formatDuration(p.s.Elapsed())
+	case event.Phase:
+		return "phase " + e.Phase
+	case event.Warning:
+		return "warning: " + e.Message
+	case event.JobStarted:
+		s := "start   " + name
+		if e.Area != "" {
+			s += " (area " + e.Area + ")"
+		}
+		if e.Attempt > 1 {
+			s += fmt.Sprintf(" attempt %d", e.Attempt)
+		}
+		return s
+	case event.JobFinished:
+		return "done    " + name + finishedDetail(j)
+	case event.JobFailed:
+		s := "FAILED  " + name
+		if j.Attempt > 0 {
+			s += fmt.Sprintf(" (attempt %d)", j.Attempt)
+		}
+		if e.Err != "" {
+			s += ": " + e.Err
+		}
+		if e.Log != "" {
+			s += "; log: " + e.Log
+		}
+		return s
+	case event.JobRetry:
+		s := "retry   " + name
+		if e.Attempt > 0 {
+			s += fmt.Sprintf(" (attempt %d)", e.Attempt)
+		}
+		if e.Message != "" {
+			s += ": " + e.Message
+		}
+		return s
+	case event.JobSkipped:
+		return "skip    " + name + " (done by an earlier run)"
+	}
+	return ""
+}
+
+// finishedDetail is " 12,345 records, 4.2 MiB in 3s (1.4 MiB/s)".
+func finishedDetail(j Job) string {
+	var parts []string
+	if j.Records > 0 {
+		parts = append(parts, thousands(j.Records)+" records")
+	}
+	if j.Bytes > 0 {
+		parts = append(parts, formatBytes(j.Bytes))
+	}
+	s := ""
+	if len(parts) > 0 {
+		s = " " + strings.Join(parts, ", ")
+	}
+	s += " in " + formatDuration(j.Elapsed)
+	if j.Bytes > 0 && j.Elapsed >= time.Second {
+		s += " (" + formatRate(float64(j.Bytes)/j.Elapsed.Seconds()) + ")"
+	}
+	return s
+}
+
+func stamp(t time.Time) string { return t.Local().Format("15:04:05") }

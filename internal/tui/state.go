@@ -1,0 +1,457 @@
+package tui
+
+import (
+	"cmp"
+	"sort"
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+)
+
+// JobStatus is where a job is.
+type JobStatus string
+
+const (
+	StatusQueued  JobStatus = "queued" // waiting for its dependencies, a slot, or a retry
+	StatusRunning JobStatus = "running"
+	StatusDone    JobStatus = "done"
+	StatusFailed  JobStatus = "failed"
+	StatusSkipped JobStatus = "skipped" // done by an earlier run (resume)
+)
+
+// Job is what State knows about one job.
+type Job struct {
+	ID           string        `json:"id"`
+	Kind         string        `json:"kind"`
+	Table        string        `json:"table,omitempty"`
+	Area         string        `json:"area,omitempty"`
+	Status       JobStatus     `json:"status"`
+	Attempt      int           `json:"attempt,omitempty"`
+	Started      time.Time     `json:"started,omitzero"`
+	Ended        time.Time     `json:"ended,omitzero"`
+	Elapsed      time.Duration `json:"elapsed_ns,omitempty"`
+	Records      int64         `json:"records,omitempty"` // so far, or final
+	Bytes        int64         `json:"bytes,omitempty"`
+	TotalRecords int64         `json:"total_records,omitempty"`
+	TotalBytes   int64         `json:"total_bytes,omitempty"`
+	Rate         float64       `json:"bytes_per_second,omitempty"` // recent, while running
+	Err          string        `json:"error,omitempty"`
+	Log          string        `json:"log,omitempty"`
+
+	contrib  int64 // bytes this job adds to its kind's BytesDone
+	lastAt   time.Time
+	lastSeen int64
+}
+
+// Failure is one failed attempt.
+type Failure struct {
+	Time    time.Time `json:"time"`
+	Job     string    `json:"job"`
+	Table   string    `json:"table,omitempty"`
+	Attempt int       `json:"attempt,omitempty"`
+	Err     string    `json:"error"`
+	Log     string    `json:"log,omitempty"`
+}
+
+// Progress is one bar: the tables and bytes of one kind of work.
+type Progress struct {
+	Kind       string `json:"kind"`
+	Tables     int    `json:"tables"`
+	TablesDone int    `json:"tables_done"`
+	Bytes      int64  `json:"bytes"`
+	BytesDone  int64  `json:"bytes_done"`
+}
+
+// Fraction is BytesDone/Bytes in [0,1] (tables when bytes are unknown).
+func (p Progress) Fraction() float64 {
+	switch {
+	case p.Bytes > 0:
+		return clamp01(float64(p.BytesDone) / float64(p.Bytes))
+	case p.Tables > 0:
+		return clamp01(float64(p.TablesDone) / float64(p.Tables))
+	}
+	return 0
+}
+
+// Counts are jobs by status.
+type Counts struct {
+	Done    int `json:"done"`
+	Running int `json:"running"`
+	Queued  int `json:"queued"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+}
+
+// progressKinds are the bars, in the order work flows.
+var progressKinds = []string{"dump", "load", "idxbuild"}
+
+// kindTally keeps a Progress up to date in O(1) per event.
+type kindTally struct {
+	Progress
+	planBytes int64              // total bytes from RunStarted, a floor for dump and load
+	tables    map[string]*[2]int // table -> {jobs, jobs done}
+}
+
+// keepFailures is how many failures and warnings the picture keeps.
+const keepFailures = 5
+
+// State folds events into the picture of a run. The zero value is not
+// ready: use NewState. It is not safe for concurrent use; the printers
+// guard it.
+type State struct {
+	Phase    string
+	Started  time.Time
+	Now      time.Time // the latest event time, or Advance
+	Finished bool
+	Err      string // the run's error, once finished
+
+	jobs     map[string]*Job
+	running  map[string]*Job
+	counts   Counts
+	tally    map[string]*kindTally
+	failures []Failure
+	warnings []string
+	eta      etaTracker
+}
+
+// NewState returns an empty picture.
+func NewState() *State {
+	s := &State{jobs: map[string]*Job{}, running: map[string]*Job{}, tally: map[string]*kindTally{}}
+	for _, k := range progressKinds {
+		s.tally[k] = &kindTally{Progress: Progress{Kind: k}, tables: map[string]*[2]int{}}
+	}
+	return s
+}
+
+// Apply folds one event into the picture.
+func (s *State) Apply(e event.Event) {
+	s.Advance(e.Time)
+	switch e.Kind {
+	case event.RunStarted:
+		s.Started = e.Time
+		s.Finished, s.Err = false, ""
+		for _, k := range []string{"dump", "load"} {
+			s.tally[k].planBytes = e.TotalBytes
+		}
+	case event.RunFinished:
+		s.Finished, s.Err = true, e.Err
+	case event.Phase:
+		s.Phase = e.Phase
+	case event.Warning:
+		s.warnings = appendKeep(s.warnings, e.Message, keepFailures)
+	case event.JobQueued, event.JobStarted, event.JobProgress, event.JobFinished,
+		event.JobFailed, event.JobRetry, event.JobSkipped:
+		s.applyJob(e)
+	}
+	s.eta.sample(s.Now, s.bytesDone(), s.bytesTotal())
+}
+
+// Advance moves the clock without an event (the TUI's tick, or `oedl status`
+// on a live run), so that elapsed time and the ETA keep moving while a long
+// job is silent.
+func (s *State) Advance(now time.Time) {
+	if now.After(s.Now) {
+		s.Now = now
+	}
+	if s.Started.IsZero() && !now.IsZero() {
+		s.Started = now
+	}
+	s.eta.sample(s.Now, s.bytesDone(), s.bytesTotal())
+}
+
+func (s *State) applyJob(e event.Event) {
+	j := s.jobs[e.Job]
+	if j == nil {
+		j = &Job{ID: e.Job, Kind: e.JobKind, Table: e.Table, Area: e.Area}
+		s.jobs[e.Job] = j
+		s.setStatus(j, StatusQueued)
+		if t := s.tally[j.Kind]; t != nil && j.Table != "" {
+			s.tableJobs(t, j.Table, +1, 0)
+		}
+	}
+	if e.TotalBytes > 0 || e.TotalRecords > 0 {
+		s.setTotals(j, e.TotalRecords, e.TotalBytes)
+	}
+	if e.Attempt > 0 {
+		j.Attempt = e.Attempt
+	}
+	if e.Log != "" {
+		j.Log = e.Log
+	}
+	switch e.Kind {
+	case event.JobQueued, event.JobRetry:
+		if j.Status != StatusRunning {
+			s.setStatus(j, StatusQueued)
+		}
+	case event.JobStarted:
+		j.Started, j.Ended, j.Err = e.Time, time.Time{}, ""
+		j.Records, j.Bytes, j.Rate = 0, 0, 0
+		j.lastAt, j.lastSeen = e.Time, 0
+		s.setStatus(j, StatusRunning)
+	case event.JobProgress:
+		j.Records = max(j.Records, e.Records)
+		s.observeBytes(j, e.Time, e.Bytes)
+	case event.JobFinished:
+		// The final counts, when the runner parsed them from the
+		// utility's output; otherwise the plan's.
+		if e.Records > 0 {
+			j.Records = e.Records
+		} else {
+			j.Records = max(j.Records, j.TotalRecords)
+		}
+		if e.Bytes > 0 {
+			j.Bytes = e.Bytes
+		} else {
+			j.Bytes = max(j.Bytes, j.TotalBytes)
+		}
+		s.end(j, e, StatusDone)
+	case event.JobSkipped:
+		s.end(j, e, StatusSkipped)
+	case event.JobFailed:
+		j.Err = e.Err
+		s.end(j, e, StatusFailed)
+		s.recordFailure(j, e)
+	}
+	s.recount(j)
+}
+
+func (s *State) end(j *Job, e event.Event, st JobStatus) {
+	j.Ended = e.Time
+	j.Elapsed = e.Elapsed
+	if j.Elapsed == 0 && !j.Started.IsZero() {
+		j.Elapsed = e.Time.Sub(j.Started)
+	}
+	j.Rate = 0
+	s.setStatus(j, st)
+}
+
+// observeBytes updates a running job's bytes and its rate: an exponential
+// average of the rate between progress events, so one slow flush does not
+// swing the ETA.
+func (s *State) observeBytes(j *Job, at time.Time, bytes int64) {
+	if bytes < j.Bytes {
+		return // a late, reordered progress event
+	}
+	if dt := at.Sub(j.lastAt).Seconds(); dt > 0 {
+		r := float64(bytes-j.lastSeen) / dt
+		if j.Rate == 0 {
+			j.Rate = r
+		} else {
+			j.Rate = 0.7*j.Rate + 0.3*r
+		}
+		j.lastAt, j.lastSeen = at, bytes
+	}
+	j.Bytes = bytes
+}
+
+func (s *State) setTotals(j *Job, records, bytes int64) {
+	if records > 0 {
+		j.TotalRecords = records
+	}
+	if bytes > 0 && bytes != j.TotalBytes {
+		if t := s.tally[j.Kind]; t != nil {
+			t.Bytes += bytes - j.TotalBytes
+		}
+		j.TotalBytes = bytes
+	}
+}
+
+func (s *State) setStatus(j *Job, st JobStatus) {
+	if j.Status == st {
+		return
+	}
+	s.count(j.Status, -1)
+	s.count(st, +1)
+	was := j.Status
+	j.Status = st
+	if st == StatusRunning {
+		s.running[j.ID] = j
+	} else {
+		delete(s.running, j.ID)
+	}
+	if t := s.tally[j.Kind]; t != nil && j.Table != "" {
+		wasDone, isDone := finished(was), finished(st)
+		if wasDone != isDone {
+			d := 1
+			if wasDone {
+				d = -1
+			}
+			s.tableJobs(t, j.Table, 0, d)
+		}
+	}
+}
+
+func finished(st JobStatus) bool { return st == StatusDone || st == StatusSkipped }
+
+// tableJobs adds to a table's job and done counts and keeps TablesDone in
+// step: a table is done when every job of the kind for it is (a threaded
+// dump adds loads section by section, which can make a table undone again).
+func (s *State) tableJobs(t *kindTally, table string, jobs, done int) {
+	c := t.tables[table]
+	if c == nil {
+		c = &[2]int{}
+		t.tables[table] = c
+		t.Tables++
+	}
+	before := c[0] > 0 && c[1] == c[0]
+	c[0] += jobs
+	c[1] += done
+	after := c[0] > 0 && c[1] == c[0]
+	switch {
+	case after && !before:
+		t.TablesDone++
+	case before && !after:
+		t.TablesDone--
+	}
+}
+
+func (s *State) count(st JobStatus, d int) {
+	switch st {
+	case StatusDone:
+		s.counts.Done += d
+	case StatusRunning:
+		s.counts.Running += d
+	case StatusQueued:
+		s.counts.Queued += d
+	case StatusFailed:
+		s.counts.Failed += d
+	case StatusSkipped:
+		s.counts.Skipped += d
+	}
+}
+
+// recount updates the job's contribution to its kind's BytesDone.
+func (s *State) recount(j *Job) {
+	t := s.tally[j.Kind]
+	if t == nil {
+		return
+	}
+	var c int64
+	switch j.Status {
+	case StatusDone, StatusSkipped:
+		c = max(j.TotalBytes, j.Bytes)
+	case StatusRunning:
+		c = j.Bytes
+		if j.TotalBytes > 0 {
+			c = min(c, j.TotalBytes)
+		}
+	}
+	t.BytesDone += c - j.contrib
+	j.contrib = c
+}
+
+func (s *State) recordFailure(j *Job, e event.Event) {
+	// The dispatcher and the runner may both report one failure; the
+	// second one usually adds the log path.
+	// It is the same failure when no start of the job came in between.
+	for i := range s.failures {
+		f := &s.failures[i]
+		if f.Job == j.ID && !f.Time.Before(j.Started) {
+			f.Log = cmp.Or(f.Log, j.Log)
+			f.Err = cmp.Or(f.Err, e.Err)
+			f.Attempt = max(f.Attempt, j.Attempt)
+			return
+		}
+	}
+	f := Failure{Time: e.Time, Job: j.ID, Table: j.Table, Attempt: j.Attempt, Err: e.Err, Log: j.Log}
+	s.failures = appendKeep(s.failures, f, keepFailures)
+}
+
+func appendKeep[T any](xs []T, x T, n int) []T {
+	xs = append(xs, x)
+	if len(xs) > n {
+		xs = append(xs[:0], xs[len(xs)-n:]...)
+	}
+	return xs
+}
+
+// Elapsed is the time since the run started.
+func (s *State) Elapsed() time.Duration {
+	if s.Started.IsZero() {
+		return 0
+	}
+	return s.Now.Sub(s.Started)
+}
+
+// Counts are the jobs by status.
+func (s *State) Counts() Counts { return s.counts }
+
+// Progress returns the dump, load and idxbuild bars.
+func (s *State) Progress() []Progress {
+	out := make([]Progress, 0, len(progressKinds))
+	for _, k := range progressKinds {
+		t := s.tally[k]
+		p := t.Progress
+		p.Bytes = max(p.Bytes, t.planBytes)
+		p.BytesDone = min(p.BytesDone, max(p.Bytes, p.BytesDone))
+		out = append(out, p)
+	}
+	return out
+}
+
+// Overall is the fraction of all the bytes to move (dumped, loaded and
+// indexed) that is done.
+func (s *State) Overall() float64 {
+	total := s.bytesTotal()
+	if total == 0 {
+		return 0
+	}
+	return clamp01(float64(s.bytesDone()) / float64(total))
+}
+
+func (s *State) bytesDone() int64 {
+	var n int64
+	for _, k := range progressKinds {
+		n += s.tally[k].BytesDone
+	}
+	return n
+}
+
+func (s *State) bytesTotal() int64 {
+	var n int64
+	for _, k := range progressKinds {
+		t := s.tally[k]
+		n += max(t.Bytes, t.planBytes)
+	}
+	return n
+}
+
+// Running returns the running jobs, longest running first.
+func (s *State) Running() []Job {
+	out := make([]Job, 0, len(s.running))
+	for _, j := range s.running {
+		out = append(out, *j)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if !out[a].Started.Equal(out[b].Started) {
+			return out[a].Started.Before(out[b].Started)
+		}
+		return out[a].ID < out[b].ID
+	})
+	return out
+}
+
+// Job returns what is known about one job, or false.
+func (s *State) Job(id string) (Job, bool) {
+	j, ok := s.jobs[id]
+	if !ok {
+		return Job{}, false
+	}
+	return *j, true
+}
+
+// Failures are the last failures, oldest first.
+func (s *State) Failures() []Failure { return append([]Failure(nil), s.failures...) }
+
+// Warnings are the last warnings, oldest first.
+func (s *State) Warnings() []string { return append([]string(nil), s.warnings...) }
+
+// ETA is the current estimate of the time left.
+func (s *State) ETA() ETA {
+	if s.Finished {
+		return ETA{}
+	}
+	return s.eta.estimate(s.Now, s.Elapsed(), s.bytesDone(), s.bytesTotal(), s.running)
+}
+
+func clamp01(f float64) float64 { return max(0, min(1, f)) }

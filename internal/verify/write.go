@@ -1,0 +1,82 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+)
+
+// File names written by Write.
+const (
+	JSONFile   = "verify.json"
+	BeforeList = "before.counts.txt"
+	AfterList  = "after.counts.txt"
+)
+
+// Write saves verify.json and the two counts lists in dir, each through a
+// temporary file and a rename, so a crash never leaves half a verdict.
+func Write(dir string, r *Result) error {
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{
+		BeforeList: []byte(r.Before.List()),
+		AfterList:  []byte(r.After.List()),
+		JSONFile:   append(js, '\n'),
+	} {
+		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// WriteText prints the verdict for a person: the two checksums first (the
+// line to read off), then every table that does not match.
+func WriteText(w io.Writer, r *Result) error {
+	verdict := "MATCH"
+	if !r.OK {
+		verdict = "MISMATCH"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "verify:\t%s\t%d tables, %d records before, %d after\n", verdict, len(r.Rows), r.Before.Records, r.After.Records)
+	fmt.Fprintf(tw, "before:\tsha256 %s\t%d tables  %s\n", r.Before.ShortSum(), len(r.Before.Tables), r.Before.File)
+	fmt.Fprintf(tw, "after:\tsha256 %s\t%d tables  %s\n", r.After.ShortSum(), len(r.After.Tables), r.After.File)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.Bad) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "table\tbefore\tafter\tstatus\t\n")
+	for _, b := range r.Bad {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\n", b.Table, b.Before, b.After, b.Status)
+	}
+	return tw.Flush()
+}
