@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,13 +51,15 @@ func NewCmdPlan(io *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan (--tabanalys FILE [--df FILE] | --source DB --dlc DIR) -o DIR",
 		Short: "Plan the target layout: storage areas, .st, .df, tablemove.sh, tuned .pf",
-		Long: `Plan turns the source database's tabanalys (or dbanalys) report, and its .df,
-into a better layout for the target database, with a reason for every decision:
+		Long: `Plan turns the source database's tabanalys report (or dbanalys, or the
+-csoutput DB.tab.txt with DB.ix.txt beside it), and its .df, into a better
+layout for the target database, with a reason for every decision:
 
   target.st     the new structure: Type II areas by size class and RPB, an index
                 area per data area, LOB areas, extents sized from the data
   target.df     the source .df with only AREA, index AREA and LOB-AREA rewritten
-  tablemove.sh  the online alternative: proutil tablemove per table
+  tablemove.sh  the online alternative: proutil tablemove per table, after
+                prostrct addonline of the areas in tablemove.st
   placement.md  every area and table with size, records, RPB, BPC and why
   target.pf     startup parameters, each with its reason, and the idxbuild ones
   plan.json     all of it for oedl run and oedl estimate
@@ -78,7 +81,7 @@ written unless the whole plan is valid.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Tabanalys, "tabanalys", "", "tabanalys or dbanalys report of the source")
+	f.StringVar(&opts.Tabanalys, "tabanalys", "", "tabanalys or dbanalys report of the source, or its -csoutput DB.tab.txt")
 	f.StringVar(&opts.DF, "df", "", "the source .df (needed for target.df and LOB areas)")
 	f.StringVar(&opts.Source, "source", "", "source database: run tabanalys and dump the .df from it")
 	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory for --source (default $DLC)")
@@ -187,12 +190,9 @@ func (opts *PlanOptions) planOptions() (plan.Options, error) {
 // bad input (exit 2); the parsers' errors already name file:line.
 func fileInput(opts *PlanOptions) (plan.Input, *openedge.DF, error) {
 	in := plan.Input{AnalysisName: opts.Tabanalys}
-	data, err := os.ReadFile(opts.Tabanalys)
-	if err != nil {
-		return in, nil, UsageError("--tabanalys: %v", err)
-	}
-	if in.Analysis, err = openedge.ParseAnalysis(bytes.NewReader(data), opts.Tabanalys); err != nil {
-		return in, nil, UsageError("%v", err)
+	var err error
+	if in.Analysis, err = readAnalysis(opts.Tabanalys); err != nil {
+		return in, nil, err
 	}
 	if opts.DF == "" {
 		return in, nil, nil
@@ -203,6 +203,42 @@ func fileInput(opts *PlanOptions) (plan.Input, *openedge.DF, error) {
 	}
 	in.DFTables, in.DFName = df.Tables(), opts.DF
 	return in, df, nil
+}
+
+// readAnalysis reads a tabanalys or dbanalys report, or the -csoutput
+// DB.tab.txt file (exact byte sizes instead of the report's one decimal)
+// together with DB.ix.txt beside it when there is one.
+func readAnalysis(path string) (*openedge.Analysis, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, UsageError("--tabanalys: %v", err)
+	}
+	prefix, isCS := strings.CutSuffix(path, ".tab.txt")
+	if !isCS {
+		a, err := openedge.ParseAnalysis(bytes.NewReader(data), path)
+		if err != nil {
+			return nil, UsageError("%v", err)
+		}
+		return a, nil
+	}
+	a, err := openedge.ParseCSTab(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	ixPath := prefix + ".ix.txt"
+	f, err := os.Open(ixPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return a, nil
+	} else if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	defer f.Close()
+	ix, err := openedge.ParseCSIndex(f, ixPath)
+	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	a.Indexes = ix.Indexes
+	return a, nil
 }
 
 func readDF(path string) (*openedge.DF, error) {
@@ -244,7 +280,7 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	defer os.RemoveAll(tmp)
 	env := []string{"DLC=" + opts.DLC}
 
-	res, err := opts.Runner.Run(ctx, execx.Cmd{Path: proutil, Args: []string{db, "-C", "tabanalys"}, Env: env})
+	res, err := opts.Runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.TabanalysArgs(db, false, ""), Env: env})
 	if err != nil {
 		return in, nil, nil, FailedError(fmt.Errorf("proutil %s -C tabanalys: %w\n%s", db, err, tail(res.Output)))
 	}
@@ -257,7 +293,7 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 
 	dfPath := filepath.Join(tmp, "source.df")
 	res, err = opts.Runner.Run(ctx, execx.Cmd{Path: progres, Env: env,
-		Args: []string{"-b", "-db", db, "-p", "prodict/dump_df.p", "-param", "ALL," + dfPath + ","}})
+		Args: openedge.ProgresArgs(db, "prodict/dump_df.p", "ALL,"+dfPath+",")})
 	if err != nil {
 		return in, nil, nil, FailedError(fmt.Errorf("_progres dump_df.p on %s: %w\n%s", db, err, tail(res.Output)))
 	}
@@ -301,6 +337,11 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	fmt.Fprintf(w, "Areas: %d data, %d index, %d LOB (numbers %d-%d), block size %d.\n",
 		p.Totals.DataAreas, p.Totals.IndexAreas, p.Totals.LOBAreas,
 		openedge.FirstUserAreaNum, openedge.FirstUserAreaNum+len(p.Areas)-1, p.BlockSize)
+	var dirs []string
+	for _, du := range p.DiskUse() {
+		dirs = append(dirs, fmt.Sprintf("%s %s", du.Dir, openedge.FormatSize(du.FixedBytes)))
+	}
+	fmt.Fprintf(w, "Fixed extents: %s (%s).\n", openedge.FormatSize(p.Totals.FixedBytes), strings.Join(dirs, ", "))
 	big := append([]plan.Placement(nil), p.Tables...)
 	sort.SliceStable(big, func(i, j int) bool { return big[i].Bytes > big[j].Bytes })
 	if len(big) > 5 {
@@ -313,7 +354,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	if p.Target == "" {
 		fmt.Fprintln(w, `No --target: extents are at "." (run prostrct create from the target directory).`)
 	}
-	files := []string{plan.FileStructure, plan.FileTablemove, plan.FilePlacement, plan.FilePF, plan.FilePlan}
+	files := []string{plan.FileStructure, plan.FileTablemove, plan.FileAddAreas, plan.FilePlacement, plan.FilePF, plan.FilePlan}
 	if p.Source.DF != "" {
 		files = append(files, plan.FileDF)
 	}

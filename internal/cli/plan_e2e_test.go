@@ -18,7 +18,9 @@ import (
 // database, `oedl plan --source` writes a .st that prostrct create
 // accepts and a .df that load_df.p loads; after a binary dump and load of
 // every table, the target's tabanalys shows each table, with all its
-// records, in the area the plan gave it.
+// records, in the area the plan gave it. Then the online alternative:
+// prostrct add of tablemove.st and tablemove.sh move the source's own
+// tables into the same areas.
 func TestPlanEndToEndWithOesim(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds oesim and a database")
@@ -48,7 +50,9 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 
 	// Plan from the database itself, with a small large-table threshold so
 	// that every class shows up in a 4 MB database.
-	tgt := filepath.Join(work, "tgt", "prod")
+	// A different name from the source's, so that the source's own new
+	// extents (tablemove.st, below) never share a file name with the target's.
+	tgt := filepath.Join(work, "tgt", "newprod")
 	planDir := filepath.Join(work, "plan")
 	code, _, stderr := runOEDL("plan", "--source", src, "--dlc", dlc, "-o", planDir, "--target", tgt,
 		"--large", "400KB", "--medium", "60KB", "--max-extent", "4MB", "--cores", "2", "--memory", "4GB")
@@ -95,5 +99,21 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 		}
 		assert.Equal(t, tp.DataArea, ts.Area, "%s is in its planned area", tp.Table)
 		assert.Equal(t, tp.Records, ts.Records, "%s kept every record", tp.Table)
+	}
+
+	// The online alternative on the source itself: add the planned areas,
+	// run tablemove.sh, and every table is in its planned area there too.
+	run(bin("prostrct"), "add", src, filepath.Join(planDir, plan.FileAddAreas))
+	run("sh", filepath.Join(planDir, plan.FileTablemove), src)
+	a, err = openedge.ParseAnalysis(strings.NewReader(run(bin("proutil"), src, "-C", "tabanalys")), "source tabanalys")
+	require.NoError(t, err)
+	got = map[string]openedge.TableStat{}
+	for _, ts := range a.Tables {
+		got[strings.ToLower(ts.QualifiedName())] = ts
+	}
+	for _, tp := range p.Tables {
+		ts := got[strings.ToLower(tp.Table)]
+		assert.Equal(t, tp.DataArea, ts.Area, "tablemove put %s in its planned area", tp.Table)
+		assert.Equal(t, tp.Records, ts.Records, "tablemove kept every record of %s", tp.Table)
 	}
 }

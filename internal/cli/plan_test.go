@@ -71,7 +71,7 @@ func TestPlanWritesDirectory(t *testing.T) {
 	code, stdout, stderr := runOEDL(args...)
 	require.Equal(t, ExitOK, code, stderr)
 
-	for _, f := range []string{"target.st", "target.df", "tablemove.sh", "placement.md", "target.pf", "plan.json"} {
+	for _, f := range []string{"target.st", "target.df", "tablemove.sh", "tablemove.st", "placement.md", "target.pf", "plan.json"} {
 		assert.FileExists(t, filepath.Join(out, f))
 	}
 	var p plan.Plan
@@ -235,4 +235,59 @@ func mustRead(t *testing.T, path string) []byte {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return b
+}
+
+func TestPlanHelp(t *testing.T) {
+	code, stdout, stderr := runOEDL("plan", "--help")
+	require.Equal(t, ExitOK, code, stderr)
+	for _, want := range []string{"Examples:", "oedl plan --tabanalys prod.tba --df prod.df -o plan/", "--data-dir", "--max-extent", "--top"} {
+		assert.Contains(t, stdout, want)
+	}
+}
+
+// TestPlanSummary pins the stderr summary: classes, areas, the biggest
+// tables and what was written.
+func TestPlanSummary(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	out := filepath.Join(dir, "plan")
+	code, stdout, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", out, "--target", "/db/new/prod"}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Empty(t, stdout, "without --json nothing goes to stdout")
+	want := `Planned 3 tables (1.3G, 12005000 records): 1 large, 0 medium, 1 small, 1 empty.
+Areas: 3 data, 3 index, 1 LOB (numbers 7-13), block size 8192.
+Fixed extents: 1.8G (/db/new 1.8G).
+Biggest:
+  PUB.order-line                       1.3G  RPB 128 BPC 512 -> order_line_Data
+  PUB.customer                         1.4M  RPB 32  BPC 8   -> Small32_Data
+  PUB.note                             0.0B  RPB 64  BPC 8   -> Small64_Data
+Wrote ` + out + `: target.st, tablemove.sh, tablemove.st, placement.md, target.pf, plan.json, target.df.
+`
+	assert.Equal(t, want, stderr)
+}
+
+// TestPlanFromCSOutput reads the -csoutput files (exact byte sizes) with
+// the .ix.txt beside the .tab.txt for index sizes.
+func TestPlanFromCSOutput(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "openedge", "testdata", "csoutput")
+	for _, f := range []string{"sports2000.tab.txt", "sports2000.ix.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), mustRead(t, filepath.Join(src, f)), 0o644))
+	}
+	out := filepath.Join(dir, "plan")
+	code, stdout, stderr := runOEDL(append([]string{"plan", "--tabanalys", filepath.Join(dir, "sports2000.tab.txt"), "-o", out, "--json"}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	var p plan.Plan
+	require.NoError(t, json.Unmarshal([]byte(stdout), &p))
+	assert.True(t, p.Source.IndexSummary, "index sizes come from the .ix.txt")
+	assert.Positive(t, p.Totals.IndexBytes)
+	assert.Positive(t, p.Totals.Tables)
+
+	// Without the .ix.txt the plan still works, with index sizes unknown.
+	require.NoError(t, os.Remove(filepath.Join(dir, "sports2000.ix.txt")))
+	code, stdout, stderr = runOEDL(append([]string{"plan", "--tabanalys", filepath.Join(dir, "sports2000.tab.txt"), "-o", out, "--json"}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	p = plan.Plan{}
+	require.NoError(t, json.Unmarshal([]byte(stdout), &p))
+	assert.False(t, p.Source.IndexSummary)
 }

@@ -9,14 +9,16 @@ import (
 // time and returns each stream's progress rate (fraction of its work per
 // second).
 //
-// Two resources are shared: the cores, and the time of the disk. The disk
-// serves one request at a time, and a request of b bytes costs
-// b/MBps + 1/IOPS of its time, so MB/s and IOPS are both ceilings and a mix
-// of large and small requests is charged for both (performance-model.md
-// §1.1). A stream runs its CPU work and its I/O one after the other (a
+// Two things are shared: the cores, and the disk. A serial disk (the
+// default, and oesim's virtual disk) serves one request at a time and a
+// request of b bytes costs b/MBps + 1/IOPS of its time; a disk with
+// independent ceilings (a provisioned cloud volume) is limited by MB/s and
+// by IOPS separately. Either way both ceilings count and a mix of large
+// and small requests is charged for both (performance-model.md §1.1). A stream runs its CPU work and its I/O one after the other (a
 // proutil stream waits for each read), so alone it needs
-// cpu/cores-it-can-use + disk time, where its disk time is at least its
-// requests × the device latency / the requests it keeps in flight.
+// cpu + disk time, where its disk time is at least its requests × the
+// device latency; a multi-threaded job (idxbuild) overlaps the two, and
+// needs the larger of cpu/threads and disk time / requests in flight.
 //
 // Each resource is shared max-min fairly among the streams that use it, the
 // way an OS scheduler and a block device queue share them: a stream that
@@ -26,15 +28,27 @@ import (
 // The result is work-conserving: two disk-bound jobs on one 100 MB/s disk
 // finish after the sum of their bytes / 100 MB/s, whatever their sizes.
 func allocate(flows []*flowDemand, hw Hardware) []float64 {
-	const nres = 2 // cores, disk time
-	caps := [nres]float64{float64(hw.Cores), 1}
+	// Resources: cores, then the disk as one serial device (time), or as
+	// two independent ceilings (share of MB/s, share of IOPS).
+	const nres = 3
+	caps := [nres]float64{float64(hw.Cores), 1, 1}
+	ceilings := hw.DiskModel == DiskCeilings
 	n := len(flows)
 	limit := make([]float64, n)
 	demand := make([][nres]float64, n)
 	bound := make([][nres]float64, n) // rate each resource allows the stream
 	for i, f := range flows {
 		disk := diskSeconds(f, hw)
-		demand[i] = [nres]float64{f.cpu, disk}
+		demand[i] = [nres]float64{f.cpu, disk, 0}
+		if ceilings {
+			demand[i][1], demand[i][2] = 0, 0
+			if hw.DiskMBps > 0 {
+				demand[i][1] = f.bytes / (hw.DiskMBps * 1e6)
+			}
+			if hw.DiskIOPS > 0 {
+				demand[i][2] = f.ops / hw.DiskIOPS
+			}
+		}
 		// Alone: CPU and I/O in turn, the I/O no faster than the latency
 		// lets the stream's requests in flight go.
 		wait := disk
@@ -42,8 +56,11 @@ func allocate(flows []*flowDemand, hw Hardware) []float64 {
 			wait = math.Max(wait, f.ops*hw.DiskLatencyMs/1000/math.Max(1, f.qd))
 		}
 		alone := wait
-		if f.cpu > 0 {
-			alone += f.cpu / math.Max(1, f.par)
+		switch cpu := f.cpu / math.Max(1, f.par); {
+		case f.par > 1 || f.qd > 1:
+			alone = math.Max(alone, cpu) // threads: some compute while others wait
+		default:
+			alone += cpu
 		}
 		limit[i] = math.Inf(1)
 		if alone > 0 {
@@ -130,16 +147,20 @@ func waterFill(wants []float64, capacity float64) []float64 {
 	return got
 }
 
-// diskSeconds is the device time a stream's I/O takes with the disk to
-// itself: its bytes at the throughput ceiling plus its requests at the
-// IOPS ceiling (a ceiling of 0 costs nothing).
+// diskSeconds is the time a stream's I/O takes with the disk to itself.
+// On a serial device it is its bytes at the throughput ceiling plus its
+// requests at the IOPS ceiling; with independent ceilings, the larger of
+// the two. A ceiling of 0 costs nothing.
 func diskSeconds(f *flowDemand, hw Hardware) float64 {
-	var t float64
+	var b, o float64
 	if hw.DiskMBps > 0 {
-		t += f.bytes / (hw.DiskMBps * 1e6)
+		b = f.bytes / (hw.DiskMBps * 1e6)
 	}
 	if hw.DiskIOPS > 0 {
-		t += f.ops / hw.DiskIOPS
+		o = f.ops / hw.DiskIOPS
 	}
-	return t
+	if hw.DiskModel == DiskCeilings {
+		return math.Max(b, o)
+	}
+	return b + o
 }

@@ -27,8 +27,21 @@ type Hardware struct {
 	// (performance-model.md §4, ε = 0.83 in seed 003). 0 = no per-stream
 	// limit.
 	DiskLatencyMs float64 `json:"disk_latency_ms,omitempty"`
-	Note          string  `json:"note,omitempty"`
+	// DiskModel says how the two ceilings combine (DiskSerial, the default,
+	// or DiskCeilings).
+	DiskModel string `json:"disk_model,omitempty"`
+	Note      string `json:"note,omitempty"`
 }
+
+// Disk models.
+const (
+	// DiskSerial: one request at a time, each costing bytes/MBps + 1/IOPS
+	// (a local disk; oesim's virtual disk).
+	DiskSerial = "serial"
+	// DiskCeilings: MB/s and IOPS are separate provisioned limits (a cloud
+	// block volume such as the seed's 4000-IOPS EBS volume).
+	DiskCeilings = "ceilings"
+)
 
 // Validate reports the first field that makes the hardware unusable.
 func (h Hardware) Validate() error {
@@ -38,6 +51,9 @@ func (h Hardware) Validate() error {
 	}
 	if h.DiskMBps < 0 || h.DiskIOPS < 0 || h.DiskLatencyMs < 0 || h.MemoryBytes < 0 {
 		errs = append(errs, errors.New("disk_mbps, disk_iops, disk_latency_ms and memory_bytes must not be negative"))
+	}
+	if h.DiskModel != "" && h.DiskModel != DiskSerial && h.DiskModel != DiskCeilings {
+		errs = append(errs, fmt.Errorf("disk_model %q: want %q or %q", h.DiskModel, DiskSerial, DiskCeilings))
 	}
 	if h.DiskMBps == 0 && h.DiskIOPS == 0 && h.DiskLatencyMs == 0 {
 		errs = append(errs, errors.New("the disk needs at least one limit: disk_mbps, disk_iops or disk_latency_ms"))

@@ -112,14 +112,14 @@ func DefaultModel() *Model {
 	return &Model{
 		Version: ModelVersion,
 		Origin:  "default priors (performance-model.md §5.3, fitted to seed 003)",
-		Hardware: Hardware{Cores: 8, MemoryBytes: 16 << 30, DiskMBps: 250, DiskIOPS: 4000, DiskLatencyMs: 3,
+		Hardware: Hardware{Cores: 8, MemoryBytes: 16 << 30, DiskMBps: 250, DiskIOPS: 4000, DiskLatencyMs: 2.5, DiskModel: DiskCeilings,
 			Note: "seed 003 benchmark box: 8-core Xeon 8124M, 16 GB, 4000 IOPS volume"},
-		Dump: PhaseCost{StartupSec: 0.3, CPUPerRecordUs: 1, CPUPerMB: 1.0 / 70,
+		Dump: PhaseCost{StartupSec: 0.3, CPUPerRecordUs: 0.3, CPUPerMB: 1.0 / 250,
 			ReadPerByte: 1, WritePerByte: 1.02, IOSizeKB: 56},
 		Load: PhaseCost{StartupSec: 0.5, CPUPerRecordUs: 2, CPUPerMB: 1.0 / 40,
-			ReadPerByte: 1, WritePerByte: 1.4, IOSizeKB: 56},
+			ReadPerByte: 1, WritePerByte: 1.4, IOSizeKB: 64},
 		Idxbuild: IdxbuildCost{
-			PhaseCost:   PhaseCost{StartupSec: 1, CPUPerMB: 0.005, ReadPerByte: 0.85, WritePerByte: 0.4, IOSizeKB: 27},
+			PhaseCost:   PhaseCost{StartupSec: 1, CPUPerMB: 0.005, ReadPerByte: 0.85, WritePerByte: 0.4, IOSizeKB: 22},
 			CPUPerKeyUs: 0.3, KeyBytes: 24, KeysPerRecord: 3.6, SortIOPerKeyByte: 2, ThreadPenalty: 0.35, LoadKeyFactor: 0.6,
 		},
 		Tabanalys: PhaseCost{StartupSec: 0.5, CPUPerMB: 0.002, ReadPerByte: 1, IOSizeKB: 256},

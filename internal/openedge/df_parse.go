@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 )
 
@@ -17,7 +18,7 @@ import (
 // INDEX statements are also typed (Tables, Sequences). The trailer, when
 // present, must have the shape written by the Data Dictionary (§6.3).
 func ParseDF(r io.Reader, name string) (*DF, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -30,6 +31,28 @@ func ParseDF(r io.Reader, name string) (*DF, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return d, nil
+}
+
+// readAll is io.ReadAll with the buffer sized up front when the reader
+// knows its length (a file, a bytes or strings reader): a large .df is then
+// read in one allocation instead of a series of doublings.
+func readAll(r io.Reader) ([]byte, error) {
+	var size int64
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		size = int64(v.Len())
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	if size <= 0 || size > 1<<31 {
+		return io.ReadAll(r)
+	}
+	var b bytes.Buffer
+	b.Grow(int(size) + bytes.MinRead)
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 func parseDF(data []byte, name string) (*DF, error) {

@@ -14,8 +14,9 @@ import (
 // "name:line: what is wrong".
 //
 // Grouping rules, which are those of prostrct:
-//   - named lines with the same type and name form one area, in the order of
-//     their first line;
+//   - named lines with the same type and name (compared case-insensitively,
+//     the first spelling kept) form one area, in the order of their first
+//     line;
 //   - all unnamed b lines form the Primary Recovery Area and all unnamed t
 //     lines the transaction log area;
 //   - every unnamed a line is an after-image area of its own (AI extents are
@@ -30,13 +31,14 @@ func ParseStructure(r io.Reader, name string) (*Structure, error) {
 	p := stParser{s: &Structure{Source: name}, byKey: map[string]*StructArea{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
-	for lineNo := 1; sc.Scan(); lineNo++ {
+	lineNo := 1
+	for ; sc.Scan(); lineNo++ {
 		if err := p.line(lineNo, sc.Bytes()); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, lineNo, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s:%d: %w", name, lineNo, err)
 	}
 	return p.s, nil
 }
@@ -76,7 +78,8 @@ func (p *stParser) add(l stLine, lineNo int) {
 	if l.typ == AreaData && !l.hasName {
 		l.name, l.hasName = SchemaAreaName, true
 	}
-	key := string(l.typ) + "\x00" + l.name
+	// OpenEdge compares area names case-insensitively; the first spelling wins.
+	key := string(l.typ) + "\x00" + strings.ToLower(l.name)
 	if l.typ == AreaAfterImage && !l.hasName {
 		key = "" // each unnamed AI line is an area of its own
 	}

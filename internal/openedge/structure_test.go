@@ -103,6 +103,10 @@ func TestParseStructureGrouping(t *testing.T) {
 	assert.True(t, data.TypeII())
 	assert.Nil(t, s.Area("missing"))
 
+	cased := parseSTString(t, "d \"Data\":7 /a f 1024\nd \"DATA\":7 /b\n")
+	require.Len(t, cased.Areas, 1, "area names are compared case-insensitively")
+	assert.Equal(t, "Data", cased.Areas[0].Name)
+
 	old := parseSTString(t, "d .\nd . f 1024\n")
 	require.Len(t, old.Areas, 1, "version 8 unnamed d lines are the Schema Area")
 	assert.Equal(t, SchemaAreaName, old.Areas[0].Name)
@@ -137,6 +141,7 @@ func TestParseStructureErrors(t *testing.T) {
 		{"negative size", "d \"Data\":7 /db f -64\n", `x.st:1: extent size "-64"`},
 		{"extra words", "d \"Data\":7 /db f 64 v\n", `x.st:1: unexpected "v" after the extent size`},
 		{"new extent types", "d \"Data\":7 /db ev 64\n", `x.st:1: unexpected "ev" after path "/db"`},
+		{"line too long", "b .\n" + strings.Repeat("x", 2<<20), `x.st:2: bufio.Scanner: token too long`},
 		{"crlf line numbers", "b .\r\n\r\n# c\r\nq .\r\n", `x.st:4: unknown line type "q"`},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Limits of the .st grammar (openedge-formats.md §5.1).
@@ -74,10 +75,10 @@ func (v *stValidator) area(a *StructArea) {
 		v.addf(a.Line, "%s: blocks per cluster %d is not 1, 8, 64 or 512", label, a.BPC)
 	}
 	if a.Type == AreaData && a.Number != 0 {
-		if a.Name == SchemaAreaName && a.Number != SchemaAreaNum {
+		if a.isSchema() && a.Number != SchemaAreaNum {
 			v.addf(a.Line, "%s: the Schema Area is always area %d, not %d", label, SchemaAreaNum, a.Number)
 		}
-		if a.Name != SchemaAreaName && (a.Number < FirstUserAreaNum || a.Number > maxAreaNum) {
+		if !a.isSchema() && (a.Number < FirstUserAreaNum || a.Number > maxAreaNum) {
 			v.addf(a.Line, "%s: data area numbers run from %d to %d", label, FirstUserAreaNum, maxAreaNum)
 		}
 	}
@@ -99,7 +100,7 @@ func (v *stValidator) numbering() {
 		if a.Number != 0 {
 			byNum[a.Number] = append(byNum[a.Number], a)
 		}
-		if a.Type != AreaData || a.Name == SchemaAreaName {
+		if a.Type != AreaData || a.isSchema() {
 			continue
 		}
 		if a.Number != 0 {
@@ -132,4 +133,10 @@ func (a *StructArea) label() string {
 		return fmt.Sprintf("area %q", a.Name)
 	}
 	return fmt.Sprintf("%c area", a.Type)
+}
+
+// isSchema reports whether a is the Schema Area (area 6), however the file
+// capitalises its name.
+func (a *StructArea) isSchema() bool {
+	return a.Type == AreaData && strings.EqualFold(a.Name, SchemaAreaName)
 }

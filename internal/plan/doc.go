@@ -29,7 +29,8 @@
 // makes their scans sequential and lets their load and idxbuild run beside
 // the rest. Empty tables join the small pool. Each data area has its own
 // index area (RPB 1, as seed 003's structure does: index blocks hold no
-// records). LOB columns go to one LOB area, because tabanalys does not
+// records; BPC 8 for small pools, 64 otherwise, 512 for a large table whose
+// indexes alone pass the large threshold). LOB columns go to one LOB area, because tabanalys does not
 // report LOB sizes. Nothing is placed in the Schema Area (KB P106007);
 // metaschema and SQL catalog tables are not placed at all: every empty
 // database already has them. Areas are numbered from 7.
@@ -43,8 +44,12 @@
 // --max-extent each and all the same size, then one variable extent for
 // growth (seed 000 §5.6: fixed extents are formatted once). They go
 // round-robin over the data directories across all areas (seed 000 §6.5).
-// Index areas get fixed extents only when the report has an index summary
-// (dbanalys); with tabanalys alone their size is unknown.
+// Extent sizes count whole blocks (records / RPB or bytes / (B − H),
+// whichever is more) and whole clusters per object, not just bytes. Index
+// areas get fixed extents only when the report has an index summary
+// (dbanalys, or -csoutput with its .ix.txt); with tabanalys alone their
+// size is unknown. placement.md ends with the fixed-extent space per
+// directory, which prostrct create takes before the first record loads.
 //
 // Parameters: idxbuild threads keep threadnum x mergethreads within
 // 2 x cores, preferring few sort groups with more merge threads (seed 003),

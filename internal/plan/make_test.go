@@ -80,7 +80,16 @@ func checkInvariants(t *testing.T, p *Plan, in Input) {
 		}
 	}
 	var buf bytes.Buffer
-	require.NoError(t, writeStructure(&buf, p), "the .st validates")
+	require.NoError(t, writeStructure(&buf, p.Structure()), "the .st validates")
+	var fixed int64
+	for _, a := range p.Structure().Areas {
+		for _, e := range a.Extents {
+			if e.Fixed {
+				fixed += e.SizeKB * 1024
+			}
+		}
+	}
+	require.Equal(t, fixed, p.Totals.FixedBytes, "disk use adds up to the .st's fixed extents")
 }
 
 func TestMakeTenThousandTinyTables(t *testing.T) {

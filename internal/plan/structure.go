@@ -40,3 +40,17 @@ func stExtents(ext []Extent) []openedge.Extent {
 	}
 	return out
 }
+
+// AddStructure is tablemove.st: the plan's data, index and LOB areas for
+// `prostrct addonline` on the source, the first step of the online
+// alternative. The areas carry no numbers, so prostrct gives them free
+// ones instead of clashing with the source's own areas 7 and up.
+func (p *Plan) AddStructure() *openedge.Structure {
+	s := &openedge.Structure{Source: "tablemove.st"}
+	for _, a := range p.Areas {
+		s.Areas = append(s.Areas, &openedge.StructArea{
+			Type: openedge.AreaData, Name: a.Name, RPB: a.RPB, BPC: a.BPC, Extents: stExtents(a.Extents),
+		})
+	}
+	return s
+}

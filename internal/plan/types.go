@@ -49,6 +49,9 @@ type Source struct {
 	Tabanalys string `json:"tabanalys,omitempty"` // path of the report the plan read
 	DF        string `json:"df,omitempty"`        // path of the source .df, if any
 	BlockSize int    `json:"block_size"`          // source block size, from the report
+	// IndexSummary tells whether the report had an INDEX BLOCK SUMMARY
+	// (dbanalys): without one, index sizes are unknown and read as 0.
+	IndexSummary bool `json:"index_summary,omitempty"`
 }
 
 // Machine is the hardware the tuned parameters are derived for.
@@ -169,4 +172,7 @@ type Totals struct {
 	DataAreas  int   `json:"data_areas"`
 	IndexAreas int   `json:"index_areas"`
 	LOBAreas   int   `json:"lob_areas"`
+	// FixedBytes is the disk the fixed extents take (data, index and BI)
+	// as soon as prostrct create runs: the space a preflight must find.
+	FixedBytes int64 `json:"fixed_bytes"`
 }

@@ -18,6 +18,7 @@ const (
 	FileStructure = "target.st"
 	FileDF        = "target.df"
 	FileTablemove = "tablemove.sh"
+	FileAddAreas  = "tablemove.st"
 	FilePlacement = "placement.md"
 	FilePF        = "target.pf"
 	FilePlan      = "plan.json"
@@ -32,8 +33,9 @@ type File struct {
 
 // Render produces the files of a plan directory in memory: target.st
 // (checked by openedge's validator as it will be read back), target.df when
-// df is given (a rewritten copy: df itself is not changed), tablemove.sh,
-// placement.md, target.pf and plan.json.
+// df is given (a rewritten copy: df itself is not changed), tablemove.sh
+// with tablemove.st (the areas to add online first), placement.md,
+// target.pf and plan.json.
 func Render(p *Plan, df *openedge.DF) ([]File, error) {
 	var files []File
 	add := func(name string, mode fs.FileMode, write func(*bytes.Buffer) error) error {
@@ -49,7 +51,8 @@ func Render(p *Plan, df *openedge.DF) ([]File, error) {
 		mode  fs.FileMode
 		write func(*bytes.Buffer) error
 	}{
-		{FileStructure, 0o644, func(b *bytes.Buffer) error { return writeStructure(b, p) }},
+		{FileStructure, 0o644, func(b *bytes.Buffer) error { return writeStructure(b, p.Structure()) }},
+		{FileAddAreas, 0o644, func(b *bytes.Buffer) error { return writeStructure(b, p.AddStructure()) }},
 		{FileTablemove, 0o755, func(b *bytes.Buffer) error { return WriteTablemove(b, p) }},
 		{FilePlacement, 0o644, func(b *bytes.Buffer) error { return WritePlacement(b, p) }},
 		{FilePF, 0o644, func(b *bytes.Buffer) error { return WritePF(b, p) }},
@@ -70,17 +73,17 @@ func Render(p *Plan, df *openedge.DF) ([]File, error) {
 	return files, nil
 }
 
-// writeStructure writes target.st and validates what was written, parsed
+// writeStructure writes a .st and validates what was written, parsed
 // back, so that an error names the line of the file the user would see.
-func writeStructure(b *bytes.Buffer, p *Plan) error {
-	if err := openedge.WriteStructure(b, p.Structure()); err != nil {
+func writeStructure(b *bytes.Buffer, st *openedge.Structure) error {
+	if err := openedge.WriteStructure(b, st); err != nil {
 		return err
 	}
-	s, err := openedge.ParseStructure(bytes.NewReader(b.Bytes()), FileStructure)
+	back, err := openedge.ParseStructure(bytes.NewReader(b.Bytes()), st.Source)
 	if err != nil {
 		return err
 	}
-	return s.Validate()
+	return back.Validate()
 }
 
 // WriteJSON writes plan.json: indented, with a final newline.

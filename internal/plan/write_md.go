@@ -52,8 +52,12 @@ func WritePlacement(w io.Writer, p *Plan) error {
 
 	bw.WriteString("\n## Areas\n\n| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
 	for _, a := range p.Areas {
+		size := openedge.FormatSize(a.Bytes)
+		if a.Kind == AreaIndex && !p.Source.IndexSummary || a.Kind == AreaLOB {
+			size = "unknown"
+		}
 		fmt.Fprintf(bw, "| %d | %s | %s | %d | %d | %d | %s | %s | %s |\n", a.Number, mdCell(a.Name), a.Kind, a.RPB, a.BPC,
-			len(a.Tables), openedge.FormatSize(a.Bytes), extentSummary(a.Extents), mdCell(a.Reason))
+			len(a.Tables), size, extentSummary(a.Extents), mdCell(a.Reason))
 	}
 
 	bw.WriteString("\n## Tables\n\n| Table | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
@@ -68,10 +72,19 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		classes[t.Class]++
 	}
 	tot := p.Totals
+	indexes := openedge.FormatSize(tot.IndexBytes)
+	if !p.Source.IndexSummary {
+		indexes = "unknown (the report has no index summary: dbanalys has one)"
+	}
 	fmt.Fprintf(bw, "\n## Totals\n\n| | |\n|---|---:|\n| Tables | %d (large %d, medium %d, small %d, empty %d) |\n| Records | %d |\n| Data | %s |\n| Indexes | %s |\n| Areas | %d data, %d index, %d LOB |\n",
 		tot.Tables, classes[ClassLarge], classes[ClassMedium], classes[ClassSmall], classes[ClassEmpty],
-		tot.Records, openedge.FormatSize(tot.Bytes), openedge.FormatSize(tot.IndexBytes),
+		tot.Records, openedge.FormatSize(tot.Bytes), indexes,
 		tot.DataAreas, tot.IndexAreas, tot.LOBAreas)
+	bw.WriteString("\n## Disk use\n\nFixed extents are formatted by prostrct create, so this space is taken before the first record loads.\nCreate these directories first: prostrct takes a path that is not an existing directory as an extent file name.\n\n| Directory | Extents | Fixed extents |\n|---|---:|---:|\n")
+	for _, du := range p.DiskUse() {
+		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdCell(du.Dir), du.Extents, openedge.FormatSize(du.FixedBytes))
+	}
+	fmt.Fprintf(bw, "| **total** | | %s |\n", openedge.FormatSize(tot.FixedBytes))
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil DB -C idxbuild all %s`\n\n%s\n", strings.Join(p.Idxbuild.Args(), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
 }

@@ -24,9 +24,12 @@ func WriteTablemove(w io.Writer, p *Plan) error {
 # into the area the plan gives it while the database stays up.
 #
 # Before you run it:
-#   * The target areas must exist in THIS database: add the "d" lines of
-#     target.st for areas 7 and up with prostrct addonline (renumber them if
-#     the database already uses those numbers).
+#   * The target areas must exist in THIS database. Add them with
+#       prostrct addonline DB tablemove.st
+#     tablemove.st holds the planned areas without numbers, so prostrct
+#     picks free ones; point its extent paths at this database's disks and
+#     create those directories first (prostrct takes a path that is not an
+#     existing directory as an extent file name).
 #   * tablemove takes an EXCLUSIVE lock on the table for the whole move: the
 #     table is unusable until its line ends. Run it in a quiet period.
 #   * The BI grows by about 3-4 times the size of the table being moved

@@ -29,7 +29,7 @@ func TestWriteDir(t *testing.T) {
 	dir := filepath.Join(parent, "sub", "plan")
 	require.NoError(t, WriteDir(dir, pl, df, File{Name: "source.tba", Mode: 0o644, Data: []byte("report")}))
 
-	for _, f := range []string{FileStructure, FileDF, FileTablemove, FilePlacement, FilePF, FilePlan, "source.tba"} {
+	for _, f := range []string{FileStructure, FileDF, FileTablemove, FileAddAreas, FilePlacement, FilePF, FilePlan, "source.tba"} {
 		assert.FileExists(t, filepath.Join(dir, f))
 	}
 	st, err := os.Stat(filepath.Join(dir, FileTablemove))
@@ -160,4 +160,39 @@ func TestShellQuote(t *testing.T) {
 	assert.Equal(t, `'plain'`, ShellQuote("plain"))
 	assert.Equal(t, `''`, ShellQuote(""))
 	assert.Equal(t, `'it'\''s'`, ShellQuote("it's"))
+}
+
+// TestTargetDFChangesOnlyAreas compares target.df with the source .df
+// line by line: only AREA and LOB-AREA lines (and the trailer's byte
+// offset, which follows the new lengths) may differ.
+func TestTargetDFChangesOnlyAreas(t *testing.T) {
+	for _, p := range profiles() {
+		if !p.withDF {
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			in, df := p.input(t)
+			pl, err := Make(in, p.options())
+			require.NoError(t, err)
+			var src, dst bytes.Buffer
+			_, err = df.WriteTo(&src)
+			require.NoError(t, err)
+			require.NoError(t, writeTargetDF(&dst, pl, df))
+			a := strings.Split(src.String(), "\n")
+			b := strings.Split(dst.String(), "\n")
+			require.Equal(t, len(a), len(b), "no line added or removed: every statement already had its AREA")
+			changed := 0
+			for i := range a {
+				if a[i] == b[i] {
+					continue
+				}
+				changed++
+				isOffset := i >= len(a)-2 // the last line is the trailer offset ("" follows the final newline)
+				isArea := strings.HasPrefix(a[i], "  AREA ") && strings.HasPrefix(b[i], "  AREA ") ||
+					strings.HasPrefix(a[i], "  LOB-AREA ") && strings.HasPrefix(b[i], "  LOB-AREA ")
+				assert.True(t, isOffset || isArea, "line %d changed: %q -> %q", i+1, a[i], b[i])
+			}
+			assert.Positive(t, changed)
+		})
+	}
 }

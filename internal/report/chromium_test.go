@@ -99,4 +99,3 @@ func between(t *testing.T, s, from, to string) string {
 	require.GreaterOrEqual(t, j, 0, "%q is closed by %q", from, to)
 	return rest[:j]
 }
-

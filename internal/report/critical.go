@@ -10,8 +10,9 @@ import (
 // start from the span that ended last and walk back. A job waited for the
 // dependency that ended last; when even that one ended well before the job
 // started, the job was waiting for something else (a free slot, the
-// exclusive idxbuild), and the span that ended last before it started is
-// what it waited for. The result maps job IDs to true and is what
+// per-area load cap, the exclusive idxbuild), and the span that ended last
+// before it started, among the jobs sharing that resource, is what it
+// waited for. The result maps job IDs to true and is what
 // BarsFromSpans takes.
 //
 // This is the critical path of what happened, not of the prediction
@@ -40,6 +41,7 @@ func CriticalSpans(res *schedule.Result) map[string]bool {
 	later := func(a, b *schedule.Span) bool { // a ended after b (ties by ID, for determinism)
 		return b == nil || a.End.After(b.End) || (a.End.Equal(b.End) && a.Job.ID < b.Job.ID)
 	}
+	tol := waitTolerance(res)
 	for s := last; s != nil && !crit[s.Job.ID]; {
 		crit[s.Job.ID] = true
 		var next *schedule.Span
@@ -48,9 +50,9 @@ func CriticalSpans(res *schedule.Result) map[string]bool {
 				next = ds
 			}
 		}
-		if next == nil || s.Start.Sub(next.End) > waitTolerance {
+		if next == nil || s.Start.Sub(next.End) > tol {
 			for _, o := range byID {
-				if !crit[o.Job.ID] && !o.End.After(s.Start.Add(waitTolerance)) && later(o, next) {
+				if !crit[o.Job.ID] && !o.End.After(s.Start.Add(tol)) && later(o, next) && sharesResource(s.Job, o.Job) {
 					next = o
 				}
 			}
@@ -62,5 +64,24 @@ func CriticalSpans(res *schedule.Result) map[string]bool {
 
 // waitTolerance is how close a job's start must follow an end for the job
 // to have been waiting for it: the dispatcher starts the next job within
-// milliseconds of a slot freeing.
-const waitTolerance = time.Second
+// milliseconds of a slot freeing. Short runs (the demo, tests) scale it
+// down so that everything is not "just after" everything else.
+func waitTolerance(res *schedule.Result) time.Duration {
+	return min(time.Second, max(10*time.Millisecond, res.End.Sub(res.Start)/1000))
+}
+
+// sharesResource reports whether waiting could have held a behind o: the
+// same slot class (a dump waits for a dump slot), the same target area (the
+// per-area load cap, a repair), or either being exclusive (idxbuild runs
+// alone).
+func sharesResource(a, o *schedule.Job) bool {
+	switch {
+	case a.Exclusive || o.Exclusive:
+		return true
+	case a.Slot != schedule.SlotNone && a.Slot == o.Slot:
+		return true
+	case a.Area != "" && a.Area == o.Area:
+		return true
+	}
+	return false
+}

@@ -181,7 +181,7 @@ func throughput(res *schedule.Result, bytesOf func(*schedule.Job) int64) []Rate 
 	if total <= 0 {
 		return nil
 	}
-	width := max(time.Second, (total/throughputBuckets).Round(time.Second))
+	width := max(time.Second, (total / throughputBuckets).Round(time.Second))
 	n := int((total + width - 1) / width)
 	out := make([]Rate, n)
 	for i := range out {

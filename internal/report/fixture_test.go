@@ -37,7 +37,7 @@ var fixtureTables = []struct {
 // fixture writes a work directory of a finished run: journal.jsonl,
 // plan.json and verify.json. With failLoad, PUB.order's first load fails
 // and its retry goes through; with mismatch, verify finds a lost record.
-func fixture(t *testing.T, failLoad, mismatch bool) string {
+func fixture(t testing.TB, failLoad, mismatch bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	p := &plan.Plan{Version: plan.PlanVersion, Source: plan.Source{Database: "sports"}}
@@ -73,6 +73,7 @@ func fixture(t *testing.T, failLoad, mismatch bool) string {
 	job(1.5, 40, "analyze-source", "analyze-source", "", "", "", 1)
 	job(40, 41, "dump-df", "dump-df", "", "", "", 1)
 	job(41, 42, "dump-sequences", "dump-sequences", "", "", "", 1)
+	job(42, 43, "load-sequences", "load-sequences", "", "", "", 1)
 	// Dumps one after another (one dump slot), largest first; each load as
 	// soon as its dump is there and the load slot is free.
 	clock, loadFree := 42.0, 42.0
@@ -90,8 +91,7 @@ func fixture(t *testing.T, failLoad, mismatch bool) string {
 		loadFree = ls + ft.load
 		clock = end
 	}
-	job(loadFree, loadFree+1, "load-sequences", "load-sequences", "", "", "", 1)
-	job(loadFree+1, loadFree+90, "idxbuild", "idxbuild", "", "", "", 1)
+	job(loadFree, loadFree+90, "idxbuild", "idxbuild", "", "", "", 1)
 	job(loadFree+90, loadFree+110, "analyze-target", "analyze-target", "", "", "", 1)
 	job(loadFree+110, loadFree+111, "verify", "verify", "", "", "", 1)
 	job(loadFree+111, loadFree+112, "post", "post", "", "", "", 1)

@@ -154,11 +154,22 @@ func spansFromJournal(recs []journal.Record, p *plan.Plan) *schedule.Result {
 		j := &schedule.Job{ID: r.Job, Kind: schedule.Kind(r.Kind), Table: r.Table, Area: r.Area, Section: r.Section}
 		if graph != nil {
 			if g := graph.Job(r.Job); g != nil {
-				j.Deps, j.Bytes, j.Records = g.Deps, g.Bytes, g.Records
+				j.Deps, j.Bytes, j.Records, j.Slot, j.Exclusive = g.Deps, g.Bytes, g.Records, g.Slot, g.Exclusive
 			}
 		}
-		if j.Deps == nil && j.Kind == schedule.KindLoad && j.Table != "" {
+		switch {
+		case j.Kind == schedule.KindLoad && j.Deps == nil && j.Table != "":
 			j.Deps = []string{schedule.DumpID(j.Table)} // a section load, added while the run went
+		case j.Kind == schedule.KindIdxbuild:
+			j.Exclusive = true
+		}
+		if j.Slot == schedule.SlotNone {
+			switch j.Kind {
+			case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
+				j.Slot = schedule.SlotDump
+			case schedule.KindLoad:
+				j.Slot = schedule.SlotLoad
+			}
 		}
 		jobs[r.Job] = j
 		return j

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Geometry of the chart, in SVG user units. The SVG scales to its container
@@ -126,7 +127,7 @@ func ganttSVG(w io.Writer, title string, bars []Bar, maxRows int) error {
 	// Axis: ticks and grid lines.
 	axisY := titleHeight + legendH + axisHeight - 6
 	p(`<g class="axis" fill="#555" stroke="none">` + "\n")
-	for t := time.Duration(0); t <= axisEnd; t += step {
+	for t := time.Duration(0); t <= axisEnd && t >= 0; t += step { // t < 0: overflow near the largest duration
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#e3e3e3"/>`+"\n", x(t), axisY+2, x(t), height-10)
 		anchor := "middle"
 		if t == 0 {
@@ -387,4 +388,16 @@ func cut(s string, n int) string {
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
-func esc(s string) string { return xmlEscaper.Replace(s) }
+// esc makes s safe as XML text or attribute: escaped, and with the
+// characters XML cannot carry at all (controls, invalid UTF-8) replaced.
+func esc(s string) string {
+	return xmlEscaper.Replace(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return r
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r == utf8.RuneError:
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD")))
+}

@@ -30,7 +30,24 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "missing golden file; run go test -update")
-	assert.Equal(t, string(want), string(got))
+	if string(want) == string(got) {
+		return
+	}
+	// Name the first line that differs rather than dumping two pages.
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := range max(len(wl), len(gl)) {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			t.Errorf("%s differs from line %d (go test -update rewrites it):\nwant: %q\n got: %q", path, i+1, w, g)
+			return
+		}
+	}
 }
 
 func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -43,7 +43,7 @@ func ThroughputSVG(w io.Writer, rates []Rate) error {
 			left, y(v), width-right, y(v), left-6, y(v)+4, rateText(v))
 	}
 	step := tickStep(end)
-	for t := time.Duration(0); t <= end; t += step {
+	for t := time.Duration(0); t <= end && t >= 0; t += step {
 		p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x(t), height-bottom+16, formatTick(t))
 	}
 	p("</g>\n")

@@ -13,13 +13,13 @@ import (
 // target is three (prostrct create, procopy, load the .df), a repair of a
 // served target is three (proshut, truncate area, proserve).
 type step struct {
-	argv   []string // argv[0] is the program's full path
-	stdin  string   // answers to prompts
-	dir    string   // working directory ("" = the work directory)
+	argv  []string // argv[0] is the program's full path
+	stdin string   // answers to prompts
+	dir   string   // working directory ("" = the work directory)
 	// utility names the call for openedge.CheckSuccess ("dump", "load",
 	// "idxbuild", "procopy", ...), which knows its success marker.
 	utility string
-	save   string   // write the output to this file (tabanalys reports)
+	save    string // write the output to this file (tabanalys reports)
 	// okExit lists non-zero exit codes that are not failures (proutil
 	// -C busy reports "in use" by its exit code).
 	okExit []int

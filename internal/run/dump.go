@@ -86,7 +86,13 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 	close(stop)
 	<-done
 	if err != nil {
-		return schedule.Outcome{}, rec, err
+		if len(queued) > 0 {
+			// Its first sections are queued (maybe loaded): a new dump
+			// would cut the records into other sections. The area is
+			// repaired on --resume instead (see planResume).
+			err = permanentError{err}
+		}
+		return schedule.Outcome{Add: pending}, rec, err
 	}
 	dr, err := openedge.ParseDumpOutput(res.Output)
 	if err != nil {

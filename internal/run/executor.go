@@ -43,6 +43,8 @@ type Executor struct {
 	reloads        int
 	// loadJobs are the IDs of the graph's jobs loading each table/section.
 	loadJobs map[journal.LoadKey][]string
+	// redumps are the new dumps of tables whose load failed, by table.
+	redumps map[string]string
 	// externallyServed: a database someone else serves; oedl neither
 	// starts nor stops its broker.
 	externallyServed map[string]bool
@@ -59,16 +61,17 @@ type Executor struct {
 func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []journal.Record) *Executor {
 	e := &Executor{
 		cfg: cfg, built: built, jw: jw, sink: cfg.Events,
-		outcomes:   make(chan schedule.Outcome, 64),
-		recs:       recs,
-		firstRec:   len(recs),
-		skipped:    map[string]bool{},
-		started:    map[string]bool{},
-		superseded: map[string]string{},
-		repairs:        map[string]int{},
-		repairsThisRun: map[string]int{},
-		repairQueued:   map[string]bool{},
-		loadJobs:       map[journal.LoadKey][]string{},
+		outcomes:         make(chan schedule.Outcome, 64),
+		recs:             recs,
+		firstRec:         len(recs),
+		skipped:          map[string]bool{},
+		started:          map[string]bool{},
+		superseded:       map[string]string{},
+		repairs:          map[string]int{},
+		repairsThisRun:   map[string]int{},
+		repairQueued:     map[string]bool{},
+		loadJobs:         map[journal.LoadKey][]string{},
+		redumps:          map[string]string{},
 		externallyServed: map[string]bool{},
 	}
 	for _, j := range built.Jobs() {
@@ -148,7 +151,7 @@ func (e *Executor) emit(ev event.Event) { e.sink.Emit(ev) }
 
 // run does j's work with bounded, visible retries, and journals the end.
 func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedule.Outcome {
-	for {
+	for try := 1; ; try++ {
 		start := time.Now()
 		out, rec, err := e.do(ctx, j, attempt)
 		rec.Job, rec.Kind, rec.Table, rec.Area, rec.Section, rec.Attempt =
@@ -172,13 +175,13 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		if j.Kind == schedule.KindLoad {
 			return e.repairAfter(j, err)
 		}
-		if !retryable(j.Kind) || attempt > e.cfg.Retries {
+		if !retryable(j.Kind) || try > e.cfg.Retries || isPermanent(err) {
 			return schedule.Outcome{Err: err}
 		}
 		attempt++
 		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
 			Attempt: attempt, Err: err.Error(), Log: e.cfg.logPath(j.ID),
-			Message: fmt.Sprintf("attempt %d of %d", attempt, e.cfg.Retries+1)})
+			Message: fmt.Sprintf("try %d of %d", try+1, e.cfg.Retries+1)})
 		if jerr := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started,
 			Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); jerr != nil {
 			return schedule.Outcome{Err: jerr}
@@ -222,9 +225,8 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 		rec, err := e.serveJob(ctx, j, log)
 		return schedule.Outcome{}, rec, err
 	case schedule.KindShutdown:
-		if e.isExternallyServed(j.DB) {
-			return schedule.Outcome{}, journal.Record{Message: "served by someone else: left running"}, nil
-		}
+		rec, err := e.shutdownJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
 	case schedule.KindCreateTarget:
 		if err := removeDatabase(e.cfg.Target, e.cfg.Plan); err != nil {
 			return schedule.Outcome{}, journal.Record{}, err

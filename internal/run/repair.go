@@ -50,9 +50,14 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error) schedule.Outcome 
 	}
 	e.mu.Lock()
 	e.superseded[j.ID] = loadErr.Error()
+	redump := e.redumpFor(j)
 	e.mu.Unlock()
+	var add []*schedule.Job
+	if redump != nil {
+		add = append(add, redump)
+	}
 	if queued {
-		return schedule.Outcome{}
+		return schedule.Outcome{Add: add}
 	}
 	r := e.repairJobFor(j.Area, num)
 	r.Before = []string{e.built.LoadBarrier}
@@ -61,7 +66,31 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error) schedule.Outcome 
 		return schedule.Outcome{Err: err}
 	}
 	e.emit(event.Event{Kind: event.Warning, Job: r.ID, JobKind: string(r.Kind), Area: j.Area, Message: msg, Err: loadErr.Error(), Log: e.cfg.logPath(j.ID)})
-	return schedule.Outcome{Add: []*schedule.Job{r}}
+	return schedule.Outcome{Add: append(add, r)}
+}
+
+// redumpFor queues a new dump of the table whose load failed: the load may
+// have failed on the file itself (corrupt, cut short), and a dump is
+// cheap next to failing the same load again. The reload waits for it.
+// A table dumped in threaded sections is not dumped again (other sections
+// reload from their files). Callers hold e.mu.
+func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
+	if j.Section != 0 {
+		return nil
+	}
+	e.reloads++
+	d := &schedule.Job{ID: fmt.Sprintf("%s@r%d", schedule.DumpID(j.Table), e.reloads), Kind: schedule.KindDump,
+		Table: j.Table, Records: j.Records, Bytes: j.Bytes, Slot: schedule.SlotDump}
+	if id := schedule.ShutdownID(schedule.DBSource); e.built.Job(id) != nil && !e.started[id] {
+		d.Before = []string{id}
+	}
+	if e.cfg.Cost != nil {
+		d.Cost = e.cfg.Cost(d)
+	} else {
+		d.Cost = schedule.DefaultCost(d)
+	}
+	e.redumps[j.Table] = d.ID
+	return d
 }
 
 // repairJob truncates the area and queues the loads that must run again:
@@ -88,6 +117,9 @@ func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File)
 		id := fmt.Sprintf("%s@r%d", schedule.LoadID(key.Table, key.Section), e.reloads)
 		l := &schedule.Job{ID: id, Kind: schedule.KindLoad, Table: key.Table, Section: key.Section, Area: j.Area,
 			Deps: []string{j.ID}, Before: []string{e.built.LoadBarrier}, Slot: schedule.SlotLoad}
+		if d, ok := e.redumps[key.Table]; ok {
+			l.Deps = append(l.Deps, d)
+		}
 		if p := e.placement(key.Table); p != nil && key.Section == 0 {
 			l.Records, l.Bytes = p.Records, p.Bytes
 		}

@@ -89,6 +89,30 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 			p.skip[j.ID] = true
 		}
 	}
+	// A broker is started only for jobs that still need it: one started
+	// for nothing would hold the database while a job that needs it
+	// offline (truncate bi) runs, since their order went through jobs
+	// that are skipped now.
+	needs := map[string]bool{}
+	for _, j := range append(b.Jobs(), p.extra...) {
+		if p.skip[j.ID] {
+			continue
+		}
+		switch j.Kind {
+		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
+			needs[schedule.DBSource] = true
+		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindCreateTarget:
+			needs[schedule.DBTarget] = true
+		}
+	}
+	if len(dirty) > 0 {
+		needs[schedule.DBTarget] = true
+	}
+	for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
+		if !needs[db] {
+			p.skip[schedule.ServeID(db)] = true
+		}
+	}
 	for a := range dirty {
 		n := rp.Repairs[a] + 1
 		p.repairNums[a] = n
@@ -135,6 +159,17 @@ func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 			j.Slot = schedule.SlotLoad
 		}
 	}
+	// A broker is stopped after it was started, even when every job
+	// between them was done by an earlier run.
+	for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
+		if sd, sv := byID[schedule.ShutdownID(db)], byID[schedule.ServeID(db)]; sd != nil && sv != nil {
+			sd.Deps = append(sd.Deps, sv.ID)
+		}
+	}
+	// The post steps (truncate bi) need the target offline.
+	if post, sd := byID[string(schedule.KindPost)], byID[schedule.ShutdownID(schedule.DBTarget)]; post != nil && sd != nil {
+		post.Deps = append(post.Deps, sd.ID)
+	}
 	for _, rj := range p.repairs {
 		// The repair truncates offline, before the broker starts (or, on a
 		// target opened single-user, before any load of the area).
@@ -160,6 +195,17 @@ func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 	}
 	if !targetServed {
 		for _, x := range p.extra {
+			// A broker is stopped after it was started, even when every job
+			// between them was done by an earlier run.
+			for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
+				if sd, sv := byID[schedule.ShutdownID(db)], byID[schedule.ServeID(db)]; sd != nil && sv != nil {
+					sd.Deps = append(sd.Deps, sv.ID)
+				}
+			}
+			// The post steps (truncate bi) need the target offline.
+			if post, sd := byID[string(schedule.KindPost)], byID[schedule.ShutdownID(schedule.DBTarget)]; post != nil && sd != nil {
+				post.Deps = append(post.Deps, sd.ID)
+			}
 			for _, rj := range p.repairs {
 				if x.Area == rj.Area {
 					x.Deps = append(x.Deps, rj.ID)

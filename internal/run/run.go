@@ -31,6 +31,7 @@ type Result struct {
 	// Repairs lists the repairs of this invocation, as "area: why".
 	Repairs []string
 	Journal string
+	Rusage  Rusage
 }
 
 // runner holds the state of one invocation outside the graph.
@@ -50,6 +51,7 @@ type runner struct {
 // journal is consistent, --resume continues); any other error means some
 // job failed, and the error lists them.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
+	started := time.Now()
 	c := &cfg
 	c.fill()
 	if err := c.validate(); err != nil {
@@ -167,6 +169,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if jerr := e.record(finish); jerr != nil && err == nil {
 		err = jerr
+	}
+	if ru, rerr := writeRusage(c, time.Since(started)); rerr == nil {
+		out.Rusage = ru
+		c.Log.Info("cpu", zap.Duration("self", ru.SelfUser+ru.SelfSys), zap.Duration("utilities", ru.ChildrenUser+ru.ChildrenSys),
+			zap.Float64("self_share", ru.SelfCPUShare))
 	}
 	if rerr := writeReport(c); rerr != nil {
 		c.Log.Warn("report: " + rerr.Error())

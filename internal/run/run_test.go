@@ -179,9 +179,9 @@ func TestRunRefusesExistingJournalAndTarget(t *testing.T) {
 
 func TestPreflightMessages(t *testing.T) {
 	tests := []struct {
-		name  string
+		name   string
 		break_ func(cfg *Config)
-		want  string
+		want   string
 	}{
 		{"no DLC", func(c *Config) { c.DLC = "" }, "DLC is not set"},
 		{"missing utility", func(c *Config) { os.Remove(filepath.Join(c.DLC, "bin", "procopy")) }, "procopy not found"},

@@ -53,3 +53,21 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 	rec.Message = "broker started"
 	return rec, err
 }
+
+// shutdownJob stops the broker this run started. A database nobody serves
+// any more (a resume after the broker was stopped) is already where the
+// job wants it; one served by the DBA before the run is left running.
+func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
+	if e.isExternallyServed(j.DB) {
+		return journal.Record{Message: "served by someone else: left running"}, nil
+	}
+	db := e.cfg.db(j.DB)
+	h, err := e.holder(ctx, j.ID, db, log)
+	if err != nil {
+		return journal.Record{}, err
+	}
+	if h != holderMulti {
+		return journal.Record{Message: "not served"}, nil
+	}
+	return e.runSteps(ctx, j, []step{e.cfg.shutdownStep(j.DB)}, log)
+}

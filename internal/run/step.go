@@ -53,13 +53,14 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	jerr := &JobError{Job: jobID, Argv: s.argv, Log: e.cfg.logPath(jobID)}
 	prog := filepath.Base(s.argv[0])
 	utility := s.utility
+	name := prog + " " + utility // "proutil load"
 	if utility == "" {
-		utility = prog
+		utility, name = prog, prog
 	}
 	last := lastMessage(res.Output)
 	switch {
 	case res.TimedOut:
-		jerr.Reason = fmt.Sprintf("%s %s hung: killed after %s", prog, utility, timeout)
+		jerr.Reason = fmt.Sprintf("%s hung: killed after %s", name, timeout)
 		jerr.Message = last
 		return res, jerr
 	case ctx.Err() != nil:
@@ -75,11 +76,11 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	if cerr := openedge.CheckSuccess(utility, res.Output, code); cerr != nil {
 		var ue *openedge.UtilityError
 		if errors.As(cerr, &ue) && ue.ExitCode != 0 {
-			jerr.Reason = fmt.Sprintf("%s %s exited with code %d", prog, utility, ue.ExitCode)
+			jerr.Reason = fmt.Sprintf("%s exited with code %d", name, ue.ExitCode)
 		} else if errors.As(cerr, &ue) && ue.Marker != 0 {
-			jerr.Reason = fmt.Sprintf("%s %s printed no success message (%d)", prog, utility, ue.Marker)
+			jerr.Reason = fmt.Sprintf("%s printed no success message (%d)", name, ue.Marker)
 		} else {
-			jerr.Reason = fmt.Sprintf("%s %s failed: %v", prog, utility, cerr)
+			jerr.Reason = fmt.Sprintf("%s failed: %v", name, cerr)
 		}
 		jerr.Message = last
 		return res, jerr
@@ -92,15 +93,25 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	return res, nil
 }
 
-// lastMessage is the utility's last numbered message, or its last
-// non-empty line when it printed none: the line a DBA reads first.
+// lastMessage is what a DBA reads first about a failed call: its last
+// error message ("** ... (NNNN)"), and its last line when that is
+// something else (a utility may end with an unnumbered complaint).
 func lastMessage(out string) string {
-	msgs := openedge.ScanMessages(out)
-	if n := len(msgs); n > 0 {
-		return msgs[n-1].String()
+	trimmed := strings.Split(strings.TrimSpace(out), "\n")
+	last := strings.TrimSpace(trimmed[len(trimmed)-1])
+	lines := strings.Split(out, "\n")
+	var lastErr string
+	for _, m := range openedge.ScanMessages(out) {
+		if m.Line-1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[m.Line-1]), "**") {
+			lastErr = strings.TrimSpace(lines[m.Line-1])
+		}
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+	switch {
+	case lastErr == "" || lastErr == last:
+		return last
+	default:
+		return lastErr + " / " + last
+	}
 }
 
 // openLog opens the job's log for appending (a retried or resumed job
@@ -113,4 +124,15 @@ func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
 	}
 	fmt.Fprintf(f, "=== %s attempt %d at %s\n", jobID, attempt, time.Now().Format(time.RFC3339))
 	return f, nil
+}
+
+// permanentError marks a failure that running the job again cannot fix
+// (a threaded dump whose sections were already queued for loading).
+type permanentError struct{ error }
+
+func (p permanentError) Unwrap() error { return p.error }
+
+func isPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
 }

@@ -3,8 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"io"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"

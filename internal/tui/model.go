@@ -166,7 +166,10 @@ func (m *model) finishedLine(e event.Event) string {
 	if !ok {
 		return ""
 	}
-	name := cut(j.Kind+" "+jobName(j), 48)
+	name := cut(jobName(j), 48)
+	if j.Table != "" {
+		name = cut(j.Kind+" "+j.Table, 48)
+	}
 	switch e.Kind {
 	case event.JobFinished:
 		return m.sty.ok.Render("✓") + " " + name + m.sty.dim.Render(finishedDetail(j))

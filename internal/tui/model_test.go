@@ -179,3 +179,54 @@ func TestRunReturnsAfterClose(t *testing.T) {
 	}
 	assert.Contains(t, out.String(), "✓ load PUB.t0000", "finished jobs are printed above the live area")
 }
+
+// TestTeatestCancelFlow types q and y into the running program: the
+// question shows, then the cancel func runs once, then the screen waits for
+// the run to end (Close) instead of vanishing.
+func TestTeatestCancelFlow(t *testing.T) {
+	now := at(30)
+	cancelled := make(chan struct{})
+	opts := testOptions(&now, func() { close(cancelled) })
+	opts.Interval = 10 * time.Millisecond
+	p := New(opts)
+	tm := teatest.NewTestModel(t, newModel(p.opts, p.q), teatest.WithInitialTermSize(80, 24))
+	for _, e := range synthRun(t, 8) {
+		if e.Time.After(now) {
+			break
+		}
+		p.Emit(e)
+	}
+	tm.Type("q")
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("Cancel the run?")) },
+		teatest.WithDuration(5*time.Second))
+	tm.Type("y")
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("y did not cancel the run")
+	}
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("waiting for the running jobs to stop")) },
+		teatest.WithDuration(5*time.Second))
+	p.Emit(event.Event{Time: now, Kind: event.RunFinished, Err: "interrupted"})
+	p.Close()
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
+	assert.True(t, final.cancelled)
+	assert.Contains(t, final.View(), "failed after 30s")
+	golden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
+}
+
+func TestResizeRedraws(t *testing.T) {
+	now := at(45)
+	q := newQueue()
+	m := newModel(testOptions(&now, nil), q)
+	feed(q, synthRun(t, 40), now)
+	m.Update(tickMsg{})
+	for _, w := range []int{120, 50, 200, 80} {
+		before := m.frames
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
+		assert.Equal(t, before+1, m.frames, "a resize redraws at once")
+		for _, line := range strings.Split(m.View(), "\n") {
+			assert.LessOrEqual(t, lipgloss.Width(line), max(w, 40), "width %d: %q", w, line)
+		}
+	}
+}

@@ -74,7 +74,11 @@ func (m *model) render() string {
 	add("")
 
 	c := s.Counts()
-	counts := fmt.Sprintf("jobs  %d done · %d running · %d queued", c.Done, c.Running, c.Queued)
+	queued := "queued"
+	if s.Finished {
+		queued = "not run" // blocked by a failure, or cancelled
+	}
+	counts := fmt.Sprintf("jobs  %d done · %d running · %d %s", c.Done, c.Running, c.Queued, queued)
 	if c.Skipped > 0 {
 		counts += fmt.Sprintf(" · %d skipped", c.Skipped)
 	}

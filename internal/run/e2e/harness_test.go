@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,9 +18,10 @@ import (
 	"github.com/oedl/oedl/internal/verify"
 )
 
-// fixture is built once per test binary: the two programs, an oesim DLC, a
-// generated source database and its plan.
+// fixture is built once per test binary and profile: the two programs, an
+// oesim DLC, a generated source database and its plan.
 type fixture struct {
+	profile string
 	bin     string // directory holding oedl and oesim
 	dlc     string
 	source  string // template source database (copied per test)
@@ -29,49 +29,65 @@ type fixture struct {
 	err     error
 }
 
+// Scales of the generated databases: small, since every run spawns
+// hundreds of utility processes (erp has ~180 tables at this size) and the
+// crash tests run a dozen of them (on sports, 25 tables).
+var scales = map[string]string{"erp": "2MB", "sports": "2MB"}
+
 var (
-	fx     fixture
-	fxOnce sync.Once
+	fxMu     sync.Mutex
+	fixtures = map[string]*fixture{}
+	binOnce  sync.Once
+	binDir   string
+	binErr   error
+	baseDir  string
 )
 
-// Scale of the generated database: small, since every run spawns hundreds
-// of utility processes and the crash tests run a dozen of them.
-const (
-	profile = "erp"
-	scale   = "3MB"
-)
-
-func setup(t *testing.T) *fixture {
+func setup(t *testing.T, profile string) *fixture {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end: skipped with -short")
 	}
-	fxOnce.Do(func() { fx.err = fx.build() })
-	require.NoError(t, fx.err)
-	return &fx
+	binOnce.Do(func() { binErr = buildBinaries() })
+	require.NoError(t, binErr)
+	fxMu.Lock()
+	defer fxMu.Unlock()
+	f := fixtures[profile]
+	if f == nil {
+		f = &fixture{profile: profile, bin: binDir}
+		f.err = f.build()
+		fixtures[profile] = f
+	}
+	require.NoError(t, f.err)
+	return f
 }
 
-func (f *fixture) build() error {
+func buildBinaries() error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
 	}
-	base, err := os.MkdirTemp("", "oedl-e2e-")
-	if err != nil {
+	if baseDir, err = os.MkdirTemp("", "oedl-e2e-"); err != nil {
 		return err
 	}
-	f.bin = filepath.Join(base, "bin")
+	binDir = filepath.Join(baseDir, "bin")
 	for _, p := range []string{"oedl", "oesim"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(f.bin, p), "./cmd/"+p)
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, p), "./cmd/"+p)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build %s: %v\n%s", p, err, out)
 		}
 	}
+	return nil
+}
+
+func (f *fixture) build() error {
+	base := filepath.Join(baseDir, f.profile)
 	f.dlc = filepath.Join(base, "dlc")
 	if out, err := exec.Command(filepath.Join(f.bin, "oesim"), "install", f.dlc).CombinedOutput(); err != nil {
 		return fmt.Errorf("oesim install: %v\n%s", err, out)
 	}
+	profile, scale := f.profile, scales[f.profile]
 	f.source = filepath.Join(base, "src", profile)
 	if err := os.MkdirAll(filepath.Dir(f.source), 0o755); err != nil {
 		return err
@@ -113,8 +129,8 @@ type env struct {
 	extra  []string // environment for oedl (and so for every utility)
 }
 
-func newEnv(t *testing.T) *env {
-	f := setup(t)
+func newEnv(t *testing.T, profile string) *env {
+	f := setup(t, profile)
 	dir := t.TempDir()
 	e := &env{t: t, fx: f, dir: dir, source: filepath.Join(dir, "src", profile),
 		target: filepath.Join(dir, "tgt", profile), work: filepath.Join(dir, "work")}
@@ -205,5 +221,3 @@ func (e *env) journal() []journal.Record {
 	require.NoError(e.t, err)
 	return recs
 }
-
-var _ = io.Discard

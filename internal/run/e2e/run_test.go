@@ -13,7 +13,7 @@ import (
 
 // A full run with equal counts, then status and verify on its output.
 func TestFullRun(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, "erp")
 	r := e.oedl(nil, e.runArgs()...)
 	require.Equal(t, 0, r.code, r.stderr)
 	v := e.verified()
@@ -32,7 +32,7 @@ func TestFullRun(t *testing.T) {
 // kill -9 at many points of the run, then --resume: every count equal,
 // nothing loaded twice.
 func TestKillAndResume(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, "sports")
 	clean := e.oedl(nil, e.runArgs()...)
 	require.Equal(t, 0, clean.code, clean.stderr)
 	total := len(e.journal())
@@ -40,7 +40,7 @@ func TestKillAndResume(t *testing.T) {
 	require.GreaterOrEqual(t, len(points), 10)
 	for _, n := range points {
 		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnv(t, "sports")
 			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs()...)
 			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
 			require.Len(t, e.journal(), n, "the journal holds exactly the records written before the kill")
@@ -85,20 +85,23 @@ func TestFaults(t *testing.T) {
 		ok     bool   // repaired / retried and verified
 		job    string // the failing job named in the report
 	}{
-		{"load crashes half way once", "load:PUB.*_mstr:crash-after=5,once", true, ""},
+		{"load crashes half way once", "load:PUB.OrderLine:crash-after=500,once", true, ""},
 		{"load exits non-zero once", "load:*:exit=3,once", true, ""},
 		{"dump exits non-zero once", "dump:*:exit=3,once", true, ""},
 		{"dump writes a truncated file once", "dump:*:truncate-after=100,once", true, ""},
 		{"dump writes a corrupt file once", "dump:*:corrupt,once", true, ""},
 		{"disk full while loading once", "load:*:diskfull-after=2000,once", true, ""},
 		{"idxbuild hangs once", "idxbuild:hang,once", true, ""},
-		{"load always fails", "load:PUB.*_mstr:exit=3", false, "load:PUB."},
+		{"load hangs once", "load:PUB.Order:hang,once", true, ""},
+		{"dump hangs half way once", "dump:PUB.OrderLine:hang-after=100,once", true, ""},
+		{"dump crashes half way once", "dump:PUB.OrderLine:crash-after=100,once", true, ""},
+		{"load always fails", "load:PUB.Customer:exit=3", false, "load:PUB.Customer"},
 		{"idxbuild always exits non-zero", "idxbuild:exit=2", false, "idxbuild"},
 		{"slow start-up", "*:delay=20ms", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t)
+			e := newEnv(t, "sports")
 			args := e.runArgs()
 			if strings.Contains(tt.faults, "hang") {
 				args = append(args, "--job-timeout", "3s")
@@ -107,6 +110,26 @@ func TestFaults(t *testing.T) {
 			if tt.ok {
 				require.Equal(t, 0, r.code, r.stderr)
 				e.verified()
+				if !strings.Contains(tt.faults, "delay") {
+					// The fault fired and was handled: a failed attempt
+					// is journalled (and, for a load, a repair).
+					var failed, repairs int
+					for _, rec := range e.journal() {
+						if rec.State == journal.Failed {
+							failed++
+						}
+						if rec.State == journal.Repair {
+							repairs++
+						}
+					}
+					assert.Positive(t, failed, "no failure journalled: did the fault fire?")
+					if strings.HasPrefix(tt.faults, "load:") || strings.Contains(tt.faults, "corrupt") || strings.Contains(tt.faults, "truncate") {
+						assert.Positive(t, repairs, "a failed load is repaired")
+						assert.Contains(t, r.stderr, "truncated and every table placed in it loaded again")
+					} else {
+						assert.Contains(t, r.stderr, "retry")
+					}
+				}
 				return
 			}
 			require.Equal(t, 1, r.code, r.stderr)

@@ -114,7 +114,8 @@ func build(name string, a archetype, mean int, word bool) *tableSpec {
 	switch a {
 	case archMstr:
 		key := col{name: f("code"), typ: "character", kind: kKeyCode, prefix: code, width: 6}
-		must = []col{domain, key}
+		// The indexed description is short (x(24)); remarks take the bulk.
+		must = []col{domain, key, {name: f("rmks"), typ: "character", kind: kText, weight: 1}}
 		opt = []col{
 			{name: f("type"), typ: "character", kind: kEnum, list: types, skew: 2},
 			{name: f("status"), typ: "character", kind: kEnum, list: statuses, skew: 3},
@@ -134,9 +135,8 @@ func build(name string, a archetype, mean int, word bool) *tableSpec {
 			{name: f("__dec01"), typ: "decimal", kind: kAmount},
 			{name: f("__log01"), typ: "logical", kind: kFlag, prob: 0.1},
 			{name: f("hist_amt"), typ: "decimal", kind: kAmountArray, extent: 12},
-			{name: f("rmks"), typ: "character", kind: kText, weight: 1},
 		}
-		textCol.name = f("desc1")
+		textCol.name, textCol.maxLen = f("desc1"), 24
 		idx = []idxSpec{
 			{name: f("code"), fields: []string{f("domain"), f("code")}, unique: true, primary: true},
 			{name: f("desc1"), fields: []string{f("domain"), f("desc1")}},

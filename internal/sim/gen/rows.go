@@ -19,6 +19,7 @@ type rowGen struct {
 	width   int // digits of part-0 codes
 	textW   int // sum of text weights
 	texts   int // number of text columns
+	freeW   int // sum of the weights of the text columns without a cap
 }
 
 // block is the run of rows whose key order is shuffled: rows come in key
@@ -35,6 +36,9 @@ func newRowGen(s *tableSpec, seed, stream uint64) *rowGen {
 		if c.kind == kText {
 			g.textW += max(c.weight, 1)
 			g.texts++
+			if c.maxLen == 0 {
+				g.freeW += max(c.weight, 1)
+			}
 		}
 		if c.kind == kKeyCode && c.part == 0 {
 			g.width = max(g.width, c.width)
@@ -111,7 +115,7 @@ func (g *rowGen) row(i int64, r *rand.Rand, scratch []byte, codes []codeRef) (Ro
 			}
 			codes = append(codes, codeRef{ci, start, len(scratch)})
 		case kKeyDate:
-			row[ci] = epoch.AddDate(0, 0, int(parts[c.part])*max(c.step, 1))
+			row[ci] = days(parts[c.part] * int64(max(c.step, 1)))
 		case kDomain:
 			if k < s.records*85/100 || s.records < 4 {
 				row[ci] = "10USA"
@@ -133,7 +137,7 @@ func (g *rowGen) row(i int64, r *rand.Rand, scratch []byte, codes []codeRef) (Ro
 			row[ci] = d.Add(time.Duration(r.IntN(86400)) * time.Second)
 		case kUnknownDate:
 			if r.Float64() < c.prob {
-				row[ci] = g.dateAt(k, r).AddDate(0, 0, r.IntN(60))
+				row[ci] = g.dateAt(k, r).Add(time.Duration(r.IntN(60)) * day)
 			} else {
 				row[ci] = nil
 			}
@@ -179,17 +183,26 @@ func (g *rowGen) row(i int64, r *rand.Rand, scratch []byte, codes []codeRef) (Ro
 	for _, v := range row {
 		size += valueSize(v)
 	}
-	free := g.target(r) - size - 3*g.texts // tag and length bytes of the texts
+	// Share the free space by weight; what a capped column (a name, a
+	// description of 24 characters) cannot take goes to the uncapped ones.
+	free := max(g.target(r)-size-3*g.texts, 0) // 3: tag and length bytes of each text
+	spill := 0
 	for ci := range s.cols {
 		c := &s.cols[ci]
-		if c.kind != kText {
-			continue
+		if c.kind == kText && c.maxLen > 0 {
+			n := free * max(c.weight, 1) / g.textW
+			// A capped text varies in length like a real name does.
+			capped := min(n, c.maxLen/2+r.IntN(c.maxLen/2+1))
+			spill += n - capped
+			row[ci] = corpusText(r, capped)
 		}
-		n := 0
-		if free > 0 {
-			n = free * max(c.weight, 1) / g.textW
+	}
+	for ci := range s.cols {
+		c := &s.cols[ci]
+		if c.kind == kText && c.maxLen == 0 {
+			w := max(c.weight, 1)
+			row[ci] = corpusText(r, free*w/g.textW+spill*w/g.freeW)
 		}
-		row[ci] = corpusText(r, n)
 	}
 	return row, scratch, codes
 }
@@ -208,13 +221,19 @@ func (g *rowGen) target(r *rand.Rand) int {
 // dateAt is a date rising with the key position over historyDays, with a
 // jitter of a month so that a date index is not the primary order.
 func (g *rowGen) dateAt(k int64, r *rand.Rand) time.Time {
-	day := int64(0)
+	d := int64(0)
 	if g.spec.records > 1 {
-		day = k * historyDays / g.spec.records
+		d = k * historyDays / g.spec.records
 	}
-	day += int64(r.IntN(31)) - 15
-	return epoch.AddDate(0, 0, int(max(day, 0)))
+	d += int64(r.IntN(31)) - 15
+	return days(max(d, 0))
 }
+
+const day = 24 * time.Hour
+
+// days is the date n days after epoch. UTC has no daylight saving, so
+// adding hours is exact and much cheaper than AddDate.
+func days(n int64) time.Time { return epoch.Add(time.Duration(n) * day) }
 
 // skewed picks 0..card-1, small values far more often: card·u^skew.
 func skewed(r *rand.Rand, card int64, skew float64) int64 {

@@ -71,6 +71,7 @@ type col struct {
 	list    []string // values of kEnum / kKeyCode parts 1-2
 	prob    float64  // kFlag: probability of true; kUnknownDate: probability of a date
 	weight  int      // kText: share of the free space (relative)
+	maxLen  int      // kText: longest value (0 = no cap), as a FORMAT "x(24)" suggests
 	extent  int
 	step    int   // kKeyDate: days between values
 	base    int64 // kRefInt: first value

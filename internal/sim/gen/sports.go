@@ -58,6 +58,10 @@ func sportsTables() []sportsTable {
 	}
 	en := func(n string, l []string) col { return col{name: n, typ: "character", kind: kEnum, list: l, skew: 2} }
 	tx := func(n string, w int) col { return col{name: n, typ: "character", kind: kText, weight: w} }
+	// name is a short text, as the x(20)..x(35) fields of sports2000.
+	name := func(n string, maxLen int) col {
+		return col{name: n, typ: "character", kind: kText, weight: 1, maxLen: maxLen}
+	}
 	dt := func(n string) col { return col{name: n, typ: "date", kind: kDate} }
 	am := func(n string) col { return col{name: n, typ: "decimal", kind: kAmount} }
 	qt := func(n string) col { return col{name: n, typ: "integer", kind: kQty} }
@@ -73,7 +77,7 @@ func sportsTables() []sportsTable {
 	}
 	ix := func(name string, fields ...string) idxSpec { return idxSpec{name: name, fields: fields} }
 	word := func(name, field string) idxSpec { return idxSpec{name: name, fields: []string{field}, word: true} }
-	address := []col{tx("Address", 2), em("Address2"), en("City", cities), en("State", stateCodes), post("PostalCode")}
+	address := []col{name("Address", 35), em("Address2"), en("City", cities), en("State", stateCodes), post("PostalCode")}
 	with := func(cs []col, more ...col) []col { return append(append([]col{}, cs...), more...) }
 
 	t := func(name, area string, base int64, fixed bool, mean int, key keyShape, cols []col, idx ...idxSpec) sportsTable {
@@ -91,14 +95,14 @@ func sportsTables() []sportsTable {
 			[]col{ki("EmpNum"), en("HealthCare", healthCare), qt("LifeInsurance"), qt("MedicalSpendingAcct"), qt("DependentCare"), qt("StockPurchase")},
 			pk("EmpNo", "EmpNum")),
 		t("BillTo", "Cust_Data", 6, false, 180, keyShape{r1: 2},
-			with([]col{ki("CustNum"), kp("BillToID"), tx("Name", 1)}, append(address, tx("Contact", 1), phone("Phone"))...),
+			with([]col{ki("CustNum"), kp("BillToID"), name("Name", 30)}, append(address, name("Contact", 30), phone("Phone"))...),
 			pk("custnumbillto", "CustNum", "BillToID")),
 		t("Bin", "Inventory", 770, false, 0, keyShape{},
 			[]col{ref("WarehouseNum", 14), ki("BinNum"), ref("ItemNum", 55), qt("Qty"), en("BinName", locs)},
 			pk("BinNum", "BinNum"), ix("ItemNum", "ItemNum"), ix("WarehouseNumItemNum", "WarehouseNum", "ItemNum")),
 		t("Customer", "Cust_Data", 1117, false, 260, keyShape{},
-			with([]col{ki("CustNum"), en("Country", countries), tx("Name", 1)}, append(address,
-				tx("Contact", 1), phone("Phone"), en("SalesRep", reps), am("CreditLimit"), am("Balance"),
+			with([]col{ki("CustNum"), en("Country", countries), name("Name", 30)}, append(address,
+				name("Contact", 30), phone("Phone"), en("SalesRep", reps), am("CreditLimit"), am("Balance"),
 				en("Terms", terms), qt("Discount"), tx("Comments", 3), em("Fax"), em("EmailAddress"))...),
 			pk("CustNum", "CustNum"), word("Comments", "Comments"), ix("CountryPost", "Country", "PostalCode"),
 			ix("Name", "Name"), ix("SalesRep", "SalesRep")),
@@ -106,7 +110,7 @@ func sportsTables() []sportsTable {
 			[]col{{name: "DeptCode", typ: "character", kind: kKeyCode, list: deptCodes}, {name: "DeptName", typ: "character", kind: kKeyCode, list: deptNames}},
 			pk("DeptCode", "DeptCode")),
 		t("Employee", "Employee", 55, false, 160, keyShape{},
-			with([]col{ki("EmpNum"), tx("LastName", 1), tx("FirstName", 1)}, append(address,
+			with([]col{ki("EmpNum"), name("LastName", 25), name("FirstName", 15)}, append(address,
 				phone("HomePhone"), phone("WorkPhone"), en("DeptCode", deptCodes), en("Position", positions),
 				dt("Birthdate"), dt("StartDate"), qt("VacationDaysLeft"), qt("SickDaysLeft"))...),
 			pk("EmpNo", "EmpNum"), ix("DeptCode", "DeptCode"), ix("Name", "LastName", "FirstName")),
@@ -115,7 +119,7 @@ func sportsTables() []sportsTable {
 				en("Relation", relations), dt("Birthdate"), {name: "CoveredOnBenefits", typ: "logical", kind: kFlag, prob: 0.7}, dt("BenefitDate")},
 			pk("EmpNoRelativeName", "EmpNum", "RelativeName")),
 		t("Feedback", "Misc", 20, false, 300, keyShape{},
-			[]col{{name: "Contact", typ: "character", kind: kKeyCode, prefix: "C", width: 5}, tx("Company", 1), em("EmailAddress"),
+			[]col{{name: "Contact", typ: "character", kind: kKeyCode, prefix: "C", width: 5}, name("Company", 30), em("EmailAddress"),
 				phone("Phone"), em("Fax"), tx("Comments", 4), en("Department", deptNames), qt("Rating")},
 			pk("Contact", "Contact"), word("Comments", "Comments"), ix("Company", "Company"), ix("Department", "Department"), ix("Rating", "Rating")),
 		t("InventoryTrans", "Inventory", 75, false, 0, keyShape{},
@@ -127,7 +131,7 @@ func sportsTables() []sportsTable {
 			[]col{ki("Invoicenum"), ref("CustNum", 1117), dt("InvoiceDate"), am("Amount"), am("TotalPaid"), am("Adjustment"), ref("OrderNum", 3953), am("ShipCharge")},
 			pk("InvoiceNum", "Invoicenum"), ix("CustNum", "CustNum"), ix("InvoiceDate", "InvoiceDate"), ix("OrderNum", "OrderNum")),
 		t("Item", "Inventory", 55, false, 320, keyShape{},
-			[]col{ki("ItemNum"), tx("ItemName", 1), am("Price"), qt("Onhand"), qt("Allocated"), qt("ReOrder"), qt("OnOrder"), qt("CatPage"),
+			[]col{ki("ItemNum"), name("ItemName", 25), am("Price"), qt("Onhand"), qt("Allocated"), qt("ReOrder"), qt("OnOrder"), qt("CatPage"),
 				tx("CatDescription", 5), en("Category1", categories), en("Category2", categories), em("Special"), am("Weight"), qt("MinQty")},
 			pk("ItemNum", "ItemNum"), word("CatDescription", "CatDescription"), ix("Category2ItemName", "Category2", "ItemName"),
 			ix("CategoryItemName", "Category1", "ItemName"), word("ItemName", "ItemName")),
@@ -139,7 +143,7 @@ func sportsTables() []sportsTable {
 			pk("localdefnum", "LocalDefNum")),
 		t("Order", "Order", 3953, false, 150, keyShape{},
 			[]col{ki("Ordernum"), ref("CustNum", 1117), dt("OrderDate"), {name: "ShipDate", typ: "date", kind: kUnknownDate, prob: 0.8},
-				dt("PromiseDate"), en("Carrier", carriers), tx("Instructions", 1), em("PO"), en("Terms", terms), en("SalesRep", reps),
+				dt("PromiseDate"), en("Carrier", carriers), name("Instructions", 50), em("PO"), en("Terms", terms), en("SalesRep", reps),
 				qt("BillToID"), qt("ShipToID"), en("OrderStatus", orderStats), ref("WarehouseNum", 14), en("Creditcard", cards)},
 			pk("OrderNum", "Ordernum"), idxSpec{name: "CustOrder", fields: []string{"CustNum", "Ordernum"}, unique: true},
 			ix("OrderDate", "OrderDate"), ix("OrderStatus", "OrderStatus"), ix("SalesRep", "SalesRep")),
@@ -162,13 +166,13 @@ func sportsTables() []sportsTable {
 				en("Region", regions), {name: "MonthQuota", typ: "integer", kind: kAmountArray, extent: 12}},
 			pk("SalesRep", "SalesRep")),
 		t("ShipTo", "Cust_Data", 38, false, 220, keyShape{r1: 2},
-			with([]col{ki("CustNum"), kp("ShipToID"), tx("Contact", 1)}, append(address, phone("Phone"), tx("Comments", 2), tx("Name", 1))...),
+			with([]col{ki("CustNum"), kp("ShipToID"), name("Contact", 30)}, append(address, phone("Phone"), tx("Comments", 2), name("Name", 30))...),
 			pk("custnumshipto", "CustNum", "ShipToID")),
 		t("State", "Misc", 51, true, 0, keyShape{},
 			[]col{{name: "State", typ: "character", kind: kKeyCode, list: stateCodes}, {name: "StateName", typ: "character", kind: kKeyCode, list: stateNames}, en("Region", regions)},
 			pk("State", "State")),
 		t("Supplier", "Inventory", 10, false, 300, keyShape{},
-			with([]col{ki("SupplierIDNum"), tx("Name", 1)}, append(address, en("Country", countries), phone("Phone"), em("Email"),
+			with([]col{ki("SupplierIDNum"), name("Name", 30)}, append(address, en("Country", countries), phone("Phone"), em("Email"),
 				em("Password"), col{name: "LoginDate", typ: "date", kind: kUnknownDate, prob: 0.5}, tx("Comments", 3), am("ShipAmount"))...),
 			pk("SupplierID", "SupplierIDNum")),
 		t("SupplierItemXref", "Inventory", 46, false, 0, keyShape{r1: 5},
@@ -183,7 +187,7 @@ func sportsTables() []sportsTable {
 			[]col{ki("EmpNum"), {name: "StartDate", typ: "date", kind: kKeyDate, part: 1, step: 30}, dt("EndDate")},
 			pk("EmpNoStartDate", "EmpNum", "StartDate")),
 		t("Warehouse", "Inventory", 14, true, 200, keyShape{},
-			with([]col{ki("WarehouseNum"), tx("WarehouseName", 1), en("Country", countries)}, append(address, phone("Phone"))...),
+			with([]col{ki("WarehouseNum"), name("WarehouseName", 30), en("Country", countries)}, append(address, phone("Phone"))...),
 			pk("warehousenum", "WarehouseNum"), ix("warehousename", "WarehouseName")),
 	}
 }
@@ -194,9 +198,9 @@ func buildSports(scale int64, seed uint64) (*Database, error) {
 	for _, st := range tables {
 		s := st.spec
 		s.records = st.base
-		if s.mean == 0 {
-			s.mean = sampleMean(s)
-		}
+		// Measured, not assumed: capped names and fixed fields make the
+		// size a profile aims at only approximate.
+		s.mean = max(sampleMean(s), 1)
 		b := float64(st.base) * float64(s.mean)
 		if st.fixed {
 			fixedBytes += b
@@ -220,8 +224,8 @@ func buildSports(scale int64, seed uint64) (*Database, error) {
 	return db.finish(), nil
 }
 
-// sampleMean measures the mean encoded size of a table without free text,
-// whose size follows from its columns.
+// sampleMean measures the mean encoded size of the first 500 rows of a
+// table.
 func sampleMean(s *tableSpec) int {
 	g := newRowGen(s, 0, 0)
 	var n, total int

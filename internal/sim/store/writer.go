@@ -18,7 +18,7 @@ const (
 	// CRC framing. It must be at least the framing so that the bytes
 	// written always fit in the blocks accounted.
 	recordOverhead = RecordFrameOverhead
-	segmentTarget  = 1 << 20 // bytes of records per segment before clusters round it up
+	segmentTarget  = 256 << 10 // bytes of records per segment (one commit), before clusters round it up
 )
 
 // RecordFrameOverhead is the framing per stored record (length + CRC).
@@ -65,7 +65,7 @@ func (p *packer) add(n int64) {
 }
 
 // RecordWriter appends one table's records to its area in segments of
-// about 1 MB (rounded up to whole clusters in a Type II area). Records
+// about 256 KB (rounded up to whole clusters in a Type II area). Records
 // become durable segment by segment.
 type RecordWriter struct {
 	af       *AreaFile

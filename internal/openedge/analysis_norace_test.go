@@ -1,0 +1,5 @@
+//go:build !race
+
+package openedge
+
+const raceDetector = false

@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+)
+
+// Ctrl-C (SIGINT) while dumps and loads run: the children stop, the
+// brokers are shut down, the journal stays consistent, exit 130 with the
+// advice to resume; --resume then finishes verified.
+func TestInterruptAndResume(t *testing.T) {
+	e := newEnv(t, "sports")
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
+	cmd.Env = append(os.Environ(), e.extra...)
+	// Slow start-up, so that the interrupt lands among running utilities.
+	cmd.Env = append(cmd.Env, "OESIM_FAULTS=*:delay=150ms")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	jpath := filepath.Join(e.work, journal.FileName)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		recs, _ := journal.Read(jpath)
+		loads := 0
+		for _, r := range recs {
+			if r.Kind == "load" && r.State == journal.Started {
+				loads++
+			}
+		}
+		if loads >= 3 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "no loads started")
+		time.Sleep(20 * time.Millisecond) // polling the journal of another process
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.True(t, errors.As(err, &ee), "oedl should exit non-zero: %v", err)
+	assert.Equal(t, 130, ee.ExitCode(), stderr.String())
+	assert.Contains(t, stderr.String(), "--resume")
+	recs := e.journal()
+	last := recs[len(recs)-1]
+	assert.Equal(t, journal.RunJob, last.Job)
+	assert.Equal(t, "interrupted", last.Err)
+
+	st := e.oedl(nil, "status", "--work", e.work)
+	assert.Equal(t, 0, st.code, st.stderr)
+
+	r := e.oedl(nil, e.runArgs("--resume")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	e.verified()
+}

@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// smallDB generates a private sports database (tests that lock it must
+// not share it).
+func smallDB(t *testing.T) (*dlcEnv, string) {
+	t.Helper()
+	env := newDLC(t)
+	db := filepath.Join(env.work, "db", "sports")
+	env.ok(t, "oesim", "gen", "--dlc", env.dlc, "--db", db, "--profile", "sports", "--scale", "2MB", "--seed", "3")
+	return env, db
+}
+
+// startHeld starts a utility that takes the database and then hangs (a
+// hang fault), and waits until it holds DB.lk.
+func startHeld(t *testing.T, env *dlcEnv, db, faults string, args ...string) func() {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := env.command(ctx, []string{"OESIM_FAULTS=" + faults}, "proutil", args...)
+	require.NoError(t, cmd.Start())
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	p := store.PathsFor(db)
+	state := filepath.Join(filepath.Dir(env.dlc), "state")
+	require.Eventually(t, func() bool {
+		h, _ := store.ReadHolder(p)
+		// A ",once" rule leaves its firing in the state directory: the
+		// utility is then hanging where the fault struck.
+		fired, _ := filepath.Glob(filepath.Join(state, "fault-*"))
+		return h != nil && h.Alive && h.Pid == cmd.Process.Pid && len(fired) > 0
+	}, 30*time.Second, 5*time.Millisecond, "the held utility never reached its hang")
+	return func() {
+		cmd.Process.Kill() // SIGKILL: DB.lk stays behind, stale
+		<-done
+		cancel()
+	}
+}
+
+func TestSingleUserExcludesOthers(t *testing.T) {
+	env, db := smallDB(t)
+	dir := filepath.Join(env.work, "d")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	kill := startHeld(t, env, db, "dump:hang,once", db, "-C", "dump", "Customer", dir)
+
+	r := env.run(t, nil, "", "proutil", db, "-C", "dump", "Item", dir)
+	assert.Equal(t, exitFail, r.code)
+	assert.True(t, openedge.HasMessage(r.out, openedge.MsgInUseSingle), r.out)
+
+	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
+	assert.Equal(t, busyInUse, r.code)
+	r = env.run(t, nil, "", "proutil", db, "-C", "holder")
+	assert.Equal(t, holderSingle, r.code)
+	r = env.run(t, nil, "", "proserve", db)
+	assert.NotEqual(t, 0, r.code, "a database held single-user cannot be served")
+
+	kill()
+	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
+	assert.Equal(t, busyNotInUse, r.code, "a dead holder does not make the database busy: %s", r.out)
+	out := env.ok(t, "proutil", db, "-C", "tabanalys")
+	assert.Contains(t, out, "(5326)", "the stale DB.lk is recovered with a message")
+	_, err := os.Stat(db + ".lk")
+	assert.True(t, os.IsNotExist(err), "DB.lk is gone after the recovering utility ends")
+}
+
+// A load killed half way (kill -9) leaves its committed records, inactive
+// indexes and a stale DB.lk; the next utility recovers, tabanalys shows
+// the partial count and idxbuild makes the indexes usable again.
+func TestKilledLoadIsRecovered(t *testing.T) {
+	env, db := smallDB(t)
+	dir := filepath.Join(env.work, "d")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	before := analysis(t, env, db)
+	tbl := biggest(before)
+	env.ok(t, "proutil", db, "-C", "dump", tbl.Name, dir)
+
+	tgt := filepath.Join(env.work, "copy", "sports")
+	require.NoError(t, os.MkdirAll(filepath.Dir(tgt), 0o755))
+	st, err := os.ReadFile(db + ".st")
+	require.NoError(t, err)
+	stPath := tgt + ".st"
+	require.NoError(t, os.WriteFile(stPath, []byte(strings.ReplaceAll(string(st), " .\n", " "+filepath.Dir(tgt)+"\n")), 0o644))
+	env.ok(t, "prostrct", "create", tgt, stPath, "-blocksize", "8192")
+	env.ok(t, "procopy", filepath.Join(env.dlc, "empty8"), tgt)
+	env.ok(t, "_progres", "-b", "-db", tgt, "-p", "prodict/load_df.p", "-param", db+".df")
+	hangAt := strconv.FormatInt(tbl.Records-1, 10)
+	kill := startHeld(t, env, tgt, "load:hang-after="+hangAt+",once", tgt, "-C", "load", filepath.Join(dir, tbl.Name+".bd"))
+	kill()
+
+	r := env.run(t, nil, "", "proutil", tgt, "-C", "holder")
+	assert.Equal(t, 0, r.code, r.out)
+	after := analysis(t, env, tgt)
+	got := counts(after)[tbl.QualifiedName()]
+	assert.Positive(t, got, "committed records stay after kill -9")
+	assert.Less(t, got, tbl.Records)
+	out := env.ok(t, "proutil", tgt, "-C", "idxbuild", "table", tbl.Name)
+	res, err := openedge.ParseIdxbuildOutput(out)
+	require.NoError(t, err)
+	assert.Positive(t, res.Indexes)
+}
+
+func TestServedDatabase(t *testing.T) {
+	env, db := smallDB(t)
+	dir := filepath.Join(env.work, "d")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+
+	r := env.run(t, nil, "", "proutil", db, "-C", "dump", "Customer", dir, "-thread", "1")
+	assert.Equal(t, exitFail, r.code, "a threaded dump needs a served database")
+
+	out := env.ok(t, "proserve", db, "-B", "1000")
+	assert.Contains(t, out, "(333)")
+	t.Cleanup(func() { env.run(t, nil, "", "proshut", db, "-by") })
+
+	for _, args := range [][]string{
+		{db, "-C", "idxbuild", "all"},
+		{db, "-C", "truncate", "bi"},
+		{db, "-C", "truncate", "area", "Data"},
+	} {
+		r := env.run(t, nil, "", "proutil", args...)
+		assert.Equal(t, exitFail, r.code, strings.Join(args, " "))
+		assert.True(t, openedge.HasMessage(r.out, openedge.MsgInUseMulti), r.out)
+	}
+	r = env.run(t, nil, "", "proutil", db, "-C", "holder")
+	assert.Equal(t, holderMulti, r.code)
+	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
+	assert.Equal(t, busyInUse, r.code)
+
+	// Clients run together on a served database.
+	before := analysis(t, env, db)
+	tbl := biggest(before)
+	list := filepath.Join(dir, "list")
+	out = env.ok(t, "proutil", db, "-C", "dump", tbl.Name, dir, "-thread", "1", "-threadnum", "2", "-dumplist", list)
+	res, err := openedge.ParseDumpOutput(out)
+	require.NoError(t, err)
+	assert.Equal(t, tbl.Records, res.Records)
+	var sum int64
+	for _, b := range res.Brackets {
+		sum += b
+	}
+	assert.Equal(t, res.Records, sum, "brackets add up")
+	files, err := os.ReadFile(list)
+	require.NoError(t, err)
+	lines := strings.Fields(string(files))
+	assert.Len(t, lines, res.Threads)
+	for _, f := range lines {
+		assert.True(t, filepath.IsAbs(f))
+		assert.FileExists(t, f)
+	}
+	out = env.ok(t, "proshut", db, "-by")
+	assert.True(t, openedge.HasMessage(out, openedge.MsgShutdownComplete))
+	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
+	assert.Equal(t, busyNotInUse, r.code)
+}
