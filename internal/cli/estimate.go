@@ -216,32 +216,17 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 	if err := hw.Validate(); err != nil {
 		return nil, UsageError("hardware: %v", err)
 	}
-	threadedMin := int64(-1)
+	var threadedMin int64 // 0: the run's default
 	if opts.ThreadedDumpMin != "" {
 		if threadedMin, err = units.ParseBytes(opts.ThreadedDumpMin); err != nil {
 			return nil, UsageError("--threaded-dump-min: %v", err)
 		}
+		if threadedMin == 0 {
+			threadedMin = -1 // never
+		}
 	}
 	s.strat = func(h estimate.Hardware) estimate.Strategy {
-		st := estimate.DefaultStrategy(h)
-		if opts.DumpJobs > 0 {
-			st.DumpJobs = opts.DumpJobs
-		}
-		if opts.LoadJobs > 0 {
-			st.LoadJobs = opts.LoadJobs
-		}
-		switch {
-		case opts.LoadsPerArea > 0:
-			st.LoadsPerArea = opts.LoadsPerArea
-		case opts.LoadsPerArea < 0:
-			st.LoadsPerArea = 0 // no cap
-		}
-		if threadedMin >= 0 {
-			st.ThreadedDumpMin = threadedMin
-		}
-		if opts.DumpThreads > 0 {
-			st.DumpThreads = opts.DumpThreads
-		}
+		st := estimate.RunStrategy(h, opts.DumpJobs, opts.LoadJobs, opts.LoadsPerArea, threadedMin, opts.DumpThreads)
 		st.Staged, st.BuildIndexes = opts.Staged, opts.BuildIndexes
 		return st
 	}

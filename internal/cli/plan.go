@@ -124,6 +124,9 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 		return UsageError("%v", err)
 	}
 	if err := plan.WriteDir(opts.Out, p, df, extra...); err != nil {
+		if errors.Is(err, plan.ErrNotPlanDir) {
+			return UsageError("-o %v", err)
+		}
 		return FailedError(fmt.Errorf("write %s: %w", opts.Out, err))
 	}
 	printPlanSummary(opts, p)

@@ -146,7 +146,7 @@ func TestPlanRefusesForeignDirectory(t *testing.T) {
 	tba, _ := planFixture(t, dir, "", "")
 	// dir holds the fixture files but no plan.json: never replace it.
 	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "-o", dir}, fixedMachine...)...)
-	assert.Equal(t, ExitFailed, code)
+	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, stderr, "refusing to replace")
 	assert.FileExists(t, tba)
 }

@@ -247,9 +247,13 @@ func newRunLogger(path string) (*zap.Logger, func(), error) {
 	}
 	enc := zap.NewProductionEncoderConfig()
 	enc.EncodeTime = zapcore.ISO8601TimeEncoder
-	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.AddSync(f), zap.DebugLevel)
+	// Buffered (flushed every second and at the end): the log is for
+	// diagnosis, the journal is the fsynced truth, and a write per event
+	// would cost more CPU than the scheduling it describes.
+	ws := &zapcore.BufferedWriteSyncer{WS: zapcore.AddSync(f), FlushInterval: time.Second}
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), ws, zap.DebugLevel)
 	l := zap.New(core).With(zap.Int("pid", os.Getpid()), zap.Int("cores", runtime.NumCPU()))
-	return l, func() { _ = l.Sync(); f.Close() }, nil
+	return l, func() { _ = l.Sync(); _ = ws.Stop(); f.Close() }, nil
 }
 
 func logEvent(l *zap.Logger, e event.Event) {

@@ -309,13 +309,39 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	c.logf("dumped them again from the served scratch database")
 
-	// 6. The same loads, Streams at once, into a second served scratch.
+	// 6. The small tables again, Streams at a time, as the run does it:
+	// dumped from the served scratch, then loaded into a second served
+	// scratch. What they take beyond the single-stream costs is what
+	// utilities starting at once on one database and disk cost each other.
+	smallDumps, err := c.concurrent(ctx, "dump", tables[1:], func(t *sampleTable, dir string) []string {
+		return openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})
+	})
+	if err != nil {
+		return nil, err
+	}
+	db2 := c.scratchPath(c.cfg.Streams + 1)
+	if err := c.createScratch(ctx, db2); err != nil {
+		return nil, err
+	}
+	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(db2)}); err != nil {
+		return nil, err
+	}
+	served = append(served, db2)
+	smallLoads, err := c.concurrent(ctx, "load", tables[1:], func(t *sampleTable, _ string) []string {
+		return openedge.LoadArgs(db2, t.file, openedge.LoadOptions{})
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// 7. The large table loaded into several fresh scratch copies at once:
+	// the disk's ceiling.
 	parallel, err := c.parallelLoads(ctx, tables, &served)
 	if err != nil {
 		return nil, err
 	}
 
-	// 7. tabanalys of the scratch database.
+	// 8. tabanalys of the scratch database.
 	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.TabanalysArgs(c.scratchPath(0), false, "")})
 	if err != nil {
 		return nil, err
@@ -327,6 +353,11 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	if err := c.fit(m, dumps, loads, parallel, idx, []sample{tabSource, tabScratch}, createSec); err != nil {
 		return nil, err
 	}
+	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, c.cfg.Streams)
+	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, c.cfg.Streams)
+	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; loads: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
+		len(tables)-1, c.cfg.Streams, formatDuration(seconds(smallDumps.Wall)), formatDuration(seconds(smallLoads.Wall)), m.Dump.StartupIOKB, m.Load.StartupIOKB))
+	c.samples = append(c.samples, smallDumps, smallLoads)
 	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 1 idxbuild)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)
 	m.Uncertainty.Residuals = c.residuals(m, dumps, loads)
@@ -435,37 +466,28 @@ func (c *calibrator) createScratch(ctx context.Context, db string) error {
 	return nil
 }
 
-// parallelLoads creates a second scratch database, serves it, and loads
-// the small tables of the sample into it Streams at a time: one sample of
-// aggregate throughput, the way oedl run loads a served target.
-func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable, served *[]string) (sample, error) {
+// parallelLoads loads the large sample table into Streams fresh scratch
+// databases at once (single-user, one stream each): n times the bytes of
+// one stream, so the time it takes against one stream's says how much of
+// the disk one stream leaves unused.
+func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable, _ *[]string) (sample, error) {
 	n := c.cfg.Streams
-	db := c.scratchPath(1)
-	if err := c.createScratch(ctx, db); err != nil {
-		return sample{}, err
+	big := tables[0]
+	for i := 1; i <= n; i++ {
+		if err := c.createScratch(ctx, c.scratchPath(i)); err != nil {
+			return sample{}, err
+		}
 	}
-	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(db)}); err != nil {
-		return sample{}, err
-	}
-	*served = append(*served, db)
-	s := sample{Job: fmt.Sprintf("%d loads at once", n)}
-	for _, t := range tables[1:] { // the small ones: the large one would be one long stream
-		s.Records += float64(t.records)
-		s.Bytes += float64(t.bytes)
-	}
+	s := sample{Job: fmt.Sprintf("%d loads of %s at once", n, big.name),
+		Records: float64(big.records) * float64(n), Bytes: float64(big.bytes) * float64(n)}
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
-	for i := range n {
+	for i := 1; i <= n; i++ {
 		g.Go(func() error {
-			for k, t := range tables[1:] {
-				if k%n != i || t.file == "" {
-					continue
-				}
-				cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(db, t.file, openedge.LoadOptions{}),
-					Env: []string{"DLC=" + c.cfg.DLC}}
-				if res, err := c.cfg.Runner.Run(gctx, cmd); err != nil {
-					return fmt.Errorf("parallel load: %w\n%s", err, tail(res.Output))
-				}
+			cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(c.scratchPath(i), big.file, openedge.LoadOptions{}),
+				Env: []string{"DLC=" + c.cfg.DLC}}
+			if res, err := c.cfg.Runner.Run(gctx, cmd); err != nil {
+				return fmt.Errorf("parallel load: %w\n%s", err, tail(res.Output))
 			}
 			return nil
 		})
@@ -474,8 +496,92 @@ func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable, s
 		return s, err
 	}
 	s.Wall = time.Since(start).Seconds()
-	c.logf("%d parallel loads of %d tables: %s", n, len(tables)-1, formatDuration(seconds(s.Wall)))
+	c.logf("%d loads of %s at once: %s", n, formatBytes(big.bytes), formatDuration(seconds(s.Wall)))
 	return s, nil
+}
+
+// concurrent runs one utility call per table, Streams at a time, as a
+// queue with Streams slots does, and times the whole.
+func (c *calibrator) concurrent(ctx context.Context, what string, tables []*sampleTable, argv func(*sampleTable, string) []string) (sample, error) {
+	s := sample{Job: fmt.Sprintf("%d small %ss, %d at a time", len(tables), what, c.cfg.Streams)}
+	for _, t := range tables {
+		s.Records += float64(t.records)
+		s.Bytes += float64(t.bytes)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(c.cfg.Streams)
+	start := time.Now()
+	for i, t := range tables {
+		if t.file == "" {
+			continue
+		}
+		dir := filepath.Join(c.dir, what+"3", strconv.Itoa(i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return s, err
+		}
+		g.Go(func() error {
+			cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: argv(t, dir), Env: []string{"DLC=" + c.cfg.DLC}}
+			if res, err := c.cfg.Runner.Run(gctx, cmd); err != nil {
+				return fmt.Errorf("concurrent %s: %w\n%s", what, err, tail(res.Output))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return s, err
+	}
+	s.Wall = time.Since(start).Seconds()
+	return s, nil
+}
+
+// fitStartupIO finds the disk traffic per start (KB) that makes the
+// simulated concurrent run of the small tables take as long as it did:
+// bisection on the simulation, which is monotone in it.
+func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample, streams int) float64 {
+	wall := func(kb float64) float64 {
+		q := p
+		q.StartupIOKB = kb
+		var works []jobWork
+		for _, t := range tables {
+			works = append(works, jobWork{startup: q.startup(), flows: []flowDemand{q.demand(float64(t.records), float64(t.bytes))}})
+		}
+		return queueWall(works, streams, m.Hardware)
+	}
+	if m.Hardware.DiskMBps <= 0 || wall(0) >= measured.Wall {
+		return 0
+	}
+	lo, hi := 0.0, 1.0
+	for wall(hi) < measured.Wall && hi < 1e7 {
+		hi *= 4
+	}
+	for range 40 {
+		mid := (lo + hi) / 2
+		if wall(mid) < measured.Wall {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// queueWall simulates works through a queue with n slots, in order, and
+// returns when the last ends.
+func queueWall(works []jobWork, n int, hw Hardware) float64 {
+	s := newSim(hw)
+	next := 0
+	for ; next < len(works) && next < n; next++ {
+		s.add(next, works[next])
+	}
+	for !s.idle() {
+		for _, ev := range s.step() {
+			if ev.taskDone && next < len(works) {
+				s.add(next, works[next])
+				next++
+			}
+		}
+	}
+	return s.now
 }
 
 func idxParams(p plan.Idxbuild) openedge.IdxbuildParams {
@@ -517,11 +623,8 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par, idx sample, tabs 
 	single := loadIO // s of I/O per table byte, one stream
 	// Aggregate: the parallel loads minus their start-ups, spread over n.
 	n := float64(c.cfg.Streams)
-	var parCPU float64
-	for _, l := range loads[1:] {
-		parCPU += l.CPU
-	}
-	parIO := par.Wall - m.Load.StartupSec*float64(len(loads)-1)/n - parCPU/math.Min(n, float64(m.Hardware.Cores))
+	parCPU := loads[0].CPU * n // the same large load, n times
+	parIO := par.Wall - m.Load.StartupSec - parCPU/math.Min(n, float64(m.Hardware.Cores))
 	perByte := math.Max(parIO, 1e-3) / math.Max(par.Bytes, 1) // s per table byte, all streams together
 	switch {
 	case single <= 0:
@@ -608,15 +711,16 @@ func fitPhase(p *PhaseCost, s []sample) (ioPerByte float64, err error) {
 	for i, x := range s {
 		rec[i], byt[i], wall[i], cpu[i] = x.Records, x.Bytes, x.Wall, x.CPU
 	}
-	t0, wr, wb, err := fitLinear(rec, byt, wall)
+	t0, wr, wb, err := robustFit(rec, byt, wall)
 	if err != nil {
 		return 0, err
 	}
-	_, cr, cb, err := fitLinear(rec, byt, cpu)
+	c0, cr, cb, err := fitLinear(rec, byt, cpu)
 	if err != nil {
 		return 0, err
 	}
 	p.StartupSec = t0
+	p.StartupCPUSec = math.Min(c0, t0)
 	p.CPUPerRecordUs = cr * 1e6
 	p.CPUPerMB = cb * 1e6
 	// Wall per record beyond CPU per record goes with the bytes (records
@@ -635,6 +739,33 @@ func fitPhase(p *PhaseCost, s []sample) (ioPerByte float64, err error) {
 	return math.Max(0, ioPerByte), nil
 }
 
+// robustFit is fitLinear, refitted without the samples whose residual is
+// beyond 3 median absolute deviations: one call that lost the CPU to a
+// neighbour for half a second must not set the per-byte cost.
+func robustFit(x1, x2, y []float64) (a, b, c float64, err error) {
+	a, b, c, err = fitLinear(x1, x2, y)
+	if err != nil || len(y) < 6 {
+		return a, b, c, err
+	}
+	res := make([]float64, len(y))
+	for i := range y {
+		res[i] = math.Abs(y[i] - a - b*x1[i] - c*x2[i])
+	}
+	sorted := append([]float64(nil), res...)
+	sort.Float64s(sorted)
+	mad := sorted[len(sorted)/2]
+	var k1, k2, ky []float64
+	for i := range y {
+		if res[i] <= 3*mad || mad == 0 {
+			k1, k2, ky = append(k1, x1[i]), append(k2, x2[i]), append(ky, y[i])
+		}
+	}
+	if len(ky) < 3 || len(ky) == len(y) {
+		return a, b, c, nil
+	}
+	return fitLinear(k1, k2, ky)
+}
+
 // residuals are log(measured / modelled alone) of the timed jobs, for the
 // Monte Carlo range.
 func (c *calibrator) residuals(m *Model, dumps, loads []sample) []float64 {
@@ -644,7 +775,7 @@ func (c *calibrator) residuals(m *Model, dumps, loads []sample) []float64 {
 		s []sample
 	}{{m.Dump, dumps}, {m.Load, loads}} {
 		for _, x := range group.s {
-			w := jobWork{startup: group.p.StartupSec, flows: []flowDemand{group.p.demand(x.Records, x.Bytes)}}
+			w := jobWork{startup: group.p.startup(), flows: []flowDemand{group.p.demand(x.Records, x.Bytes)}}
 			pred := aloneDuration(w, m.Hardware).Seconds()
 			if pred > 0 && x.Wall > 0 {
 				out = append(out, math.Log(x.Wall/pred))

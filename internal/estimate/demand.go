@@ -43,10 +43,15 @@ type costContext struct {
 	threaded           map[string]bool
 }
 
+// startup is the part of the start-up that is waiting, not computing: the
+// CPU part is charged with the stream's CPU work, so that many small jobs
+// on few cores queue for the CPU as real process starts do.
+func (p PhaseCost) startup() float64 { return math.Max(0, p.StartupSec-p.StartupCPUSec) }
+
 func (p PhaseCost) demand(records, bytes float64) flowDemand {
-	dev := bytes * (p.ReadPerByte + p.WritePerByte)
+	dev := bytes*(p.ReadPerByte+p.WritePerByte) + p.StartupIOKB*1024
 	return flowDemand{
-		cpu:   records*p.CPUPerRecordUs/1e6 + bytes/1e6*p.CPUPerMB,
+		cpu:   math.Min(p.StartupCPUSec, p.StartupSec) + records*p.CPUPerRecordUs/1e6 + bytes/1e6*p.CPUPerMB,
 		bytes: dev,
 		ops:   dev / (p.IOSizeKB * 1024),
 		par:   1, qd: 1,
@@ -58,7 +63,7 @@ func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
 	case schedule.KindDump:
 		return m.dumpWork(j, cc)
 	case schedule.KindLoad:
-		w := jobWork{startup: m.Load.StartupSec, flows: []flowDemand{m.Load.demand(float64(j.Records), float64(j.Bytes))}}
+		w := jobWork{startup: m.Load.startup(), flows: []flowDemand{m.Load.demand(float64(j.Records), float64(j.Bytes))}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
 			keys, keyBytes := m.keys(j.Table, j.Records, cc)
 			f := &w.flows[0]
@@ -74,7 +79,7 @@ func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
 	case schedule.KindIdxbuild:
 		return m.idxbuildWork(j, cc)
 	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
-		return jobWork{startup: m.Tabanalys.StartupSec, flows: []flowDemand{m.Tabanalys.demand(float64(j.Records), float64(j.Bytes))}}
+		return jobWork{startup: m.Tabanalys.startup(), flows: []flowDemand{m.Tabanalys.demand(float64(j.Records), float64(j.Bytes))}}
 	case schedule.KindCreateTarget:
 		w := jobWork{startup: m.FixedSec[string(j.Kind)] + m.DFPerTableSec*float64(cc.nTables)}
 		if cc.extentKB > 0 {
@@ -93,7 +98,7 @@ func (m *Model) dumpWork(j *schedule.Job, cc costContext) jobWork {
 	if cc.hw.Cores > 0 && threads > cc.hw.Cores {
 		threads = cc.hw.Cores // threads = min(threadnum, root entries, CPUs)
 	}
-	w := jobWork{startup: m.Dump.StartupSec}
+	w := jobWork{startup: m.Dump.startup()}
 	if threads <= 1 {
 		w.flows = []flowDemand{m.Dump.demand(float64(j.Records), float64(j.Bytes))}
 		return w
@@ -180,5 +185,5 @@ func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 	if over := (threads+scan)/(2*cores) - 1; over > 0 {
 		f.cpu *= 1 + ic.ThreadPenalty*over
 	}
-	return jobWork{startup: ic.StartupSec, flows: []flowDemand{f}}
+	return jobWork{startup: ic.startup(), flows: []flowDemand{f}}
 }

@@ -38,3 +38,19 @@ func TestFitLinear(t *testing.T) {
 	_, _, _, err := fitLinear([]float64{1}, []float64{1}, []float64{1})
 	assert.Error(t, err)
 }
+
+func TestRobustFitIgnoresAStall(t *testing.T) {
+	// 0.1 s + 10 ns/byte, and one call that stalled for 2 s.
+	x1 := make([]float64, 10)
+	var x2, y []float64
+	for i := range 10 {
+		b := float64(i+1) * 1e6
+		x2 = append(x2, b)
+		y = append(y, 0.1+b*1e-8)
+	}
+	y[3] += 2
+	a, _, c, err := robustFit(x1, x2, y)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.1, a, 1e-6)
+	assert.InDelta(t, 1e-8, c, 1e-12)
+}

@@ -49,6 +49,9 @@ func (h Hardware) Validate() error {
 	if h.Cores < 1 {
 		errs = append(errs, fmt.Errorf("cores must be at least 1 (got %d)", h.Cores))
 	}
+	if h.Cores > 1<<16 {
+		errs = append(errs, fmt.Errorf("cores %d: more than this estimator handles", h.Cores))
+	}
 	if h.DiskMBps < 0 || h.DiskIOPS < 0 || h.DiskLatencyMs < 0 || h.MemoryBytes < 0 {
 		errs = append(errs, errors.New("disk_mbps, disk_iops, disk_latency_ms and memory_bytes must not be negative"))
 	}
@@ -77,18 +80,24 @@ func (h Hardware) String() string {
 // that a typo ("iops" for "disk_iops") does not silently fall back to a
 // default.
 func ReadHardware(path string) (Hardware, error) {
-	var h Hardware
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return h, err
+		return Hardware{}, err
 	}
+	return ParseHardware(data, path)
+}
+
+// ParseHardware reads a Hardware description from data; name is used in
+// errors.
+func ParseHardware(data []byte, name string) (Hardware, error) {
+	var h Hardware
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&h); err != nil {
-		return h, fmt.Errorf("%s: %w", path, err)
+		return h, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := h.Validate(); err != nil {
-		return h, fmt.Errorf("%s: %w", path, err)
+		return h, fmt.Errorf("%s: %w", name, err)
 	}
 	return h, nil
 }

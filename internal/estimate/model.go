@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -61,7 +62,12 @@ type Model struct {
 
 // PhaseCost is what one stream of a dump, load or tabanalys needs.
 type PhaseCost struct {
-	StartupSec     float64 `json:"startup_s"`         // t0 per job
+	StartupSec    float64 `json:"startup_s"`     // t0 per job
+	StartupCPUSec float64 `json:"startup_cpu_s"` // the part of t0 that is CPU (process start, connect)
+	// StartupIOKB is the disk traffic of a start (opening the database,
+	// its log and before-image): what makes many small jobs at once slower
+	// than one after the other on the same disk.
+	StartupIOKB    float64 `json:"startup_io_kb"`
 	CPUPerRecordUs float64 `json:"cpu_per_record_us"` // c per record, µs of one core
 	CPUPerMB       float64 `json:"cpu_s_per_mb"`      // 1/θ: core seconds per MB of table data
 	ReadPerByte    float64 `json:"read_per_byte"`     // device bytes read per table byte
@@ -155,6 +161,15 @@ func (m *Model) Validate() error {
 	if m.BracketSkew < 0 {
 		errs = append(errs, errors.New("bracket_skew must not be negative"))
 	}
+	for k, v := range m.FixedSec {
+		if v < 0 || math.IsNaN(v) {
+			errs = append(errs, fmt.Errorf("fixed_s.%s must not be negative", k))
+		}
+	}
+	u := m.Uncertainty
+	if u.CPU < 0 || u.IO < 0 || u.Startup < 0 || u.Job < 0 {
+		errs = append(errs, errors.New("uncertainty must not be negative"))
+	}
 	return errors.Join(errs...)
 }
 
@@ -164,14 +179,24 @@ func ReadModel(path string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := DefaultModel() // fields a calibration did not measure keep their priors
+	return ParseModel(data, path)
+}
+
+// ParseModel reads a calibration from data; name is used in errors.
+// Fields the file does not have keep their priors; unknown fields are an
+// error.
+func ParseModel(data []byte, name string) (*Model, error) {
+	m := DefaultModel()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(m); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: data after the model", name)
 	}
 	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
 }

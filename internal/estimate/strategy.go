@@ -76,3 +76,34 @@ func (s Strategy) Describe() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// RunStrategy is the strategy of an `oedl run` with these flag values,
+// with run.Config's conventions: 0 takes the default for hw; a negative
+// loadsPerArea means no cap and a negative threadedDumpMin means no
+// threaded dumps. `oedl run --dry-run` and `oedl estimate` both use it, so
+// the estimate describes the run the flags ask for.
+func RunStrategy(hw Hardware, dumpJobs, loadJobs, loadsPerArea int, threadedDumpMin int64, dumpThreads int) Strategy {
+	s := DefaultStrategy(hw)
+	if dumpJobs > 0 {
+		s.DumpJobs = dumpJobs
+	}
+	if loadJobs > 0 {
+		s.LoadJobs = loadJobs
+	}
+	switch {
+	case loadsPerArea > 0:
+		s.LoadsPerArea = loadsPerArea
+	case loadsPerArea < 0:
+		s.LoadsPerArea = 0 // no cap
+	}
+	switch {
+	case threadedDumpMin > 0:
+		s.ThreadedDumpMin = threadedDumpMin
+	case threadedDumpMin < 0:
+		s.ThreadedDumpMin = 0
+	}
+	if dumpThreads > 0 {
+		s.DumpThreads = dumpThreads
+	}
+	return s
+}

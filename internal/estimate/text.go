@@ -31,7 +31,7 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 	for _, s := range e.CriticalPath {
 		wait := ""
 		if s.Waited > 0 {
-			wait = fmt.Sprintf("  (queued %s for a slot)", formatDuration(s.Waited.D()))
+			wait = fmt.Sprintf("  (queued %s for a slot or its area)", formatDuration(s.Waited.D()))
 		}
 		ew.printf("  %8s  %-40s %8s%s\n", formatDuration(s.Start.D()), s.Job, formatDuration((s.End - s.Start).D()), wait)
 	}

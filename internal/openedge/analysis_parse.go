@@ -10,7 +10,9 @@ import (
 
 // ParseAnalysis reads a tabanalys or dbanalys report (any release from 10.x
 // on, see openedge-formats.md §1.3) and keeps its header, the RECORD BLOCK
-// SUMMARY (tables and per-area subtotals) and the INDEX BLOCK SUMMARY.
+// SUMMARY (tables and per-area subtotals) and the INDEX BLOCK SUMMARY. A
+// report without a RECORD BLOCK SUMMARY is an error, unless its Options
+// line says it is an ixanalys and it has an INDEX BLOCK SUMMARY.
 //
 // Rows are split on whitespace, never on columns. The chain, block and
 // database summaries and the LOB summaries are skipped; warning lines
@@ -236,7 +238,7 @@ func (p *analysisParser) finish() error {
 	if p.pendingName != "" {
 		return fmt.Errorf("%s:%d: %q has no numbers line: the report is cut off", p.name, p.pendingLine, p.pendingName)
 	}
-	if !p.sawRecord {
+	if !p.sawRecord && !(p.sawIndex && IndexOnlyOptions(p.a.Options)) {
 		return fmt.Errorf("%s: no RECORD BLOCK SUMMARY: not a tabanalys or dbanalys report", p.name)
 	}
 	if err := p.leave(); err != nil {
@@ -244,6 +246,21 @@ func (p *analysisParser) finish() error {
 	}
 	p.sumUnsummarizedAreas()
 	return nil
+}
+
+// IndexOnlyOptions reports whether an "Options:" line is that of an
+// ixanalys (idxanalys), which prints no RECORD BLOCK SUMMARY.
+func IndexOnlyOptions(options string) bool {
+	ix, tab := false, false
+	for _, o := range strings.Fields(options) {
+		switch strings.ToLower(o) {
+		case "ixanalys", "idxanalys":
+			ix = true
+		case "tabanalys":
+			tab = true
+		}
+	}
+	return ix && !tab
 }
 
 // sumUnsummarizedAreas fills the totals of areas that have no "Summary for

@@ -321,3 +321,29 @@ func TestParseAnalysisTolerates(t *testing.T) {
 		})
 	}
 }
+
+// An ixanalys has no RECORD BLOCK SUMMARY: the writer leaves it out and the
+// parser accepts its absence only for such a report.
+func TestIndexOnlyReport(t *testing.T) {
+	a := sampleAnalysis()
+	a.Options, a.Tables = "ixanalys", nil
+	var out bytes.Buffer
+	require.NoError(t, WriteAnalysis(&out, a))
+	assert.NotContains(t, out.String(), "RECORD BLOCK SUMMARY")
+	got, err := ParseAnalysis(&out, "ix")
+	require.NoError(t, err)
+	want := sampleAnalysis()
+	roundSizes(want)
+	assert.Equal(t, want.Indexes, got.Indexes)
+	assert.Empty(t, got.Tables)
+
+	_, err = ParseAnalysis(strings.NewReader("Options: tabanalys\nINDEX BLOCK SUMMARY\nTotals: 0 0.0B 0.0 0.0\n"), "tab")
+	assert.ErrorContains(t, err, "tab: no RECORD BLOCK SUMMARY")
+	_, err = ParseAnalysis(strings.NewReader("Options: ixanalys\n"), "empty-ix")
+	assert.ErrorContains(t, err, "no RECORD BLOCK SUMMARY", "an ixanalys still needs its index summary")
+
+	assert.True(t, IndexOnlyOptions("ixanalys "))
+	assert.True(t, IndexOnlyOptions("IDXANALYS"))
+	assert.False(t, IndexOnlyOptions("chanalys ixanalys tabanalys"))
+	assert.False(t, IndexOnlyOptions(""))
+}

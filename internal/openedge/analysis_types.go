@@ -4,9 +4,9 @@ package openedge
 // Only what oedl needs is kept: the record block summary per table, the index
 // block summary per index and the per-area subtotals.
 type Analysis struct {
-	Database  string // as printed after "Database:"
+	Database  string // as printed after "Database:", or the -csoutput "DB name"
 	BlockSize int    // "Blocksize:"; 0 when the report has no header
-	Date      string // "Date:" verbatim
+	Date      string // "Date:" verbatim, or the -csoutput "Time Stamp"
 	Options   string // "Options:" verbatim, e.g. "tabanalys"
 	Release   string // banner line "OpenEdge Release ..." verbatim, if any
 	DBUID     string // "DBUID" column of the -csoutput files; "" from the report
@@ -41,8 +41,9 @@ type TableStat struct {
 	Name      string // table name without owner
 	Partition string // optional ".partition" suffix, e.g. "Initial(Composite)"
 	// Tenancy is the text after "RECORD BLOCK SUMMARY FOR " of a tenant or
-	// group heading (message 16668), e.g. "TENANT t1: 2"; "" for the shared
-	// tables, which is every table of a database without multi-tenancy.
+	// group heading (message 16668), e.g. "TENANT t1: 2", or the "Tenancy"
+	// column of -csoutput verbatim; "" for the shared tables, which is every
+	// table of a database without multi-tenancy.
 	Tenancy string
 	Number  int // "Table #" of the -csoutput files; 0 from the report, which has none
 

@@ -34,14 +34,17 @@ const (
 )
 
 // WriteAnalysis prints a in the layout of an OpenEdge 11.5.1 tabanalys report
-// (with an INDEX BLOCK SUMMARY when a has indexes, as dbanalys prints it), so
-// that oesim's output goes through the same ParseAnalysis as the real thing.
+// (with an INDEX BLOCK SUMMARY when a has indexes, as dbanalys prints it, and
+// only that when a.Options is an ixanalys's), so that oesim's output goes
+// through the same ParseAnalysis as the real thing.
 //
 // Areas are printed in the order of a.Areas followed by any area that only
-// a table or an index names; tables and indexes keep their order within an
-// area. Subtotals and totals are computed from the rows, not taken from
-// a.Areas. A name that would run into the first number column is printed
-// alone with its numbers on the next line, as older releases wrap.
+// a table or an index names. Within an area, the shared tables come first,
+// then each tenant or group heading in order of first appearance; rows
+// keep their order under their heading, and indexes keep theirs. Subtotals
+// and totals are computed from the rows, not taken from a.Areas. A name
+// that would run into the first number column is printed alone with its
+// numbers on the next line, as older releases wrap.
 func WriteAnalysis(w io.Writer, a *Analysis) error {
 	if a == nil {
 		return fmt.Errorf("write analysis: nil report")
@@ -49,8 +52,13 @@ func WriteAnalysis(w io.Writer, a *Analysis) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	p := &analysisPrinter{w: bw, a: a}
 	p.header()
-	p.recordSummary()
-	if len(a.Indexes) > 0 {
+	// An ixanalys prints only the index summary; anything else with tables
+	// prints the record summary, and the index summary when there are indexes.
+	indexOnly := IndexOnlyOptions(a.Options) && len(a.Tables) == 0
+	if !indexOnly {
+		p.recordSummary()
+	}
+	if len(a.Indexes) > 0 || indexOnly {
 		p.indexSummary()
 	}
 	p.str("\n" + sizeKey)

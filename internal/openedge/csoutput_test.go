@@ -152,3 +152,30 @@ func FuzzParseCSTab(f *testing.F) {
 		require.Equal(t, a2.Tables, a3.Tables)
 	})
 }
+
+// FuzzParseCSIndex: the same properties for <db>.ix.txt.
+func FuzzParseCSIndex(f *testing.F) {
+	b, err := os.ReadFile("testdata/csoutput/sports2000.ix.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b, byte(0))
+	f.Add([]byte(strings.ReplaceAll(string(b), " ", ",")), byte(','))
+	f.Fuzz(func(t *testing.T, in []byte, sep byte) {
+		format := CSFormat{Sep: sep, Verbose: len(in)%2 == 1}
+		a, err := format.ParseIndex(bytes.NewReader(in), "fuzz")
+		if err != nil {
+			require.Nil(t, a)
+			return
+		}
+		var w1, w2 bytes.Buffer
+		require.NoError(t, format.WriteIndex(&w1, a))
+		a2, err := format.ParseIndex(bytes.NewReader(w1.Bytes()), "rewrite")
+		require.NoError(t, err, "the writer's output must parse:\n%s", w1.String())
+		require.Len(t, a2.Indexes, len(a.Indexes))
+		require.NoError(t, format.WriteIndex(&w2, a2))
+		a3, err := format.ParseIndex(bytes.NewReader(w2.Bytes()), "rewrite2")
+		require.NoError(t, err)
+		require.Equal(t, a2.Indexes, a3.Indexes)
+	})
+}

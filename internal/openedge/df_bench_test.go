@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -80,15 +81,28 @@ func BenchmarkParseDF10k(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	defer reportCPU(b)()
+	base := liveHeap()
+	var d *DF
 	for b.Loop() {
-		d, err := ParseDF(bytes.NewReader(data), "bench.df")
-		if err != nil {
+		var err error
+		if d, err = ParseDF(bytes.NewReader(data), "bench.df"); err != nil {
 			b.Fatal(err)
 		}
 		if len(d.Tables()) != benchTables {
 			b.Fatalf("%d tables", len(d.Tables()))
 		}
 	}
+	// What a parsed DF keeps alive: its copy of the input plus the views.
+	b.ReportMetric(float64(liveHeap()-base)/(1<<20), "live-MB")
+	runtime.KeepAlive(d)
+}
+
+// liveHeap is the heap in use after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
 
 // BenchmarkDFRewrite10k is what oedl plan does with a source .df: parse,

@@ -83,3 +83,74 @@ func onlyDifference(a, b []byte) ([]byte, []byte) {
 func isDigits(b []byte) bool {
 	return len(bytes.Trim(b, "0123456789")) == 0
 }
+
+// FuzzDFSetAreas: on whatever parses, moving every table, index and LOB to
+// the fuzzed area name gives a file that parses again, shows that area
+// everywhere and is otherwise the same definitions.
+func FuzzDFSetAreas(f *testing.F) {
+	for _, p := range []string{"sports.df", "incremental.df", "bom-tabs.df"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "df", p))
+		require.NoError(f, err)
+		f.Add(data, "New Area")
+	}
+	f.Add([]byte("ADD TABLE \"T\"\n\nADD FIELD \"b\" OF \"T\" AS blob\n  POSITION 2\n\nADD INDEX \"i\" ON \"T\"\n  INDEX-FIELD \"b\""), "a \"quoted\"\nline")
+	f.Fuzz(func(t *testing.T, in []byte, area string) {
+		d, err := ParseDF(bytes.NewReader(in), "fuzz.df")
+		if err != nil {
+			return
+		}
+		before := withoutAreas(d.Clone())
+		for _, tb := range d.Tables() {
+			require.NoError(t, d.SetTableArea(tb.Name, area))
+			for _, ix := range tb.Indexes {
+				require.NoError(t, d.SetIndexArea(tb.Name, ix.Name, area))
+			}
+			for _, fl := range tb.Fields {
+				if fl.IsLOB() {
+					require.NoError(t, d.SetLobArea(tb.Name, fl.Name, area))
+				}
+			}
+		}
+		var out bytes.Buffer
+		_, err = d.WriteTo(&out)
+		require.NoError(t, err)
+		again, err := ParseDF(bytes.NewReader(out.Bytes()), "fuzz.df")
+		require.NoError(t, err, "rewritten:\n%s", out.String())
+		for _, tb := range again.Tables() {
+			require.Equal(t, area, tb.Area)
+			for _, ix := range tb.Indexes {
+				require.Equal(t, area, ix.Area)
+			}
+			for _, fl := range tb.Fields {
+				if fl.IsLOB() {
+					require.Equal(t, area, fl.LobArea)
+				}
+			}
+		}
+		require.Equal(t, before, withoutAreas(again), "only the areas changed")
+	})
+}
+
+// withoutAreas returns the typed views of d with every area cleared, line
+// numbers too (an inserted AREA line moves what follows).
+func withoutAreas(d *DF) []DFTable {
+	var out []DFTable
+	for _, tb := range d.Tables() {
+		c := *tb
+		c.Area, c.Line = "", 0
+		c.Fields, c.Indexes = nil, nil
+		for _, fl := range tb.Fields {
+			fc := *fl
+			fc.Line = 0
+			fc.LobArea = ""
+			c.Fields = append(c.Fields, &fc)
+		}
+		for _, ix := range tb.Indexes {
+			ic := *ix
+			ic.Area, ic.Line = "", 0
+			c.Indexes = append(c.Indexes, &ic)
+		}
+		out = append(out, c)
+	}
+	return out
+}

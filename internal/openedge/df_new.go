@@ -8,10 +8,14 @@ import (
 )
 
 // NewDF builds a .df in the layout the Data Dictionary dumps
-// (openedge-formats.md §6.1): sequences first, then each table followed by
-// its fields and its indexes; options indented by two spaces; a blank line
-// after every statement; a trailing blank after `AS <type>` and `ON "T"`;
-// then the trailer with cpstream=codepage ("UNDEFINED" when empty).
+// (openedge-formats.md §6.1; option order as in prodict/dump/_dmpdefs.p):
+// sequences first, then each table followed by its fields and its indexes
+// in the order given (the dictionary puts the primary index first);
+// options indented by two spaces; a blank line after every statement; a
+// trailing blank after `AS <type>`, `ON "T"` and each INDEX-FIELD; then the
+// trailer with cpstream=codepage ("UNDEFINED" when empty). LOB fields get
+// LOB-AREA / LOB-BYTES / LOB-SIZE instead of MAX-WIDTH, DECIMALS is written
+// for decimals and LENGTH 0 for characters, as the dictionary does.
 //
 // Fields without Format or Initial get the Data Dictionary defaults of their
 // type; a field without Order gets 10, 20, 30... in the order given. The
@@ -121,7 +125,7 @@ func writeField(b *bytes.Buffer, table string, f *DFField, i int) {
 	if f.Extent > 0 {
 		fmt.Fprintf(b, "  EXTENT %d\n", f.Extent)
 	}
-	if f.Decimals > 0 || typ == "decimal" {
+	if typ == "decimal" {
 		fmt.Fprintf(b, "  DECIMALS %d\n", f.Decimals)
 	}
 	if typ == "character" {

@@ -219,6 +219,14 @@ func TestDFSetInsertsOptionLines(t *testing.T) {
 	require.NoError(t, d.SetTableArea("T", "A"))
 	assert.Equal(t, "ADD TABLE \"T\"\r\n  AREA \"A\"\r\n  DUMP-NAME \"t\"\r\n", string(writeDF(t, d)))
 
+	// A bare-word value (ABL accepts one) is replaced by a quoted string;
+	// lower-case keywords are keywords too.
+	d, err = ParseDF(strings.NewReader("add table \"T\"\n  area Data\n"), "t.df")
+	require.NoError(t, err)
+	assert.Equal(t, "Data", d.Table("T").Area)
+	require.NoError(t, d.SetTableArea("T", "New Data"))
+	assert.Equal(t, "add table \"T\"\n  area \"New Data\"\n", string(writeDF(t, d)))
+
 	// Options sharing the header line are rewritten in place.
 	d, err = ParseDF(strings.NewReader("ADD INDEX \"i\" ON \"T\" AREA \"Old\" UNIQUE\n  INDEX-FIELD \"f\" ASCENDING\n\nADD TABLE \"T\"\n"), "t.df")
 	require.NoError(t, err)

@@ -176,7 +176,7 @@ func TestCheckSuccess(t *testing.T) {
 // FuzzScanMessages: no panic; every message found is on its line, at its
 // end, and HasMessage agrees with ScanMessages.
 func FuzzScanMessages(f *testing.F) {
-	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out"} {
+	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "describe_11.7.out"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "messages", name))
 		if err != nil {
 			f.Fatal(err)
@@ -197,5 +197,9 @@ func FuzzScanMessages(f *testing.F) {
 		_, _ = ParseLoadOutput(out)
 		_, _ = ParseIdxbuildOutput(out)
 		_ = CheckSuccess("idxbuild", out, 0)
+		for k, v := range ParseDescribe(out) {
+			require.NotEmpty(t, k)
+			require.Equal(t, strings.TrimSpace(v), v)
+		}
 	})
 }

@@ -12,7 +12,7 @@ import (
 // as it was read and the trailer offset is recomputed.
 func ExampleDF_SetTableArea() {
 	src := "ADD TABLE \"Customer\"\n  DUMP-NAME \"customer\"\n\n" +
-		"ADD INDEX \"CustNum\" ON \"Customer\" \n  AREA \"Index\"\n  INDEX-FIELD \"CustNum\" ASCENDING \n\n" +
+		"ADD INDEX \"CustNum\" ON \"Customer\"\n  AREA \"Index\"\n  INDEX-FIELD \"CustNum\" ASCENDING\n\n" +
 		".\nPSC\ncpstream=UTF-8\n.\n0000000131\n"
 	df, err := openedge.ParseDF(strings.NewReader(src), "sports.df")
 	if err != nil {
@@ -27,15 +27,15 @@ func ExampleDF_SetTableArea() {
 	//   AREA "Cust Data"
 	//   DUMP-NAME "customer"
 	//
-	// ADD INDEX "CustNum" ON "Customer" 
+	// ADD INDEX "CustNum" ON "Customer"
 	//   AREA "Cust Index"
-	//   INDEX-FIELD "CustNum" ASCENDING 
+	//   INDEX-FIELD "CustNum" ASCENDING
 	//
 	// .
 	// PSC
 	// cpstream=UTF-8
 	// .
-	// 0000000146
+	// 0000000155
 }
 
 // Validate reports every broken rule with its line.

@@ -154,6 +154,10 @@ func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 	return nil
 }
 
+// ErrNotPlanDir is returned (wrapped) by WriteDir for an output directory
+// that holds files but no plan.json: it is never replaced.
+var ErrNotPlanDir = errors.New("not empty and holds no " + FilePlan + ": refusing to replace it with a plan")
+
 // checkReplaceable refuses to replace a directory that is not a plan.
 func checkReplaceable(dir string) error {
 	entries, err := os.ReadDir(dir)
@@ -166,7 +170,7 @@ func checkReplaceable(dir string) error {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Join(dir, FilePlan)); err != nil {
-		return fmt.Errorf("%s is not empty and holds no %s: refusing to replace it with a plan", dir, FilePlan)
+		return fmt.Errorf("%s is %w", dir, ErrNotPlanDir)
 	}
 	return nil
 }

@@ -94,8 +94,8 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 	require.NoError(t, os.MkdirAll(foreign, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(foreign, "precious"), []byte("x"), 0o644))
 	err = WriteDir(foreign, pl, df)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "refusing")
+	require.ErrorIs(t, err, ErrNotPlanDir)
+	assert.Contains(t, err.Error(), foreign)
 	assert.FileExists(t, filepath.Join(foreign, "precious"))
 
 	// An empty directory is fine.

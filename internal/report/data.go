@@ -77,11 +77,13 @@ type TableRow struct {
 // Total is dump plus load time.
 func (t TableRow) Total() time.Duration { return t.Dump + t.Load }
 
-// Step is one job of the critical path.
+// Step is one job of the critical path, or a run of consecutive jobs of
+// the same kind (Jobs > 1: "9 loads, PUB.Bin … PUB.Vacation").
 type Step struct {
 	Label      string
 	Kind       string
 	Start, End time.Duration
+	Jobs       int
 }
 
 // Rate is the throughput of one time bucket.

@@ -229,6 +229,36 @@ func criticalSteps(res *schedule.Result, crit map[string]bool) []Step {
 		out = append(out, Step{Label: JobLabel(s.Job), Kind: string(s.Job.Kind), Start: s.Start.Sub(res.Start), End: s.End.Sub(res.Start)})
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Start < out[b].Start })
+	return compactSteps(out)
+}
+
+// compactSteps folds runs of three or more consecutive steps of the same
+// kind into one ("14 dumps, PUB.Bin … PUB.Feedback"): on a run of a
+// thousand small tables the slot chain is long, and a list of a thousand
+// lines hides the few long steps that matter.
+func compactSteps(steps []Step) []Step {
+	var out []Step
+	for i := 0; i < len(steps); {
+		j := i
+		for j < len(steps) && steps[j].Kind == steps[i].Kind {
+			j++
+		}
+		if j-i < 3 {
+			out = append(out, steps[i:j]...)
+			i = j
+			continue
+		}
+		first, last := steps[i].Label, steps[j-1].Label
+		if t := strings.TrimPrefix(first, steps[i].Kind+" "); t != first {
+			first, last = t, strings.TrimPrefix(last, steps[i].Kind+" ")
+		}
+		out = append(out, Step{Label: fmt.Sprintf("%d %ss, %s … %s", j-i, steps[i].Kind, first, last),
+			Kind: steps[i].Kind, Start: steps[i].Start, End: steps[j-1].End, Jobs: j - i})
+		i = j
+	}
+	for i := range out {
+		out[i].Jobs = max(out[i].Jobs, 1)
+	}
 	return out
 }
 

@@ -79,11 +79,11 @@ func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 		return nil
 	}
 	e.reloads++
+	// No Before: the dispatcher may start the source's shutdown before it
+	// sees this job. Run after it, the dump opens the source single-user;
+	// run during it, it fails and is retried.
 	d := &schedule.Job{ID: fmt.Sprintf("%s@r%d", schedule.DumpID(j.Table), e.reloads), Kind: schedule.KindDump,
 		Table: j.Table, Records: j.Records, Bytes: j.Bytes, Slot: schedule.SlotDump}
-	if id := schedule.ShutdownID(schedule.DBSource); e.built.Job(id) != nil && !e.started[id] {
-		d.Before = []string{id}
-	}
 	if e.cfg.Cost != nil {
 		d.Cost = e.cfg.Cost(d)
 	} else {

@@ -62,6 +62,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, precondition("work directory: %v", err)
 		}
 	}
+	unlock, err := lockWork(c.Work)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
 	if err != nil {
 		return nil, err
@@ -195,7 +200,11 @@ type FailedError struct {
 
 func (e *FailedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "the run failed; %d job(s):", len(e.Failed))
+	if len(e.Failed) == 0 {
+		fmt.Fprintf(&b, "the run failed: %v", e.Err)
+	} else {
+		fmt.Fprintf(&b, "the run failed; %d job(s):", len(e.Failed))
+	}
 	for _, f := range e.Failed {
 		b.WriteString("\n  " + f)
 	}

@@ -238,3 +238,17 @@ func TestSections(t *testing.T) {
 	assert.Equal(t, 10, sectionOf(filepath.Join(dir, "customer.bd10"), "PUB.customer"))
 	assert.Equal(t, "sales_order", dumpBase("sales.order"))
 }
+
+func TestWorkDirectoryIsLocked(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockWork(dir)
+	require.NoError(t, err)
+	_, err = lockWork(dir)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "another oedl")
+	unlock()
+	unlock2, err := lockWork(dir)
+	require.NoError(t, err)
+	unlock2()
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/oedl/oedl/internal/sim/fault"
 )
@@ -74,8 +75,13 @@ func pathOf(err error) string {
 // lock release, buffered output lost.
 func crashNow() {
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	select {}
+	hangForever() // the signal is delivered asynchronously
 }
 
-// hangForever blocks until the process is killed.
-func hangForever() { select {} }
+// hangForever blocks until the process is killed. Not select{}: with no
+// other goroutine the runtime would call that a deadlock and exit 2.
+func hangForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}

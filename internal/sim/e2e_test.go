@@ -2,10 +2,10 @@ package sim
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
 )
 
 // e2eScale is the size of the generated database: small by default so that
@@ -208,4 +209,15 @@ func parallel[T any](t *testing.T, items []T, n int, fn func(T) string) []string
 	return res
 }
 
-var _ = fmt.Sprintf
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// replaceDots points the "." extent paths of a .st at dir.
+func replaceDots(st, dir string) string { return strings.ReplaceAll(st, " .\n", " "+dir+"\n") }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func mustOpenControl(t *testing.T, db string) *store.Control {
+	c, err := store.ReadControl(store.PathsFor(db))
+	require.NoError(t, err)
+	return c
+}

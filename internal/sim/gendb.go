@@ -141,42 +141,81 @@ func generateDatabase(dbArg, profile string, scale, seed int64) (*genResult, err
 	for _, t := range db.Ctl.Tables {
 		byNum[t.Number] = t
 	}
-	// Two workers: one encodes and stores a table while the other builds
-	// the indexes of the previous one, and big tables do not wait for each
-	// other on this 2-core machine.
-	work := make(chan *gen.Table)
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for gt := range work {
-				n, b, err := storeTable(db, byNum[gt.Number], gt)
-				mu.Lock()
-				res.records += n
-				res.bytes += b
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	// Records first, one worker per area so that no two tables interleave
+	// in an area (the report is then the same for the same seed), two
+	// areas at a time; then the indexes, two tables at a time, above them.
+	byArea := map[int][]*gen.Table{}
+	var areaOrder []int
 	for _, gt := range g.Tables {
-		work <- gt
+		a := byNum[gt.Number].Area
+		if byArea[a] == nil {
+			areaOrder = append(areaOrder, a)
+		}
+		byArea[a] = append(byArea[a], gt)
 	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	var mu sync.Mutex
+	err = inParallel(len(areaOrder), 2, func(i int) error {
+		for _, gt := range byArea[areaOrder[i]] {
+			n, b, err := storeRecords(db, byNum[gt.Number], gt)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			res.records += n
+			res.bytes += b
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = inParallel(len(db.Ctl.Tables), 2, func(i int) error {
+		t := db.Ctl.Tables[i]
+		_, err := buildTableIndexes(db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 1, mergeThreads: 1, pfactor: 100})
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return res, db.Sync()
 }
 
-// storeTable writes one generated table and builds its indexes.
-func storeTable(db *store.DB, t *store.Table, gt *gen.Table) (int64, int64, error) {
+// inParallel runs fn(0..n-1) on workers goroutines and returns the first
+// error.
+func inParallel(n, workers int, fn func(i int) error) error {
+	work := make(chan int)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if err := fn(i); err != nil {
+					errs <- err
+					for range work { // drain
+					}
+					return
+				}
+			}
+		}()
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+// storeRecords writes one generated table's records.
+func storeRecords(db *store.DB, t *store.Table, gt *gen.Table) (int64, int64, error) {
 	af, err := db.Area(t.Area)
 	if err != nil {
 		return 0, 0, err
@@ -196,6 +235,5 @@ func storeTable(db *store.DB, t *store.Table, gt *gen.Table) (int64, int64, erro
 	if err := w.Flush(); err != nil {
 		return 0, 0, err
 	}
-	_, err = buildTableIndexes(db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 1, mergeThreads: 1, pfactor: 100})
-	return w.Written(), bytesOut, err
+	return w.Written(), bytesOut, nil
 }

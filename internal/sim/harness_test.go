@@ -14,17 +14,55 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The tests run the utilities as separate processes, as oedl does: the
-// test binary itself is installed as $DLC/bin/<utility> (hard links), and
-// TestMain dispatches on argv[0] when it is started under one of those
-// names. No go build, no shell.
+// The tests run the utilities as separate processes, as oedl does. The
+// program installed as $DLC/bin/<utility> is cmd/oesim built once per test
+// binary (go build, cached), so that the hundreds of utility runs of the
+// end-to-end test do not each pay for a -race runtime; with
+// OESIM_TEST_REEXEC=1, or when go build is not possible, it is the test
+// binary itself, which TestMain dispatches on argv[0]. No shell anywhere.
 func TestMain(m *testing.M) {
 	if name := filepath.Base(os.Args[0]); IsUtility(name) || name == "oesim" {
 		os.Exit(Main(os.Args))
 	}
 	code := m.Run()
 	fixtures.cleanup()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
 	os.Exit(code)
+}
+
+var (
+	builtOnce sync.Once
+	builtExe  string
+	builtDir  string
+)
+
+// utilityExe is the program to install as the utilities.
+func utilityExe(t testing.TB) string {
+	builtOnce.Do(func() {
+		if os.Getenv("OESIM_TEST_REEXEC") == "1" {
+			return
+		}
+		dir, err := os.MkdirTemp("", "oesim-bin-")
+		if err != nil {
+			return
+		}
+		exe := filepath.Join(dir, "oesim")
+		cmd := exec.Command("go", "build", "-o", exe, "github.com/oedl/oedl/cmd/oesim")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Logf("go build cmd/oesim failed, re-executing the test binary instead: %v\n%s", err, out)
+			os.RemoveAll(dir)
+			return
+		}
+		builtExe, builtDir = exe, dir
+	})
+	if builtExe != "" {
+		return builtExe
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	return exe
 }
 
 // dlcEnv is an installed simulator with a work directory.
@@ -41,8 +79,7 @@ func newDLC(t testing.TB) *dlcEnv {
 }
 
 func installDLC(t testing.TB, root string) *dlcEnv {
-	exe, err := os.Executable()
-	require.NoError(t, err)
+	exe := utilityExe(t)
 	dlc := filepath.Join(root, "dlc")
 	require.NoError(t, Install(dlc, exe))
 	work := filepath.Join(root, "work")

@@ -50,9 +50,13 @@ func Install(dir, exe string) error {
 // makeEmpty (re)creates one emptyN database: meta-schema only, no tables.
 func makeEmpty(base string, blockSize int) error {
 	p := store.PathsFor(base)
-	if p.Exists() {
-		if err := store.Remove(p); err != nil {
-			return err
+	// Replace whatever an earlier install left, readable or not.
+	for _, pattern := range []string{base + ".db", base + ".b[0-9]*", base + ".d[0-9]*", base + ".lk", base + ".lg"} {
+		old, _ := filepath.Glob(pattern)
+		for _, f := range old {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
 		}
 	}
 	_, err := store.Create(p, store.DefaultAreas(p, blockSize), blockSize, DefaultCodepage, false)

@@ -170,16 +170,21 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 		p.say("Loading table %s, Table number %d", t.Name, t.Number)
 		p.say("starting with record %d, section %d. (6204)", h.FirstRecord, h.Section)
 		w := store.NewRecordWriter(af, t.Number)
+		// Each segment written draws from the virtual disk, and a
+		// diskfull fault fails the segment that would pass its limit
+		// (the ones before it stay, as on a real full disk).
+		budget := int64(-1)
 		if fp.is(fault.DiskFullAfter) {
-			// The extents fill up: the segment that would pass the limit
-			// fails to write, the ones before it stay.
-			budget := fp.n()
-			w.BeforeFlush = func(bytes int64) error {
+			budget = fp.n()
+		}
+		w.BeforeFlush = func(bytes int64) error {
+			if budget >= 0 {
 				if budget -= bytes; budget < 0 && fp.strike() {
 					return &os.PathError{Op: "write", Path: af.Area.Extents[len(af.Area.Extents)-1].Path, Err: syscall.ENOSPC}
 				}
-				return nil
 			}
+			p.env.charge(bytes, 1)
+			return nil
 		}
 		for {
 			rec, crc, err := d.r.Next()

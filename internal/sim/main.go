@@ -32,11 +32,13 @@ var utilities = map[string]func(*proc) int{
 	"_progres": runProgres,
 }
 
-// IsUtility reports whether name (a base name) is one of the DLC utilities
-// that oesim simulates.
+// IsUtility reports whether name (a base name) is one of the programs
+// Install puts in $DLC/bin: the simulated DLC utilities and "oesim"
+// itself, so that a binary installed as the simulator (oedl installs its
+// own, for oedl demo) knows to run as it.
 func IsUtility(name string) bool {
 	_, ok := utilities[name]
-	return ok
+	return ok || name == "oesim"
 }
 
 // Main is the multi-call entry point: filepath.Base(args[0]) picks the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -32,6 +33,13 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 		return exitUsage
 	}
 	p.env = env
+	if path := os.Getenv("OESIM_CPUPROFILE"); path != "" {
+		// Profiling one utility call, for oesim's own performance work.
+		if f, err := os.Create(fmt.Sprintf("%s.%s.%d", path, p.name, os.Getpid())); err == nil {
+			pprof.StartCPUProfile(f)
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
 	env.startup()
 	return fn(p)
 }

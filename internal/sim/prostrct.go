@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -359,5 +358,3 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 	}
 	return nil
 }
-
-var errVoid = errors.New("void database")

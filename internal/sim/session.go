@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/oedl/oedl/internal/sim/store"
 )
@@ -92,10 +91,4 @@ func (s *session) close() {
 		s.lease.Release()
 		s.lease = nil
 	}
-}
-
-// fileExists is a small helper for argument checks.
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

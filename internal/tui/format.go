@@ -87,6 +87,17 @@ func trendWord(t Trend) string {
 	return ""
 }
 
+// timeText is the ETA, or how the run ended, for a header line.
+func timeText(s *State) string {
+	switch {
+	case s.Finished && s.Err != "":
+		return "failed after " + formatDuration(s.Elapsed())
+	case s.Finished:
+		return "finished in " + formatDuration(s.Elapsed())
+	}
+	return etaText(s.ETA())
+}
+
 // etaText is the ETA as shown in a header line.
 func etaText(e ETA) string {
 	if !e.Known {
@@ -117,8 +128,11 @@ func asciiBar(f float64, width int) string {
 // progressDetail is "60/120 tables  620 MiB of 1.2 GiB".
 func progressDetail(p Progress) string {
 	var parts []string
-	if p.Tables > 0 {
+	switch {
+	case p.Tables > 0:
 		parts = append(parts, fmt.Sprintf("%d/%d tables", p.TablesDone, p.Tables))
+	case p.Jobs > 0 && p.Bytes == 0:
+		parts = append(parts, fmt.Sprintf("%d/%d jobs", p.JobsDone, p.Jobs))
 	}
 	if p.Bytes > 0 {
 		parts = append(parts, formatBytes(p.BytesDone)+" of "+formatBytes(p.Bytes))

@@ -47,9 +47,11 @@ type model struct {
 func newModel(o Options, q *queue) *model {
 	o.defaults()
 	m := &model{opts: o, q: q, st: NewState(), sty: newStyles(o.Renderer), width: 100, high: 30, dirty: true}
+	m.st.SetCost(o.Cost)
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(o.Renderer.ColorProfile()),
 		progress.WithSolidFill("#59a14f"))
-	m.st.Advance(o.Now())
+	// No Advance here: the clock moves with the first events, so that
+	// events queued before the first frame keep their own times.
 	m.pollDisks(o.Now())
 	m.rebuild()
 	return m

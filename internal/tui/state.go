@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // JobStatus is where a job is.
@@ -58,17 +59,22 @@ type Progress struct {
 	Kind       string `json:"kind"`
 	Tables     int    `json:"tables"`
 	TablesDone int    `json:"tables_done"`
+	Jobs       int    `json:"jobs"`
+	JobsDone   int    `json:"jobs_done"`
 	Bytes      int64  `json:"bytes"`
 	BytesDone  int64  `json:"bytes_done"`
 }
 
-// Fraction is BytesDone/Bytes in [0,1] (tables when bytes are unknown).
+// Fraction is BytesDone/Bytes in [0,1]; tables, then jobs, when bytes are
+// unknown (idxbuild replayed from the journal has no size).
 func (p Progress) Fraction() float64 {
 	switch {
 	case p.Bytes > 0:
 		return clamp01(float64(p.BytesDone) / float64(p.Bytes))
 	case p.Tables > 0:
 		return clamp01(float64(p.TablesDone) / float64(p.Tables))
+	case p.Jobs > 0:
+		return clamp01(float64(p.JobsDone) / float64(p.Jobs))
 	}
 	return 0
 }
@@ -89,11 +95,29 @@ var progressKinds = []string{"dump", "load", "idxbuild"}
 type kindTally struct {
 	Progress
 	planBytes int64              // total bytes from RunStarted, a floor for dump and load
+	since     time.Time          // when the first job of the kind started
 	tables    map[string]*[2]int // table -> {jobs, jobs done}
+
+	// Busy time: while at least one job of the kind runs. Throughput per
+	// busy second is what the kind does when it has work; loads waiting for
+	// their dumps must not look slow.
+	runningN int
+	busy     time.Duration
+	busyFrom time.Time
+	// jobRate: bytes per second of one job of the kind, an average over
+	// the finished jobs that ran long enough to be more than start-up.
+	jobRate float64
 }
 
 // keepFailures is how many failures and warnings the picture keeps.
 const keepFailures = 5
+
+// SetCost gives the State the run's cost model (estimate.Model.Cost, the
+// same function that orders the queue): the ETA then takes the index
+// rebuild's duration from it instead of guessing from the dump and load
+// throughput. idxbuild reports nothing until it ends, so this is the one
+// duration the events cannot teach.
+func (s *State) SetCost(cost func(*schedule.Job) time.Duration) { s.cost = cost }
 
 // State folds events into the picture of a run. The zero value is not
 // ready: use NewState. It is not safe for concurrent use; the printers
@@ -112,6 +136,7 @@ type State struct {
 	failures []Failure
 	warnings []string
 	eta      etaTracker
+	cost     func(*schedule.Job) time.Duration
 }
 
 // NewState returns an empty picture.
@@ -143,7 +168,7 @@ func (s *State) Apply(e event.Event) {
 		event.JobFailed, event.JobRetry, event.JobSkipped:
 		s.applyJob(e)
 	}
-	s.eta.sample(s.Now, s.bytesDone(), s.bytesTotal())
+	s.eta.sample(s.etaInput())
 }
 
 // Advance moves the clock without an event (the TUI's tick, or `oedl status`
@@ -156,7 +181,7 @@ func (s *State) Advance(now time.Time) {
 	if s.Started.IsZero() && !now.IsZero() {
 		s.Started = now
 	}
-	s.eta.sample(s.Now, s.bytesDone(), s.bytesTotal())
+	s.eta.sample(s.etaInput())
 }
 
 func (s *State) applyJob(e event.Event) {
@@ -164,6 +189,9 @@ func (s *State) applyJob(e event.Event) {
 	if j == nil {
 		j = &Job{ID: e.Job, Kind: e.JobKind, Table: e.Table, Area: e.Area}
 		s.jobs[e.Job] = j
+		if t := s.tally[j.Kind]; t != nil {
+			t.Jobs++
+		}
 		s.setStatus(j, StatusQueued)
 		if t := s.tally[j.Kind]; t != nil && j.Table != "" {
 			s.tableJobs(t, j.Table, +1, 0)
@@ -184,6 +212,9 @@ func (s *State) applyJob(e event.Event) {
 			s.setStatus(j, StatusQueued)
 		}
 	case event.JobStarted:
+		if t := s.tally[j.Kind]; t != nil && t.since.IsZero() {
+			t.since = e.Time
+		}
 		j.Started, j.Ended, j.Err = e.Time, time.Time{}, ""
 		j.Records, j.Bytes, j.Rate = 0, 0, 0
 		j.lastAt, j.lastSeen = e.Time, 0
@@ -205,6 +236,7 @@ func (s *State) applyJob(e event.Event) {
 			j.Bytes = max(j.Bytes, j.TotalBytes)
 		}
 		s.end(j, e, StatusDone)
+		s.learnJobRate(j)
 	case event.JobSkipped:
 		s.end(j, e, StatusSkipped)
 	case event.JobFailed:
@@ -269,14 +301,29 @@ func (s *State) setStatus(j *Job, st JobStatus) {
 	} else {
 		delete(s.running, j.ID)
 	}
-	if t := s.tally[j.Kind]; t != nil && j.Table != "" {
-		wasDone, isDone := finished(was), finished(st)
-		if wasDone != isDone {
+	if t := s.tally[j.Kind]; t != nil && (st == StatusRunning) != (was == StatusRunning) {
+		if st == StatusRunning {
+			if t.runningN == 0 {
+				t.busyFrom = s.Now
+			}
+			t.runningN++
+		} else if t.runningN > 0 {
+			t.runningN--
+			if t.runningN == 0 {
+				t.busy += s.Now.Sub(t.busyFrom)
+			}
+		}
+	}
+	if t := s.tally[j.Kind]; t != nil {
+		if wasDone, isDone := finished(was), finished(st); wasDone != isDone {
 			d := 1
 			if wasDone {
 				d = -1
 			}
-			s.tableJobs(t, j.Table, 0, d)
+			t.JobsDone += d
+			if j.Table != "" {
+				s.tableJobs(t, j.Table, 0, d)
+			}
 		}
 	}
 }
@@ -329,7 +376,12 @@ func (s *State) recount(j *Job) {
 	var c int64
 	switch j.Status {
 	case StatusDone, StatusSkipped:
-		c = max(j.TotalBytes, j.Bytes)
+		// The plan's size when known: a dump's files are a little larger
+		// than the table data, and the bar must end at 100 %, not 118 %.
+		c = j.TotalBytes
+		if c == 0 {
+			c = j.Bytes
+		}
 	case StatusRunning:
 		c = j.Bytes
 		if j.TotalBytes > 0 {
@@ -383,7 +435,9 @@ func (s *State) Progress() []Progress {
 		t := s.tally[k]
 		p := t.Progress
 		p.Bytes = max(p.Bytes, t.planBytes)
-		p.BytesDone = min(p.BytesDone, max(p.Bytes, p.BytesDone))
+		if p.Bytes > 0 {
+			p.BytesDone = min(p.BytesDone, p.Bytes)
+		}
 		out = append(out, p)
 	}
 	return out
@@ -446,12 +500,128 @@ func (s *State) Failures() []Failure { return append([]Failure(nil), s.failures.
 // Warnings are the last warnings, oldest first.
 func (s *State) Warnings() []string { return append([]string(nil), s.warnings...) }
 
+// learnJobRate folds a finished job's throughput into its kind's per-job
+// rate. Jobs under two seconds are mostly start-up and say nothing about
+// how fast a big table goes.
+func (s *State) learnJobRate(j *Job) {
+	t := s.tally[j.Kind]
+	if t == nil || j.Elapsed < 2*time.Second || j.Bytes <= 0 {
+		return
+	}
+	r := float64(j.Bytes) / j.Elapsed.Seconds()
+	if t.jobRate == 0 {
+		t.jobRate = r
+	} else {
+		t.jobRate = 0.7*t.jobRate + 0.3*r
+	}
+}
+
+func (s *State) idxRecords() int64 {
+	for _, j := range s.jobs {
+		if j.Kind == "idxbuild" {
+			return j.TotalRecords
+		}
+	}
+	return 0
+}
+
+// busyAt is the kind's busy time up to now.
+func (t *kindTally) busyAt(now time.Time) time.Duration {
+	if t.runningN > 0 {
+		return t.busy + now.Sub(t.busyFrom)
+	}
+	return t.busy
+}
+
+func (s *State) etaInput() etaInput {
+	in := etaInput{now: s.Now, started: s.Started, running: s.running, chain: s.chain}
+	for k, name := range progressKinds {
+		t := s.tally[name]
+		in.done[k] = t.BytesDone
+		in.total[k] = max(t.Bytes, t.planBytes)
+		if in.done[k] > in.total[k] {
+			in.done[k] = in.total[k]
+		}
+		in.since[k] = t.since
+		in.busy[k] = t.busyAt(s.Now)
+		in.jobRate[k] = t.jobRate
+	}
+	if in.total[kIdx] == 0 && s.tally["idxbuild"].Jobs > 0 {
+		// Replayed from the journal, idxbuild has no size: it reads
+		// every byte that was loaded.
+		in.total[kIdx] = in.total[kLoad]
+	}
+	if s.cost != nil && in.total[kIdx] > 0 {
+		in.idxExpected = s.cost(&schedule.Job{ID: string(schedule.KindIdxbuild), Kind: schedule.KindIdxbuild,
+			Exclusive: true, Bytes: in.total[kIdx], Records: s.idxRecords()})
+	}
+	return in
+}
+
+// chain is the longest remaining dump-then-load of one table, at the
+// per-job rates: a table's load cannot start before its dump ends, so one
+// big table still dumping bounds the finish however fast the rest goes.
+// It runs once per second (with a new ETA sample), over the jobs.
+func (s *State) chain(jobRate [nKinds]float64) (time.Duration, string) {
+	rate := func(j *Job, k int) float64 {
+		if j.Status == StatusRunning && j.Rate > 0 {
+			return j.Rate
+		}
+		return jobRate[k]
+	}
+	left := func(j *Job, k int) (time.Duration, bool) {
+		r := rate(j, k)
+		if r <= 0 {
+			return 0, false
+		}
+		return secs(float64(max(j.TotalBytes-j.Bytes, 0)) / r), true
+	}
+	var worst time.Duration
+	var by string
+	for _, j := range s.jobs {
+		if j.Table == "" || finished(j.Status) || j.Status == StatusFailed {
+			continue
+		}
+		var d time.Duration
+		switch j.Kind {
+		case "load":
+			l, ok := left(j, kLoad)
+			if !ok {
+				continue
+			}
+			d = l
+			if dj := s.jobs["dump:"+j.Table]; dj != nil && !finished(dj.Status) {
+				if dl, ok := left(dj, kDump); ok {
+					d += dl
+				}
+			}
+		case "dump":
+			dl, ok := left(j, kDump)
+			if !ok {
+				continue
+			}
+			d = dl
+			if lj := s.jobs["load:"+j.Table]; lj == nil || !finished(lj.Status) {
+				if r := jobRate[kLoad]; r > 0 {
+					d += secs(float64(j.TotalBytes) / r)
+				}
+			}
+		default:
+			continue
+		}
+		if d > worst || (d == worst && j.Table < by) {
+			worst, by = d, j.Table
+		}
+	}
+	return worst, by
+}
+
 // ETA is the current estimate of the time left.
 func (s *State) ETA() ETA {
 	if s.Finished {
 		return ETA{}
 	}
-	return s.eta.estimate(s.Now, s.Elapsed(), s.bytesDone(), s.bytesTotal(), s.running)
+	return s.eta.estimate(s.etaInput())
 }
 
 func clamp01(f float64) float64 { return max(0, min(1, f)) }

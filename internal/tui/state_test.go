@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
@@ -53,9 +54,9 @@ func TestStateCountsAndProgress(t *testing.T) {
 	assert.Equal(t, 6*time.Second, s.Elapsed())
 	p := s.Progress()
 	require.Len(t, p, 3)
-	assert.Equal(t, Progress{Kind: "dump", Tables: 2, TablesDone: 1, Bytes: 3000, BytesDone: 1000}, p[0])
-	assert.Equal(t, Progress{Kind: "load", Tables: 2, TablesDone: 0, Bytes: 3000, BytesDone: 0}, p[1])
-	assert.Equal(t, Progress{Kind: "idxbuild", Bytes: 3000}, p[2])
+	assert.Equal(t, Progress{Kind: "dump", Tables: 2, TablesDone: 1, Jobs: 2, JobsDone: 1, Bytes: 3000, BytesDone: 1000}, p[0])
+	assert.Equal(t, Progress{Kind: "load", Tables: 2, TablesDone: 0, Jobs: 2, Bytes: 3000, BytesDone: 0}, p[1])
+	assert.Equal(t, Progress{Kind: "idxbuild", Jobs: 1, Bytes: 3000}, p[2])
 	assert.InDelta(t, 1000.0/9000, s.Overall(), 1e-9)
 
 	a, ok := s.Job("dump:PUB.a")
@@ -152,23 +153,32 @@ func TestETANeedsEvidenceThenFollowsThroughput(t *testing.T) {
 	assert.False(t, s.ETA().Known, "too early")
 	assert.Equal(t, "gathering evidence", s.ETA().Reason)
 
-	// 1000 B/s for 60 s: 60,000 of 100,000 bytes (the dump's 50,000 count
-	// toward dump, the load total is the plan's 50,000) ... the job is
-	// capped at its total, so feed it up to its size.
+	// One dump at 1,000 B/s for 40 s: 40,000 of the dump's 50,000 bytes;
+	// the loads have not started and borrow the dump's rate.
 	for sec := 6; sec <= 40; sec++ {
 		progress(float64(sec), int64(sec)*1000)
 	}
 	eta := s.ETA()
 	require.True(t, eta.Known)
 	assert.InDelta(t, 1000, eta.Rate, 1)
-	// 60,000 left at 1,000 B/s; the job itself has 10,000 left at its rate.
+	// The table's chain: 10,000 bytes of dump left, then its 50,000-byte
+	// load at the same rate: 60 s, longer than either stage alone (50 s).
 	assert.Equal(t, 60*time.Second, eta.Remaining)
+	assert.Equal(t, "PUB.a", eta.BoundBy)
 	assert.Equal(t, at(40).Add(60*time.Second), eta.Finish)
-	assert.Equal(t, TrendSteady, eta.Trend)
+	assert.Equal(t, TrendUnknown, eta.Trend, "no prediction 30 s old yet")
 
-	// Throughput halves: the finish moves later.
-	for sec := 41; sec <= 80; sec++ {
-		progress(float64(sec), 40000+int64(sec-40)*250)
+	for sec := 41; sec <= 49; sec++ {
+		progress(float64(sec), int64(sec)*1000)
+	}
+	progress(49.5, 49500)
+	assert.Equal(t, TrendUnknown, s.ETA().Trend, "the first prediction was made at 20 s")
+	progress(50, 49900)
+	assert.Equal(t, TrendSteady, s.ETA().Trend, "the same finish as 30 s ago")
+
+	// The dump crawls for its last bytes: the finish moves later.
+	for sec := 51; sec <= 90; sec++ {
+		progress(float64(sec), 49900+int64(sec-50)*2)
 	}
 	eta = s.ETA()
 	require.True(t, eta.Known)
@@ -176,24 +186,61 @@ func TestETANeedsEvidenceThenFollowsThroughput(t *testing.T) {
 	assert.Greater(t, eta.Remaining, 60*time.Second)
 }
 
-func TestETABoundByTheLongestJob(t *testing.T) {
+func TestETABoundByTheLongestTable(t *testing.T) {
 	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted})
 	for _, id := range []string{"dump:PUB.big", "dump:PUB.small"} {
 		q := ev(0, event.JobQueued, id, "dump", id[5:])
-		q.TotalBytes = map[string]int64{"dump:PUB.big": 1_000_000, "dump:PUB.small": 1_000_000}[id]
+		q.TotalBytes = 1_000_000
 		apply(s, q, ev(0, event.JobStarted, id, "dump", id[5:]))
 	}
 	for sec := 1; sec <= 30; sec++ {
 		big := ev(float64(sec), event.JobProgress, "dump:PUB.big", "dump", "PUB.big")
 		big.Bytes = int64(sec) * 1000 // slow: 1,000 B/s
-		small := ev(float64(sec), event.JobProgress, "dump:PUB.small", "dump", "PUB.small")
-		small.Bytes = min(int64(sec)*100_000, 1_000_000) // fast, soon done
-		apply(s, big, small)
+		apply(s, big)
+		if sec <= 10 {
+			small := ev(float64(sec), event.JobProgress, "dump:PUB.small", "dump", "PUB.small")
+			small.Bytes = int64(sec) * 100_000 // fast: done in 10 s
+			apply(s, small)
+		}
+		if sec == 10 {
+			apply(s, ev(10, event.JobFinished, "dump:PUB.small", "dump", "PUB.small"))
+		}
 	}
 	eta := s.ETA()
 	require.True(t, eta.Known)
-	assert.Equal(t, "dump:PUB.big", eta.BoundBy)
-	assert.Equal(t, 970*time.Second, eta.Remaining, "970,000 bytes left at the big dump's own 1,000 B/s")
+	assert.Equal(t, "PUB.big", eta.BoundBy)
+	// 970,000 bytes of dump left at the big dump's own 1,000 B/s, then its
+	// load at the 100,000 B/s one dump job showed (loads borrow it): 970 s +
+	// 10 s.
+	assert.Equal(t, 980*time.Second, eta.Remaining)
+}
+
+func TestETACountsDownASilentIdxbuild(t *testing.T) {
+	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: 100_000})
+	for _, k := range []string{"dump", "load"} {
+		q := ev(0, event.JobQueued, k+":PUB.a", k, "PUB.a")
+		q.TotalBytes = 100_000
+		apply(s, q)
+	}
+	iq := ev(0, event.JobQueued, "idxbuild", "idxbuild", "")
+	iq.TotalBytes = 100_000
+	apply(s, iq,
+		ev(0, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"), ev(50, event.JobFinished, "dump:PUB.a", "dump", "PUB.a"),
+		ev(50, event.JobStarted, "load:PUB.a", "load", "PUB.a"), ev(100, event.JobFinished, "load:PUB.a", "load", "PUB.a"),
+		ev(100, event.JobStarted, "idxbuild", "idxbuild", ""))
+	// Loads went at 2,000 B/s per busy second: idxbuild of 100,000 bytes
+	// is expected to take 50 s, and counts down while it says nothing.
+	for _, c := range []struct {
+		at      float64
+		left    time.Duration
+		overdue bool
+	}{{110, 40 * time.Second, false}, {140, 10 * time.Second, false}, {200, 10 * time.Second, true}} {
+		s.Advance(at(c.at))
+		eta := s.ETA()
+		require.True(t, eta.Known, "at %v", c.at)
+		assert.Equal(t, c.left, eta.Remaining, "at %v", c.at)
+		assert.Equal(t, c.overdue, eta.Overdue, "at %v", c.at)
+	}
 }
 
 func TestSnapshotJSON(t *testing.T) {
@@ -232,4 +279,42 @@ func TestFreeSpace(t *testing.T) {
 	assert.Equal(t, "work", disks[0].Label)
 	assert.Positive(t, disks[0].Free)
 	assert.Equal(t, int64(-1), disks[1].Free, "unknown, not an error")
+}
+
+func TestStateDoneCountsPlannedSizeAndJobs(t *testing.T) {
+	q := ev(0, event.JobQueued, "dump:PUB.a", "dump", "PUB.a")
+	q.TotalBytes = 1000
+	fin := ev(2, event.JobFinished, "dump:PUB.a", "dump", "PUB.a")
+	fin.Bytes = 1180 // the .bd files are larger than the table data
+	s := apply(NewState(), q, ev(1, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"), fin,
+		ev(3, event.JobStarted, "idxbuild", "idxbuild", ""), ev(4, event.JobFinished, "idxbuild", "idxbuild", ""))
+	p := s.Progress()
+	assert.Equal(t, int64(1000), p[0].BytesDone, "a bar ends at 100 %")
+	assert.Equal(t, 1.0, p[0].Fraction())
+	j, _ := s.Job("dump:PUB.a")
+	assert.Equal(t, int64(1180), j.Bytes, "the job keeps what it really wrote")
+	assert.Equal(t, Progress{Kind: "idxbuild", Jobs: 1, JobsDone: 1}, p[2])
+	assert.Equal(t, 1.0, p[2].Fraction(), "with no size known, jobs tell the progress")
+}
+
+func TestETATakesTheIdxbuildDurationFromTheCostModel(t *testing.T) {
+	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: 100_000})
+	s.SetCost(func(j *schedule.Job) time.Duration {
+		require.Equal(t, schedule.KindIdxbuild, j.Kind)
+		require.Equal(t, int64(100_000), j.Bytes)
+		return 5 * time.Minute
+	})
+	for _, k := range []string{"dump", "load"} {
+		q := ev(0, event.JobQueued, k+":PUB.a", k, "PUB.a")
+		q.TotalBytes = 100_000
+		apply(s, q)
+	}
+	apply(s, ev(0, event.JobQueued, "idxbuild", "idxbuild", ""),
+		ev(0, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"), ev(50, event.JobFinished, "dump:PUB.a", "dump", "PUB.a"),
+		ev(50, event.JobStarted, "load:PUB.a", "load", "PUB.a"), ev(100, event.JobFinished, "load:PUB.a", "load", "PUB.a"),
+		ev(100, event.JobStarted, "idxbuild", "idxbuild", ""))
+	s.Advance(at(160))
+	eta := s.ETA()
+	require.True(t, eta.Known)
+	assert.Equal(t, 4*time.Minute, eta.Remaining, "the model's 5 minutes, one of them gone")
 }

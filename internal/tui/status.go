@@ -16,7 +16,7 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 	}
 	var b strings.Builder
 	snap := s.Snapshot()
-	fmt.Fprintf(&b, "phase %s   elapsed %s   %s\n", snap.Phase, formatDuration(snap.Elapsed), etaText(snap.ETA))
+	fmt.Fprintf(&b, "phase %s   elapsed %s   %s\n", snap.Phase, formatDuration(snap.Elapsed), timeText(s))
 	if snap.Finished && snap.Err != "" {
 		fmt.Fprintf(&b, "run failed: %s\n", oneLine(snap.Err))
 	}

@@ -92,28 +92,43 @@ func buildERP(scale int64, seed uint64) (*Database, error) {
 		}
 	}
 	tail = tail[:n-len(used)]
-	// Heavy-tailed weights (log-normal, σ = 2, clipped at 2σ above so that
-	// no tail table outgrows the named big ones): most tail tables end up
-	// with a handful to a few hundred records, a few with thousands.
-	weights := make([]float64, len(tail))
-	var wsum float64
-	for i := range tail {
-		weights[i] = math.Exp(2 * min(max(r.NormFloat64(), -3), 2))
-		wsum += weights[i]
+	// Control tables hold one record, most work files and a few other
+	// tables are empty (work files are cleared between runs, some modules
+	// were never used); the others share the tail's bytes by heavy-tailed
+	// weights (log-normal, σ = 2, clipped at 2σ above so that no tail table
+	// outgrows the named big ones): most end up with a handful to a few
+	// hundred records, a few with thousands.
+	type tailTable struct {
+		name   string
+		mean   int
+		weight float64 // 0: one record (control) or none
+		empty  bool
+		word   bool
 	}
+	tts := make([]tailTable, len(tail))
+	var wsum float64
 	for i, name := range tail {
 		a := archetypeOf(name)
-		mean := tailMean(a, r)
-		bytes := weights[i] / wsum * tailShare * total
+		tt := tailTable{name: name, mean: tailMean(a, r), word: r.IntN(25) == 0}
+		w := math.Exp(2 * min(max(r.NormFloat64(), -3), 2))
 		switch {
 		case a == archCtrl:
-			bytes = float64(mean) // one record
 		case a == archWkfl && r.IntN(3) > 0, r.IntN(30) == 0:
-			bytes = 0 // work files are empty between runs; a few tables were never used
+			tt.empty = true
+		default:
+			tt.weight = w
+			wsum += w
 		}
-		s := add(name, bytes, mean, r.IntN(25) == 0)
-		if bytes > 0 && s.records == 0 {
-			s.records = 1 // in use, if barely: empty tables are chosen above
+		tts[i] = tt
+	}
+	for _, tt := range tts {
+		bytes := tt.weight / wsum * tailShare * total
+		if tt.weight == 0 && !tt.empty {
+			bytes = float64(tt.mean) // a control table's one record
+		}
+		s := add(tt.name, bytes, tt.mean, tt.word)
+		if !tt.empty && s.records == 0 {
+			s.records = 1 // in use, if barely
 		}
 	}
 	for _, s := range specs {

@@ -160,8 +160,9 @@ func TestScaleIsMet(t *testing.T) {
 				total += bytes[tb.Name]
 				assert.Equal(t, tb.Records, records[tb.Name], "%s yields Records rows", tb.Name)
 			}
-			assert.InEpsilon(t, tt.scale, total, 0.06, "encoded bytes %d for scale %d", total, tt.scale)
-			assert.InEpsilon(t, db.Bytes(), total, 0.06, "Bytes() predicts the rows")
+			t.Logf("%d bytes of records for a scale of %d (%.1f%%)", total, tt.scale, 100*float64(total)/float64(tt.scale))
+			assert.InEpsilon(t, tt.scale, total, 0.03, "encoded bytes %d for scale %d", total, tt.scale)
+			assert.InEpsilon(t, db.Bytes(), total, 0.02, "Bytes() predicts the rows")
 		})
 	}
 }
@@ -606,11 +607,11 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestRowsStreamInConstantMemory passes 64 MB of rows through and checks
+// TestRowsStreamInConstantMemory passes 32 MB of rows through and checks
 // that the heap never holds more than a fraction of them: rows are made
 // one at a time and dropped by the consumer, nothing is buffered.
 func TestRowsStreamInConstantMemory(t *testing.T) {
-	db, err := Generate("erp", 64<<20, 1)
+	db, err := Generate("erp", 32<<20, 1)
 	require.NoError(t, err)
 	var ms runtime.MemStats
 	runtime.GC()
@@ -628,7 +629,7 @@ func TestRowsStreamInConstantMemory(t *testing.T) {
 	t.Logf("%d rows, %d MB of records, heap %.1f MB before, %.1f MB at peak", n, db.Bytes()>>20,
 		float64(base)/(1<<20), float64(peak)/(1<<20))
 	// The collector lets the heap reach twice the live data before it runs
-	// (GOGC=100); kept rows would push the peak towards the ~150 MB the
-	// 64 MB of records take as Go values.
+	// (GOGC=100); kept rows would push the peak towards the ~75 MB the
+	// 32 MB of records take as Go values.
 	assert.Less(t, peak, 2*base+16<<20, "the heap grows by far less than the rows streamed")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -169,13 +170,48 @@ func (e *NotFoundError) Error() string {
 
 // ReadControl reads DB.db.
 func ReadControl(p Paths) (*Control, error) {
-	b, err := os.ReadFile(p.Control())
+	c, _, err := readControlStamped(p)
+	return c, err
+}
+
+// controlStamp identifies one version of DB.db (it is replaced, never
+// rewritten in place, so a new version is a new inode).
+type controlStamp struct {
+	ino  uint64
+	size int64
+	mod  int64
+}
+
+func stampOf(fi os.FileInfo) controlStamp {
+	st := controlStamp{size: fi.Size(), mod: fi.ModTime().UnixNano()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino = sys.Ino
+	}
+	return st
+}
+
+func readControlStamped(p Paths) (*Control, controlStamp, error) {
+	f, err := os.Open(p.Control())
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &NotFoundError{Path: p.Control()}
+		return nil, controlStamp{}, &NotFoundError{Path: p.Control()}
 	}
 	if err != nil {
-		return nil, err
+		return nil, controlStamp{}, err
 	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, controlStamp{}, err
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, controlStamp{}, err
+	}
+	c, err := decodeControl(p, b)
+	return c, stampOf(fi), err
+}
+
+func decodeControl(p Paths, b []byte) (*Control, error) {
 	var c Control
 	if !bytes.HasPrefix(b, []byte(controlMagic)) {
 		return nil, fmt.Errorf("** %s is not an oesim database control file (oesim)", p.Control())
@@ -220,24 +256,6 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// UpdateControl runs fn on the current control under the schema lock and
-// writes the result back. fn returning an error leaves DB.db untouched.
-func UpdateControl(p Paths, fn func(*Control) error) (*Control, error) {
-	unlock, err := FileLock(p.BI(), true)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	c, err := ReadControl(p)
-	if err != nil {
-		return nil, err
-	}
-	if err := fn(c); err != nil {
-		return nil, err
-	}
-	return c, WriteControl(p, c)
 }
 
 // FileLock takes an flock on path (created if missing): exclusive or

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"sync"
 )
@@ -13,37 +14,68 @@ type DB struct {
 
 	mu    sync.Mutex
 	areas map[int]*AreaFile
+	stamp controlStamp // the version of DB.db that Ctl holds
 }
 
 // Open reads DB.db. Extents are opened on first use.
 func Open(p Paths) (*DB, error) {
-	c, err := ReadControl(p)
+	c, st, err := readControlStamped(p)
 	if err != nil {
 		return nil, err
 	}
-	return &DB{Paths: p, Ctl: c, areas: map[int]*AreaFile{}}, nil
+	return &DB{Paths: p, Ctl: c, areas: map[int]*AreaFile{}, stamp: st}, nil
 }
 
 // Refresh re-reads DB.db (after another process changed the schema).
 func (d *DB) Refresh() error {
-	c, err := ReadControl(d.Paths)
+	c, st, err := readControlStamped(d.Paths)
 	if err != nil {
 		return err
 	}
 	d.mu.Lock()
-	d.Ctl = c
+	d.Ctl, d.stamp = c, st
 	d.mu.Unlock()
 	return nil
 }
 
-// Update changes DB.db under the schema lock and keeps the result.
+// Update changes DB.db under the schema lock and keeps the result. When
+// DB.db is still the version this DB read, it is not decoded again.
 func (d *DB) Update(fn func(*Control) error) error {
-	c, err := UpdateControl(d.Paths, fn)
+	unlock, err := FileLock(d.Paths.BI(), true)
 	if err != nil {
 		return err
 	}
+	defer unlock()
+	// d.mu guards the Ctl pointer only: fn may open areas.
 	d.mu.Lock()
-	d.Ctl = c
+	c, stamp := d.Ctl, d.stamp
+	d.mu.Unlock()
+	fi, err := os.Stat(d.Paths.Control())
+	if err != nil {
+		return err
+	}
+	if stampOf(fi) != stamp {
+		if c, stamp, err = readControlStamped(d.Paths); err != nil {
+			return err
+		}
+	}
+	if err := fn(c); err != nil {
+		// fn may have changed c half way: forget it.
+		if c, stamp, rerr := readControlStamped(d.Paths); rerr == nil {
+			d.mu.Lock()
+			d.Ctl, d.stamp = c, stamp
+			d.mu.Unlock()
+		}
+		return err
+	}
+	if err := WriteControl(d.Paths, c); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(d.Paths.Control()); err == nil {
+		stamp = stampOf(fi)
+	}
+	d.mu.Lock()
+	d.Ctl, d.stamp = c, stamp
 	d.mu.Unlock()
 	return nil
 }

@@ -19,6 +19,12 @@
 // once each see half the bandwidth, and the total time is the total bytes
 // over the bandwidth, as on a real saturated disk.
 //
+// Quantum. A booking on the shared device costs a few microseconds of
+// system calls, too much to pay for every record. So a process books at
+// least a quantum (1 ms of device time) at once and uses the surplus as
+// credit for its next charges: charging every record stays cheap, no
+// charge is ever free, and a process books at most one quantum too many.
+//
 // Sharing. The end of the last reservation is 8 bytes in the file
 // vdisk.state in the oesim state directory ($OESIM_STATE, else
 // $DLC/.oesim), read and advanced under flock(2), so reservations of all

@@ -44,11 +44,13 @@ type Config struct {
 	Startup  time.Duration // fixed cost of starting a utility
 	StateDir string        // shared state directory; "" = private device
 	Clock    Clock         // nil = the real clock
-	// Quantum is the least device time booked at once: smaller charges
-	// add up in the process until they reach it (DefaultQuantum when 0,
-	// none when negative). It keeps a charge per record cheap (a booking
-	// on the shared device costs a few microseconds of syscalls) at the
-	// price of at most one quantum of error per process.
+	// Quantum is the least device time booked at once (DefaultQuantum
+	// when 0, none when negative). A booking smaller than the quantum is
+	// rounded up to it and the surplus is credit that later charges of the
+	// process use without booking again. It keeps a charge per record
+	// cheap (a booking on the shared device costs a few microseconds of
+	// system calls) at the price of at most one quantum booked too many
+	// per process; no charge is ever free.
 	Quantum time.Duration
 }
 
@@ -61,10 +63,10 @@ type Disk struct {
 	cfg  Config
 	path string
 
-	mu      sync.Mutex
-	f       *os.File      // the state file, opened on first charge
-	local   time.Time     // end of the last reservation of a private device
-	pending time.Duration // device time charged but not booked yet (< quantum)
+	mu     sync.Mutex
+	f      *os.File  // the state file, opened on first charge
+	local  time.Time // end of the last reservation of a private device
+	credit float64   // nanoseconds of device time booked ahead and not used yet (< quantum)
 }
 
 // New returns a handle on the device described by c.
@@ -149,6 +151,12 @@ func (d *Disk) On() bool { return d != nil && (d.cfg.MBps > 0 || d.cfg.IOPS > 0)
 // ServiceTime is the device time a request of bytes and ios operations
 // needs.
 func (d *Disk) ServiceTime(bytes, ios int64) time.Duration {
+	return time.Duration(d.serviceNanos(bytes, ios))
+}
+
+// serviceNanos is the service time in fractional nanoseconds, so that
+// many tiny charges add up instead of each rounding to nothing.
+func (d *Disk) serviceNanos(bytes, ios int64) float64 {
 	if !d.On() {
 		return 0
 	}
@@ -159,7 +167,7 @@ func (d *Disk) ServiceTime(bytes, ios int64) time.Duration {
 	if d.cfg.IOPS > 0 {
 		s += float64(ios) / d.cfg.IOPS
 	}
-	return time.Duration(s * float64(time.Second))
+	return s * float64(time.Second)
 }
 
 // Startup waits the utility start-up cost (OESIM_STARTUP_MS), as a real
@@ -172,44 +180,26 @@ func (d *Disk) Startup() {
 
 // Charge performs the simulated I/O of bytes and ios operations: it
 // reserves the device for their service time after every reservation made
-// before it, by any process, and sleeps until the reservation ends. Service
-// times under the quantum accumulate until they reach it. It is free and
-// touches no file when the device is off.
+// before it, by any process, and sleeps until the reservation ends. Time
+// left over from the last booking's rounding to the quantum is used first.
+// It is free and touches no file when the device is off.
 func (d *Disk) Charge(bytes, ios int64) error {
 	if !d.On() || (bytes <= 0 && ios <= 0) {
 		return nil
 	}
 	d.mu.Lock()
-	d.pending += d.ServiceTime(bytes, ios)
-	service := d.pending
-	if service < d.cfg.Quantum {
+	need := d.serviceNanos(bytes, ios)
+	if need <= d.credit {
+		d.credit -= need
 		d.mu.Unlock()
 		return nil
 	}
-	d.pending = 0
+	need -= d.credit
+	booked := time.Duration(math.Ceil(max(need, float64(d.cfg.Quantum))))
+	d.credit = float64(booked) - need
 	d.mu.Unlock()
-	return d.book(service)
-}
 
-// Flush books the device time charged but not booked yet (less than a
-// quantum) and waits for it, so that a utility's last writes are paid for
-// before it reports success.
-func (d *Disk) Flush() error {
-	if !d.On() {
-		return nil
-	}
-	d.mu.Lock()
-	service := d.pending
-	d.pending = 0
-	d.mu.Unlock()
-	if service <= 0 {
-		return nil
-	}
-	return d.book(service)
-}
-
-func (d *Disk) book(service time.Duration) error {
-	wait, err := d.reserve(service)
+	wait, err := d.reserve(booked)
 	if err != nil {
 		return err
 	}

@@ -134,22 +134,32 @@ func maxDuration(ds []time.Duration) time.Duration {
 	return m
 }
 
-func TestSmallChargesAddUpToAQuantum(t *testing.T) {
+func TestSmallChargesBookAQuantumAhead(t *testing.T) {
 	clock := &fakeClock{now: t0}
 	d := New(Config{IOPS: 1000, Quantum: 5 * time.Millisecond, Clock: clock}) // 1 ms per operation
 	for range 12 {
 		require.NoError(t, d.Charge(0, 1))
 	}
-	assert.Equal(t, []time.Duration{5 * time.Millisecond, 10 * time.Millisecond}, clock.sleeps,
-		"booked by 5 ms, the second booking queued behind the first")
-	require.NoError(t, d.Flush()) // the last 2 ms
-	assert.Equal(t, 12*time.Millisecond, clock.sleeps[2])
-	require.NoError(t, d.Flush())
-	assert.Len(t, clock.sleeps, 3, "nothing left to flush")
+	// Charges 1, 6 and 11 book 5 ms each, queued one behind the other; the
+	// others use the credit. 12 ms charged, 15 ms booked: never free, at
+	// most one quantum too many.
+	assert.Equal(t, []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 15 * time.Millisecond}, clock.sleeps)
+
+	// A second private device (its own time line): a big charge uses the
+	// credit and books only the rest.
+	big := New(Config{IOPS: 1000, Quantum: 5 * time.Millisecond, Clock: clock})
+	require.NoError(t, big.Charge(0, 1))  // books 5 ms, 4 ms of credit
+	require.NoError(t, big.Charge(0, 10)) // needs 10 ms: 4 from the credit, books 6
+	assert.Equal(t, []time.Duration{5 * time.Millisecond, 11 * time.Millisecond}, clock.sleeps[3:])
+
+	// A charge worth less than a nanosecond is not free either.
+	tiny := New(Config{MBps: 2048, Clock: clock}) // 1 byte: 0.47 ns
+	require.NoError(t, tiny.Charge(1, 0))
+	assert.Equal(t, DefaultQuantum, clock.sleeps[5])
 
 	exact := New(Config{IOPS: 1000, Quantum: -1, Clock: clock})
 	require.NoError(t, exact.Charge(0, 1))
-	assert.Len(t, clock.sleeps, 4, "a negative quantum books every charge")
+	assert.Equal(t, time.Millisecond, clock.sleeps[6], "a negative quantum books exactly what is charged")
 }
 
 func TestOffIsFreeAndTouchesNothing(t *testing.T) {
@@ -157,7 +167,6 @@ func TestOffIsFreeAndTouchesNothing(t *testing.T) {
 	dir := t.TempDir()
 	d := New(Config{StateDir: dir, Clock: clock})
 	require.NoError(t, d.Charge(1<<30, 1<<20))
-	require.NoError(t, d.Flush())
 	d.Startup()
 	assert.Empty(t, clock.sleeps)
 	entries, err := os.ReadDir(dir)
@@ -169,7 +178,6 @@ func TestOffIsFreeAndTouchesNothing(t *testing.T) {
 
 	var none *Disk
 	require.NoError(t, none.Charge(1, 1))
-	require.NoError(t, none.Flush())
 	none.Startup()
 	assert.Zero(t, none.MBps())
 	assert.Zero(t, none.IOPS())
@@ -229,9 +237,6 @@ func TestMain(m *testing.M) {
 			n, _ := strconv.ParseInt(os.Getenv("VDISK_BYTES"), 10, 64)
 			err = d.Charge(n, 0)
 		}
-		if err == nil {
-			err = d.Flush() // what is left under the quantum
-		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
@@ -280,19 +285,26 @@ func TestProcessesQueueOnOneDevice(t *testing.T) {
 	assert.GreaterOrEqual(t, done1, booked)
 }
 
-// BenchmarkCharge measures what a Charge costs the caller apart from the
-// simulated I/O itself (rates so high that the service time is nil): off,
-// accumulating under the quantum, and booking every call on a private
-// and on the shared device (flock + pread + pwrite).
+// nopClock is the real clock without the sleep, for benchmarks.
+type nopClock struct{}
+
+func (nopClock) Now() time.Time      { return time.Now() }
+func (nopClock) Sleep(time.Duration) {}
+
+// BenchmarkCharge measures what a Charge of 8 KiB costs the caller apart
+// from the simulated I/O itself (the sleep is skipped): off, paid from the
+// credit of a 1 ms booking (at 1000 MiB/s, one booking per 128 charges),
+// and booking every call on a private and on the shared device (flock +
+// pread + pwrite).
 func BenchmarkCharge(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		cfg  Config
 	}{
 		{"off", Config{}},
-		{"under-quantum", Config{MBps: 1e15, StateDir: b.TempDir()}},
-		{"book-private", Config{MBps: 1e15, Quantum: -1}},
-		{"book-shared", Config{MBps: 1e15, Quantum: -1, StateDir: b.TempDir()}},
+		{"credit", Config{MBps: 1000, StateDir: b.TempDir(), Clock: nopClock{}}},
+		{"book-private", Config{MBps: 1000, Quantum: -1, Clock: nopClock{}}},
+		{"book-shared", Config{MBps: 1000, Quantum: -1, StateDir: b.TempDir(), Clock: nopClock{}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			d := New(bc.cfg)

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/estimate"
+)
+
+func TestCalibratePreconditions(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no source", []string{"--work", dir, "--plan", dir, "-o", "x.json"}, ExitUsage, "--source"},
+		{"no plan", []string{"--source", "db", "--work", dir, "-o", "x.json"}, ExitUsage, "--plan"},
+		{"no DLC", []string{"--source", "db", "--work", dir, "--plan", dir, "-o", "x.json", "--dlc", filepath.Join(dir, "nodlc")}, ExitPrecondition, "proutil"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runOedl(t, append([]string{"calibrate"}, tt.args...)...)
+			assert.Equal(t, tt.code, code, stderr)
+			assert.Contains(t, stderr, tt.stderr)
+		})
+	}
+}
+
+// TestCalibrateEndToEndWithOesim calibrates on an oesim database with a
+// virtual disk, checks that the source was only read, and estimates the
+// plan with the result.
+func TestCalibrateEndToEndWithOesim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds oesim and a database")
+	}
+	work := t.TempDir()
+	oesim := filepath.Join(work, "oesim")
+	build := exec.Command("go", "build", "-o", oesim, "github.com/oedl/oedl/cmd/oesim")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "build oesim: %s", out)
+	dlc := filepath.Join(work, "dlc")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(oesim, args...)
+		cmd.Env = append(os.Environ(), "DLC="+dlc)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "oesim %s:\n%s", strings.Join(args, " "), out)
+	}
+	run("install", dlc)
+	src := filepath.Join(work, "src", "prod")
+	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
+	run("gen", "--dlc", dlc, "--db", src, "--profile", "erp", "--scale", "3MB", "--seed", "3")
+	planDir := filepath.Join(work, "plan")
+	code, _, stderr := runOedl(t, "plan", "--source", src, "--dlc", dlc, "-o", planDir)
+	require.Equal(t, ExitOK, code, stderr)
+
+	before := snapshot(t, filepath.Dir(src))
+	t.Setenv("DLC", dlc)
+	t.Setenv("OESIM_DISK_MBPS", "200")
+	t.Setenv("OESIM_STARTUP_MS", "5")
+	cal := filepath.Join(work, "cal.json")
+	code, _, stderr = runOedl(t, "calibrate", "--source", src, "--dlc", dlc, "--work", filepath.Join(work, "cal"),
+		"--plan", planDir, "-o", cal, "--sample-tables", "8")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Equal(t, before, snapshot(t, filepath.Dir(src)), "calibrate only reads the source")
+
+	m, err := estimate.ReadModel(cal)
+	require.NoError(t, err)
+	assert.Contains(t, m.Origin, "calibrated")
+	assert.Positive(t, m.Hardware.DiskMBps)
+	assert.NotEmpty(t, m.Uncertainty.Residuals)
+
+	code, stdout, stderr := runOedl(t, "estimate", "--plan", planDir, "--calibration", cal, "--samples", "5")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stdout, "calibrated")
+	assert.NoFileExists(t, src+".lk", "no broker or lock left behind")
+}
+
+// snapshot is every file of dir with its size and modification time,
+// but the database log (.lg): every utility that opens a database appends
+// a line to it, in OpenEdge as in oesim.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || filepath.Ext(p) == ".lg" {
+			return err
+		}
+		out[p] = fmt.Sprintf("%s %d", info.ModTime().Format(time.RFC3339Nano), info.Size())
+		return nil
+	}))
+	return out
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/verify"
+)
+
+func TestVerifyCommand(t *testing.T) {
+	d := "testdata/verify/"
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"match", []string{"verify", "--before", d + "before.tba", "--after", d + "after-equal.tba"}, ExitOK, "MATCH", ""},
+		{"mismatch names the tables", []string{"verify", "--before", d + "before.tba", "--after", d + "after-short.tba"}, ExitFailed,
+			"MISMATCH", "PUB.Order 3953 -> 3952"},
+		{"missing table", []string{"verify", "--before", d + "before.tba", "--after", d + "after-short.tba"}, ExitFailed,
+			"missing", "PUB.Order-Line missing after"},
+		{"malformed report", []string{"verify", "--before", d + "garbage.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "garbage.tba"},
+		{"unreadable file", []string{"verify", "--before", d + "nope.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "nope.tba"},
+		{"missing flag", []string{"verify", "--before", d + "before.tba"}, ExitUsage, "", "--after"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runOEDL(tt.args...)
+			assert.Equal(t, tt.code, code, errOut)
+			assert.Contains(t, out, tt.stdout)
+			assert.Contains(t, errOut, tt.stderr)
+		})
+	}
+}
+
+func TestVerifyCommandJSONAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runOEDL("verify", "--before", "testdata/verify/before.tba", "--after", "testdata/verify/after-equal.tba", "--json", "-o", dir)
+	require.Equal(t, ExitOK, code, errOut)
+	var res verify.Result
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.True(t, res.OK)
+	assert.Len(t, res.Rows, 3, "meta-schema tables are left out")
+	assert.Equal(t, res.Before.Checksum, res.After.Checksum)
+	for _, f := range []string{verify.JSONFile, verify.BeforeList, verify.AfterList} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+}
+
+func TestRunCommandUsage(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no source", []string{"run", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "--source"},
+		{"no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "plan.json"},
+		{"unknown flag", []string{"run", "--bogus"}, ExitUsage, "bogus"},
+		{"status without work", []string{"status"}, ExitUsage, "--work"},
+		{"status of an empty dir", []string{"status", "--work", dir}, ExitUsage, "journal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := runOEDL(tt.args...)
+			assert.Equal(t, tt.code, code, errOut)
+			assert.Contains(t, errOut, tt.want)
+		})
+	}
+}
+
+func TestStatusCommand(t *testing.T) {
+	dir := t.TempDir()
+	w, _, err := journal.Open(filepath.Join(dir, journal.FileName))
+	require.NoError(t, err)
+	for _, r := range []journal.Record{
+		{Job: journal.RunJob, State: journal.Started, PID: 999999999},
+		{Job: "dump:PUB.customer", Kind: "dump", Table: "PUB.customer", State: journal.Started},
+		{Job: "dump:PUB.customer", Kind: "dump", Table: "PUB.customer", State: journal.Done, Records: 1117},
+		{Job: "load:PUB.customer", Kind: "load", Table: "PUB.customer", Area: "Cust", State: journal.Started},
+	} {
+		require.NoError(t, w.Append(r))
+	}
+	require.NoError(t, w.Close())
+	before, err := os.ReadFile(filepath.Join(dir, journal.FileName))
+	require.NoError(t, err)
+
+	code, out, errOut := runOEDL("status", "--work", dir)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, out, "not running")
+	assert.Contains(t, out, "--resume")
+	assert.Contains(t, out, `area "Cust" needs a repair`)
+
+	code, out, errOut = runOEDL("status", "--work", dir, "--json")
+	require.Equal(t, ExitOK, code, errOut)
+	var st struct {
+		Killed     bool     `json:"killed"`
+		DirtyAreas []string `json:"dirty_areas"`
+		Records    int      `json:"journal_records"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &st))
+	assert.True(t, st.Killed)
+	assert.Equal(t, []string{"Cust"}, st.DirtyAreas)
+	assert.Equal(t, 4, st.Records)
+
+	after, err := os.ReadFile(filepath.Join(dir, journal.FileName))
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "status never writes")
+}

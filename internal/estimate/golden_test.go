@@ -1,0 +1,58 @@
+package estimate
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), string(got))
+}
+
+func goldenInput() Input {
+	hw := Hardware{Cores: 4, MemoryBytes: 8 << 30, DiskMBps: 200, DiskIOPS: 3000, DiskLatencyMs: 1}
+	return Input{Plan: testPlan(300e6, 120e6, 40e6, 10e6, 1e6, 1e5), Hardware: hw, Strategy: DefaultStrategy(hw), Samples: 10, Seed: 1}
+}
+
+func TestGoldenText(t *testing.T) {
+	est, err := Run(context.Background(), goldenInput())
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, est.WriteText(&buf, 0))
+	golden(t, "estimate.txt", buf.Bytes())
+}
+
+func TestGoldenDryRun(t *testing.T) {
+	commands := func(j *schedule.Job) [][]string {
+		switch j.Kind {
+		case schedule.KindDump:
+			return [][]string{{"proutil", "source", "-C", "dump", j.Table, "dump/" + j.Table}}
+		case schedule.KindLoad:
+			return [][]string{{"proutil", "target", "-C", "load", "dump/" + j.Table + "/x.bd"}}
+		}
+		return nil
+	}
+	var buf bytes.Buffer
+	require.NoError(t, DryRun(&buf, DryRunInput{Input: goldenInput(), Commands: commands}))
+	golden(t, "dryrun.txt", buf.Bytes())
+	assert.Error(t, DryRun(&buf, DryRunInput{Input: goldenInput()}), "needs a command builder")
+}

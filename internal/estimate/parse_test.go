@@ -1,0 +1,95 @@
+package estimate
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseHardware(t *testing.T) {
+	tests := []struct {
+		name, in, err string
+	}{
+		{"ok", `{"cores": 4, "disk_mbps": 100}`, ""},
+		{"typo is an error", `{"cores": 4, "iops": 100}`, `unknown field "iops"`},
+		{"no disk limit", `{"cores": 4}`, "at least one limit"},
+		{"no cores", `{"disk_mbps": 100}`, "cores must be at least 1"},
+		{"bad disk model", `{"cores": 1, "disk_mbps": 1, "disk_model": "ssd"}`, `disk_model "ssd"`},
+		{"negative", `{"cores": 1, "disk_mbps": -1}`, "must not be negative"},
+		{"not JSON", `cores: 4`, "box.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseHardware([]byte(tt.in), "box.json")
+			if tt.err == "" {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorContains(t, err, tt.err)
+		})
+	}
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	m := DefaultModel()
+	m.Uncertainty.Residuals = []float64{0.1, -0.2}
+	data, err := json.Marshal(m)
+	require.NoError(t, err)
+	back, err := ParseModel(data, "cal.json")
+	require.NoError(t, err)
+	assert.Equal(t, m, back)
+
+	_, err = ParseModel([]byte(`{"version": 99}`), "cal.json")
+	assert.ErrorContains(t, err, "version 99")
+	_, err = ParseModel([]byte(`{"dump": {"io_size_kb": 0}}`), "cal.json")
+	assert.ErrorContains(t, err, "dump.io_size_kb")
+	// A partial calibration keeps the priors it does not override.
+	part, err := ParseModel([]byte(`{"version": 1, "dump": {"startup_s": 2, "io_size_kb": 64}}`), "cal.json")
+	require.NoError(t, err)
+	assert.Equal(t, 2.0, part.Dump.StartupSec)
+	assert.Equal(t, DefaultModel().Load, part.Load)
+}
+
+// FuzzParseModel: any input either fails with an error naming the file or
+// gives a valid model that survives a JSON round trip and a cost query.
+func FuzzParseModel(f *testing.F) {
+	seed, _ := json.Marshal(DefaultModel())
+	f.Add(seed)
+	f.Add([]byte(`{"version": 1, "hardware": {"cores": 2, "disk_mbps": 5}}`))
+	f.Add([]byte(`{"version": 1, "dump": {"io_size_kb": -1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseModel(data, "cal.json")
+		if err != nil {
+			assert.Contains(t, err.Error(), "cal.json")
+			return
+		}
+		out, err := json.Marshal(m)
+		require.NoError(t, err)
+		back, err := ParseModel(out, "again")
+		require.NoError(t, err)
+		assert.Equal(t, m.Dump, back.Dump)
+	})
+}
+
+// FuzzParseHardware: any input either fails or gives hardware that
+// validates.
+func FuzzParseHardware(f *testing.F) {
+	f.Add([]byte(`{"cores": 8, "memory_bytes": 17179869184, "disk_mbps": 250, "disk_iops": 4000, "disk_latency_ms": 2.5, "disk_model": "ceilings"}`))
+	f.Add([]byte(`{"cores": 0}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := ParseHardware(data, "hw.json")
+		if err == nil {
+			require.NoError(t, h.Validate())
+		}
+	})
+}
+
+func TestRunStrategy(t *testing.T) {
+	hw := Hardware{Cores: 4}
+	assert.Equal(t, DefaultStrategy(hw), RunStrategy(hw, 0, 0, 0, 0, 0))
+	s := RunStrategy(hw, 3, 5, -1, -1, 2)
+	assert.Equal(t, Strategy{DumpJobs: 3, LoadJobs: 5, LoadsPerArea: 0, ThreadedDumpMin: 0, DumpThreads: 2}, s)
+	assert.Equal(t, int64(1<<30), RunStrategy(hw, 0, 0, 2, 1<<30, 0).ThreadedDumpMin)
+}

@@ -1,0 +1,52 @@
+// Package run executes a plan with real utilities: `oedl run`. It is the
+// schedule.Executor for the wall clock, the journal's writer, the resume
+// logic and the repair of areas a load left half-filled.
+//
+// The pipeline is schedule.Build's graph: preflight, brokers for the source
+// and target when several utilities use them at once (OpenEdge refuses a
+// second single-user utility with (263)), the source's tabanalys baseline,
+// its .df and sequence values (dump_seqvals.p, real ABL shipped in abl/),
+// the target created from the plan (prostrct create, procopy emptyN,
+// prodict/load_df.p), dumps and loads from one queue (a table's load starts
+// when its dump exists; threaded dumps add a load per .bd section as each
+// lands), the broker stopped, idxbuild with the plan's parameters,
+// sequences restored, the target's tabanalys, verify, post steps.
+//
+// Design decisions:
+//
+//   - The journal is written before the dispatcher hears of anything: Start
+//     appends "started" (fsynced) before the utility runs, and a job's
+//     "done" with its proof is fsynced before its outcome reaches the
+//     dispatcher, so no dependent job starts on an effect the journal does
+//     not hold. kill -9 at any instant leaves a journal that tells the
+//     truth or errs on the side of "not done".
+//   - A job is skipped on --resume only when its outputs prove it
+//     (journal.Replayed.Proven: a dump's .bd files with their sizes), and
+//     everything a re-run invalidates is re-run with it: a load re-run
+//     means idxbuild and the target's tabanalys run again; a target that
+//     was never fully created is created again from nothing.
+//   - A load cannot be retried: it may have put part of its records in.
+//     The area is repaired instead (truncate area, offline, then every
+//     table placed in it loaded again, the failed one from a fresh dump,
+//     since the file may have been the problem). Repairs are jobs in the
+//     graph, journalled and shown like any other, and bounded per area.
+//     A failed or unfinished load found on --resume repairs its area
+//     before any load goes in.
+//   - The settings that shape the graph (concurrency, threaded dumps) come
+//     from the journal on --resume, so that a table dumped in sections is
+//     never loaded again as a whole.
+//   - Every call is argv (execx), with DLC in its environment, its output
+//     and timing appended to WORK/logs/<job>.log; a failure carries the
+//     utility's own last message and that log's path. Success is the exit
+//     status and the success marker (openedge.CheckSuccess), never the
+//     absence of an error text.
+//   - Ctrl-C cancels the context: execx kills each utility's process group,
+//     the jobs journal "failed", the brokers oedl started are shut down, and
+//     the CLI exits 130 pointing at --resume. A resume after kill -9 shuts
+//     down the killed run's brokers and waits (bounded) for its orphaned
+//     utilities to let go of the databases.
+//   - The work directory is flock-ed for the whole run: two oedl resuming
+//     the same run at once would load tables twice.
+//   - OEDL_TEST_CRASH_AT=N makes oedl SIGKILL itself right after its Nth
+//     journal record: the end-to-end tests kill the run at many points.
+package run

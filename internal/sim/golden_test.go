@@ -1,0 +1,66 @@
+package sim
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create %s", path)
+	assert.Equal(t, string(want), string(got))
+}
+
+var (
+	dateLine = regexp.MustCompile(`(?m)^Date: .*$`)
+	dbLine   = regexp.MustCompile(`(?m)^Database: .*$`)
+)
+
+// The reports of a generated sports database are deterministic: the
+// generator is seeded and the storage accounting has no randomness. A
+// change in record placement, block accounting or index building shows
+// here as a diff.
+func TestAnalysisGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a database")
+	}
+	base := filepath.Join(t.TempDir(), "sports")
+	_, err := generateDatabase(base, "sports", 1<<20, 5)
+	require.NoError(t, err)
+	db, err := store.Open(store.PathsFor(base))
+	require.NoError(t, err)
+	defer db.Close()
+	for _, kind := range []string{"tabanalys", "dbanalys"} {
+		a, err := analyse(db, kind)
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		require.NoError(t, openedge.WriteAnalysis(&buf, a))
+		out := dateLine.ReplaceAll(buf.Bytes(), []byte("Date: (date)"))
+		out = dbLine.ReplaceAll(out, []byte("Database: (path)"))
+		golden(t, "sports-"+kind+".txt", out)
+
+		back, err := openedge.ParseAnalysis(bytes.NewReader(buf.Bytes()), kind)
+		require.NoError(t, err)
+		assert.Equal(t, len(a.Tables), len(back.Tables), "the report parses back")
+	}
+}
