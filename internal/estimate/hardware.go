@@ -26,10 +26,10 @@ type Hardware struct {
 	// than staged ones on a device that neither saturates alone
 	// (performance-model.md §4, ε = 0.83 in seed 003). 0 = no per-stream
 	// limit.
-	DiskLatencyMs float64 `json:"disk_latency_ms,omitempty"`
+	DiskLatencyMs float64 `json:"disk_latency_ms"`
 	// DiskModel says how the two ceilings combine (DiskSerial, the default,
 	// or DiskCeilings).
-	DiskModel string `json:"disk_model,omitempty"`
+	DiskModel string `json:"disk_model"`
 	Note      string `json:"note,omitempty"`
 }
 

@@ -93,3 +93,16 @@ func TestRunStrategy(t *testing.T) {
 	assert.Equal(t, Strategy{DumpJobs: 3, LoadJobs: 5, LoadsPerArea: 0, ThreadedDumpMin: 0, DumpThreads: 2}, s)
 	assert.Equal(t, int64(1<<30), RunStrategy(hw, 0, 0, 2, 1<<30, 0).ThreadedDumpMin)
 }
+
+// A calibration that measured no latency must not inherit the prior's:
+// zero values are written, not omitted.
+func TestZeroValuesSurviveTheFile(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware.DiskLatencyMs, m.Hardware.DiskModel = 0, DiskSerial
+	path := t.TempDir() + "/cal.json"
+	require.NoError(t, m.WriteFile(path))
+	back, err := ReadModel(path)
+	require.NoError(t, err)
+	assert.Zero(t, back.Hardware.DiskLatencyMs)
+	assert.Equal(t, DiskSerial, back.Hardware.DiskModel)
+}

@@ -66,10 +66,7 @@ func (p *analysisParser) indexLine(text string, indented bool) error {
 			p.pendingName, p.pendingLine = f[0], p.lineNo
 			return nil
 		}
-		if len(f) != 8 {
-			return p.errorf("index row %s has %d numbers, want 7", f[0], len(f)-1)
-		}
-		return p.indexRow(f[0], f[1:])
+		return p.indexNumbers(f[0], f[1:])
 	case indented && isNumberField(f[0]):
 		return p.errorf("numbers line without an index name before it")
 	}
@@ -85,15 +82,35 @@ func (p *analysisParser) continuation(text string, indented bool) error {
 		return p.errorf("%q (line %d) is not followed by its numbers", name, p.pendingLine)
 	}
 	if p.part == partIndex {
-		if len(f) != 7 {
-			return p.errorf("index row %s has %d numbers, want 7", name, len(f))
-		}
-		return p.indexRow(name, f)
+		return p.indexNumbers(name, f)
 	}
 	if len(f) != 8 {
 		return p.errorf("table row %s has %d numbers, want 8", name, len(f))
 	}
 	return p.tableRow(name, f)
+}
+
+// indexNumbers dispatches an index name and its numbers: 7 numbers for an
+// index (Index#, Fields, Levels, Blocks, Size, % Util, Factor), or 5 for a
+// partition sub-line of a local index, "IntField-1:3  2  215  1.6M  98.2
+// 1.0" (Levels, Blocks, Size, % Util, Factor), which takes its number and
+// fields from the index row above it.
+func (p *analysisParser) indexNumbers(name string, f []string) error {
+	switch {
+	case len(f) == 7:
+		return p.indexRow(name, f)
+	case len(f) == 5 && partitionSuffix(strings.TrimSuffix(name, "(inactive)")) != "":
+		return p.indexPartitionRow(name, f)
+	}
+	return p.errorf("index row %s has %d numbers, want 7 (or 5 for a partition line)", name, len(f))
+}
+
+// partitionSuffix is the N of a "name:N" index name, or "".
+func partitionSuffix(name string) string {
+	if i := strings.LastIndexByte(name, ':'); i > 0 && i < len(name)-1 && allDigits(name[i+1:]) {
+		return name[i+1:]
+	}
+	return ""
 }
 
 func splitOwner(s string) (owner, rest string) {
@@ -130,8 +147,8 @@ func (p *analysisParser) indexRow(name string, f []string) error {
 	if base, ok := strings.CutSuffix(name, "(inactive)"); ok {
 		name, ix.Inactive = base, true
 	}
-	if i := strings.LastIndexByte(name, ':'); i > 0 && i < len(name)-1 && allDigits(name[i+1:]) {
-		name, ix.Partition = name[:i], name[i+1:]
+	if part := partitionSuffix(name); part != "" {
+		name, ix.Partition = name[:len(name)-len(part)-1], part
 	}
 	ix.Name = name
 	n := numberReader{p: p, table: p.ixTable, row: name}
@@ -142,6 +159,36 @@ func (p *analysisParser) indexRow(name string, f []string) error {
 	ix.Bytes = n.size("Size", f[4])
 	ix.Util = n.float("% Util", f[5])
 	ix.Factor = n.float("Factor", f[6])
+	if n.err != nil {
+		return n.err
+	}
+	p.indexes.add(ix)
+	return nil
+}
+
+// indexPartitionRow reads a partition sub-line of a local index. The index
+// row it belongs to must come right before it (or before its sibling
+// partition lines): that is where its number and fields are.
+func (p *analysisParser) indexPartitionRow(name string, f []string) error {
+	inactive := false
+	if base, ok := strings.CutSuffix(name, "(inactive)"); ok {
+		name, inactive = base, true
+	}
+	part := partitionSuffix(name)
+	base := name[:len(name)-len(part)-1]
+	parent := p.indexes.last()
+	if parent == nil || parent.Name != base || parent.Table != p.ixTable || parent.Owner != p.ixOwner {
+		return p.errorf("partition line %s is not under the row of index %s", name, base)
+	}
+	ix := IndexStat{Area: p.area.name, AreaNum: p.area.num, Owner: p.ixOwner, Table: p.ixTable,
+		Name: base, Partition: part, Number: parent.Number, Fields: parent.Fields,
+		Inactive: inactive || parent.Inactive}
+	n := numberReader{p: p, table: p.ixTable, row: name}
+	ix.Levels = n.int("Levels", f[0])
+	ix.Blocks = n.int64("Blocks", f[1])
+	ix.Bytes = n.size("Size", f[2])
+	ix.Util = n.float("% Util", f[3])
+	ix.Factor = n.float("Factor", f[4])
 	if n.err != nil {
 		return n.err
 	}
@@ -301,6 +348,15 @@ func (c *chunked[T]) add(v T) {
 	last := &c.blocks[len(c.blocks)-1]
 	*last = append(*last, v)
 	c.n++
+}
+
+// last is the row added last, or nil.
+func (c *chunked[T]) last() *T {
+	if len(c.blocks) == 0 {
+		return nil
+	}
+	b := c.blocks[len(c.blocks)-1]
+	return &b[len(b)-1]
 }
 
 func (c *chunked[T]) slice() []T {

@@ -110,7 +110,7 @@ func TestParseAnalysisFacts(t *testing.T) {
 		assert.Equal(t, int64(26), sports.IndexBlocks)
 		assert.Equal(t, 48.24, sports.IndexUsedPct)
 
-		require.Len(t, part.Indexes, 5)
+		require.Len(t, part.Indexes, 8)
 		assert.Equal(t, [2]string{"BinNum", "0"}, [2]string{part.Indexes[0].Name, part.Indexes[0].Partition})
 		assert.Equal(t, [2]string{"IntField-1", "3"}, [2]string{part.Indexes[1].Name, part.Indexes[1].Partition})
 		wrapped := part.Indexes[2]
@@ -119,7 +119,13 @@ func TestParseAnalysisFacts(t *testing.T) {
 		assert.Equal(t, 31, wrapped.Number)
 		assert.Equal(t, int64(40), wrapped.Blocks)
 		assert.Equal(t, -88, part.Indexes[3].Number)
-		assert.Equal(t, "order", part.Indexes[4].Table)
+		// Partition sub-lines of a local index: 5 numbers, the index number
+		// and fields taken from the index row above.
+		assert.Equal(t, IndexStat{Area: "Inventory", AreaNum: 8, Owner: "PUB", Table: "stock", Name: "StockDate",
+			Partition: "1", Number: 32, Fields: 1, Levels: 2, Blocks: 215, Bytes: 1677722, Util: 98.2, Factor: 1}, part.Indexes[5])
+		assert.True(t, part.Indexes[6].Inactive)
+		assert.Equal(t, "2", part.Indexes[6].Partition)
+		assert.Equal(t, "order", part.Indexes[7].Table)
 		assert.Empty(t, old.Indexes)
 	})
 }
@@ -280,6 +286,10 @@ func TestParseAnalysisErrors(t *testing.T) {
 		{"bad block size", "Blocksize: big\nRECORD BLOCK SUMMARY\n", `r.txt:1: Blocksize "big" is not a number`},
 		{"index before its table", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
 			"r.txt:13: index CustNum before its table line"},
+		{"partition line without its index", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum:1 2 4 9.9K 62.2 1.8\n",
+			"r.txt:14: partition line CustNum:1 is not under the row of index CustNum"},
+		{"index row with 5 numbers and no partition", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 2 4 9.9K 62.2 1.8\n",
+			"r.txt:14: index row CustNum has 5 numbers, want 7 (or 5 for a partition line)"},
 		{"index section cut off", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
 			"INDEX BLOCK SUMMARY ends without its Totals: line: the report is cut off"},
 		{"two record summaries", report("") + "RECORD BLOCK SUMMARY\n", "r.txt:11: a second RECORD BLOCK SUMMARY"},

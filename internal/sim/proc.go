@@ -41,8 +41,17 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 		}
 	}
 	env.startup()
+	if !isProutil(p.name) {
+		// Utilities other than proutil take the rules that strike at
+		// start (exit, hang, delay) by their own name: "procopy:exit=1".
+		if rc := applyEarlyFault(p, env.fault(p, "", "")); rc >= 0 {
+			return rc
+		}
+	}
 	return fn(p)
 }
+
+func isProutil(name string) bool { return name == "proutil" || name == "_proutil" || name == "_dbutil" }
 
 // say prints one console line.
 func (p *proc) say(format string, a ...any) {

@@ -34,8 +34,18 @@ func runProutil(p *proc) int {
 	if _, ok := p.dlc(); !ok {
 		return exitFail
 	}
+	if !tableFaults[q] {
+		if rc := applyEarlyFault(p, p.env.fault(p, q, "")); rc >= 0 {
+			return rc
+		}
+	}
 	return fn(p, db, rest)
 }
+
+// tableFaults are the qualifiers that apply fault rules themselves, per
+// table and at the record where they strike; the others get the rules
+// that strike at start (exit, hang, delay) here.
+var tableFaults = map[string]bool{"dump": true, "dumpspecified": true, "load": true, "idxbuild": true}
 
 // runDbutil: _dbutil is the program behind prostrct, procopy and proutil:
 // "_dbutil prostrct ...", "_dbutil procopy ...", "_dbutil DB -C ...".

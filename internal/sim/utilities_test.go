@@ -184,6 +184,14 @@ func TestDumpFaults(t *testing.T) {
 		r := env.run(t, []string{"OESIM_FAULTS=dump:*:exit=7"}, "", "proutil", db, "-C", "dump", "Item", dir)
 		assert.Equal(t, 7, r.code)
 	})
+	t.Run("diskfull in a load", func(t *testing.T) {
+		bd := dumpOne(t, env, db, "OrderLine")
+		r := env.run(t, []string{"OESIM_FAULTS=load:OrderLine:diskfull-after=300000"}, "", "proutil", tgt, "-C", "load", bd)
+		assert.Equal(t, exitFail, r.code)
+		assert.Contains(t, r.out, "errno = 28")
+		n := counts(analysis(t, env, tgt))["PUB.OrderLine"]
+		assert.Positive(t, n, "the segments written before the disk filled stay")
+	})
 	t.Run("diskfull", func(t *testing.T) {
 		r := env.run(t, []string{"OESIM_FAULTS=dump:Customer:diskfull-after=1000"}, "", "proutil", db, "-C", "dump", "Customer", dir)
 		assert.Equal(t, exitFail, r.code)
@@ -255,6 +263,19 @@ func TestAdministration(t *testing.T) {
 	out = env.ok(t, "proutil", db, "-C", "describe")
 	assert.Contains(t, out, "Block Size                  : 8192")
 
+	// -csoutput writes the machine-readable twin of the report.
+	prefix := filepath.Join(env.work, "cs")
+	out = env.ok(t, "proutil", db, "-C", "dbanalys", "-csoutput", "-csfilePrefix", prefix)
+	report, err := openedge.ParseAnalysis(strings.NewReader(out), "dbanalys")
+	require.NoError(t, err)
+	f, err := os.Open(prefix + ".tab.txt")
+	require.NoError(t, err)
+	cs, err := openedge.ParseCSTab(f, prefix+".tab.txt")
+	f.Close()
+	require.NoError(t, err)
+	assert.Equal(t, counts(report), counts(cs))
+	assert.FileExists(t, prefix+".ix.txt")
+
 	// Sequences round-trip.
 	seqs := filepath.Join(env.work, "seq.txt")
 	env.ok(t, "_progres", "-b", "-db", db, "-p", "/x/dump_seqvals.p", "-param", seqs)
@@ -271,7 +292,7 @@ func TestAdministration(t *testing.T) {
 	// dump_df.p writes the schema back as a .df with every table.
 	dfOut := filepath.Join(env.work, "out.df")
 	env.ok(t, "_progres", "-b", "-db", db, "-p", "prodict/dump_df.p", "-param", "ALL,"+dfOut+",")
-	f, err := os.Open(dfOut)
+	f, err = os.Open(dfOut)
 	require.NoError(t, err)
 	df, err := openedge.ParseDF(f, dfOut)
 	f.Close()
@@ -307,4 +328,15 @@ func TestAdministration(t *testing.T) {
 	r = env.run(t, nil, "", "prostrct", "create", filepath.Join(env.work, "bad"), bad)
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.out, "bad.st:1")
+}
+
+func TestStartFaultsOnOtherUtilities(t *testing.T) {
+	env, db := smallDB(t)
+	r := env.run(t, []string{"OESIM_FAULTS=tabanalys:exit=9"}, "", "proutil", db, "-C", "tabanalys")
+	assert.Equal(t, 9, r.code)
+	r = env.run(t, []string{"OESIM_FAULTS=procopy:exit=4"}, "", "procopy", filepath.Join(env.dlc, "empty8"), filepath.Join(env.work, "x"))
+	assert.Equal(t, 4, r.code)
+	// A table rule does not strike a run that is not about that table.
+	r = env.run(t, []string{"OESIM_FAULTS=load:PUB.Customer:exit=5"}, "", "proutil", db, "-C", "tabanalys")
+	assert.Equal(t, 0, r.code)
 }

@@ -154,3 +154,7 @@ func jobName(j Job) string {
 func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")
 }
+
+// percent is f in whole percent, rounded down: a bar shows 100 % only when
+// the work is done, never at 99.6 %.
+func percent(f float64) int { return int(clamp01(f) * 100) }

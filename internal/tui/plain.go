@@ -110,7 +110,7 @@ func (p *Plain) Summary() {
 // 1 failed".
 func SummaryLine(s *State) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%3.0f%%] %s  elapsed %s  %s ", s.Overall()*100, s.CurrentPhase(), formatDuration(s.Elapsed()), timeText(s))
+	fmt.Fprintf(&b, "[%3d%%] %s  elapsed %s  %s ", percent(s.Overall()), s.CurrentPhase(), formatDuration(s.Elapsed()), timeText(s))
 	for _, p := range s.Progress() {
 		if p.Tables > 0 {
 			fmt.Fprintf(&b, " %s %d/%d", p.Kind, p.TablesDone, p.Tables)

@@ -624,4 +624,9 @@ func (s *State) ETA() ETA {
 	return s.eta.estimate(s.etaInput())
 }
 
-func clamp01(f float64) float64 { return max(0, min(1, f)) }
+func clamp01(f float64) float64 {
+	if f != f { // NaN
+		return 0
+	}
+	return max(0, min(1, f))
+}

@@ -22,7 +22,7 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 	}
 	barW := max(10, min(40, width-52))
 	line := func(name string, f float64, detail string) {
-		fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("%-9s %s %3.0f%%  %s", name, asciiBar(f, barW), f*100, detail), " "))
+		fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("%-9s %s %3d%%  %s", name, asciiBar(f, barW), percent(f), detail), " "))
 	}
 	line("overall", snap.Overall, "")
 	for _, p := range snap.Progress {

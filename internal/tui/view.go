@@ -61,7 +61,7 @@ func (m *model) render() string {
 	barW := max(10, min(50, w-60))
 	m.bar.Width = barW
 	bar := func(name string, f float64, detail string) {
-		line := fmt.Sprintf("%-9s %s %3.0f%%", name, m.bar.ViewAs(f), f*100)
+		line := fmt.Sprintf("%-9s %s %3d%%", name, m.bar.ViewAs(f), percent(f))
 		if detail != "" {
 			line += "  " + m.sty.dim.Render(cut(detail, w-barW-17))
 		}
@@ -119,7 +119,7 @@ var runningColumns = []column{
 	{"BYTES", 15, true, 1, func(_ *model, j Job) string {
 		by := formatBytes(j.Bytes)
 		if j.TotalBytes > 0 && j.Bytes > 0 {
-			by = fmt.Sprintf("%s %3.0f%%", by, 100*clamp01(float64(j.Bytes)/float64(j.TotalBytes)))
+			by = fmt.Sprintf("%s %3d%%", by, percent(float64(j.Bytes)/float64(j.TotalBytes)))
 		}
 		return by
 	}},

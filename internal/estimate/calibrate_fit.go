@@ -1,0 +1,244 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// fitStartupIO finds the disk traffic per start (KB) that makes the
+// simulated concurrent run of the small tables take as long as it did:
+// bisection on the simulation, which is monotone in it.
+func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample, streams int) float64 {
+	wall := func(kb float64) float64 {
+		q := p
+		q.StartupIOKB = kb
+		var works []jobWork
+		for _, t := range tables {
+			works = append(works, jobWork{startup: q.startup(), flows: []flowDemand{q.demand(float64(t.records), float64(t.bytes))}})
+		}
+		return queueWall(works, streams, m.Hardware)
+	}
+	if m.Hardware.DiskMBps <= 0 || wall(0) >= measured.Wall {
+		return 0
+	}
+	lo, hi := 0.0, 1.0
+	for wall(hi) < measured.Wall && hi < 1e7 {
+		hi *= 4
+	}
+	for range 40 {
+		mid := (lo + hi) / 2
+		if wall(mid) < measured.Wall {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// queueWall simulates works through a queue with n slots, in order, and
+// returns when the last ends.
+func queueWall(works []jobWork, n int, hw Hardware) float64 {
+	s := newSim(hw)
+	next := 0
+	for ; next < len(works) && next < n; next++ {
+		s.add(next, works[next])
+	}
+	for !s.idle() {
+		for _, ev := range s.step() {
+			if ev.taskDone && next < len(works) {
+				s.add(next, works[next])
+				next++
+			}
+		}
+	}
+	return s.now
+}
+
+// fit turns the measurements into model parameters.
+//
+// CPU: the utilities' rusage, fitted against records and bytes. Wall time:
+// start-up + per-record + per-byte by least squares; what the wall time
+// has beyond the CPU is I/O. The parallel test tells the disk: when n
+// streams at once move the sample's bytes no faster than one stream would,
+// the disk is the limit and its throughput is what they achieved; the
+// single stream's I/O time beyond that is the per-request latency.
+func (c *calibrator) fit(m *Model, dumps, loads []sample, par, idx sample, tabs []sample, createSec float64) error {
+	var err error
+	dumpIO, err := fitPhase(&m.Dump, dumps)
+	if err != nil {
+		return fmt.Errorf("dump fit: %w", err)
+	}
+	loadIO, err := fitPhase(&m.Load, loads)
+	if err != nil {
+		return fmt.Errorf("load fit: %w", err)
+	}
+	// The disk in the model's terms: device bytes at a MB/s ceiling
+	// (requests are folded into the throughput: IOPS 0).
+	m.Hardware.DiskIOPS = 0
+	loadDev := m.Load.ReadPerByte + m.Load.WritePerByte
+	single := loadIO // s of I/O per table byte, one stream
+	// Aggregate: the parallel loads minus their start-ups, spread over n.
+	n := float64(c.cfg.Streams)
+	parCPU := loads[0].CPU * n // the same large load, n times
+	parIO := par.Wall - m.Load.StartupSec - parCPU/math.Min(n, float64(m.Hardware.Cores))
+	perByte := math.Max(parIO, 1e-3) / math.Max(par.Bytes, 1) // s per table byte, all streams together
+	switch {
+	case single <= 0:
+		// The disk did at least what the parallel test made it do.
+		m.Hardware.DiskMBps = loadDev * par.Bytes / math.Max(par.Wall, 1e-3) / 1e6
+		m.Hardware.DiskLatencyMs = 0
+		c.notes = append(c.notes, fmt.Sprintf("I/O too fast to tell from CPU: the disk is set to what the parallel test reached, %.0f MB/s", m.Hardware.DiskMBps))
+	default:
+		// The device: at least as fast as the aggregate, no faster than n
+		// single streams.
+		devPerByte := math.Max(perByte, single/n)
+		m.Hardware.DiskMBps = loadDev / devPerByte / 1e6
+		// One stream's I/O beyond its share of device time is latency.
+		opsPerByte := loadDev / (m.Load.IOSizeKB * 1024)
+		if single > devPerByte*1.05 {
+			m.Hardware.DiskLatencyMs = single / opsPerByte * 1000
+		} else {
+			m.Hardware.DiskLatencyMs = 0
+		}
+		c.notes = append(c.notes, fmt.Sprintf("load I/O: %.3g s/MB one stream, %.3g s/MB with %d streams: disk %.0f MB/s, per-request latency %.2g ms",
+			single*1e6, perByte*1e6, c.cfg.Streams, m.Hardware.DiskMBps, m.Hardware.DiskLatencyMs))
+	}
+	// The dump's device traffic per table byte, in the same disk's terms.
+	if dumpIO > 0 {
+		dev := deviceFactor(dumpIO, m.Hardware, m.Dump.IOSizeKB, 1)
+		m.Dump.ReadPerByte, m.Dump.WritePerByte = dev/2, dev/2
+	}
+	// idxbuild: CPU per key from its rusage; I/O per byte from the rest.
+	if idx.Records > 0 {
+		cpuKeys := math.Max(0, idx.CPU-idx.Bytes/1e6*m.Idxbuild.CPUPerMB)
+		m.Idxbuild.CPUPerKeyUs = cpuKeys / idx.Records * 1e6
+		par := math.Max(1, math.Min(float64(m.Hardware.Cores), float64(max(1, c.idx.Threadnum*max(1, c.idx.Mergethreads), c.idx.Datascanthreads))))
+		io := idx.Wall - m.Idxbuild.StartupSec - idx.CPU/par
+		if io > 0 && idx.Bytes > 0 {
+			qd := math.Max(1, math.Max(float64(c.idx.Datascanthreads), float64(c.idx.Threadnum)))
+			dev := deviceFactor(io/idx.Bytes, m.Hardware, m.Idxbuild.IOSizeKB, qd)
+			m.Idxbuild.ReadPerByte, m.Idxbuild.WritePerByte = dev/2, dev/2
+		} else {
+			m.Idxbuild.StartupSec = math.Max(0, idx.Wall-idx.CPU/par)
+			m.Idxbuild.ReadPerByte, m.Idxbuild.WritePerByte = 0, 0
+		}
+	}
+	// tabanalys: two points (source, scratch): start-up + per byte.
+	if len(tabs) == 2 && tabs[0].Bytes != tabs[1].Bytes {
+		slope := (tabs[0].Wall - tabs[1].Wall) / (tabs[0].Bytes - tabs[1].Bytes)
+		m.Tabanalys.StartupSec = math.Max(0, tabs[1].Wall-slope*tabs[1].Bytes)
+		if slope > 0 {
+			m.Tabanalys.ReadPerByte = deviceFactor(slope, m.Hardware, m.Tabanalys.IOSizeKB, 1)
+			m.Tabanalys.CPUPerMB = 0
+		}
+	}
+	// One utility call each; preflight and verify are oedl's own Go code.
+	m.FixedSec["create-target"] = createSec
+	m.DFPerTableSec = 0 // createSec loaded the whole .df
+	for _, k := range []string{"dump-df", "dump-sequences", "load-sequences", "post"} {
+		m.FixedSec[k] = m.Load.StartupSec
+	}
+	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
+	return nil
+}
+
+// deviceFactor is the device bytes per table byte that make a stream
+// with qd requests in flight spend ioPerByte seconds of I/O per table byte
+// on hw, alone: the larger of its device time and its requests × latency
+// / qd is its I/O time.
+func deviceFactor(ioPerByte float64, hw Hardware, ioSizeKB, qd float64) float64 {
+	d := math.Inf(1)
+	if hw.DiskMBps > 0 {
+		d = ioPerByte * hw.DiskMBps * 1e6
+	}
+	if hw.DiskLatencyMs > 0 {
+		d = math.Min(d, ioPerByte*qd*ioSizeKB*1024/(hw.DiskLatencyMs/1000))
+	}
+	if math.IsInf(d, 1) {
+		return 0
+	}
+	return d
+}
+
+// fitPhase fits start-up, CPU and I/O costs of one kind of stream and
+// returns its I/O time per table byte (0 when the CPU explains it all).
+func fitPhase(p *PhaseCost, s []sample) (ioPerByte float64, err error) {
+	rec, byt, wall, cpu := make([]float64, len(s)), make([]float64, len(s)), make([]float64, len(s)), make([]float64, len(s))
+	for i, x := range s {
+		rec[i], byt[i], wall[i], cpu[i] = x.Records, x.Bytes, x.Wall, x.CPU
+	}
+	t0, wr, wb, err := robustFit(rec, byt, wall)
+	if err != nil {
+		return 0, err
+	}
+	c0, cr, cb, err := fitLinear(rec, byt, cpu)
+	if err != nil {
+		return 0, err
+	}
+	p.StartupSec = t0
+	p.StartupCPUSec = math.Min(c0, t0)
+	p.CPUPerRecordUs = cr * 1e6
+	p.CPUPerMB = cb * 1e6
+	// Wall per record beyond CPU per record goes with the bytes (records
+	// and bytes move together; the I/O is what is left of the wall time).
+	ioPerByte = wb - cb
+	if extra := wr - cr; extra > 0 {
+		var r, b float64
+		for i := range s {
+			r += rec[i]
+			b += byt[i]
+		}
+		if b > 0 {
+			ioPerByte += extra * r / b
+		}
+	}
+	return math.Max(0, ioPerByte), nil
+}
+
+// robustFit is fitLinear, refitted without the samples whose residual is
+// beyond 3 median absolute deviations: one call that lost the CPU to a
+// neighbour for half a second must not set the per-byte cost.
+func robustFit(x1, x2, y []float64) (a, b, c float64, err error) {
+	a, b, c, err = fitLinear(x1, x2, y)
+	if err != nil || len(y) < 6 {
+		return a, b, c, err
+	}
+	res := make([]float64, len(y))
+	for i := range y {
+		res[i] = math.Abs(y[i] - a - b*x1[i] - c*x2[i])
+	}
+	sorted := append([]float64(nil), res...)
+	sort.Float64s(sorted)
+	mad := sorted[len(sorted)/2]
+	var k1, k2, ky []float64
+	for i := range y {
+		if res[i] <= 3*mad || mad == 0 {
+			k1, k2, ky = append(k1, x1[i]), append(k2, x2[i]), append(ky, y[i])
+		}
+	}
+	if len(ky) < 3 || len(ky) == len(y) {
+		return a, b, c, nil
+	}
+	return fitLinear(k1, k2, ky)
+}
+
+// residuals are log(measured / modelled alone) of the timed jobs, for the
+// Monte Carlo range.
+func (c *calibrator) residuals(m *Model, dumps, loads []sample) []float64 {
+	var out []float64
+	for _, group := range []struct {
+		p PhaseCost
+		s []sample
+	}{{m.Dump, dumps}, {m.Load, loads}} {
+		for _, x := range group.s {
+			w := jobWork{startup: group.p.startup(), flows: []flowDemand{group.p.demand(x.Records, x.Bytes)}}
+			pred := aloneDuration(w, m.Hardware).Seconds()
+			if pred > 0 && x.Wall > 0 {
+				out = append(out, math.Log(x.Wall/pred))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,234 @@
+package estimate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+)
+
+// timed runs one utility call alone and returns its wall and CPU time.
+// The CPU time is the growth of this process's children rusage: calls are
+// sequential here, so it is this call's.
+func (c *calibrator) timed(ctx context.Context, cmd execx.Cmd) (execx.Result, float64, error) {
+	before := childCPU()
+	cmd.Env = append(cmd.Env, "DLC="+c.cfg.DLC)
+	if cmd.Log == nil {
+		f, err := os.OpenFile(filepath.Join(c.dir, "calibrate.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err == nil {
+			defer f.Close()
+			cmd.Log = f
+		}
+	}
+	res, err := c.cfg.Runner.Run(ctx, cmd)
+	if err != nil {
+		return res, 0, fmt.Errorf("%s: %w\n%s", execx.Quote(append([]string{cmd.Path}, cmd.Args...)), err, tail(res.Output))
+	}
+	return res, childCPU() - before, nil
+}
+
+func childCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+func tail(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-5):], "\n")
+}
+
+// firstBD is the first .bd file a dump wrote into dir ("" if none).
+func firstBD(dir string) string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.bd*"))
+	sort.Strings(files)
+	if len(files) == 0 {
+		return ""
+	}
+	return files[0]
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "this machine"
+	}
+	return h
+}
+
+// pickSample is the largest table up to max and n smaller ones spread
+// evenly over the size ranking (so that the fit sees both the per-table
+// start-up of tiny tables and the per-byte cost of larger ones).
+func pickSample(stats []openedge.TableStat, n int, maxBytes int64) []*sampleTable {
+	var all []*sampleTable
+	for _, t := range stats {
+		if t.Records > 0 && t.Tenancy == "" {
+			all = append(all, &sampleTable{name: t.QualifiedName(), records: t.Records, bytes: t.Bytes})
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].bytes > all[b].bytes })
+	first := 0
+	for first < len(all) && all[first].bytes > maxBytes {
+		first++
+	}
+	if first == len(all) {
+		return nil
+	}
+	rest := all[first+1:]
+	out := []*sampleTable{all[first]}
+	if len(rest) <= n {
+		return append(out, rest...)
+	}
+	for i := range n {
+		out = append(out, rest[i*(len(rest)-1)/max(1, n-1)])
+	}
+	return out
+}
+
+func (c *calibrator) scratchPath(i int) string {
+	return filepath.Join(c.dir, "scratch"+strconv.Itoa(i), "scratch")
+}
+
+// createScratch builds an empty database with the target's structure and
+// schema. The plan's extents are moved into the scratch directory so that
+// nothing is written where the real target will go.
+func (c *calibrator) createScratch(ctx context.Context, db string) error {
+	dir := filepath.Dir(db)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Open(filepath.Join(c.cfg.PlanDir, "target.st"))
+	if err != nil {
+		return err
+	}
+	st, err := openedge.ParseStructure(f, f.Name())
+	f.Close()
+	if err != nil {
+		return err
+	}
+	for _, a := range st.Areas {
+		// One variable extent per area, here: the scratch holds a sample.
+		if len(a.Extents) > 0 {
+			a.Extents = []openedge.Extent{{Path: ".", Line: a.Extents[0].Line}}
+		}
+	}
+	var buf bytes.Buffer
+	if err := openedge.WriteStructure(&buf, st); err != nil {
+		return err
+	}
+	stPath := filepath.Join(dir, "scratch.st")
+	if err := os.WriteFile(stPath, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	bs := 8192
+	if p, err := plan.ReadJSON(filepath.Join(c.cfg.PlanDir, "plan.json")); err == nil && p.BlockSize > 0 {
+		bs = p.BlockSize
+	}
+	steps := []execx.Cmd{
+		{Path: c.bin(openedge.ToolProstrct), Args: openedge.ProstrctCreateArgs(db, stPath, bs), Dir: dir},
+		{Path: c.bin(openedge.ToolProcopy), Args: openedge.ProcopyArgs(filepath.Join(c.cfg.DLC, "empty"+strconv.Itoa(bs/1024)), db), Dir: dir},
+		{Path: c.bin(openedge.ToolProgres), Args: []string{"-b", "-db", db, "-1", "-p", "prodict/load_df.p", "-param", filepath.Join(c.cfg.PlanDir, "target.df")}, Dir: dir},
+	}
+	for _, s := range steps {
+		if _, _, err := c.timed(ctx, s); err != nil {
+			return fmt.Errorf("scratch database: %w", err)
+		}
+	}
+	return nil
+}
+
+// parallelLoads loads the large sample table into Streams fresh scratch
+// databases at once (single-user, one stream each): n times the bytes of
+// one stream, so the time it takes against one stream's says how much of
+// the disk one stream leaves unused.
+func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable) (sample, error) {
+	n := c.cfg.Streams
+	big := tables[0]
+	for i := 1; i <= n; i++ {
+		if err := c.createScratch(ctx, c.scratchPath(i)); err != nil {
+			return sample{}, err
+		}
+	}
+	s := sample{Job: fmt.Sprintf("%d loads of %s at once", n, big.name),
+		Records: float64(big.records) * float64(n), Bytes: float64(big.bytes) * float64(n)}
+	start := time.Now()
+	g, gctx := errgroup.WithContext(ctx)
+	for i := 1; i <= n; i++ {
+		g.Go(func() error {
+			cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(c.scratchPath(i), big.file, openedge.LoadOptions{}),
+				Env: []string{"DLC=" + c.cfg.DLC}}
+			if res, err := c.cfg.Runner.Run(gctx, cmd); err != nil {
+				return fmt.Errorf("parallel load: %w\n%s", err, tail(res.Output))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return s, err
+	}
+	s.Wall = time.Since(start).Seconds()
+	c.logf("%d loads of %s at once: %s", n, formatBytes(big.bytes), formatDuration(seconds(s.Wall)))
+	return s, nil
+}
+
+// concurrent runs one utility call per table, Streams at a time, as a
+// queue with Streams slots does, and times the whole.
+func (c *calibrator) concurrent(ctx context.Context, what string, tables []*sampleTable, argv func(*sampleTable, string) []string) (sample, error) {
+	s := sample{Job: fmt.Sprintf("%d small %ss, %d at a time", len(tables), what, c.cfg.Streams)}
+	for _, t := range tables {
+		s.Records += float64(t.records)
+		s.Bytes += float64(t.bytes)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(c.cfg.Streams)
+	start := time.Now()
+	for i, t := range tables {
+		if t.file == "" {
+			continue
+		}
+		dir := filepath.Join(c.dir, what+"3", strconv.Itoa(i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return s, err
+		}
+		g.Go(func() error {
+			cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: argv(t, dir), Env: []string{"DLC=" + c.cfg.DLC}}
+			if res, err := c.cfg.Runner.Run(gctx, cmd); err != nil {
+				return fmt.Errorf("concurrent %s: %w\n%s", what, err, tail(res.Output))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return s, err
+	}
+	s.Wall = time.Since(start).Seconds()
+	return s, nil
+}
+
+func idxParams(p plan.Idxbuild) openedge.IdxbuildParams {
+	return openedge.IdxbuildParams{SG: p.SG, TB: p.TB, TM: p.TM, TMB: p.TMB, B: p.B, TF: p.TF,
+		Threadnum: p.Threadnum, Mergethreads: p.Mergethreads, Datascanthreads: p.Datascanthreads, Pfactor: p.Pfactor}
+}
+
+func safeFile(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
