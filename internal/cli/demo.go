@@ -50,7 +50,7 @@ real utility call you can repeat by hand from the work directory's logs.`,
 		RunE: func(c *cobra.Command, _ []string) error { return demoRun(c.Context(), opts) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Dir, "dir", "oedl-demo", "directory for the simulated DLC, the databases, the plan and the work")
+	f.StringVar(&opts.Dir, "dir", "demo", "directory for the simulated DLC, the databases, the plan and the work")
 	f.StringVar(&opts.Profile, "profile", "erp", "database to generate: erp or sports")
 	f.StringVar(&opts.Scale, "scale", "5MB", "size of the generated records (erp at 5MB: about 230 tables, a run of about 20s on 2 cores)")
 	f.Int64Var(&opts.Seed, "seed", 1, "seed of the generated values")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -124,7 +125,10 @@ func (opts *RunOptions) config() (run.Config, error) {
 	if retries == 0 {
 		retries = -1
 	}
-	work, _ := filepath.Abs(opts.Work)
+	work := opts.Work
+	if work != "" {
+		work, _ = filepath.Abs(work)
+	}
 	planDir, _ := filepath.Abs(opts.PlanDir)
 	return run.Config{
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
@@ -170,7 +174,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	case jsonOut:
 		sinks = append(sinks, tui.NewJSON(io.Out))
 	case io.IsTerminal && !noTUI:
-		ui = tui.New(tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target})
+		ui = tui.New(tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target,
+			Disks: func() []tui.Disk {
+				return []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}, {Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))}}
+			}})
 		sinks = append(sinks, ui)
 	default:
 		p := tui.NewPlain(io.ErrOut, 10*time.Second)
@@ -283,6 +290,15 @@ func logEvent(l *zap.Logger, e event.Event) {
 	l.Info("event", fields...)
 }
 
+// freeBytes is the space left on dir's filesystem, -1 when unknown.
+func freeBytes(dir string) int64 {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return -1
+	}
+	return int64(st.Bavail) * int64(st.Bsize)
+}
+
 func parseSizeFlag(flag, s string) (int64, error) {
 	if s == "" || s == "0" {
 		return 0, nil
@@ -298,10 +314,10 @@ func parseSizeFlag(flag, s string) (int64, error) {
 // simulated clock, so the commands come in the order the queue would start
 // them, with predicted times), for this machine with a typical disk.
 func dryRun(w io.Writer, cfg run.Config) error {
-	eff := cfg.WithDefaults()
-	if eff.Work == "" {
-		eff.Work = "WORK"
+	if cfg.Work == "" {
+		cfg.Work = "$WORK" // printed as is: the commands are for reading
 	}
+	eff := cfg.WithDefaults()
 	cores := eff.Plan.Machine.Cores
 	if cores <= 0 {
 		cores = runtime.NumCPU()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,22 +54,25 @@ type calibrator struct {
 }
 
 // Calibrate times a short sample of real utility calls on this machine and
-// fits the model to them (performance-model.md §5.5):
+// fits the model to them (performance-model.md §5.5; docs/estimate.md):
 //
-//  1. tabanalys of the source (read-only): the table list, and the cost of
-//     a tabanalys per MB;
-//  2. single-stream binary dumps of the largest table up to SampleMax and
-//     of SampleTables smaller tables spread over the size ranking: start-up,
-//     per-record and per-byte costs by least squares, CPU from the
+//  1. tabanalys of the source (read-only): the table list, a tabanalys cost;
+//  2. single-user dumps of the largest table up to SampleMax and of
+//     SampleTables smaller ones spread over the size ranking: the sample's
+//     .bd files;
+//  3. the cost of formatting a fixed extent; a scratch database in Work
+//     from the plan's target.st and target.df, served as the run serves its
+//     target, and the sample loaded into it one table at a time: start-up,
+//     per-record and per-byte load costs by least squares, CPU from the
 //     utilities' own rusage;
-//  3. a scratch database in Work built from the plan's target.st and
-//     target.df (prostrct create, procopy, load .df), and the same tables
-//     loaded into it one by one: the load's costs;
-//  4. the same loads spread over Streams copies of the scratch database at
-//     once: the disk's ceiling and the per-stream latency, which decide
-//     how much parallel jobs and overlap gain;
-//  5. one idxbuild of the scratch database with the plan's parameters: the
-//     per-key cost; one tabanalys of it.
+//  4. idxbuild of the scratch with the plan's parameters: the per-key cost;
+//  5. the sample dumped again from the served scratch, one at a time: the
+//     dump's costs, as the run dumps a served source;
+//  6. the small tables dumped and loaded Streams at a time: the disk
+//     traffic of a start-up, fitted by simulating that very queue;
+//  7. the large table loaded into Streams fresh scratch copies at once: the
+//     disk's ceiling and the per-request latency;
+//  8. tabanalys of the scratch.
 //
 // The source is only read: every file written is under Work/calibrate.
 func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
@@ -201,6 +205,10 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 	createSec := time.Since(createStart).Seconds()
+	extentSec, extentBytes, err := c.fixedExtentCost(ctx)
+	if err != nil {
+		return nil, err
+	}
 	res, _, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(c.scratchPath(0))})
 	if err != nil {
 		return nil, err
@@ -313,6 +321,9 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.samples = append(append(append([]sample{tabSource}, dumps...), loads...), parallel, idx, tabScratch)
 	if err := c.fit(m, dumps, loads, parallel, idx, []sample{tabSource, tabScratch}, createSec); err != nil {
 		return nil, err
+	}
+	if m.Hardware.DiskMBps > 0 && extentBytes > 0 {
+		m.ExtentWritePerByte = math.Max(0, extentSec) * m.Hardware.DiskMBps * 1e6 / extentBytes
 	}
 	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, c.cfg.Streams)
 	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, c.cfg.Streams)

@@ -82,8 +82,8 @@ func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
 		return jobWork{startup: m.Tabanalys.startup(), flows: []flowDemand{m.Tabanalys.demand(float64(j.Records), float64(j.Bytes))}}
 	case schedule.KindCreateTarget:
 		w := jobWork{startup: m.FixedSec[string(j.Kind)] + m.DFPerTableSec*float64(cc.nTables)}
-		if cc.extentKB > 0 {
-			b := float64(cc.extentKB) * 1024
+		if cc.extentKB > 0 && m.ExtentWritePerByte > 0 {
+			b := float64(cc.extentKB) * 1024 * m.ExtentWritePerByte
 			w.flows = []flowDemand{{bytes: b, ops: b / (1 << 20), par: 1, qd: 1}}
 		}
 		return w

@@ -46,6 +46,9 @@ type Model struct {
 	FixedSec map[string]float64 `json:"fixed_s"`
 	// DFPerTableSec is added to create-target per table (loading the .df).
 	DFPerTableSec float64 `json:"df_per_table_s"`
+	// ExtentWritePerByte is the device traffic of creating a fixed extent,
+	// per byte of extent: 1 where prostrct create formats every block.
+	ExtentWritePerByte float64 `json:"extent_write_per_byte"`
 	// BracketSkew: in a threaded dump the largest bracket holds
 	// (1+skew)/threads of the table (KB 000061242: brackets come from the
 	// index root and are uneven; the last thread finishes late).
@@ -135,9 +138,10 @@ func DefaultModel() *Model {
 			string(schedule.KindLoadSeq): 1, string(schedule.KindVerify): 0.5, string(schedule.KindPost): 5,
 			string(schedule.KindRepair): 3,
 		},
-		DFPerTableSec: 0.01,
-		BracketSkew:   0.25,
-		Uncertainty:   Uncertainty{CPU: 0.15, IO: 0.15, Startup: 0.3, Job: 0.2},
+		DFPerTableSec:      0.01,
+		ExtentWritePerByte: 1,
+		BracketSkew:        0.25,
+		Uncertainty:        Uncertainty{CPU: 0.15, IO: 0.15, Startup: 0.3, Job: 0.2},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -212,7 +213,9 @@ func layoutRows(bars []Bar, maxRows int) []row {
 		return rows
 	}
 
-	// Rank by importance: failed, critical, then longest.
+	// Rank by importance: failed, then longest (critical first among
+	// equals). A short critical job that is grouped still shows its
+	// outline inside the group's row.
 	idx := make([]int, len(sorted))
 	for i := range idx {
 		idx[i] = i
@@ -222,19 +225,28 @@ func layoutRows(bars []Bar, maxRows int) []row {
 		if ba.Failed != bb.Failed {
 			return ba.Failed
 		}
-		if ba.Critical != bb.Critical {
-			return ba.Critical
+		if ba.Duration() != bb.Duration() {
+			return ba.Duration() > bb.Duration()
 		}
-		return ba.Duration() > bb.Duration()
+		return ba.Critical && !bb.Critical
 	})
-	groups := map[string]bool{}
+	groups := map[string]int{}
 	for _, b := range sorted {
-		groups[b.Group] = true
+		groups[b.Group]++
 	}
 	budget := max(maxRows-len(groups), maxRows/2)
 	keep := make([]bool, len(sorted))
+	left := maps.Clone(groups)
 	for _, i := range idx[:min(budget, len(idx))] {
 		keep[i] = true
+		left[sorted[i].Group]--
+	}
+	// A group left with one job gets that job's own row: same row count,
+	// and "1 more job" says less than the job's name.
+	for i, b := range sorted {
+		if !keep[i] && left[b.Group] == 1 {
+			keep[i] = true
+		}
 	}
 	rest := map[string][]Bar{}
 	for i, b := range sorted {

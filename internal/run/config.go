@@ -112,7 +112,7 @@ func (c *Config) fill() {
 	c.Target = dbPath(c.Target)
 	// Utilities run in the work directory: every path they get is absolute.
 	for _, p := range []*string{&c.DLC, &c.Work, &c.PlanDir} {
-		if *p != "" {
+		if *p != "" && !strings.HasPrefix(*p, "$") {
 			if abs, err := filepath.Abs(*p); err == nil {
 				*p = abs
 			}

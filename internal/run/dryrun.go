@@ -16,7 +16,7 @@ import (
 func DryRun(w io.Writer, cfg Config) error {
 	cfg.fill()
 	if cfg.Work == "" {
-		cfg.Work = "WORK"
+		cfg.Work = "$WORK"
 	}
 	built, err := schedule.Build(cfg.Plan, cfg.buildOptions())
 	if err != nil {

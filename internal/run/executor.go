@@ -52,6 +52,7 @@ type Executor struct {
 	crashAt int // test hook: SIGKILL ourselves after this many records
 	written int
 
+	starts           map[string]int  // "started" records per job, over every invocation
 	firstRec         int             // index in recs of this invocation's first record
 	skipped          map[string]bool // jobs done by an earlier invocation
 	preflightSummary string
@@ -63,6 +64,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		cfg: cfg, built: built, jw: jw, sink: cfg.Events,
 		outcomes:         make(chan schedule.Outcome, 64),
 		recs:             recs,
+		starts:           map[string]int{},
 		firstRec:         len(recs),
 		skipped:          map[string]bool{},
 		started:          map[string]bool{},
@@ -82,6 +84,11 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 	}
 	for a, n := range journal.Replay(recs).Repairs {
 		e.repairs[a] = n
+	}
+	for _, r := range recs {
+		if r.State == journal.Started {
+			e.starts[r.Job]++
+		}
 	}
 	if n, err := strconv.Atoi(os.Getenv("OEDL_TEST_CRASH_AT")); err == nil {
 		e.crashAt = n
@@ -118,13 +125,7 @@ func (e *Executor) Start(ctx context.Context, j *schedule.Job) {
 func (e *Executor) attempt(id string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	n := 1
-	for _, r := range e.recs {
-		if r.Job == id && r.State == journal.Started {
-			n++
-		}
-	}
-	return n
+	return e.starts[id] + 1
 }
 
 // record appends to the journal and keeps a copy for in-run decisions
@@ -137,6 +138,9 @@ func (e *Executor) record(r journal.Record) error {
 	}
 	// Append filled Seq and Time in its copy; ours only needs the order.
 	e.recs = append(e.recs, r)
+	if r.State == journal.Started {
+		e.starts[r.Job]++
+	}
 	e.written++
 	if e.crashAt > 0 && e.written >= e.crashAt {
 		// Test hook (OEDL_TEST_CRASH_AT): die like kill -9 right after a

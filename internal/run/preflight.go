@@ -122,7 +122,12 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 			return precondition("%s is in use in multi-user mode (276): shut it down (proshut %s -by) or, for the source, dump online with --dump-jobs > 1", db, db)
 		case holderSingle:
 			if !c.Resume || time.Now().After(deadline) {
-				return precondition("%s is in use in single-user mode (263)%s", db, holderText(out))
+				hint := ""
+				if len(r.unfinished) > 0 {
+					hint = fmt.Sprintf("; the killed run left %s unfinished: its utility may still be running (see WORK/logs/); let it end or stop it, then resume again",
+						strings.Join(r.unfinished, ", "))
+				}
+				return precondition("%s is in use in single-user mode (263)%s%s", db, holderText(out), hint)
 			}
 			select {
 			case <-ctx.Done():

@@ -43,6 +43,8 @@ type runner struct {
 	// resumeKeepsTarget: the journal proves the target was created, so a
 	// resume continues into it instead of refusing it as existing.
 	resumeKeepsTarget bool
+	// unfinished are the jobs a killed run started and never ended.
+	unfinished []string
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -99,6 +101,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
 	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+	for id, j := range rp.Jobs {
+		if j.State == journal.Started {
+			r.unfinished = append(r.unfinished, id)
+		}
+	}
+	sort.Strings(r.unfinished)
 	if r.log, err = os.OpenFile(c.logPath("run"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return nil, err
 	}

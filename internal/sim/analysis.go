@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -200,7 +199,7 @@ func describeQualifier(p *proc, dbArg string, args []string) int {
 	p.say("")
 	p.say("    ID   Feature                            Active  Details")
 	p.say("   ----  ---------------------------------  ------  -------")
-	p.say("%s", fmt.Sprintf("      5  Large Files                        Yes"))
-	p.say("%s", fmt.Sprintf("     10  64 Bit DBKEYS                      Yes"))
+	p.say("      5  Large Files                        Yes")
+	p.say("     10  64 Bit DBKEYS                      Yes")
 	return exitOK
 }

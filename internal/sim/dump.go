@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,9 +19,10 @@ import (
 
 // tableImage is a table's records read into memory, in storage order.
 type tableImage struct {
-	recs  [][]byte // aliases of the segment buffers
-	crcs  []uint32
-	bytes int64
+	recs   [][]byte // aliases of the segment buffers
+	crcs   []uint32
+	recids []int64 // ascending: storage order is record-id order
+	bytes  int64
 }
 
 func readTable(db *store.DB, t *store.Table, env *environment) (*tableImage, error) {
@@ -36,9 +38,11 @@ func readTable(db *store.DB, t *store.Table, env *environment) (*tableImage, err
 		}
 		env.charge(int64(len(buf)), 1)
 		img.bytes += int64(len(buf))
+		ids := store.NewRecids(af, s)
 		err = store.ForEachFrame(buf, func(rec []byte, crc uint32) error {
 			img.recs = append(img.recs, rec)
 			img.crcs = append(img.crcs, crc)
+			img.recids = append(img.recids, ids.Next(len(rec)))
 			return nil
 		})
 		if err != nil {
@@ -58,23 +62,91 @@ func indexOrder(img *tableImage, ix *store.Index, threads int) ([]int32, int, er
 		}
 		return order, 8, nil
 	}
-	ex := newExtractor(ix)
-	run := &keyRun{ents: make([]keyEntry, 0, len(img.recs))}
-	for i, rec := range img.recs {
-		if err := ex.keys(rec, func(k []byte) { run.add(k, int64(i)) }); err != nil {
-			return nil, 0, err
+	// Each thread extracts and sorts the keys of a slice of the records;
+	// the sorted runs are then merged.
+	threads = max(1, min(threads, len(img.recs)/4096))
+	runs := make([]*keyRun, threads)
+	errs := make([]error, threads)
+	var wg sync.WaitGroup
+	for w := range threads {
+		lo, hi := w*len(img.recs)/threads, (w+1)*len(img.recs)/threads
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ex := newExtractor(ix)
+			run := &keyRun{ents: make([]keyEntry, 0, hi-lo)}
+			for i := lo; i < hi; i++ {
+				if err := ex.keys(img.recs[i], func(k []byte) { run.add(k, int64(i)) }); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+			run.sort()
+			runs[w] = run
+		}()
+	}
+	wg.Wait()
+	var keyBytes, keys int
+	for w := range threads {
+		if errs[w] != nil {
+			return nil, 0, errs[w]
 		}
+		keyBytes += len(runs[w].arena)
+		keys += len(runs[w].ents)
 	}
 	meanKey := 8
-	if len(run.ents) > 0 {
-		meanKey = max(1, len(run.arena)/len(run.ents))
+	if keys > 0 {
+		meanKey = max(1, keyBytes/keys)
 	}
-	runs := splitRuns([]*keyRun{run}, threads)
-	sortRuns(runs)
 	i := 0
 	err := mergeRuns(runs, func(_ []byte, recid int64) error { order[i] = int32(recid); i++; return nil })
 	return order, meanKey, err
 }
+
+// walkIndex returns the record positions of img in the order of the
+// stored index ix, as a real dump walks the index and fetches each record:
+// the index's entries carry record ids, found in img by binary search. ok
+// is false when the stored index does not cover the table one entry per
+// record (then the caller sorts instead).
+func walkIndex(db *store.DB, img *tableImage, ix *store.Index, env *environment) (order []int32, meanKey int, ok bool, err error) {
+	af, segs, err := db.ObjectSegments(ix.Area, store.KindIndex, ix.Number)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	order = make([]int32, 0, len(img.recs))
+	var buf []byte
+	var keyBytes int64
+	for _, s := range segs {
+		if buf, err = af.ReadData(s, buf); err != nil {
+			return nil, 0, false, err
+		}
+		env.charge(int64(len(buf)), 1)
+		keyBytes += int64(len(buf))
+		err = store.ForEachEntry(buf, func(_ []byte, recid int64) error {
+			i, found := slices.BinarySearch(img.recids, recid)
+			if !found || len(order) == len(img.recs) {
+				return errStaleIndex
+			}
+			order = append(order, int32(i))
+			return nil
+		})
+		if err == errStaleIndex {
+			return nil, 0, false, nil
+		}
+		if err != nil {
+			return nil, 0, false, err
+		}
+	}
+	if len(order) != len(img.recs) {
+		return nil, 0, false, nil
+	}
+	if len(order) > 0 {
+		meanKey = int(max(1, keyBytes/int64(len(order))-2))
+	}
+	return order, meanKey, true, nil
+}
+
+var errStaleIndex = errors.New("stored index does not match the records")
 
 // brackets splits n records, in dump-index order, into the key ranges a
 // threaded dump gives its threads. OpenEdge takes them from the entries of
@@ -161,7 +233,13 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if err != nil {
 		return p.fail("** %v", err)
 	}
-	order, meanKey, err := indexOrder(img, ix, 2)
+	order, meanKey, walked, err := []int32(nil), 0, false, error(nil)
+	if ix != nil {
+		order, meanKey, walked, err = walkIndex(s.db, img, ix, p.env)
+	}
+	if err == nil && !walked {
+		order, meanKey, err = indexOrder(img, ix, 2)
+	}
 	if err != nil {
 		return p.fail("** %v", err)
 	}

@@ -14,12 +14,10 @@ import (
 // charged per write (the writers above it issue ~1 MB writes) and an
 // optional disk-full fault.
 type dumpFile struct {
-	f        *os.File
-	env      *environment
-	budget   int64 // bytes left before ENOSPC; < 0 = unlimited
-	written  int64
-	diskFull bool
-	fp       *faultPlan
+	f      *os.File
+	env    *environment
+	budget int64 // bytes left before ENOSPC; < 0 = unlimited
+	fp     *faultPlan
 }
 
 func createDumpFile(path string, env *environment, fp *faultPlan) (*dumpFile, error) {
@@ -35,15 +33,16 @@ func createDumpFile(path string, env *environment, fp *faultPlan) (*dumpFile, er
 }
 
 func (d *dumpFile) Write(b []byte) (int, error) {
-	if d.budget >= 0 && int64(len(b)) > d.budget && d.fp.strike() {
-		n, _ := d.f.Write(b[:d.budget])
-		d.written += int64(n)
-		d.budget = 0
-		d.diskFull = true
-		return n, &os.PathError{Op: "write", Path: d.f.Name(), Err: syscall.ENOSPC}
+	if d.budget >= 0 && int64(len(b)) > d.budget {
+		if !d.fp.strike() { // the rule's firings are spent: the disk has room again
+			d.budget = -1
+		} else {
+			n, _ := d.f.Write(b[:d.budget])
+			d.budget = 0
+			return n, &os.PathError{Op: "write", Path: d.f.Name(), Err: syscall.ENOSPC}
+		}
 	}
 	n, err := d.f.Write(b)
-	d.written += int64(n)
 	if d.budget >= 0 {
 		d.budget = max(0, d.budget-int64(n))
 	}

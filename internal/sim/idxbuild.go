@@ -2,7 +2,9 @@ package sim
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -99,7 +101,10 @@ func idxbuildQualifier(p *proc, dbArg string, args []string) int {
 	if rc := applyEarlyFault(p, fp); rc >= 0 {
 		return rc
 	}
-	return runIdxbuild(p, s, sel, ip)
+	if st, err := os.Stat(ip.tempDir); err != nil || !st.IsDir() {
+		return p.fail("** Cannot find or open file %s, errno = 2. (43)", ip.tempDir)
+	}
+	return runIdxbuild(p, s, sel, ip, fp)
 }
 
 // selectIndexes applies the selection words, or the interactive menu read
@@ -257,7 +262,7 @@ func menuSelection(p *proc, c *store.Control) (idxSelection, int) {
 	return selectIndexes(p, c, pos)
 }
 
-func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams) int {
+func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *faultPlan) int {
 	start := time.Now()
 	s.log("(451) idxbuild session begin.")
 	p.say("TB value is %d, TM value is %d, SG value is %d, packing factor is %d. (13943)", ip.TB, ip.TM, ip.SG, ip.pfactor)
@@ -274,7 +279,7 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams) int 
 	}
 	sort.Ints(areas)
 	opt := sortOptions{scanThreads: ip.datascan, sortThreads: ip.threadnum, mergeThreads: ip.merge, pfactor: ip.pfactor,
-		charge: p.env.charge}
+		charge: p.env.charge, sortDir: ip.tempDir, env: p.env, fault: fp}
 	rebuilt, errorsFound := 0, 0
 	var totalSort int64
 	for _, area := range areas {
@@ -290,7 +295,12 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams) int 
 			ixs := sel[t.Number]
 			res, err := buildTableIndexes(s.db, t, ixs, opt)
 			if err != nil {
-				p.say("** %v", err)
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					p.say("SYSTEM ERROR: I/O error writing the sort file: %s", ioErrorText(err))
+				} else {
+					p.say("** %v", err)
+				}
 				p.say("Index rebuild complete. 1 error(s) encountered.")
 				s.log("Index rebuild complete. 1 error(s) encountered.")
 				return exitFail

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -116,4 +117,49 @@ func TestBuildCountsUniqueDuplicates(t *testing.T) {
 func TestDumpFileBase(t *testing.T) {
 	assert.Equal(t, "customer", (&store.Table{Owner: "PUB", Name: "customer"}).DumpFileBase())
 	assert.Equal(t, "sys_customer", (&store.Table{Owner: "sys", Name: "customer"}).DumpFileBase())
+}
+
+// A dump walks the stored index; without one it sorts. Both must give the
+// same order, and a stale index (records added since it was built) must
+// not be walked.
+func TestWalkIndexMatchesSort(t *testing.T) {
+	db, tb := newStoreDB(t, 20000, 9)
+	_, err := buildTableIndexes(db, tb, tb.Indexes, sortOptions{scanThreads: 2, sortThreads: 2, mergeThreads: 1})
+	require.NoError(t, err)
+	img, err := readTable(db, tb, nil)
+	require.NoError(t, err)
+	for _, ix := range tb.Indexes[:2] {
+		walked, _, ok, err := walkIndex(db, img, ix, nil)
+		require.NoError(t, err)
+		require.True(t, ok)
+		sorted, _, err := indexOrder(img, ix, 3)
+		require.NoError(t, err)
+		assert.Equal(t, sorted, walked, "index %s", ix.Name)
+	}
+
+	af, err := db.Area(7)
+	require.NoError(t, err)
+	w := store.NewRecordWriter(af, 1)
+	rec, _ := store.EncodeRecord(nil, []any{int64(-1), "late", "x"})
+	require.NoError(t, w.Add(rec))
+	require.NoError(t, w.Flush())
+	img, err = readTable(db, tb, nil)
+	require.NoError(t, err)
+	_, _, ok, err := walkIndex(db, img, tb.Indexes[0], nil)
+	require.NoError(t, err)
+	assert.False(t, ok, "an index that misses a record is not walked")
+}
+
+// With a sort directory (idxbuild -T) the runs go through a sort file and
+// the result is the same.
+func TestBuildThroughSortFile(t *testing.T) {
+	db, tb := newStoreDB(t, 20000, 3)
+	dir := t.TempDir()
+	_, err := buildTableIndexes(db, tb, tb.Indexes, sortOptions{scanThreads: 2, sortThreads: 3, mergeThreads: 2, sortDir: dir})
+	require.NoError(t, err)
+	for _, ix := range tb.Indexes {
+		assert.True(t, slices.IsSortedFunc(indexKeys(t, db, ix), bytes.Compare))
+	}
+	left, _ := os.ReadDir(dir)
+	assert.Empty(t, left, "the sort file is removed")
 }

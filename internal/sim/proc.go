@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -33,6 +34,9 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 		return exitUsage
 	}
 	p.env = env
+	// A utility is short-lived and moves big buffers: collect less often
+	// (the machine has memory to spare, a real proutil has -B buffers).
+	debug.SetGCPercent(400)
 	if path := os.Getenv("OESIM_CPUPROFILE"); path != "" {
 		// Profiling one utility call, for oesim's own performance work.
 		if f, err := os.Create(fmt.Sprintf("%s.%s.%d", path, p.name, os.Getpid())); err == nil {

@@ -340,3 +340,21 @@ func TestStartFaultsOnOtherUtilities(t *testing.T) {
 	r = env.run(t, []string{"OESIM_FAULTS=load:PUB.Customer:exit=5"}, "", "proutil", db, "-C", "tabanalys")
 	assert.Equal(t, 0, r.code)
 }
+
+// With OESIM_DISK_MBPS set, the utilities draw their I/O from the shared
+// virtual disk, whose state lives in the oesim state directory (no timing
+// is asserted here; the disk model's arithmetic is tested in vdisk).
+func TestVirtualDiskIsCharged(t *testing.T) {
+	env, db := smallDB(t)
+	state := filepath.Join(filepath.Dir(env.dlc), "state")
+	dir := filepath.Join(env.work, "v")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	r := env.run(t, nil, "", "proutil", db, "-C", "dump", "Customer", dir)
+	require.Equal(t, 0, r.code)
+	_, err := os.Stat(filepath.Join(state, "vdisk.state"))
+	assert.True(t, os.IsNotExist(err), "the disk is off by default: nothing charged")
+
+	r = env.run(t, []string{"OESIM_DISK_MBPS=2000", "OESIM_DISK_IOPS=100000"}, "", "proutil", db, "-C", "dump", "Customer", dir)
+	require.Equal(t, 0, r.code, r.out)
+	assert.FileExists(t, filepath.Join(state, "vdisk.state"), "the dump charged the shared disk")
+}

@@ -107,6 +107,11 @@ func etaText(e ETA) string {
 		return "ETA — (" + e.Reason + ")"
 	}
 	s := "ETA " + formatDuration(e.Remaining)
+	if e.Overdue {
+		// The index rebuild ran past its predicted duration: say so rather
+		// than promise a few seconds again and again.
+		return "ETA unknown: the index rebuild is running longer than predicted"
+	}
 	if !e.Finish.IsZero() {
 		s += " (at " + e.Finish.Local().Format("15:04") + ")"
 	}

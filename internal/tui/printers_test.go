@@ -148,3 +148,16 @@ func TestRenderStatusGolden(t *testing.T) {
 	require.NoError(t, RenderStatus(&buf, s, 100))
 	golden(t, "status.golden", buf.Bytes())
 }
+
+func TestRenderStatusFinished(t *testing.T) {
+	s := NewState()
+	for _, e := range synthRun(t, 5) {
+		s.Apply(e)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, RenderStatus(&buf, s, 80))
+	first, _, _ := strings.Cut(buf.String(), "\n")
+	assert.Equal(t, "run finished in 3m26s", first)
+	assert.Contains(t, buf.String(), "idxbuild  [")
+	assert.NotContains(t, buf.String(), "running:")
+}

@@ -16,7 +16,11 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 	}
 	var b strings.Builder
 	snap := s.Snapshot()
-	fmt.Fprintf(&b, "phase %s   elapsed %s   %s\n", snap.Phase, formatDuration(snap.Elapsed), timeText(s))
+	if snap.Finished {
+		fmt.Fprintf(&b, "run %s\n", timeText(s)) // "run finished in 1h02m", "run failed after 12m"
+	} else {
+		fmt.Fprintf(&b, "phase %s   elapsed %s   %s\n", snap.Phase, formatDuration(snap.Elapsed), timeText(s))
+	}
 	if snap.Finished && snap.Err != "" {
 		fmt.Fprintf(&b, "run failed: %s\n", oneLine(snap.Err))
 	}

@@ -271,4 +271,3 @@ func hostname() string {
 	}
 	return h
 }
-

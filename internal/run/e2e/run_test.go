@@ -145,3 +145,32 @@ func TestFaults(t *testing.T) {
 		})
 	}
 }
+
+// The same with threaded dumps: the big tables are dumped in .bd sections,
+// each loaded as it lands, so a kill can fall between the sections of one
+// table. Resume must load every section once (or repair the area).
+func TestKillAndResumeThreaded(t *testing.T) {
+	threaded := []string{"--threaded-dump-min", "64KB", "--dump-jobs", "3", "--load-jobs", "2"}
+	e := newEnv(t, "sports")
+	clean := e.oedl(nil, e.runArgs(threaded...)...)
+	require.Equal(t, 0, clean.code, clean.stderr)
+	sections := 0
+	for _, r := range e.journal() {
+		if r.Kind == "load" && r.Section > 1 && r.State == journal.Done {
+			sections++
+		}
+	}
+	require.Positive(t, sections, "no table was dumped in sections: the test would prove nothing")
+	total := len(e.journal())
+	for _, f := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9} {
+		n := int(float64(total) * f)
+		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
+			e := newEnv(t, "sports")
+			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs(threaded...)...)
+			require.Equal(t, -1, r.code, r.stderr)
+			r = e.oedl(nil, e.runArgs("--resume")...)
+			require.Equal(t, 0, r.code, r.stderr)
+			e.verified()
+		})
+	}
+}

@@ -236,6 +236,17 @@ func (af *AreaFile) lock(exclusive bool) (func(), error) {
 // blocks) at the high-water mark and then moves the mark past it. The data
 // is written before the header that commits it.
 func (af *AreaFile) AppendSegment(seg *Segment, data []byte) error {
+	buf := make([]byte, SegmentHeaderSize, SegmentHeaderSize+len(data))
+	return af.AppendSegmentBuffer(seg, append(buf, data...))
+}
+
+// SegmentHeaderSize is the room a segment buffer keeps for its header.
+const SegmentHeaderSize = segHdrSize
+
+// AppendSegmentBuffer is AppendSegment for a buffer whose first
+// SegmentHeaderSize bytes are free for the header: the writers build
+// their segments that way so that the data is never copied again.
+func (af *AreaFile) AppendSegmentBuffer(seg *Segment, buf []byte) error {
 	unlock, err := af.lock(true)
 	if err != nil {
 		return err
@@ -250,9 +261,8 @@ func (af *AreaFile) AppendSegment(seg *Segment, data []byte) error {
 		return ErrAreaFull
 	}
 	seg.Pos = h.HWM
-	seg.DataLen = int64(len(data))
-	buf := make([]byte, 0, segHdrSize+len(data))
-	buf = append(append(buf, seg.encode()...), data...)
+	seg.DataLen = int64(len(buf) - segHdrSize)
+	copy(buf, seg.encode())
 	if err := af.WriteAt(buf, seg.Pos); err != nil {
 		return err
 	}

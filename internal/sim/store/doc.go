@@ -7,7 +7,7 @@
 //   - DB.db is the control file: areas and their extents, block size,
 //     codepage, the schema (tables with their number and schema CRC, fields,
 //     indexes with their number and active flag), sequences and dates. It is
-//     encoding/gob (fast to decode at every utility start), replaced
+//     a hand-written varint encoding (fast to decode at every utility start), replaced
 //     atomically (temp file + rename) under an flock on DB.b1,
 //     which plays the part of the BI file serialising schema changes.
 //   - An area's extents (DB.d1 for the Schema Area, DB_N.d1..dM otherwise)

@@ -96,7 +96,10 @@ func NewRecordWriter(af *AreaFile, table int) *RecordWriter {
 }
 
 func (w *RecordWriter) reset() {
-	w.buf = w.buf[:0]
+	if cap(w.buf) == 0 {
+		w.buf = make([]byte, 0, segmentTarget+segmentTarget/4)
+	}
+	w.buf = append(w.buf[:0], make([]byte, SegmentHeaderSize)...)
 	w.pk = newPacker(w.af.Area, w.af.BlockSize)
 	w.count, w.min, w.max = 0, 0, 0
 }
@@ -166,20 +169,20 @@ func (w *RecordWriter) Flush() error {
 		reserved = (used + bpc - 1) / bpc * bpc
 	}
 	if w.BeforeFlush != nil {
-		if err := w.BeforeFlush(int64(len(w.buf))); err != nil {
+		if err := w.BeforeFlush(int64(len(w.buf) - SegmentHeaderSize)); err != nil {
 			return err
 		}
 	}
 	seg := &Segment{Kind: KindRecords, Object: w.table, Count: w.count, Blocks: reserved, UsedBlocks: used,
 		Fragments: w.pk.fragments, MinRec: w.min, MaxRec: w.max}
-	if err := w.af.AppendSegment(seg, w.buf); err != nil {
+	if err := w.af.AppendSegmentBuffer(seg, w.buf); err != nil {
 		if errors.Is(err, ErrAreaFull) {
 			return fmt.Errorf("** Area %q (%d) is full: every extent is fixed and no space is left. (oesim)", w.af.Area.Name, w.af.Area.Number)
 		}
 		return err
 	}
 	w.written += w.count
-	w.bytes += int64(len(w.buf)) - w.count*RecordFrameOverhead
+	w.bytes += int64(len(w.buf)-SegmentHeaderSize) - w.count*RecordFrameOverhead
 	w.reset()
 	return nil
 }

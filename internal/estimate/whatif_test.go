@@ -1,0 +1,45 @@
+package estimate
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGridExpandsEveryCombination(t *testing.T) {
+	base := Hardware{Cores: 2, DiskMBps: 100, DiskIOPS: 1000, MemoryBytes: 1 << 30}
+	g := Grid{Cores: []int{4, 8}, DiskIOPS: []float64{4000, 16000}}
+	hws := g.Hardware(base)
+	require.Len(t, hws, g.Size())
+	assert.Equal(t, 4, g.Size())
+	assert.Equal(t, Hardware{Cores: 4, DiskMBps: 100, DiskIOPS: 4000, MemoryBytes: 1 << 30}, hws[0])
+	assert.Equal(t, Hardware{Cores: 8, DiskMBps: 100, DiskIOPS: 16000, MemoryBytes: 1 << 30}, hws[3])
+	assert.Equal(t, []Hardware{base}, Grid{}.Hardware(base))
+}
+
+func TestWhatIfFasterDiskNeverSlower(t *testing.T) {
+	in := Input{Plan: testPlan(400e6, 100e6, 20e6, 5e6), Hardware: Hardware{Cores: 4, DiskMBps: 100, DiskLatencyMs: 1}}
+	rows, err := WhatIf(context.Background(), in, Grid{DiskMBps: []float64{50, 100, 400}}, DefaultStrategy)
+	require.NoError(t, err)
+	require.Len(t, rows, 3)
+	assert.Greater(t, rows[0].Window, rows[1].Window)
+	assert.GreaterOrEqual(t, rows[1].Window, rows[2].Window)
+}
+
+func TestCompareNamesTheFastestAndWhy(t *testing.T) {
+	// Streams are latency-bound on a device with room to spare: overlapping
+	// dumps and loads is the clear win over staging them.
+	hw := Hardware{Cores: 8, DiskIOPS: 20000, DiskLatencyMs: 2}
+	base := Strategy{Staged: true, DumpJobs: 2, LoadJobs: 2}
+	c, err := Compare(context.Background(), Input{Plan: testPlan(200e6, 200e6, 200e6, 200e6), Hardware: hw}, Strategies(base))
+	require.NoError(t, err)
+	require.Len(t, c.Candidates, 5)
+	for i := 1; i < len(c.Candidates); i++ {
+		assert.LessOrEqual(t, c.Candidates[i-1].Window, c.Candidates[i].Window, "fastest first")
+	}
+	assert.NotEqual(t, "as planned", c.Candidates[0].Strategy.Name)
+	assert.Contains(t, c.Why, "saves")
+	assert.Contains(t, c.Why, "over as planned")
+}

@@ -1,0 +1,58 @@
+package run
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+func TestCommands(t *testing.T) {
+	p := &plan.Plan{BlockSize: 4096, Tables: []plan.Placement{placement("PUB.customer", "Cust", 10)},
+		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 512, SG: 64, TF: 80, B: 1024, Threadnum: 2, Mergethreads: 4, Datascanthreads: 2, Pfactor: 80},
+		BI:       plan.BI{BlockSizeKB: 16, ClusterSizeKB: 16384}}
+	cfg := Config{DLC: "/dlc", Source: "/db/src", Target: "/new/tgt", PlanDir: "/plan", Work: "/w", Plan: p, DumpJobs: 4, LoadJobs: 2}
+	bin := func(n string) string { return filepath.Join("/dlc/bin", n) }
+	oddArea := `Area "q" $(x)`
+	tests := []struct {
+		name string
+		job  *schedule.Job
+		want [][]string
+	}{
+		{"dump", &schedule.Job{Kind: schedule.KindDump, Table: "PUB.customer"},
+			[][]string{{bin("proutil"), "/db/src", "-C", "dump", "PUB.customer", "/w/dump/PUB.customer"}}},
+		{"threaded dump", &schedule.Job{Kind: schedule.KindDump, Table: "sales.order", Threads: 3},
+			[][]string{{bin("proutil"), "/db/src", "-C", "dump", "sales.order", "/w/dump/sales.order", "-thread", "1", "-threadnum", "3", "-dumplist", "/w/dump/sales.order/sales.order.dumplist"}}},
+		{"load of a non-PUB table", &schedule.Job{Kind: schedule.KindLoad, Table: "sales.order"},
+			[][]string{{bin("proutil"), "/new/tgt", "-C", "load", "/w/dump/sales.order/sales_order.bd"}}},
+		{"load of a section", &schedule.Job{Kind: schedule.KindLoad, Table: "PUB.customer", Section: 3},
+			[][]string{{bin("proutil"), "/new/tgt", "-C", "load", "/w/dump/PUB.customer/customer.bd3"}}},
+		{"repair of a served target", &schedule.Job{Kind: schedule.KindRepair, Area: oddArea, Exclusive: true},
+			[][]string{{bin("proshut"), "/new/tgt", "-by"}, {bin("proutil"), "/new/tgt", "-C", "truncate", "area", oddArea}, {bin("proserve"), "/new/tgt"}}},
+		{"repair offline", &schedule.Job{Kind: schedule.KindRepair, Area: oddArea},
+			[][]string{{bin("proutil"), "/new/tgt", "-C", "truncate", "area", oddArea}}},
+		{"create", &schedule.Job{Kind: schedule.KindCreateTarget}, [][]string{
+			{bin("prostrct"), "create", "/new/tgt", "/plan/target.st", "-blocksize", "4096"},
+			{bin("procopy"), "/dlc/empty4", "/new/tgt"},
+			{bin("_progres"), "-b", "-db", "/new/tgt", "-1", "-p", "prodict/load_df.p", "-param", "/plan/target.df"}}},
+		{"idxbuild", &schedule.Job{Kind: schedule.KindIdxbuild}, [][]string{{bin("proutil"), "/new/tgt", "-C", "idxbuild", "all",
+			"-TB", "64", "-TM", "32", "-TMB", "512", "-SG", "64", "-TF", "80", "-B", "1024", "-thread", "1", "-threadnum", "2",
+			"-mergethreads", "4", "-datascanthreads", "2", "-pfactor", "80", "-T", "/w/sort", "-rusage"}}},
+		{"sequences on a served source", &schedule.Job{Kind: schedule.KindDumpSeq},
+			[][]string{{bin("_progres"), "-b", "-db", "/db/src", "-p", "/w/abl/dump_seqvals.p", "-param", "/w/sequences.d"}}},
+		{"post", &schedule.Job{Kind: schedule.KindPost},
+			[][]string{{bin("proutil"), "/new/tgt", "-C", "truncate", "bi", "-biblocksize", "16", "-bi", "16384"}}},
+		{"verify runs nothing", &schedule.Job{Kind: schedule.KindVerify}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Commands(cfg, tt.job))
+		})
+	}
+	// A single-user source gets -1.
+	cfg.DumpJobs = 1
+	assert.Contains(t, Commands(cfg, &schedule.Job{Kind: schedule.KindDumpSeq})[0], "-1")
+}
