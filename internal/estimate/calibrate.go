@@ -67,9 +67,11 @@ type calibrator struct {
 //     utilities' own rusage;
 //  4. idxbuild of the scratch with the plan's parameters: the per-key cost;
 //  5. the sample dumped again from the served scratch, one at a time: the
-//     dump's costs, as the run dumps a served source;
-//  6. the small tables dumped and loaded Streams at a time: the disk
-//     traffic of a start-up, fitted by simulating that very queue;
+//     dump's costs (per table, the slower of this and the source's
+//     single-user dump: a served database with the source's layout);
+//  6. the small tables dumped and loaded as many at a time as the run's
+//     default queue: the disk traffic of a start-up, fitted by simulating
+//     that very queue;
 //  7. the large table loaded into Streams fresh scratch copies at once: the
 //     disk's ceiling and the per-request latency;
 //  8. tabanalys of the scratch.
@@ -181,13 +183,15 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 
 	// 2. Single-user dumps of the source, one at a time: the .bd files of
-	// the sample (the source is only read).
+	// the sample (the source is only read), and the dump's costs on the
+	// source's own layout (a table's blocks among its area's neighbours).
+	var sourceDumps []sample
 	for _, t := range tables {
 		dir := filepath.Join(c.dir, "dump", safeFile(t.name))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		res, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.DumpArgs(c.cfg.Source, t.name, dir, openedge.DumpOptions{})})
+		res, cpu, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.DumpArgs(c.cfg.Source, t.name, dir, openedge.DumpOptions{})})
 		if err != nil {
 			return nil, err
 		}
@@ -195,6 +199,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 			t.records = r.Records
 		}
 		t.file = firstBD(dir)
+		sourceDumps = append(sourceDumps, sample{Job: "dump " + t.name + " (source)", Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu})
 	}
 	c.logf("dumped %d sample tables from the source (largest %s, %s)", len(tables), tables[0].name, formatBytes(tables[0].bytes))
 
@@ -278,11 +283,13 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	c.logf("dumped them again from the served scratch database")
 
-	// 6. The small tables again, Streams at a time, as the run does it:
+	// 6. The small tables again, several at a time, as the run does it:
 	// dumped from the served scratch, then loaded into a second served
 	// scratch. What they take beyond the single-stream costs is what
 	// utilities starting at once on one database and disk cost each other.
-	smallDumps, err := c.concurrent(ctx, "dump", tables[1:], func(t *sampleTable, dir string) []string {
+	// As many at once as oedl run's default queue runs on this machine.
+	queue := DefaultStrategy(c.cfg.Hardware)
+	smallDumps, err := c.concurrent(ctx, "dump", queue.DumpJobs, tables[1:], func(t *sampleTable, dir string) []string {
 		return openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})
 	})
 	if err != nil {
@@ -296,7 +303,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 	served = append(served, db2)
-	smallLoads, err := c.concurrent(ctx, "load", tables[1:], func(t *sampleTable, _ string) []string {
+	smallLoads, err := c.concurrent(ctx, "load", queue.LoadJobs, tables[1:], func(t *sampleTable, _ string) []string {
 		return openedge.LoadArgs(db2, t.file, openedge.LoadOptions{})
 	})
 	if err != nil {
@@ -319,16 +326,25 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	m.FixedSec["serve"], m.FixedSec["shutdown"] = serveSec, shutSec
 
 	c.samples = append(append(append([]sample{tabSource}, dumps...), loads...), parallel, idx, tabScratch)
+	// A run dumps a served database with the source's layout: per table,
+	// the slower of the source's single-user dump and the served scratch's.
+	for i := range dumps {
+		if i < len(sourceDumps) {
+			dumps[i].Wall = math.Max(dumps[i].Wall, sourceDumps[i].Wall)
+			dumps[i].CPU = math.Max(dumps[i].CPU, sourceDumps[i].CPU)
+		}
+	}
+	c.samples = append(c.samples, sourceDumps...)
 	if err := c.fit(m, dumps, loads, parallel, idx, []sample{tabSource, tabScratch}, createSec); err != nil {
 		return nil, err
 	}
 	if m.Hardware.DiskMBps > 0 && extentBytes > 0 {
 		m.ExtentWritePerByte = math.Max(0, extentSec) * m.Hardware.DiskMBps * 1e6 / extentBytes
 	}
-	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, c.cfg.Streams)
-	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, c.cfg.Streams)
-	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; loads: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
-		len(tables)-1, c.cfg.Streams, formatDuration(seconds(smallDumps.Wall)), formatDuration(seconds(smallLoads.Wall)), m.Dump.StartupIOKB, m.Load.StartupIOKB))
+	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, queue.DumpJobs)
+	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, queue.LoadJobs)
+	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; loads %d at a time: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
+		len(tables)-1, queue.DumpJobs, formatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, formatDuration(seconds(smallLoads.Wall)), m.Dump.StartupIOKB, m.Load.StartupIOKB))
 	c.samples = append(c.samples, smallDumps, smallLoads)
 	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 1 idxbuild)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)

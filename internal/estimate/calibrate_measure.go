@@ -185,16 +185,16 @@ func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable) (
 	return s, nil
 }
 
-// concurrent runs one utility call per table, Streams at a time, as a
-// queue with Streams slots does, and times the whole.
-func (c *calibrator) concurrent(ctx context.Context, what string, tables []*sampleTable, argv func(*sampleTable, string) []string) (sample, error) {
-	s := sample{Job: fmt.Sprintf("%d small %ss, %d at a time", len(tables), what, c.cfg.Streams)}
+// concurrent runs one utility call per table, n at a time, as a queue
+// with n slots does, and times the whole.
+func (c *calibrator) concurrent(ctx context.Context, what string, n int, tables []*sampleTable, argv func(*sampleTable, string) []string) (sample, error) {
+	s := sample{Job: fmt.Sprintf("%d small %ss, %d at a time", len(tables), what, n)}
 	for _, t := range tables {
 		s.Records += float64(t.records)
 		s.Bytes += float64(t.bytes)
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(c.cfg.Streams)
+	g.SetLimit(n)
 	start := time.Now()
 	for i, t := range tables {
 		if t.file == "" {

@@ -184,7 +184,13 @@ func throughput(res *schedule.Result, bytesOf func(*schedule.Job) int64) []Rate 
 		return nil
 	}
 	width := max(time.Second, (total / throughputBuckets).Round(time.Second))
-	n := int((total + width - 1) / width)
+	if width < 0 { // Round overflowed: a journal spanning centuries (a clock gone wrong)
+		width = total / throughputBuckets
+	}
+	n := int(total / width)
+	if total%width != 0 {
+		n++
+	}
 	out := make([]Rate, n)
 	for i := range out {
 		out[i] = Rate{At: time.Duration(i) * width, Width: width}

@@ -260,18 +260,17 @@ func (r *runner) cleanup(e *Executor) {
 }
 
 // servedByUs reports, per database, whether the journal's last serve was
-// not followed by a shutdown: a killed run left its broker up.
+// not followed by a completed shutdown: a killed run left its broker up. A
+// serve that started counts even without its "done": the kill may have
+// come between proserve starting the broker and the record.
 func servedByUs(recs []journal.Record) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range recs {
-		if r.State != journal.Done {
-			continue
-		}
 		for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
-			switch r.Job {
-			case schedule.ServeID(db):
+			switch {
+			case r.Job == schedule.ServeID(db) && (r.State == journal.Started || r.State == journal.Done):
 				out[db] = true
-			case schedule.ShutdownID(db):
+			case r.Job == schedule.ShutdownID(db) && r.State == journal.Done:
 				out[db] = false
 			}
 		}

@@ -252,3 +252,13 @@ func TestWorkDirectoryIsLocked(t *testing.T) {
 	require.NoError(t, err)
 	unlock2()
 }
+
+func TestServedByUs(t *testing.T) {
+	rec := func(job string, s journal.State) journal.Record { return journal.Record{Job: job, State: s} }
+	got := servedByUs([]journal.Record{
+		rec("serve:source", journal.Started), rec("serve:source", journal.Done),
+		rec("serve:target", journal.Started), // killed between proserve and its record
+		rec("shutdown:source", journal.Started), rec("shutdown:source", journal.Done),
+	})
+	assert.Equal(t, map[string]bool{"source": false, "target": true}, got)
+}

@@ -59,7 +59,7 @@ type Span struct {
 // Result is the outcome of a whole dispatch.
 type Result struct {
 	Start, End time.Time
-	Spans      []Span           // in start order
+	Spans      []Span           // in the order the jobs ended
 	Skipped    []string         // done before this run (resume)
 	Failed     map[string]error // jobs that failed
 	Blocked    []string         // jobs not run because a dependency failed

@@ -98,7 +98,7 @@ func runMprosrv(p *proc) int {
 		return exitUsage
 	}
 	paths := store.PathsFor(p.args[0])
-	lease, err := store.Acquire(paths, store.Multi)
+	lease, err := store.Acquire(paths, store.Starting)
 	var inUse *store.InUseError
 	if errors.As(err, &inUse) {
 		logLine(paths.Log(), "BROKER", inUse.Error())
@@ -110,6 +110,13 @@ func runMprosrv(p *proc) int {
 	}
 	if lease.Recovered != nil {
 		logLine(paths.Log(), "BROKER", fmt.Sprintf("(5326) Begin Physical Redo Phase at 0 . Previous holder pid %d died.", lease.Recovered.Pid))
+	}
+	// The start-up cost is paid holding the database in "starting" mode,
+	// when proutil -C busy answers 64.
+	p.env.startup()
+	if err := lease.SetMode(store.Multi); err != nil {
+		logLine(paths.Log(), "BROKER", err.Error())
+		return exitFail
 	}
 	logLine(paths.Log(), "BROKER", "(333) Multi-user session begin.")
 	sig := make(chan os.Signal, 1)

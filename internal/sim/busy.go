@@ -8,6 +8,7 @@ import (
 const (
 	busyNotInUse = 0
 	busyInUse    = 6
+	busyStarting = 64
 	holderSingle = 14
 	holderMulti  = 16
 )
@@ -28,8 +29,7 @@ func holderOf(p *proc, dbArg string) (*store.Holder, store.Paths, int) {
 	return h, paths, 0
 }
 
-// busyQualifier: 0 not in use, 6 in use. (64, "starting up", cannot be
-// observed: a broker writes DB.lk in one step once it is ready.)
+// busyQualifier: 0 not in use, 6 in use, 64 a broker starting up.
 func busyQualifier(p *proc, dbArg string, _ []string) int {
 	h, paths, rc := holderOf(p, dbArg)
 	if rc != 0 {
@@ -37,6 +37,9 @@ func busyQualifier(p *proc, dbArg string, _ []string) int {
 	}
 	if h == nil {
 		return busyNotInUse
+	}
+	if h.Mode == store.Starting {
+		return busyStarting
 	}
 	p.say("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
 	return busyInUse
@@ -52,7 +55,7 @@ func holderQualifier(p *proc, dbArg string, _ []string) int {
 		return busyNotInUse
 	}
 	p.say("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
-	if h.Mode == store.Multi {
+	if h.Mode == store.Multi || h.Mode == store.Starting {
 		return holderMulti
 	}
 	return holderSingle

@@ -33,10 +33,16 @@
 //     coordinated by flocks on the area extents (allocation) and DB.b1
 //     (schema). Liveness of DB.lk's holder is its flock, not its pid, so a
 //     kill -9 is always detected; the next opener recovers and says so.
+//   - A dump walks the stored dump index (its entries carry record ids) as
+//     a real one does, so dump order, -index and threading are the index's;
+//     only a table without a usable stored index is sorted instead.
 //   - A threaded dump (-thread 1) needs a served database, as on the
 //     releases where it is online-only; its brackets come from a model of
 //     the dump index's root block (dump.go: brackets), deterministic and
 //     uneven when the root has few entries.
+//   - idxbuild really sorts: parallel scan, parallel sort of runs, runs
+//     through a sort file in -T, parallel pairwise merges, a k-way merge
+//     into the index; the indexes it rebuilds are inactive until it ends.
 //   - Faults strike where they would in real life: crash-after kills the
 //     process with SIGKILL after N records, leaving what was committed (a
 //     load commits segment by segment, so a crashed load leaves records

@@ -280,6 +280,12 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 	sort.Ints(areas)
 	opt := sortOptions{scanThreads: ip.datascan, sortThreads: ip.threadnum, mergeThreads: ip.merge, pfactor: ip.pfactor,
 		charge: p.env.charge, sortDir: ip.tempDir, env: p.env, fault: fp}
+	// The indexes being rebuilt are inactive until the end: a rebuild that
+	// fails or is killed leaves them so, and they must be rebuilt again.
+	if err := markSelected(s.db, sel, false); err != nil {
+		p.say("** %v", err)
+		return exitFail
+	}
 	rebuilt, errorsFound := 0, 0
 	var totalSort int64
 	for _, area := range areas {
@@ -324,20 +330,7 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 		totalSort += areaSort
 	}
 	// One schema update for every index rebuilt: DB.db is rewritten once.
-	err := s.db.Update(func(c *store.Control) error {
-		for num, ixs := range sel {
-			t := c.TableByNumber(num)
-			for _, ix := range t.Indexes {
-				for _, done := range ixs {
-					if done.Number == ix.Number {
-						ix.Active = true
-					}
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := markSelected(s.db, sel, true); err != nil {
 		p.say("** %v", err)
 		return exitFail
 	}
@@ -359,3 +352,24 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 }
 
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+// markSelected sets the active flag of every selected index in one
+// DB.db rewrite.
+func markSelected(db *store.DB, sel idxSelection, active bool) error {
+	return db.Update(func(c *store.Control) error {
+		for num, ixs := range sel {
+			t := c.TableByNumber(num)
+			if t == nil {
+				return fmt.Errorf("table number %d vanished from the schema", num)
+			}
+			for _, ix := range t.Indexes {
+				for _, sel := range ixs {
+					if sel.Number == ix.Number {
+						ix.Active = active
+					}
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bufio"
 	"bytes"
 	"container/heap"
 	"encoding/binary"
@@ -90,8 +89,50 @@ func compareEntries(a, b keyEntry, arenaA, arenaB []byte) int {
 	return 0
 }
 
+// sort sorts the run. Keys of one index often share a long head (every
+// ERP index starts with the domain), so while sorting, the cached 8-byte
+// prefix is taken after the bytes all keys of the run share, and most
+// comparisons stay one integer comparison; the prefixes are then put back
+// to the key heads that comparisons across runs (the merges) expect.
 func (r *keyRun) sort() {
+	skip := r.commonHead()
+	if skip > 0 {
+		r.setPrefixes(skip)
+	}
 	slices.SortFunc(r.ents, func(a, b keyEntry) int { return compareEntries(a, b, r.arena, r.arena) })
+	if skip > 0 {
+		r.setPrefixes(0)
+	}
+}
+
+// commonHead is the number of leading bytes every key of the run shares.
+func (r *keyRun) commonHead() int {
+	if len(r.ents) < 2 {
+		return 0
+	}
+	first := r.key(0)
+	n := len(first)
+	for i := 1; i < len(r.ents) && n > 0; i++ {
+		k := r.key(i)
+		m := min(n, len(k))
+		j := 0
+		for j < m && k[j] == first[j] {
+			j++
+		}
+		n = j
+	}
+	return n
+}
+
+func (r *keyRun) setPrefixes(skip int) {
+	for i := range r.ents {
+		e := &r.ents[i]
+		var p [8]byte
+		if int(e.n) > skip {
+			copy(p[:], r.arena[e.off+int64(skip):e.off+int64(e.n)])
+		}
+		e.prefix = binary.BigEndian.Uint64(p[:])
+	}
 }
 
 // keyExtractor makes the keys of one index from encoded records.
@@ -458,16 +499,13 @@ func spillRuns(runs []*keyRun, opt sortOptions) error {
 			arenas = append(arenas, r.arena)
 		}
 	}
-	w := bufio.NewWriterSize(df, 1<<20)
+	// Arenas are written and read whole (one call each, no buffer): most
+	// indexes are small and a 1 MB buffer per index was most of the cost.
 	for _, a := range arenas {
-		if _, err := w.Write(a); err != nil {
+		if _, err := df.Write(a); err != nil {
 			df.Close()
 			return err
 		}
-	}
-	if err := w.Flush(); err != nil {
-		df.Close()
-		return err
 	}
 	if err := df.Close(); err != nil {
 		return err
@@ -477,11 +515,10 @@ func spillRuns(runs []*keyRun, opt sortOptions) error {
 		return err
 	}
 	defer in.Close()
-	rd := bufio.NewReaderSize(in, 1<<20)
 	backs := make([][]byte, len(arenas))
 	for i, a := range arenas {
 		backs[i] = make([]byte, len(a))
-		if _, err := io.ReadFull(rd, backs[i]); err != nil {
+		if _, err := io.ReadFull(in, backs[i]); err != nil {
 			return fmt.Errorf("sort file %s: %w", name, err)
 		}
 		opt.env.charge(int64(len(a)), 1+int64(len(a))>>20)

@@ -162,6 +162,36 @@ func TestServedDatabase(t *testing.T) {
 	}
 	out = env.ok(t, "proshut", db, "-by")
 	assert.True(t, openedge.HasMessage(out, openedge.MsgShutdownComplete))
+
+	// The sections load back through the dump list, building the indexes.
+	tgt := emptyCopy(t, env, db, "sections")
+	out = env.ok(t, "proutil", tgt, "-C", "load", lines[0], "build", "indexes", "-dumplist", list)
+	lr, err := openedge.ParseLoadOutput(out)
+	require.NoError(t, err)
+	assert.Equal(t, tbl.Records, lr.Records)
+	assert.Equal(t, res.Threads, strings.Count(out, "(6204)"), "one (6204) per section")
+	assert.Equal(t, tbl.Records, counts(analysis(t, env, tgt))[tbl.QualifiedName()])
+	env.ok(t, "proutil", tgt, "-C", "dump", tbl.Name, t.TempDir()) // its indexes are active
 	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
 	assert.Equal(t, busyNotInUse, r.code)
+}
+
+// A broker pays its start-up cost holding the database in "starting"
+// mode: busy answers 64 then, 6 once it serves.
+func TestBusyWhileBrokerStarts(t *testing.T) {
+	env, db := smallDB(t)
+	done := make(chan result, 1)
+	go func() { done <- env.run(t, []string{"OESIM_STARTUP_MS=1500"}, "", "proserve", db) }()
+	t.Cleanup(func() { env.run(t, nil, "", "proshut", db, "-by") })
+	p := store.PathsFor(db)
+	require.Eventually(t, func() bool {
+		h, _ := store.ReadHolder(p)
+		return h != nil && h.Alive && h.Mode == store.Starting
+	}, 30*time.Second, 2*time.Millisecond, "the broker never showed as starting")
+	// 1.5 s of start-up leaves ample time for one busy call.
+	r := env.run(t, nil, "", "proutil", db, "-C", "busy")
+	assert.Equal(t, busyStarting, r.code, r.out)
+	require.Equal(t, 0, (<-done).code)
+	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
+	assert.Equal(t, busyInUse, r.code)
 }

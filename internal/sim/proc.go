@@ -44,7 +44,9 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
-	env.startup()
+	if os.Getenv(brokerChildEnv) == "" {
+		env.startup() // the broker pays it once it holds the database
+	}
 	if !isProutil(p.name) {
 		// Utilities other than proutil take the rules that strike at
 		// start (exit, hang, delay) by their own name: "procopy:exit=1".

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/oedl/oedl/internal/sim/store"
 )
@@ -38,7 +39,7 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 	}
 	s := &session{p: p, paths: paths}
 	if acc == client {
-		h, err := store.ReadHolder(paths)
+		h, err := waitServing(paths)
 		if err != nil {
 			return nil, p.fail("** %v", err)
 		}
@@ -90,5 +91,18 @@ func (s *session) close() {
 	if s.lease != nil {
 		s.lease.Release()
 		s.lease = nil
+	}
+}
+
+// waitServing reads who holds the database and, while a broker is still
+// starting, waits for it to serve (a client connects once it can).
+func waitServing(paths store.Paths) (*store.Holder, error) {
+	deadline := time.Now().Add(brokerReadyTimeout)
+	for {
+		h, err := store.ReadHolder(paths)
+		if err != nil || h == nil || !h.Alive || h.Mode != store.Starting || time.Now().After(deadline) {
+			return h, err
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -239,13 +239,22 @@ func TestIdxbuildLimits(t *testing.T) {
 		assert.Equal(t, exitFail, r.code, "%v", args)
 		assert.False(t, openedge.HasMessage(r.out, openedge.MsgIndexesRebuilt))
 	}
+	r := env.run(t, nil, "", "proutil", db, "-C", "idxbuild", "all", "-T", filepath.Join(env.work, "no-such-dir"))
+	assert.Equal(t, exitFail, r.code)
+	assert.True(t, openedge.HasMessage(r.out, openedge.MsgCannotOpen), r.out)
+	r = env.run(t, []string{"OESIM_FAULTS=idxbuild:diskfull-after=1000,once"}, "", "proutil", db, "-C", "idxbuild", "all", "-T", env.work)
+	assert.Equal(t, exitFail, r.code)
+	assert.Contains(t, r.out, "errno = 28")
+	_, err := openedge.ParseIdxbuildOutput(r.out)
+	assert.Error(t, err, "a failed rebuild has no success marker")
+
 	out := env.ok(t, "proutil", db, "-C", "idxbuild", "table", "Customer", "-rusage")
 	res, err := openedge.ParseIdxbuildOutput(out)
 	require.NoError(t, err)
 	assert.Positive(t, res.Indexes)
 	assert.Contains(t, out, "Resource usage")
 	// The menu, answered on stdin as PCT does.
-	r := env.run(t, nil, "some\nCustomer\nName\n!\ny\ny\n", "proutil", db, "-C", "idxbuild")
+	r = env.run(t, nil, "some\nCustomer\nName\n!\ny\ny\n", "proutil", db, "-C", "idxbuild")
 	require.Equal(t, 0, r.code, r.out)
 	res, err = openedge.ParseIdxbuildOutput(r.out)
 	require.NoError(t, err)
@@ -321,6 +330,13 @@ func TestAdministration(t *testing.T) {
 	// truncate area empties it.
 	env.ok(t, "proutil", db, "-C", "truncate", "area", "Moved")
 	assert.Zero(t, counts(analysis(t, env, db))["PUB.Customer"])
+
+	// -validate checks without creating anything.
+	good := filepath.Join(env.work, "good.st")
+	require.NoError(t, os.WriteFile(good, []byte("b .\nd \"Schema Area\":6,64;1 .\nd \"A\":7,64;64 .\n"), 0o644))
+	out = env.ok(t, "prostrct", "create", filepath.Join(env.work, "v"), good, "-validate")
+	assert.Contains(t, out, "valid")
+	assert.NoFileExists(t, filepath.Join(env.work, "v.db"))
 
 	// prostrct create refuses a bad .st naming the line.
 	bad := filepath.Join(env.work, "bad.st")

@@ -16,13 +16,17 @@
 //     table's size; tabanalys gives it), because records per second differ
 //     twentyfold between narrow and wide tables, and bytes are what the
 //     disks move.
-//   - The ETA is shown only with evidence (some elapsed time and a few
-//     percent done), from the recent throughput rather than the average
-//     since the start (the start is dominated by small tables and setup),
-//     and bounded below by the longest running job at its own rate: one
-//     huge table that is still dumping holds the finish back no matter how
-//     fast the rest goes. Its trend tells the manager whether the finish is
-//     moving away or coming closer.
+//   - The ETA is shown only with evidence (20 s and 2 % of the bytes) and
+//     adds up the work left the way a run does it: dumps and loads overlap,
+//     each kind at its throughput per busy second (loads waiting for their
+//     dumps must not look slow); that stage cannot end before the longest
+//     remaining dump-then-load of one table (one huge table holds the finish
+//     back however fast the rest goes); the index rebuild comes last, from
+//     the cost model when the run gives one (State.SetCost), else from the
+//     throughput seen, counted down while it runs silently and reported as
+//     overrunning rather than as "a few seconds" again and again. Its trend
+//     compares with the prediction of 30 s before: the manager sees whether
+//     the finish moves away or comes closer.
 //   - The TUI never slows the run: Emit only appends to a queue (progress
 //     events of the same job replace each other), and the screen folds the
 //     queue and redraws at most ten times a second.

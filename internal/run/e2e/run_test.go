@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -38,6 +39,13 @@ func TestKillAndResume(t *testing.T) {
 	total := len(e.journal())
 	points := crashPoints(total)
 	require.GreaterOrEqual(t, len(points), 10)
+	if os.Getenv("OEDL_E2E_EXHAUSTIVE") != "" {
+		// Every record of the run (a few minutes): the soak before a release.
+		points = points[:0]
+		for n := 1; n < total; n++ {
+			points = append(points, n)
+		}
+	}
 	for _, n := range points {
 		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
 			e := newEnv(t, "sports")
@@ -162,8 +170,17 @@ func TestKillAndResumeThreaded(t *testing.T) {
 	}
 	require.Positive(t, sections, "no table was dumped in sections: the test would prove nothing")
 	total := len(e.journal())
+	var points []int
 	for _, f := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9} {
-		n := int(float64(total) * f)
+		points = append(points, int(float64(total)*f))
+	}
+	if os.Getenv("OEDL_E2E_EXHAUSTIVE") != "" {
+		points = points[:0]
+		for n := 1; n < total; n++ {
+			points = append(points, n)
+		}
+	}
+	for _, n := range points {
 		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
 			e := newEnv(t, "sports")
 			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs(threaded...)...)

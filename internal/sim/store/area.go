@@ -371,6 +371,7 @@ func (af *AreaFile) Free(kind, object int) error {
 			if err := af.WriteAt(d.encode(), d.Pos); err != nil {
 				return err
 			}
+			s.Dead = true // the cached entry, so that this process need not rescan
 			freed = true
 		}
 	}
@@ -382,7 +383,16 @@ func (af *AreaFile) Free(kind, object int) error {
 		return err
 	}
 	h.Gen++
-	return af.writeHeader(h)
+	if err := af.writeHeader(h); err != nil {
+		return err
+	}
+	// The cache was current under this lock and now knows the change.
+	af.cacheMu.Lock()
+	if af.cacheHWM == h.HWM {
+		af.cacheGen = h.Gen
+	}
+	af.cacheMu.Unlock()
+	return nil
 }
 
 // Truncate empties the area: high-water mark back to block 1, extents

@@ -16,6 +16,9 @@ type LockMode string
 const (
 	Single LockMode = "single" // a single-user utility (proutil, prostrct ...)
 	Multi  LockMode = "multi"  // a broker (proserve)
+	// Starting is a broker that holds the database but does not serve it
+	// yet (busy exits 64).
+	Starting LockMode = "starting"
 )
 
 // Holder is the content of DB.lk plus whether its owner still lives.
@@ -33,7 +36,7 @@ type InUseError struct {
 }
 
 func (e *InUseError) Error() string {
-	if e.Mode == Multi {
+	if e.Mode == Multi || e.Mode == Starting {
 		return fmt.Sprintf("** The database %s is in use in multi-user mode. (276)", e.DB)
 	}
 	return fmt.Sprintf("** The database %s is in use in single-user mode. (263)", e.DB)
@@ -124,6 +127,18 @@ func Acquire(p Paths, mode LockMode) (*Lease, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// SetMode rewrites the mode in DB.lk (a broker going from Starting to
+// Multi once it serves).
+func (l *Lease) SetMode(mode LockMode) error {
+	host, _ := os.Hostname()
+	content := fmt.Sprintf("%s %d %s\n", mode, os.Getpid(), host)
+	if err := l.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := l.f.WriteAt([]byte(content), 0)
+	return err
 }
 
 // Release removes DB.lk and drops the lock.
