@@ -73,14 +73,13 @@ func TestDFThroughLoadAndDump(t *testing.T) {
 			gi := got.Index(wi.Name)
 			require.NotNil(t, gi, "%s.%s", want.Name, wi.Name)
 			assert.Equal(t, "Cust Index", gi.Area)
-			// oesim's schema store keeps neither INACTIVE in what dump_df.p
-			// writes nor ABBREVIATED (reported to its owner), so those two
-			// are left out here; everything else must survive.
 			require.Len(t, gi.Fields, len(wi.Fields), "%s.%s", want.Name, wi.Name)
 			for k, wf := range wi.Fields {
-				assert.Equal(t, []any{wf.Name, wf.Descending}, []any{gi.Fields[k].Name, gi.Fields[k].Descending}, "%s.%s", want.Name, wi.Name)
+				assert.Equal(t, []any{wf.Name, wf.Descending, wf.Abbreviated},
+					[]any{gi.Fields[k].Name, gi.Fields[k].Descending, gi.Fields[k].Abbreviated}, "%s.%s", want.Name, wi.Name)
 			}
-			assert.Equal(t, []bool{wi.Unique, wi.Primary, wi.Word}, []bool{gi.Unique, gi.Primary, gi.Word}, "%s.%s", want.Name, wi.Name)
+			assert.Equal(t, []bool{wi.Unique, wi.Primary, wi.Word, wi.Inactive}, []bool{gi.Unique, gi.Primary, gi.Word, gi.Inactive},
+				"%s.%s", want.Name, wi.Name)
 		}
 	}
 	require.Len(t, dumped.Sequences(), len(df.Sequences()))

@@ -182,6 +182,13 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		if !retryable(j.Kind) || try > e.cfg.Retries || isPermanent(err) {
 			return schedule.Outcome{Err: err}
 		}
+		// A short pause, growing with each try: the usual transient cause
+		// is a database another utility is just letting go of.
+		select {
+		case <-ctx.Done():
+			return schedule.Outcome{Err: err}
+		case <-time.After(time.Duration(try) * retryPause):
+		}
 		attempt++
 		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
 			Attempt: attempt, Err: err.Error(), Log: e.cfg.logPath(j.ID),
@@ -192,6 +199,10 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		}
 	}
 }
+
+// retryPause is the pause before the first retry of a job (doubled for
+// the second, and so on).
+const retryPause = 500 * time.Millisecond
 
 // retryable kinds can simply run again: they overwrite what a failed
 // attempt left. A load cannot (records may be half in); it is repaired.

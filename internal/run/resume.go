@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -113,13 +114,22 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 			p.skip[schedule.ServeID(db)] = true
 		}
 	}
+	areas := make([]string, 0, len(dirty))
 	for a := range dirty {
+		areas = append(areas, a)
+	}
+	sort.Strings(areas)
+	for _, a := range areas {
 		n := rp.Repairs[a] + 1
 		p.repairNums[a] = n
 		rj := &schedule.Job{ID: schedule.RepairID(a, n), Kind: schedule.KindRepair, DB: schedule.DBTarget, Area: a,
 			Deps: []string{string(schedule.KindCreateTarget)}}
 		if !r.cfg.served(schedule.DBTarget) {
 			rj.Slot = schedule.SlotLoad
+		}
+		// One truncate at a time: each opens the target single-user.
+		if k := len(p.repairs); k > 0 {
+			rj.Deps = append(rj.Deps, p.repairs[k-1].ID)
 		}
 		p.repairs = append(p.repairs, rj)
 	}

@@ -54,8 +54,7 @@ type Built struct {
 	// What SectionLoad needs to build the load of a .bd section the same
 	// way Build builds the others.
 	targetReady string
-	staged      bool
-	dumpIDs     []string
+	dumpsDone   string // "" unless staged
 	areas       map[string]string
 	cost        func(*Job) time.Duration
 }
@@ -71,7 +70,9 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	}
 	var jobs []*Job
 	add := func(j *Job) *Job {
-		j.Cost = cost(j)
+		if j.Kind != KindBarrier {
+			j.Cost = cost(j)
+		}
 		jobs = append(jobs, j)
 		return j
 	}
@@ -108,13 +109,18 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		add(d)
 		dumpIDs = append(dumpIDs, d.ID)
 	}
+	// Staged: every load waits for every dump, through one barrier.
+	dumpsDone := ""
+	if o.Staged {
+		dumpsDone = add(&Job{ID: DumpsDoneID, Kind: KindBarrier, Deps: dumpIDs}).ID
+	}
 	for _, t := range p.Tables {
 		if threaded[t.Table] {
 			continue // its loads are added section by section while it dumps
 		}
 		deps := []string{DumpID(t.Table), targetReady}
 		if o.Staged {
-			deps = append([]string{targetReady}, dumpIDs...)
+			deps = []string{targetReady, dumpsDone}
 		}
 		l := add(&Job{ID: LoadID(t.Table, 0), Kind: KindLoad, Table: t.Table, Area: t.DataArea,
 			Records: t.Records, Bytes: t.Bytes, Deps: deps, Slot: SlotLoad})
@@ -151,6 +157,6 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	for _, t := range p.Tables {
 		areas[t.Table] = t.DataArea
 	}
-	return &Built{Graph: g, LoadBarrier: barrier, targetReady: targetReady, staged: o.Staged,
-		dumpIDs: dumpIDs, areas: areas, cost: cost}, nil
+	return &Built{Graph: g, LoadBarrier: barrier, targetReady: targetReady, dumpsDone: dumpsDone,
+		areas: areas, cost: cost}, nil
 }

@@ -188,6 +188,8 @@ func (d *dispatcher) startReady(ctx context.Context) {
 		}
 		d.ready.pop(j)
 		switch {
+		case j.Kind == KindBarrier:
+			d.pass(j)
 		case j.Exclusive && d.running > 0:
 			later = append(later, j)
 		case !d.areaAllows(j):
@@ -244,6 +246,12 @@ func (d *dispatcher) start(ctx context.Context, j *Job) {
 	d.ex.Start(ctx, j)
 }
 
+// pass completes a barrier at once: it holds no slot and runs nothing.
+func (d *dispatcher) pass(j *Job) {
+	d.started[j.ID] = d.ex.Now()
+	d.complete(j)
+}
+
 func (d *dispatcher) finish(j *Job, err error) {
 	d.running--
 	d.bySlot[j.Slot]--
@@ -267,8 +275,13 @@ func (d *dispatcher) finish(j *Job, err error) {
 		d.emit(event.JobFailed, j, err)
 		return
 	}
-	d.done[j.ID] = true
 	d.emit(event.JobFinished, j, nil)
+	d.complete(j)
+}
+
+// complete marks j done and readies the jobs that were waiting only for it.
+func (d *dispatcher) complete(j *Job) {
+	d.done[j.ID] = true
 	for _, s := range d.g.succs[j.ID] {
 		if d.done[s] {
 			continue

@@ -24,6 +24,10 @@ const (
 	KindAnalyzeTarget Kind = "analyze-target"
 	KindVerify        Kind = "verify"
 	KindPost          Kind = "post"
+	// KindBarrier does no work: it stands for "all of these are done" so
+	// that N jobs waiting for M others need N+M edges, not N×M. The
+	// dispatcher passes it itself; executors never see one.
+	KindBarrier Kind = "barrier"
 )
 
 // Slot is the resource class a job occupies while it runs.
@@ -81,6 +85,9 @@ func LoadID(table string, section int) string {
 // RepairID names the repair of one target area; attempt counts repairs of
 // the same area within a run.
 func RepairID(area string, attempt int) string { return fmt.Sprintf("repair:%s:%d", area, attempt) }
+
+// DumpsDoneID is the barrier that staged loads wait for.
+const DumpsDoneID = "barrier:dumps-done"
 
 func ServeID(db string) string    { return "serve:" + db }
 func ShutdownID(db string) string { return "shutdown:" + db }

@@ -8,8 +8,8 @@ package schedule
 // extend the graph in the same way.
 func (b *Built) SectionLoad(dump *Job, section int, records, bytes int64) *Job {
 	deps := []string{b.targetReady}
-	if b.staged {
-		deps = append(deps, b.dumpIDs...)
+	if b.dumpsDone != "" {
+		deps = append(deps, b.dumpsDone)
 	}
 	j := &Job{ID: LoadID(dump.Table, section), Kind: KindLoad, Table: dump.Table, Area: b.areas[dump.Table],
 		Section: section, Records: records, Bytes: bytes, Deps: deps, Before: []string{b.LoadBarrier}, Slot: SlotLoad}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -18,6 +19,12 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 		fs, err := parseFlags(args, "-csfilePrefix", "-fieldsep")
 		if err != nil {
 			return p.usage("%v", err)
+		}
+		cs := openedge.CSFormat{Verbose: fs.bools["-verbose"]}
+		if v, ok := fs.values["-fieldsep"]; ok {
+			if cs.Sep, err = fieldSep(v); err != nil {
+				return p.usage("%v", err)
+			}
 		}
 		s, rc := p.open(dbArg, client)
 		if rc != 0 {
@@ -41,7 +48,7 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 			if v, ok := fs.values["-csfilePrefix"]; ok {
 				prefix = v
 			}
-			if rc := writeCSOutput(p, prefix, a); rc != 0 {
+			if rc := writeCSOutput(p, cs, prefix, a); rc != 0 {
 				return rc
 			}
 		}
@@ -49,16 +56,33 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 	}
 }
 
-func writeCSOutput(p *proc, prefix string, a *openedge.Analysis) int {
+// fieldSep reads the value of -fieldsep: "sp", "tab" or one printable
+// ASCII character. The double quote, which encloses the strings of the
+// files, cannot separate their fields.
+func fieldSep(v string) (byte, error) {
+	switch {
+	case v == "sp":
+		return ' ', nil
+	case v == "tab":
+		return '\t', nil
+	case len(v) == 1 && v[0] >= 0x21 && v[0] <= 0x7e && v[0] != '"':
+		return v[0], nil
+	}
+	return 0, fmt.Errorf("-fieldsep %q: want sp, tab or one printable ASCII character other than '\"'", v)
+}
+
+// writeCSOutput writes <prefix>.tab.txt and, when the report has indexes,
+// <prefix>.ix.txt in the format of -fieldsep and -verbose.
+func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, a *openedge.Analysis) int {
 	var tab, ix bytes.Buffer
-	if err := openedge.WriteCSTab(&tab, a); err != nil {
+	if err := cs.WriteTab(&tab, a); err != nil {
 		return p.fail("** %v", err)
 	}
 	if err := store.WriteFileAtomic(prefix+".tab.txt", tab.Bytes()); err != nil {
 		return p.fail("** %v", err)
 	}
 	if len(a.Indexes) > 0 {
-		if err := openedge.WriteCSIndex(&ix, a); err != nil {
+		if err := cs.WriteIndex(&ix, a); err != nil {
 			return p.fail("** %v", err)
 		}
 		if err := store.WriteFileAtomic(prefix+".ix.txt", ix.Bytes()); err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"syscall"
-	"time"
 
 	"github.com/oedl/oedl/internal/sim/fault"
 )
@@ -46,8 +45,10 @@ func (d *dumpFile) Write(b []byte) (int, error) {
 	if d.budget >= 0 {
 		d.budget = max(0, d.budget-int64(n))
 	}
-	d.env.charge(int64(n), 1)
-	return n, err
+	if err != nil {
+		return n, err
+	}
+	return n, d.env.charge(int64(n), 1)
 }
 
 func (d *dumpFile) Close() error { return d.f.Close() }
@@ -68,19 +69,4 @@ func pathOf(err error) string {
 		return pe.Path
 	}
 	return "file"
-}
-
-// crashNow ends the process the way a crash does: no deferred cleanup, no
-// lock release, buffered output lost.
-func crashNow() {
-	syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	hangForever() // the signal is delivered asynchronously
-}
-
-// hangForever blocks until the process is killed. Not select{}: with no
-// other goroutine the runtime would call that a deadlock and exit 2.
-func hangForever() {
-	for {
-		time.Sleep(time.Hour)
-	}
 }

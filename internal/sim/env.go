@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -39,11 +40,19 @@ func (e *environment) startup() {
 	}
 }
 
-// charge draws bytes and I/O operations from the shared virtual disk.
-func (e *environment) charge(bytes, ios int64) {
-	if e != nil {
-		e.disk.Charge(bytes, ios)
+// charge draws bytes and I/O operations from the shared virtual disk. An
+// error (the state file under OESIM_STATE cannot be opened, locked, read
+// or written) must fail the utility: carrying on would run it at a speed
+// nobody asked for. The cause is kept as text only, so that the utility
+// does not report it as a failed write of its own file.
+func (e *environment) charge(bytes, ios int64) error {
+	if e == nil {
+		return nil
 	}
+	if err := e.disk.Charge(bytes, ios); err != nil {
+		return fmt.Errorf("oesim's shared virtual disk failed (its state is in OESIM_STATE): %v", err)
+	}
+	return nil
 }
 
 // faultPlan is the fault rule that applies to one utility call and table.
@@ -87,14 +96,19 @@ func (f *faultPlan) strike() bool {
 }
 
 // applyEarlyFault handles the faults that strike before any work: exit,
-// hang and delay. It returns -1 when the work should go on.
+// hang, delay, and crash-after=0 ("crash") and hang-after=0, which
+// recordFault cannot see as it counts records from 1. It returns -1 when
+// the work should go on.
 func applyEarlyFault(p *proc, fp *faultPlan) int {
+	atStart := fp != nil && fp.n() == 0
 	switch {
 	case fp.is(fault.Exit) && fp.strike():
 		p.say("** oesim fault %q: exiting with status %d. (oesim)", fp.rule.Text, fp.n())
 		return int(fp.n())
-	case fp.is(fault.Hang) && fp.strike():
-		hangForever()
+	case fp.is(fault.CrashAfter) && atStart && fp.strike():
+		fault.CrashNow()
+	case (fp.is(fault.Hang) || (fp.is(fault.HangAfter) && atStart)) && fp.strike():
+		_ = fault.HangNow(context.Background())
 	case fp.is(fault.Delay) && fp.strike():
 		time.Sleep(fp.rule.Delay)
 	}
@@ -102,7 +116,8 @@ func applyEarlyFault(p *proc, fp *faultPlan) int {
 }
 
 // recordFault is the per-record check of crash-after and hang-after: call
-// it after record count (1-based) has been processed.
+// it after record count (1-based) has been processed. (N = 0 strikes at
+// start, in applyEarlyFault.)
 func (f *faultPlan) recordFault(count int64, beforeCrash func()) {
 	switch {
 	case f == nil || count != f.rule.N:
@@ -110,8 +125,8 @@ func (f *faultPlan) recordFault(count int64, beforeCrash func()) {
 		if beforeCrash != nil {
 			beforeCrash()
 		}
-		crashNow()
+		fault.CrashNow()
 	case f.is(fault.HangAfter) && f.strike():
-		hangForever()
+		_ = fault.HangNow(context.Background())
 	}
 }

@@ -28,7 +28,7 @@ type sortOptions struct {
 	sortThreads  int
 	mergeThreads int
 	pfactor      int
-	charge       func(bytes, ios int64)
+	charge       func(bytes, ios int64) error
 	// sortDir, when set (idxbuild -T), is where the sorted runs go through
 	// a sort file on their way to the merge, as idxbuild's do; env and
 	// fault apply the virtual disk and a diskfull fault to it.
@@ -208,7 +208,9 @@ func collectKeys(db *store.DB, t *store.Table, ixs []*store.Index, opt sortOptio
 				}
 				n += int64(len(buf))
 				if opt.charge != nil {
-					opt.charge(int64(len(buf)), 1)
+					if errs[w] = opt.charge(int64(len(buf)), 1); errs[w] != nil {
+						return
+					}
 				}
 				ids := store.NewRecids(af, s)
 				errs[w] = store.ForEachFrame(buf, func(rec []byte, _ uint32) error {
@@ -521,7 +523,9 @@ func spillRuns(runs []*keyRun, opt sortOptions) error {
 		if _, err := io.ReadFull(in, backs[i]); err != nil {
 			return fmt.Errorf("sort file %s: %w", name, err)
 		}
-		opt.env.charge(int64(len(a)), 1+int64(len(a))>>20)
+		if err := opt.env.charge(int64(len(a)), 1+int64(len(a))>>20); err != nil {
+			return err
+		}
 	}
 	for _, r := range runs {
 		if len(r.arena) > 0 {

@@ -23,7 +23,12 @@ type chargedReader struct {
 func (c *chargedReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	if n > 0 {
-		c.env.charge(int64(n), 1)
+		// On a failed charge the bytes are not handed over: a reader that
+		// got the last of the file with the error could finish without
+		// ever seeing it.
+		if cerr := c.env.charge(int64(n), 1); cerr != nil {
+			return 0, cerr
+		}
 	}
 	return n, err
 }
@@ -68,7 +73,10 @@ func openDumpFile(path string, env *environment) (*openDump, error) {
 	r, err := bd.NewReader(&chargedReader{r: f, env: env})
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("** %s is not a valid binary dump file: %v. (oesim)", path, err)
+		if errors.Is(err, bd.ErrNotDump) || errors.Is(err, bd.ErrTruncated) || errors.Is(err, bd.ErrCorrupt) {
+			return nil, fmt.Errorf("** %s is not a valid binary dump file: %v. (oesim)", path, err)
+		}
+		return nil, fmt.Errorf("** Cannot read %s: %v. (oesim)", path, err)
 	}
 	return &openDump{path: path, f: f, r: r}, nil
 }
@@ -183,8 +191,7 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 					return &os.PathError{Op: "write", Path: af.Area.Extents[len(af.Area.Extents)-1].Path, Err: syscall.ENOSPC}
 				}
 			}
-			p.env.charge(bytes, 1)
-			return nil
+			return p.env.charge(bytes, 1)
 		}
 		for {
 			rec, crc, err := d.r.Next()

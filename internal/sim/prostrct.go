@@ -96,9 +96,26 @@ func prostrctCreate(p *proc, args []string) int {
 // as prostrct does: numbers from 7 where the file gives none, default RPB
 // and BPC, fixed sizes rounded to 16 blocks, a directory path expanded to
 // db.b1, db.d1, db_N.dM. Relative paths are relative to the current
-// directory, as for the real prostrct.
+// directory, as for the real prostrct. Two extents on one file are an
+// error naming the line.
 func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*store.Area, error) {
 	var out []*store.Area
+	files := newExtentFiles(st.Source, paths)
+	// The areas prostrct adds when the .st has none hold their files first.
+	defaults := store.DefaultAreas(paths, bs)
+	addRecovery, addSchema := true, true
+	for _, sa := range st.Areas {
+		addRecovery = addRecovery && sa.Type != openedge.AreaBeforeImage
+		addSchema = addSchema && !(sa.Type == openedge.AreaData && strings.EqualFold(sa.Name, openedge.SchemaAreaName))
+	}
+	for _, d := range []struct {
+		add  bool
+		area *store.Area
+	}{{addRecovery, defaults[0]}, {addSchema, defaults[1]}} {
+		if d.add {
+			files.hold(d.area.Extents[0].Path, "the extent of the "+d.area.Name+" that prostrct adds by default")
+		}
+	}
 	next := openedge.FirstUserAreaNum
 	for _, sa := range st.Areas {
 		if sa.Number >= next {
@@ -141,6 +158,9 @@ func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*s
 			if err != nil {
 				return nil, err
 			}
+			if err := files.claim(path, e.Line); err != nil {
+				return nil, err
+			}
 			ext := store.Extent{Path: path, Fixed: e.Fixed}
 			if e.Fixed {
 				ext.SizeKB = openedge.RoundExtentKB(e.SizeKB, bs)
@@ -153,22 +173,13 @@ func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*s
 		}
 		out = append(out, a)
 	}
-	if !hasArea(out, openedge.SchemaAreaNum) {
-		out = append(out, store.DefaultAreas(paths, bs)[1])
+	if addSchema {
+		out = append(out, defaults[1])
 	}
-	if !hasArea(out, openedge.PrimaryRecovery) {
-		out = append([]*store.Area{store.DefaultAreas(paths, bs)[0]}, out...)
+	if addRecovery {
+		out = append([]*store.Area{defaults[0]}, out...)
 	}
 	return out, nil
-}
-
-func hasArea(as []*store.Area, n int) bool {
-	for _, a := range as {
-		if a.Number == n {
-			return true
-		}
-	}
-	return false
 }
 
 // extentPath expands a .st path: a directory gives the standard file name.
@@ -284,21 +295,37 @@ func prostrctAdd(p *proc, args []string) int {
 
 // addAreas merges new areas and extents into a database. Adding extents to
 // an existing area turns its variable extent into a fixed one of its
-// current size, as prostrct add does.
+// current size, as prostrct add does. Everything is checked (numbers,
+// extent files) before any file is touched, so that a refused .st leaves
+// the database as it was.
 func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error {
+	files := newExtentFiles(st.Source, paths)
+	for _, a := range c.Areas {
+		for i, e := range a.Extents {
+			files.hold(e.Path, fmt.Sprintf("extent %d of area %q", i+1, a.Name))
+		}
+	}
 	next := openedge.FirstUserAreaNum
 	for _, a := range c.Areas {
 		if a.Number >= next {
 			next = a.Number + 1
 		}
 	}
+	// change is what one area of the .st does to the database's files.
+	type change struct {
+		area      *store.Area
+		fresh     bool
+		start     int  // first extent added
+		fixedLast bool // the variable extent before start became fixed
+	}
+	var changes []change
 	for _, sa := range st.Areas {
 		if sa.Type != openedge.AreaData {
 			return fmt.Errorf("** oesim's prostrct add handles data areas only (line %d). (oesim)", sa.Line)
 		}
-		a := c.AreaByName(sa.Name)
-		fresh := a == nil
-		if fresh {
+		ch := change{area: c.AreaByName(sa.Name)}
+		a := ch.area
+		if ch.fresh = a == nil; ch.fresh {
 			num := sa.Number
 			if num == 0 {
 				num = next
@@ -314,19 +341,21 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 			if a.BPC == 0 {
 				a.BPC = 1
 			}
+			ch.area = a
+			c.Areas = append(c.Areas, a)
 		} else if n := len(a.Extents); n > 0 && !a.Extents[n-1].Fixed {
 			last := &a.Extents[n-1]
 			size := extentSizeKB(*last)
 			last.Fixed, last.SizeKB = true, openedge.RoundExtentKB(max(size, int64(c.BlockSize)/1024*16), c.BlockSize)
-			if f, err := os.OpenFile(last.Path, os.O_RDWR, 0); err == nil {
-				f.Truncate(last.SizeKB * 1024)
-				f.Close()
-			}
+			ch.fixedLast = true
 		}
-		start := len(a.Extents)
+		ch.start = len(a.Extents)
 		for _, e := range sa.Extents {
 			path, err := extentPath(paths, e.Path, 'd', a.Number, len(a.Extents)+1)
 			if err != nil {
+				return err
+			}
+			if err := files.claim(path, e.Line); err != nil {
 				return err
 			}
 			ext := store.Extent{Path: path, Fixed: e.Fixed}
@@ -335,14 +364,24 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 			}
 			a.Extents = append(a.Extents, ext)
 		}
-		if fresh {
+		changes = append(changes, ch)
+	}
+	for _, ch := range changes {
+		a := ch.area
+		if ch.fresh {
 			if err := store.Format(a, c.BlockSize); err != nil {
 				return err
 			}
-			c.Areas = append(c.Areas, a)
 			continue
 		}
-		for _, e := range a.Extents[start:] {
+		if ch.fixedLast {
+			last := a.Extents[ch.start-1]
+			if f, err := os.OpenFile(last.Path, os.O_RDWR, 0); err == nil {
+				f.Truncate(last.SizeKB * 1024)
+				f.Close()
+			}
+		}
+		for _, e := range a.Extents[ch.start:] {
 			f, err := os.OpenFile(e.Path, os.O_RDWR|os.O_CREATE, 0o644)
 			if err != nil {
 				return err

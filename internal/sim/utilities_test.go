@@ -171,6 +171,7 @@ func TestDumpFaults(t *testing.T) {
 	for _, tc := range []struct{ rule, want string }{
 		{"dump:Customer:corrupt=5", "checksum"},
 		{"dump:Customer:truncate-after=10", "truncated"},
+		{"dump:Customer:truncate-after=0", "truncated"}, // the header only
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			out := env.run(t, []string{"OESIM_FAULTS=" + tc.rule}, "", "proutil", db, "-C", "dump", "Customer", dir)

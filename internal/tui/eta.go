@@ -24,8 +24,11 @@ type ETA struct {
 	BoundBy string `json:"bound_by,omitempty"`
 	// Overdue: the index rebuild has run longer than the throughput seen so
 	// far predicts; the remaining time is a guess until it reports.
-	Overdue bool   `json:"overdue,omitempty"`
-	Reason  string `json:"reason,omitempty"` // why it is not known yet
+	Overdue bool `json:"overdue,omitempty"`
+	// IdxbuildExpected is the duration the running, silent index rebuild
+	// was expected to take when it started (0 when none runs).
+	IdxbuildExpected time.Duration `json:"idxbuild_expected_ns,omitempty"`
+	Reason           string        `json:"reason,omitempty"` // why it is not known yet
 }
 
 // Evidence needed before an ETA is shown: a prediction from the first
@@ -208,6 +211,7 @@ func (t *etaTracker) predict(in etaInput) ETA {
 			}
 		}
 		expected := t.idxExpect
+		e.IdxbuildExpected = expected
 		ran := in.now.Sub(in.since[kIdx])
 		idx = expected - ran
 		if idx <= 0 {

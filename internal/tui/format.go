@@ -130,8 +130,16 @@ func asciiBar(f float64, width int) string {
 	return "[" + strings.Repeat("#", n) + strings.Repeat("-", width-n) + "]"
 }
 
-// progressDetail is "60/120 tables  620 MiB of 1.2 GiB".
-func progressDetail(p Progress) string {
+// progressDetail is "60/120 tables  620 MiB of 1.2 GiB"; for an index
+// rebuild that reports nothing while it runs, how long it has run against
+// what was expected.
+func progressDetail(p Progress, s *State) string {
+	if p.Kind == "idxbuild" && p.BytesDone == 0 && p.JobsDone == 0 {
+		if e := s.ETA(); e.IdxbuildExpected > 0 {
+			ran := s.Now.Sub(s.tally["idxbuild"].since)
+			return fmt.Sprintf("running %s, expected about %s", formatDuration(ran), formatDuration(e.IdxbuildExpected))
+		}
+	}
 	var parts []string
 	switch {
 	case p.Tables > 0:

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"time"
@@ -240,7 +241,12 @@ func TestETACountsDownASilentIdxbuild(t *testing.T) {
 		require.True(t, eta.Known, "at %v", c.at)
 		assert.Equal(t, c.left, eta.Remaining, "at %v", c.at)
 		assert.Equal(t, c.overdue, eta.Overdue, "at %v", c.at)
+		assert.Equal(t, 50*time.Second, eta.IdxbuildExpected)
 	}
+	var buf bytes.Buffer
+	require.NoError(t, RenderStatus(&buf, s, 100))
+	assert.Contains(t, buf.String(), "running 1m40s, expected about 50s", "the idxbuild bar says how long it has run")
+	assert.Contains(t, buf.String(), "ETA unknown: the index rebuild is running longer than predicted")
 }
 
 func TestSnapshotJSON(t *testing.T) {

@@ -30,7 +30,7 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 	}
 	line("overall", snap.Overall, "")
 	for _, p := range snap.Progress {
-		line(p.Kind, p.Fraction(), progressDetail(p))
+		line(p.Kind, p.Fraction(), progressDetail(p, s))
 	}
 	c := snap.Counts
 	fmt.Fprintf(&b, "jobs: %d done, %d running, %d queued, %d failed, %d skipped\n", c.Done, c.Running, c.Queued, c.Failed, c.Skipped)

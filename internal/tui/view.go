@@ -69,7 +69,7 @@ func (m *model) render() string {
 	}
 	bar("overall", s.Overall(), "")
 	for _, p := range s.Progress() {
-		bar(p.Kind, p.Fraction(), progressDetail(p))
+		bar(p.Kind, p.Fraction(), progressDetail(p, s))
 	}
 	add("")
 

@@ -215,7 +215,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	br := bufio.NewReaderSize(r, BufferSize)
 	pre := make([]byte, len(magic)+4)
 	if _, err := io.ReadFull(br, pre); err != nil {
-		return nil, ErrNotDump
+		return nil, shortRead(err, ErrNotDump)
 	}
 	if string(pre[:len(magic)]) != magic {
 		return nil, ErrNotDump
@@ -226,7 +226,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	body := make([]byte, n+4)
 	if _, err := io.ReadFull(br, body); err != nil {
-		return nil, ErrTruncated
+		return nil, shortRead(err, ErrTruncated)
 	}
 	if crc32.Checksum(body[:n], castagnoli) != binary.LittleEndian.Uint32(body[n:]) {
 		return nil, fmt.Errorf("%w: header checksum", ErrCorrupt)
@@ -247,13 +247,13 @@ func (r *Reader) Next() ([]byte, uint32, error) {
 	}
 	var pre [8]byte
 	if _, err := io.ReadFull(r.r, pre[:4]); err != nil {
-		return nil, 0, fmt.Errorf("%w: ends after record %d without its trailer", ErrTruncated, r.count)
+		return nil, 0, shortRead(err, fmt.Errorf("%w: ends after record %d without its trailer", ErrTruncated, r.count))
 	}
 	n := binary.LittleEndian.Uint32(pre[:4])
 	if n == trailerMark {
 		var t [12]byte
 		if _, err := io.ReadFull(r.r, t[:]); err != nil {
-			return nil, 0, fmt.Errorf("%w: trailer cut short", ErrTruncated)
+			return nil, 0, shortRead(err, fmt.Errorf("%w: trailer cut short", ErrTruncated))
 		}
 		if crc32.Checksum(t[:8], castagnoli) != binary.LittleEndian.Uint32(t[8:]) {
 			return nil, 0, fmt.Errorf("%w: trailer checksum", ErrCorrupt)
@@ -268,7 +268,7 @@ func (r *Reader) Next() ([]byte, uint32, error) {
 		return nil, 0, fmt.Errorf("%w: record %d has an impossible length %d", ErrCorrupt, r.count+1, n)
 	}
 	if _, err := io.ReadFull(r.r, pre[4:8]); err != nil {
-		return nil, 0, fmt.Errorf("%w: record %d cut short", ErrTruncated, r.count+1)
+		return nil, 0, shortRead(err, fmt.Errorf("%w: record %d cut short", ErrTruncated, r.count+1))
 	}
 	if binary.LittleEndian.Uint32(pre[4:8]) != uint32(r.Header.TableNumber) {
 		return nil, 0, fmt.Errorf("%w: record %d belongs to table number %d, not %d", ErrCorrupt, r.count+1,
@@ -279,7 +279,7 @@ func (r *Reader) Next() ([]byte, uint32, error) {
 	}
 	r.buf = r.buf[:n+4]
 	if _, err := io.ReadFull(r.r, r.buf); err != nil {
-		return nil, 0, fmt.Errorf("%w: record %d cut short", ErrTruncated, r.count+1)
+		return nil, 0, shortRead(err, fmt.Errorf("%w: record %d cut short", ErrTruncated, r.count+1))
 	}
 	rec := r.buf[:n]
 	crc := binary.LittleEndian.Uint32(r.buf[n:])
@@ -288,6 +288,16 @@ func (r *Reader) Next() ([]byte, uint32, error) {
 	}
 	r.count++
 	return rec, crc, nil
+}
+
+// shortRead is the error of a failed io.ReadFull: damage when the file
+// ended too soon, else the reader's own error (an I/O error is not a
+// damaged file).
+func shortRead(err, damage error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return damage
+	}
+	return err
 }
 
 // Count is the number of records read so far.

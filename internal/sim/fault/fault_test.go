@@ -333,3 +333,62 @@ func BenchmarkFor(b *testing.B) {
 		_ = s.For("proutil", "dump", "PUB.gltr_hist")
 	}
 }
+
+// TestBlockedProcessWaitsForItsKill runs HangNow (with a context never
+// done) and CrashNow, which waits with it for its SIGKILL to land, as the
+// only goroutine of a small program, as in an oesim utility. The test
+// binary cannot play that program: the testing package keeps timers that
+// hide the problem. Blocking with nothing left to wake the program (select
+// {}, a receive from a nil channel) lets Go's runtime end it with "all
+// goroutines are asleep - deadlock!" and exit status 2, which oedl would
+// read as an ordinary failure instead of a hang or a crash. The window
+// below only bounds how long the test watches for that wrong exit, which
+// comes within microseconds of blocking; no duration is asserted.
+func TestBlockedProcessWaitsForItsKill(t *testing.T) {
+	exe := buildBlocker(t)
+	for _, tc := range []struct {
+		mode        string
+		killsItself bool
+	}{
+		{"hang", false},
+		{"hang-cancelable", false},
+		{"crash", true},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			cmd := exec.Command(exe, tc.mode)
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			require.NoError(t, cmd.Start())
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-exited:
+				require.True(t, tc.killsItself, "the program ended by itself (%v), it must wait for its kill:\n%s", err, out.String())
+			case <-time.After(500 * time.Millisecond):
+				require.False(t, tc.killsItself, "CrashNow did not kill the program")
+				require.NoError(t, cmd.Process.Kill())
+				err = <-exited
+			}
+			var exitErr *exec.ExitError
+			require.ErrorAs(t, err, &exitErr)
+			ws := exitErr.Sys().(syscall.WaitStatus)
+			assert.True(t, ws.Signaled(), "ended by a kill: %v\n%s", err, out.String())
+			assert.Equal(t, syscall.SIGKILL, ws.Signal())
+		})
+	}
+}
+
+// buildBlocker builds testdata/blocker, a program that only calls HangNow
+// or CrashNow.
+func buildBlocker(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("needs the go tool to build testdata/blocker")
+	}
+	exe := filepath.Join(t.TempDir(), "blocker")
+	out, err := exec.Command(goTool, "build", "-o", exe, "./testdata/blocker").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return exe
+}

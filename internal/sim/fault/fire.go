@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // For returns the first rule that applies to a run of utility (proutil,
@@ -106,16 +107,31 @@ func (r *Rule) key() string {
 // CrashNow kills the calling process with SIGKILL, as the kernel's OOM
 // killer or a "kill -9" would: no deferred function runs, no buffer is
 // flushed, so the parent sees a crash and the data already written (with
-// write(2)) stays on disk. It does not return.
+// write(2)) stays on disk. It does not return: until the signal lands it
+// waits as HangNow does.
 func CrashNow() {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	select {} // the signal is delivered asynchronously
+	_ = HangNow(context.Background())
 }
 
 // HangNow blocks until ctx is done, doing nothing, like a utility stuck on
 // a lock or a dead NFS mount; the process stays alive until it is killed
 // or ctx ends. It returns ctx.Err().
+//
+// It waits on a ticker as well as on ctx: a program whose only goroutine
+// blocks on a channel nothing can close (select {}, the nil Done of
+// context.Background, a cancel nobody calls) is ended by Go's runtime
+// with "all goroutines are asleep - deadlock!" and exit status 2, which
+// the parent would take for an ordinary failure. A pending timer keeps
+// the runtime from concluding that; the tick itself does nothing.
 func HangNow(ctx context.Context) error {
-	<-ctx.Done()
-	return ctx.Err()
+	tick := time.NewTicker(time.Hour)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
 }

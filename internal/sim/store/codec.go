@@ -182,7 +182,7 @@ func encodeControl(c *Control) []byte {
 			for _, c := range ix.Fields {
 				e.str(c.Name)
 				e.int(int64(c.Pos))
-				e.bool(c.Descending)
+				e.uint(indexFieldFlags(c))
 			}
 		}
 	}
@@ -239,7 +239,9 @@ func decodeControlData(b []byte) (*Control, error) {
 				Active: d.bool()}
 			ix.Fields = make([]IndexField, d.count())
 			for k := range ix.Fields {
-				ix.Fields[k] = IndexField{Name: d.str(), Pos: d.num(), Descending: d.bool()}
+				ix.Fields[k] = IndexField{Name: d.str(), Pos: d.num()}
+				flags := d.uint()
+				ix.Fields[k].Descending, ix.Fields[k].Abbreviated = flags&flagDescending != 0, flags&flagAbbreviated != 0
 			}
 			t.Indexes[j] = ix
 		}
@@ -257,4 +259,23 @@ func decodeControlData(b []byte) (*Control, error) {
 		return nil, d.err
 	}
 	return c, nil
+}
+
+// An index field's attributes are one varint of flags. Its first
+// version was a bool for Descending, the same byte as flags 0 and 1, so a
+// DB.db written before Abbreviated was kept reads the same.
+const (
+	flagDescending = 1 << iota
+	flagAbbreviated
+)
+
+func indexFieldFlags(c IndexField) uint64 {
+	var f uint64
+	if c.Descending {
+		f |= flagDescending
+	}
+	if c.Abbreviated {
+		f |= flagAbbreviated
+	}
+	return f
 }

@@ -28,7 +28,7 @@ func sampleControl(tables int) *Control {
 		}
 		for j := range 4 {
 			t.Indexes = append(t.Indexes, &Index{Number: i*4 + j + 8, Name: fmt.Sprintf("ix_%d", j), Area: 7, Unique: j == 0,
-				Primary: j == 0, Word: j == 3, Active: j != 2, Fields: []IndexField{{Name: "field_1", Pos: 1, Descending: j == 1}}})
+				Primary: j == 0, Word: j == 3, Active: j != 2, Fields: []IndexField{{Name: "field_1", Pos: 1, Descending: j == 1, Abbreviated: j == 2}}})
 		}
 		c.Tables = append(c.Tables, t)
 	}

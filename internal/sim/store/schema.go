@@ -42,11 +42,14 @@ type Index struct {
 }
 
 // IndexField is one component of an index; Pos is the field's position in
-// the record.
+// the record. Abbreviated (the last character component of an index, for
+// abbreviated FIND) is kept only to be written back by dump_df.p: oesim's
+// key order does not depend on it.
 type IndexField struct {
-	Name       string `json:"name"`
-	Pos        int    `json:"pos"`
-	Descending bool   `json:"desc,omitempty"`
+	Name        string `json:"name"`
+	Pos         int    `json:"pos"`
+	Descending  bool   `json:"desc,omitempty"`
+	Abbreviated bool   `json:"abbr,omitempty"`
 }
 
 // Sequence is one sequence with its current value.
@@ -179,7 +182,8 @@ func TableFromDF(d *openedge.DFTable, areaOf func(name string) (int, error)) (*T
 			if pos < 0 {
 				return nil, &SchemaError{Table: d.Name, Msg: "index " + di.Name + " names unknown field " + c.Name}
 			}
-			ix.Fields = append(ix.Fields, IndexField{Name: t.Fields[pos].Name, Pos: pos, Descending: c.Descending})
+			ix.Fields = append(ix.Fields, IndexField{Name: t.Fields[pos].Name, Pos: pos, Descending: c.Descending,
+				Abbreviated: c.Abbreviated})
 		}
 		t.Indexes = append(t.Indexes, ix)
 	}
@@ -204,10 +208,13 @@ func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
 		d.Fields = append(d.Fields, df)
 	}
 	for _, ix := range t.Indexes {
+		// INACTIVE is written as the Data Dictionary writes it for an index
+		// not yet rebuilt (after a binary load), so that a .df dumped then
+		// loads into a database with the same index state.
 		di := &openedge.DFIndex{Name: ix.Name, Table: t.Name, Area: areaName(ix.Area), Unique: ix.Unique,
-			Primary: ix.Primary, Word: ix.Word}
+			Primary: ix.Primary, Word: ix.Word, Inactive: !ix.Active}
 		for _, c := range ix.Fields {
-			di.Fields = append(di.Fields, openedge.DFIndexField{Name: c.Name, Descending: c.Descending})
+			di.Fields = append(di.Fields, openedge.DFIndexField{Name: c.Name, Descending: c.Descending, Abbreviated: c.Abbreviated})
 		}
 		d.Indexes = append(d.Indexes, di)
 	}

@@ -201,6 +201,11 @@ func (d *Disk) Charge(bytes, ios int64) error {
 
 	wait, err := d.reserve(booked)
 	if err != nil {
+		// Nothing was booked: the surplus is no credit, and the next
+		// charge must try (and fail) to book as well.
+		d.mu.Lock()
+		d.credit = 0
+		d.mu.Unlock()
 		return err
 	}
 	if wait > 0 {

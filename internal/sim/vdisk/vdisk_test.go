@@ -317,3 +317,15 @@ func BenchmarkCharge(b *testing.B) {
 		})
 	}
 }
+
+// TestChargeErrorIsNotCredit: a booking that fails (the state file cannot
+// be used) is not device time the process holds, so the charges after it
+// fail too instead of drawing on a credit that was never booked.
+func TestChargeErrorIsNotCredit(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, StateFile), 0o755)) // cannot be opened for writing
+	d := New(Config{MBps: 1, StateDir: dir, Clock: &fakeClock{now: t0}})
+	for i := range 3 { // 1 µs each: the first would book a quantum of 1 ms
+		assert.ErrorContains(t, d.Charge(1, 0), filepath.Join(dir, StateFile), "charge %d", i)
+	}
+}
