@@ -198,16 +198,32 @@ func lowerBound(work string, p *plan.Plan, mbps float64) (bound, error) {
 			sum[r.Kind] += r.Elapsed
 		}
 	}
+	// Every dump and load ends before the target is shut down for
+	// idxbuild, and what follows is a chain; no load starts before the
+	// target exists and is served, no dump before the source is served.
+	chain := func(ids ...string) time.Duration {
+		var d time.Duration
+		for _, id := range ids {
+			d += dur[id]
+		}
+		return d
+	}
+	tail := chain("shutdown:target", "idxbuild", "analyze-target", "verify", "post")
 	for _, k := range []struct {
 		kind  string
 		slots int64
-	}{{"dump", settings["dump_jobs"]}, {"load", settings["load_jobs"]}} {
+		head  time.Duration
+	}{
+		{"dump", settings["dump_jobs"], chain("serve:source")},
+		{"load", settings["load_jobs"], chain("create-target", "serve:target")},
+	} {
 		if k.slots <= 0 {
 			continue
 		}
-		if w := sum[k.kind] / time.Duration(k.slots); w > lb.work {
+		if w := k.head + sum[k.kind]/time.Duration(k.slots) + tail; w > lb.work {
 			lb.work = w
-			lb.workNote = fmt.Sprintf("%ss: %s of job time over %d slots", k.kind, sum[k.kind].Round(10*time.Millisecond), k.slots)
+			lb.workNote = fmt.Sprintf("%ss: %s before the first can start, %s of job time over %d slots, then %s of shutdown, idxbuild, tabanalys, verify and post",
+				k.kind, k.head.Round(10*time.Millisecond), sum[k.kind].Round(10*time.Millisecond), k.slots, tail.Round(10*time.Millisecond))
 		}
 	}
 	o := schedule.BuildOptions{ServeSource: settings["dump_jobs"] > 1, ServeTarget: settings["load_jobs"] > 1,
