@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sim"
@@ -43,7 +44,15 @@ func NewCmdDemo(io *IOStreams) *cobra.Command {
 oesim (the OpenEdge simulator that really stores records) as DIR/dlc, generates
 a source database, plans a new layout for it, runs the parallel dump, load,
 idxbuild and verification, and prints where everything is. Every step is a
-real utility call you can repeat by hand from the work directory's logs.`,
+real utility call you can repeat by hand from the work directory's logs.
+
+The demo database is small, so the size thresholds are scaled to it: tables
+of at least 5% of its record bytes are planned as large (own area, BPC 512)
+and dumped with threads (each .bd section loaded as it lands), tables of at
+least 0.5% share medium areas (BPC 64), the rest small areas (BPC 8). The
+production defaults of oedl plan and oedl run (--large 1GB, --medium 100MB,
+--threaded-dump-min 64MB) are for real databases; the demo prints the
+thresholds it used.`,
 		Example: `  go run ./cmd/oedl demo
   oedl demo --dir /tmp/demo --profile sports --scale 5MB --no-tui`,
 		Args: cobra.NoArgs,
@@ -103,19 +112,26 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 		return FailedError(fmt.Errorf("%s: %w\n%s", execx.Quote(gen), err, res.Output))
 	}
 
+	total, err := demoSourceSize(ctx, opts.Runner, dlc, source)
+	if err != nil {
+		return FailedError(err)
+	}
+	th := scaleThresholds(total)
+	say("thresholds scaled to this database: %s", th)
 	say("planning the new layout into %s", planDir)
 	planOpts := &PlanOptions{IO: &IOStreams{In: opts.IO.In, Out: opts.IO.ErrOut, ErrOut: opts.IO.ErrOut}, Runner: opts.Runner,
 		Source: source, DLC: dlc, Out: planDir, Target: target}
 	if err := bindPlanDefaults(planOpts); err != nil {
 		return err
 	}
+	planOpts.Large, planOpts.Medium = fmt.Sprint(th.Large), fmt.Sprint(th.Medium)
 	if err := planRun(ctx, planOpts); err != nil {
 		return err
 	}
 
 	say("running the migration (work directory %s)", work)
 	ropts := &RunOptions{IO: opts.IO, Runner: opts.Runner, Source: source, Target: target, PlanDir: planDir, Work: work,
-		DLC: dlc, LoadsPerArea: 1, ThreadedMin: "64MB", Retries: 2, JobTimeout: 10 * time.Minute, NoTUI: opts.NoTUI}
+		DLC: dlc, LoadsPerArea: 1, ThreadedMin: fmt.Sprint(th.Threaded), Retries: 2, JobTimeout: 10 * time.Minute, NoTUI: opts.NoTUI}
 	cfg, err := ropts.config()
 	if err != nil {
 		return err
@@ -131,7 +147,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	}
 	defer closeLog()
 	cfg.Log = logger
-	if _, err := executeRun(ctx, opts.IO, cfg, opts.NoTUI, false); err != nil {
+	if _, err := executeRun(ctx, opts.IO, cfg, estimate.DefaultModel(), opts.NoTUI, false); err != nil {
 		return err
 	}
 	w := opts.IO.ErrOut

@@ -42,6 +42,9 @@ type RunOptions struct {
 	Resume, Force  bool
 	NoTUI, JSON    bool
 	DryRun         bool
+	// Hardware and Calibration set the cost model behind the dry run's
+	// predictions and the live screen's idxbuild ETA (as oedl estimate).
+	Hardware, Calibration string
 }
 
 // NewCmdRun builds `oedl run`.
@@ -93,6 +96,8 @@ EXIT STATUS
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
 	f.BoolVar(&opts.JSON, "json", false, "JSON events on stdout, one per line")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
+	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the dry run's machine and the ETA's model")
+	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
 	return cmd
 }
 
@@ -143,8 +148,12 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	m, note, err := opts.costModel(cfg.Plan)
+	if err != nil {
+		return err
+	}
 	if opts.DryRun {
-		return dryRun(opts.IO.Out, cfg)
+		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
@@ -155,14 +164,16 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	defer closeLog()
 	cfg.Log = logger
-	_, err = executeRun(ctx, opts.IO, cfg, opts.NoTUI, opts.JSON)
+	_, err = executeRun(ctx, opts.IO, cfg, m, opts.NoTUI, opts.JSON)
 	return err
 }
 
 // executeRun runs cfg with the event printers the streams call for (the
 // live screen on a terminal, plain lines otherwise, JSON on stdout with
 // --json) and maps the outcome to an exit code. demo shares it.
-func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonOut bool) (*run.Result, error) {
+// model (may be nil) gives the live screen the index rebuild's expected
+// duration, which no event can teach before idxbuild ends.
+func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estimate.Model, noTUI, jsonOut bool) (*run.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var sinks event.Multi
@@ -174,7 +185,11 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	case jsonOut:
 		sinks = append(sinks, tui.NewJSON(io.Out))
 	case io.IsTerminal && !noTUI:
-		ui = tui.New(tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target,
+		var cost func(*schedule.Job) time.Duration
+		if model != nil {
+			cost = model.Cost
+		}
+		ui = tui.New(tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target, Cost: cost,
 			Disks: func() []tui.Disk {
 				return []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}, {Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))}}
 			}})
@@ -310,24 +325,55 @@ func parseSizeFlag(flag, s string) (int64, error) {
 	return n, nil
 }
 
+// costModel is the model of --calibration (default the built-in priors)
+// on the machine of --hardware; without either, this machine's cores and
+// memory (from the plan) with the model's disk. note says which.
+func (opts *RunOptions) costModel(p *plan.Plan) (*estimate.Model, string, error) {
+	m := estimate.DefaultModel()
+	note := "the built-in model"
+	if opts.Calibration != "" {
+		var err error
+		if m, err = estimate.ReadModel(opts.Calibration); err != nil {
+			return nil, "", UsageError("--calibration: %v", err)
+		}
+		note = "the calibration " + opts.Calibration
+	}
+	switch {
+	case opts.Hardware != "":
+		hw, err := estimate.ReadHardware(opts.Hardware)
+		if err != nil {
+			return nil, "", UsageError("--hardware: %v", err)
+		}
+		m.Hardware = hw
+		note += " on the hardware of " + opts.Hardware
+	case opts.Calibration != "":
+		note += " on its calibrated machine"
+	default:
+		// As before the flags existed: this machine's cores and a typical disk.
+		cores := p.Machine.Cores
+		if cores <= 0 {
+			cores = runtime.NumCPU()
+		}
+		m.Hardware = estimate.Hardware{Cores: cores, MemoryBytes: p.Machine.MemoryBytes, DiskMBps: 200, DiskIOPS: 4000}
+		return m, "dry run: this machine's cores and a typical disk; --hardware or --calibration set them", nil
+	}
+	return m, "dry run: " + note, nil
+}
+
 // dryRun prints the rehearsal through the estimate (the same graph on the
 // simulated clock, so the commands come in the order the queue would start
-// them, with predicted times), for this machine with a typical disk.
-func dryRun(w io.Writer, cfg run.Config) error {
+// them, with predicted times), on the model's machine.
+func dryRun(w io.Writer, cfg run.Config, m *estimate.Model, note string) error {
 	if cfg.Work == "" {
 		cfg.Work = "$WORK" // printed as is: the commands are for reading
 	}
 	eff := cfg.WithDefaults()
-	cores := eff.Plan.Machine.Cores
-	if cores <= 0 {
-		cores = runtime.NumCPU()
-	}
-	hw := estimate.Hardware{Cores: cores, MemoryBytes: eff.Plan.Machine.MemoryBytes, DiskMBps: 200, DiskIOPS: 4000,
-		Note: "dry run: this machine's cores and a typical disk; oedl estimate takes --hardware"}
+	hw := m.Hardware
+	hw.Note = note
 	st := estimate.Strategy{Name: "oedl run", DumpJobs: eff.DumpJobs, LoadJobs: eff.LoadJobs, LoadsPerArea: max(0, eff.LoadsPerArea),
 		ThreadedDumpMin: max(0, eff.ThreadedDumpMin), DumpThreads: eff.DumpThreads}
 	err := estimate.DryRun(w, estimate.DryRunInput{
-		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Strategy: st},
+		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Model: m, Strategy: st},
 		Commands: func(j *schedule.Job) [][]string { return run.Commands(eff, j) },
 	})
 	if err != nil {

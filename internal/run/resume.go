@@ -155,30 +155,14 @@ func sectionOf(path, table string) int {
 	return n
 }
 
-// finishGraph adjusts the built graph to this run: a target opened
-// single-user takes a load slot for every job that opens it, and a
-// resume's repairs and section loads are put in place.
+// finishGraph puts a resume's repairs and section loads in place in the
+// built graph (the OpenEdge ordering rules themselves are schedule.Build's).
 func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 	jobs := append([]*schedule.Job{}, b.Jobs()...)
 	targetServed := r.cfg.served(schedule.DBTarget)
 	byID := map[string]*schedule.Job{}
 	for _, j := range jobs {
 		byID[j.ID] = j
-		if !targetServed && j.Kind == schedule.KindLoadSeq {
-			// Two single-user utilities on one database: (263).
-			j.Slot = schedule.SlotLoad
-		}
-	}
-	// A broker is stopped after it was started, even when every job
-	// between them was done by an earlier run.
-	for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
-		if sd, sv := byID[schedule.ShutdownID(db)], byID[schedule.ServeID(db)]; sd != nil && sv != nil {
-			sd.Deps = append(sd.Deps, sv.ID)
-		}
-	}
-	// The post steps (truncate bi) need the target offline.
-	if post, sd := byID[string(schedule.KindPost)], byID[schedule.ShutdownID(schedule.DBTarget)]; post != nil && sd != nil {
-		post.Deps = append(post.Deps, sd.ID)
 	}
 	for _, rj := range p.repairs {
 		// The repair truncates offline, before the broker starts (or, on a
@@ -205,17 +189,6 @@ func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 	}
 	if !targetServed {
 		for _, x := range p.extra {
-			// A broker is stopped after it was started, even when every job
-			// between them was done by an earlier run.
-			for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
-				if sd, sv := byID[schedule.ShutdownID(db)], byID[schedule.ServeID(db)]; sd != nil && sv != nil {
-					sd.Deps = append(sd.Deps, sv.ID)
-				}
-			}
-			// The post steps (truncate bi) need the target offline.
-			if post, sd := byID[string(schedule.KindPost)], byID[schedule.ShutdownID(schedule.DBTarget)]; post != nil && sd != nil {
-				post.Deps = append(post.Deps, sd.ID)
-			}
 			for _, rj := range p.repairs {
 				if x.Area == rj.Area {
 					x.Deps = append(x.Deps, rj.ID)

@@ -127,27 +127,40 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		loadIDs = append(loadIDs, l.ID)
 	}
 	loadSeq := add(&Job{ID: string(KindLoadSeq), Kind: KindLoadSeq, DB: DBTarget, Deps: []string{dumpSeq.ID, targetReady}})
+	if !o.ServeTarget {
+		// It opens the target single-user like a load: sharing the load
+		// slot keeps the two from meeting on the database (263).
+		loadSeq.Slot = SlotLoad
+	}
 
 	// Every load, every dump (a threaded dump may still add loads) and the
 	// sequences come before the target is shut down for idxbuild.
 	barrierDeps := append(append(append([]string{loadSeq.ID}, loadIDs...), dumpIDs...), analyze.ID, dumpDF.ID)
 	idxDeps := barrierDeps
 	barrier := string(KindIdxbuild)
+	// A shutdown also names its serve directly: on resume the jobs in
+	// between may all be skipped, and the order must not go with them.
 	if o.ServeTarget {
-		st := add(&Job{ID: ShutdownID(DBTarget), Kind: KindShutdown, DB: DBTarget, Deps: barrierDeps})
+		st := add(&Job{ID: ShutdownID(DBTarget), Kind: KindShutdown, DB: DBTarget,
+			Deps: append(barrierDeps, ServeID(DBTarget))})
 		idxDeps = []string{st.ID}
 		barrier = st.ID
 	}
 	if o.ServeSource {
 		add(&Job{ID: ShutdownID(DBSource), Kind: KindShutdown, DB: DBSource,
-			Deps: append(append([]string{}, dumpIDs...), analyze.ID, dumpDF.ID, dumpSeq.ID)})
+			Deps: append(append([]string{}, dumpIDs...), analyze.ID, dumpDF.ID, dumpSeq.ID, ServeID(DBSource))})
 	}
 	idx := add(&Job{ID: string(KindIdxbuild), Kind: KindIdxbuild, DB: DBTarget, Deps: idxDeps,
 		Exclusive: true, Bytes: totalBytes, Records: totalRecords})
 	at := add(&Job{ID: string(KindAnalyzeTarget), Kind: KindAnalyzeTarget, DB: DBTarget, Deps: []string{idx.ID},
 		Bytes: totalBytes, Records: totalRecords})
 	v := add(&Job{ID: string(KindVerify), Kind: KindVerify, Deps: []string{at.ID, analyze.ID}})
-	add(&Job{ID: string(KindPost), Kind: KindPost, DB: DBTarget, Deps: []string{v.ID}})
+	post := add(&Job{ID: string(KindPost), Kind: KindPost, DB: DBTarget, Deps: []string{v.ID}})
+	if o.ServeTarget {
+		// truncate bi needs the target offline, stated directly for the
+		// same reason as above.
+		post.Deps = append(post.Deps, ShutdownID(DBTarget))
+	}
 
 	g, err := NewGraph(jobs)
 	if err != nil {
