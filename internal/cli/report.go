@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/report"
 )
 
@@ -65,7 +66,7 @@ func reportRun(opts *ReportOptions) error {
 		if err := report.WriteHTML(&page, d); err != nil {
 			return err
 		}
-		if err := report.WriteFileAtomic(opts.HTML, page.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(opts.HTML, page.Bytes()); err != nil {
 			return err
 		}
 	}

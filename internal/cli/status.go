@@ -42,11 +42,12 @@ oedl run --resume).`,
 }
 
 // statusJSON is `oedl status --json`: the printers' snapshot plus what only
-// the journal knows.
+// the journal knows (docs/events.md). Whether the process lives is "alive":
+// "running" is the snapshot's list of running jobs.
 type statusJSON struct {
 	tui.Snapshot
 	Work        string   `json:"work"`
-	Running     bool     `json:"running"`
+	Alive       bool     `json:"alive"`
 	Killed      bool     `json:"killed"`
 	PID         int      `json:"pid,omitempty"`
 	DirtyAreas  []string `json:"dirty_areas,omitempty"`
@@ -71,7 +72,7 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	}
 	if opts.JSON {
 		work, _ := filepath.Abs(opts.Work)
-		out := statusJSON{Snapshot: state.Snapshot(), Work: work, Running: st.Running, Killed: st.Killed, PID: st.PID,
+		out := statusJSON{Snapshot: state.Snapshot(), Work: work, Alive: st.Running, Killed: st.Killed, PID: st.PID,
 			DirtyAreas: st.Replayed.DirtyAreas(), LoadedTwice: st.Replayed.LoadedTwice(), Records: len(st.Records)}
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")

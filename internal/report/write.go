@@ -2,9 +2,9 @@ package report
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"path/filepath"
+
+	"github.com/oedl/oedl/internal/atomicfile"
 )
 
 // File names written by Write.
@@ -23,36 +23,8 @@ func Write(dir string, d Data) error {
 	if err := WriteHTML(&page, d); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, MarkdownFile), md.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, MarkdownFile), md.Bytes()); err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, HTMLFile), page.Bytes())
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory, synced and renamed over path.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.WriteFile(filepath.Join(dir, HTMLFile), page.Bytes())
 }

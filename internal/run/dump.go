@@ -4,17 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
-	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
-
-// progressEvery is how often a running dump's files are measured for
-// progress events (and, for a threaded dump, looked at for new sections).
-const progressEvery = 250 * time.Millisecond
 
 // dumpJob dumps one table into its own directory (WORK/dump/<table>/, so
 // that the directory's .bd files are exactly this dump's output and a
@@ -31,6 +25,10 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 	}
 	queued := map[int]bool{}
 	var pending []*schedule.Job
+	counter := &recordCounter{}
+	rep := &progressReporter{e: e, j: j}
+	// watch measures the .bd files as they grow (the bytes so far) and
+	// takes the record counts the dump prints (threads as they finish).
 	watch := func(final bool) {
 		secs, err := sections(dir, j.Table)
 		if err != nil {
@@ -42,8 +40,7 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 				bytes += st.Size()
 			}
 		}
-		e.emit(event.Event{Kind: event.JobProgress, Job: j.ID, JobKind: string(j.Kind), Table: j.Table,
-			Bytes: bytes, TotalBytes: j.Bytes, TotalRecords: j.Records})
+		rep.report(counter.Records(), bytes)
 		if j.Threads <= 1 {
 			return
 		}
@@ -63,28 +60,15 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 			pending = append(pending, l)
 		}
 	}
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(progressEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				watch(false)
-				if len(pending) > 0 {
-					e.outcomes <- schedule.Outcome{Job: j, Add: pending}
-					pending = nil
-				}
-			}
+	stop := poll(func() {
+		watch(false)
+		if len(pending) > 0 {
+			e.outcomes <- schedule.Outcome{Job: j, Add: pending}
+			pending = nil
 		}
-	}()
-	res, err := e.runStep(ctx, j.ID, e.cfg.dumpStep(j), e.cfg.timeout(j), log, nil)
-	close(stop)
-	<-done
+	})
+	res, err := e.runStep(ctx, j.ID, e.cfg.dumpStep(j), e.cfg.timeout(j), log, counter)
+	stop()
 	if err != nil {
 		if len(queued) > 0 {
 			// Its first sections are queued (maybe loaded): a new dump

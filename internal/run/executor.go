@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
@@ -131,10 +130,22 @@ func (e *Executor) attempt(id string) int {
 // record appends to the journal and keeps a copy for in-run decisions
 // (which loads a repair must redo).
 func (e *Executor) record(r journal.Record) error {
+	crash, err := e.append(r)
+	if crash {
+		// Test hook (OEDL_TEST_CRASH_AT): die like kill -9 right after a
+		// durable record, with utilities possibly still running. Outside
+		// the lock: nothing else must wait on a process that is dying.
+		crashHook()
+	}
+	return err
+}
+
+// append writes r under the lock and says whether the crash hook is due.
+func (e *Executor) append(r journal.Record) (crash bool, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.jw.Append(r); err != nil {
-		return err
+		return false, err
 	}
 	// Append filled Seq and Time in its copy; ours only needs the order.
 	e.recs = append(e.recs, r)
@@ -142,13 +153,7 @@ func (e *Executor) record(r journal.Record) error {
 		e.starts[r.Job]++
 	}
 	e.written++
-	if e.crashAt > 0 && e.written >= e.crashAt {
-		// Test hook (OEDL_TEST_CRASH_AT): die like kill -9 right after a
-		// durable record, with utilities possibly still running.
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {}
-	}
-	return nil
+	return e.crashAt > 0 && e.written >= e.crashAt, nil
 }
 
 func (e *Executor) emit(ev event.Event) { e.sink.Emit(ev) }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
@@ -42,8 +41,20 @@ func (e *Executor) loadJob(ctx context.Context, j *schedule.Job, log *os.File) (
 	if err != nil {
 		return rec, err
 	}
-	for _, s := range e.cfg.steps(j, files) {
-		res, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil)
+	// Progress: the bytes of the .bd files read so far (the loading
+	// process's file offset, where the system shows it) and the records
+	// the utility prints.
+	rep := &progressReporter{e: e, j: j}
+	var done, records int64 // bytes of the files already loaded, records they held
+	for i, s := range e.cfg.steps(j, files) {
+		counter := &recordCounter{}
+		probe := newOffsetProbe(files[i])
+		stop := poll(func() {
+			pos, _ := probe.Offset()
+			rep.report(records+counter.Records(), done+pos)
+		})
+		res, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, counter)
+		stop()
 		if err != nil {
 			return rec, err
 		}
@@ -53,8 +64,9 @@ func (e *Executor) loadJob(ctx context.Context, j *schedule.Job, log *os.File) (
 		}
 		rec.Records += lr.Records
 		rec.CountKnown = rec.CountKnown && lr.CountKnown
-		e.emit(event.Event{Kind: event.JobProgress, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
-			Records: rec.Records, TotalRecords: j.Records})
+		done += sizeOf(files[i])
+		records = rec.Records
+		rep.report(records, done)
 	}
 	// The files are named, not listed as proof: they are the dump's
 	// output, and a later re-dump must not make a done load look unproven.

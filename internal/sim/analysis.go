@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 )
@@ -78,14 +79,14 @@ func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, a *openedge.Ana
 	if err := cs.WriteTab(&tab, a); err != nil {
 		return p.fail("** %v", err)
 	}
-	if err := store.WriteFileAtomic(prefix+".tab.txt", tab.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(prefix+".tab.txt", tab.Bytes()); err != nil {
 		return p.fail("** %v", err)
 	}
 	if len(a.Indexes) > 0 {
 		if err := cs.WriteIndex(&ix, a); err != nil {
 			return p.fail("** %v", err)
 		}
-		if err := store.WriteFileAtomic(prefix+".ix.txt", ix.Bytes()); err != nil {
+		if err := atomicfile.WriteFileNoSync(prefix+".ix.txt", ix.Bytes()); err != nil {
 			return p.fail("** %v", err)
 		}
 	}

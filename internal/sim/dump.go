@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/sim/bd"
 	"github.com/oedl/oedl/internal/sim/fault"
 	"github.com/oedl/oedl/internal/sim/store"
@@ -267,7 +268,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	}
 	p.say("Dumped %d records. (13932)", len(order))
 	if v, ok := fs.values["-dumplist"]; ok {
-		if err := store.WriteFileAtomic(v, []byte(strings.Join(files, "\n")+"\n")); err != nil {
+		if err := atomicfile.WriteFileNoSync(v, []byte(strings.Join(files, "\n")+"\n")); err != nil {
 			return p.fail("** %v", err)
 		}
 	}

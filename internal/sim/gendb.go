@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/gen"
 	"github.com/oedl/oedl/internal/sim/store"
@@ -56,7 +57,7 @@ func generateDatabase(dbArg, profile string, scale, seed int64) (*genResult, err
 	} else if err := openedge.WriteStructure(&stText, st); err != nil {
 		return nil, err
 	}
-	if err := store.WriteFileAtomic(paths.Base+".st", stText.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(paths.Base+".st", stText.Bytes()); err != nil {
 		return nil, err
 	}
 	areas, err := areasFromStructure(paths, rel, g.BlockSize)
@@ -127,7 +128,7 @@ func generateDatabase(dbArg, profile string, scale, seed int64) (*genResult, err
 	if _, err := df.WriteTo(&dfText); err != nil {
 		return nil, err
 	}
-	if err := store.WriteFileAtomic(paths.Base+".df", dfText.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(paths.Base+".df", dfText.Bytes()); err != nil {
 		return nil, err
 	}
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -44,7 +45,7 @@ func Install(dir, exe string) error {
 	if err := makeEmpty(filepath.Join(dir, "empty"), 4096); err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(filepath.Join(dir, "version"), []byte(Release+"\n"))
+	return atomicfile.WriteFileNoSync(filepath.Join(dir, "version"), []byte(Release+"\n"))
 }
 
 // makeEmpty (re)creates one emptyN database: meta-schema only, no tables.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 )
@@ -181,7 +182,7 @@ func dumpDFProcedure(p *proc, s *session, param string) int {
 	if _, err := df.WriteTo(&buf); err != nil {
 		return p.fail("** %v", err)
 	}
-	if err := store.WriteFileAtomic(file, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(file, buf.Bytes()); err != nil {
 		return p.fail("** %v", err)
 	}
 	return exitOK
@@ -195,7 +196,7 @@ func dumpSeqvalsProcedure(p *proc, s *session, param string) int {
 	for _, sq := range s.db.Ctl.Sequences {
 		fmt.Fprintf(&buf, "%s\t%d\n", sq.Name, sq.Current)
 	}
-	if err := store.WriteFileAtomic(param, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(param, buf.Bytes()); err != nil {
 		return p.fail("** %v", err)
 	}
 	return exitOK

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 )
@@ -213,7 +214,7 @@ func prostrctList(p *proc, args []string) int {
 	if err := openedge.WriteStructure(&buf, st); err != nil {
 		return p.fail("%v", err)
 	}
-	if err := store.WriteFileAtomic(out, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(out, buf.Bytes()); err != nil {
 		return p.fail("%v", err)
 	}
 	p.say("Area Name: Control Area, Type 6, Block Size %d, Extents 1, Records/Block 32, Cluster Size 1", c.BlockSize)

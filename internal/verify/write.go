@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
+
+	"github.com/oedl/oedl/internal/atomicfile"
 )
 
 // File names written by Write.
@@ -28,31 +29,11 @@ func Write(dir string, r *Result) error {
 		AfterList:  []byte(r.After.List()),
 		JSONFile:   append(js, '\n'),
 	} {
-		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // WriteText prints the verdict for a person: the two checksums first (the

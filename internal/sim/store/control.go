@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/oedl/oedl/internal/atomicfile"
 )
 
 // ControlVersion is the version of the DB.db format.
@@ -223,32 +225,7 @@ func decodeControl(p Paths, b []byte) (*Control, error) {
 // WriteControl writes DB.db atomically (temp + rename).
 func WriteControl(p Paths, c *Control) error {
 	c.Format = ControlVersion
-	return WriteFileAtomic(p.Control(), append([]byte(controlMagic), encodeControl(c)...))
-}
-
-// WriteFileAtomic replaces path with data so that readers see either the
-// old or the new content, never a mix, whenever a process dies. It does not
-// fsync: oesim simulates process crashes (kill -9), not power failures,
-// and an fsync per schema change made a plan of hundreds of loads wait on
-// the disk for nothing.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFileNoSync(p.Control(), append([]byte(controlMagic), encodeControl(c)...))
 }
 
 // FileLock takes an flock on path (created if missing): exclusive or

@@ -1,0 +1,136 @@
+package run
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// progressEvery is how often a running dump's files, or a running load's
+// read offset, are measured for progress events (and, for a threaded dump,
+// looked at for new sections). A measure is a few system calls: at four a
+// second per running job it stays far below 1 % of a core.
+const progressEvery = 250 * time.Millisecond
+
+// quietTicks: a job whose figures did not move is still reported every
+// this many ticks, so that the screen's rate falls to zero for a stalled
+// job instead of keeping its last value.
+const quietTicks = 4
+
+// Record counts a utility prints while it works. Binary dump and load
+// print their totals at the end; a threaded dump also prints each
+// thread's count as the thread finishes (17816), which is progress.
+var (
+	bracketLine = regexp.MustCompile(`^\s*(\d+) records for bracket \d+\.`)                              // (17816), after "Thread <tid> dumped"
+	totalLine   = regexp.MustCompile(`^\s*(?:Dumped (\d+) records\.|(\d+) records (?:dumped|loaded)\.)`) // (13932), 10.x, load
+)
+
+// recordCounter is the Output of a running utility: it follows the lines
+// that count records. Safe for concurrent use (the writer and the poller).
+type recordCounter struct {
+	mu       sync.Mutex
+	partial  []byte
+	brackets int64 // sum of the threads' counts so far
+	total    int64 // the utility's own total, once printed
+}
+
+// Write takes output as it comes, in chunks that need not end lines.
+func (c *recordCounter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	data := append(c.partial, p...)
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		c.line(data[:i])
+		data = data[i+1:]
+	}
+	// Keep an unfinished line for the next chunk (bounded: a counting line
+	// is short, a runaway line without a newline is not one).
+	if len(data) > 4096 {
+		data = nil
+	}
+	c.partial = append(c.partial[:0], data...)
+	return len(p), nil
+}
+
+func (c *recordCounter) line(l []byte) {
+	if m := bracketLine.FindSubmatch(l); m != nil {
+		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+		c.brackets += n
+		return
+	}
+	if m := totalLine.FindSubmatch(l); m != nil {
+		s := m[1]
+		if s == nil {
+			s = m[2]
+		}
+		n, _ := strconv.ParseInt(string(s), 10, 64)
+		c.total = n
+	}
+}
+
+// Records is the count so far: the utility's total once printed, else
+// the sum of the finished threads' counts.
+func (c *recordCounter) Records() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.total > 0 {
+		return c.total
+	}
+	return c.brackets
+}
+
+// progressReporter emits a job's progress events: only when the figures
+// moved, or every quietTicks ticks when they did not.
+type progressReporter struct {
+	e     *Executor
+	j     *schedule.Job
+	quiet int
+	last  [2]int64 // records, bytes of the last event
+	sent  bool
+}
+
+func (p *progressReporter) report(records, bytes int64) {
+	now := [2]int64{records, bytes}
+	if p.sent && now == p.last && p.quiet < quietTicks-1 {
+		p.quiet++
+		return
+	}
+	p.quiet, p.last, p.sent = 0, now, true
+	j := p.j
+	p.e.emit(event.Event{Kind: event.JobProgress, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		Records: records, Bytes: bytes, TotalRecords: j.Records, TotalBytes: j.Bytes})
+}
+
+// poll calls tick every progressEvery until the returned stop is called;
+// stop waits for the last tick to finish, so nothing is emitted after it.
+func poll(tick func()) (stop func()) {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				tick()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() { close(quit) })
+		<-done
+	}
+}
