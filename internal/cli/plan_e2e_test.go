@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/simtest"
 )
 
 // TestPlanEndToEndWithOesim is the proof: against an oesim
@@ -26,24 +26,13 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 		t.Skip("builds oesim and a database")
 	}
 	work := t.TempDir()
-	oesim := filepath.Join(work, "oesim")
-	build := exec.Command("go", "build", "-o", oesim, "github.com/oedl/oedl/cmd/oesim")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "build oesim: %s", out)
-
-	dlc := filepath.Join(work, "dlc")
+	oesim := simtest.Oesim(t)
+	dlc := simtest.DLC(t, work)
 	run := func(name string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Env = append(os.Environ(), "DLC="+dlc)
-		cmd.Dir = work
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s %s:\n%s", name, strings.Join(args, " "), out)
-		return string(out)
+		return simtest.Run(t, dlc, work, name, args...)
 	}
 	bin := func(u string) string { return filepath.Join(dlc, "bin", u) }
-	run(oesim, "install", dlc)
 	src := filepath.Join(work, "src", "prod")
 	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
 	run(oesim, "gen", "--dlc", dlc, "--db", src, "--profile", "erp", "--scale", "4MB", "--seed", "7")

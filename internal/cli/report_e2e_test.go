@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/report"
+	"github.com/oedl/oedl/internal/simtest"
 	"github.com/oedl/oedl/internal/tui"
 	"github.com/oedl/oedl/internal/verify"
 )
@@ -28,11 +28,7 @@ func TestReportEndToEndWithOesim(t *testing.T) {
 		t.Skip("builds oesim and runs a migration")
 	}
 	dir := t.TempDir()
-	oesim := filepath.Join(dir, "oesim")
-	build := exec.Command("go", "build", "-o", oesim, "github.com/oedl/oedl/cmd/oesim")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "build oesim: %s", out)
+	oesim := simtest.Oesim(t)
 
 	exec1 := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
