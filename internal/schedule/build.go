@@ -105,6 +105,10 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		if o.ServeSource && o.ThreadedDumpMin > 0 && t.Bytes >= o.ThreadedDumpMin && o.DumpThreads > 1 {
 			d.Threads = o.DumpThreads
 			threaded[t.Table] = true
+			// Its loads come one section at a time into the table's own
+			// area, one after the other: all of it is still ahead of it.
+			d.TailCost = cost(&Job{Kind: KindLoad, Table: t.Table, Area: t.DataArea,
+				Records: t.Records, Bytes: t.Bytes, Slot: SlotLoad})
 		}
 		add(d)
 		dumpIDs = append(dumpIDs, d.ID)

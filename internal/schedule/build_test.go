@@ -37,6 +37,9 @@ func TestBuildShapes(t *testing.T) {
 		b, err := Build(twoTables(), BuildOptions{ServeSource: true, ServeTarget: true, ThreadedDumpMin: 1e9, DumpThreads: 4})
 		require.NoError(t, err)
 		assert.Equal(t, 4, b.Job(DumpID("PUB.big")).Threads)
+		ranks := b.Ranks()
+		assert.Greater(t, ranks[DumpID("PUB.big")], ranks[DumpID("PUB.small")],
+			"the threaded dump's rank counts the loads it will add, so the big table still starts first")
 		assert.Nil(t, b.Job(LoadID("PUB.big", 0)))
 		assert.Equal(t, ShutdownID(DBTarget), b.LoadBarrier)
 		l := b.SectionLoad(b.Job(DumpID("PUB.big")), 2, 10, 100)

@@ -104,7 +104,7 @@ func (g *Graph) Ranks() map[string]int64 {
 				best = rank[s]
 			}
 		}
-		rank[j.ID] = int64(j.Cost) + best
+		rank[j.ID] = int64(j.Cost+j.TailCost) + best
 	}
 	return rank
 }

@@ -67,6 +67,10 @@ type Job struct {
 	Slot      Slot
 	Exclusive bool          // runs with nothing else running
 	Cost      time.Duration // predicted duration, used for priority (0 = unknown)
+	// TailCost predicts the work this job will add to the graph while it
+	// runs (the section loads of a threaded dump), which is not in the graph
+	// yet but is still on this job's path to the end.
+	TailCost time.Duration
 }
 
 func (j *Job) String() string { return j.ID }
