@@ -42,10 +42,11 @@ func NewCmdCalibrate(io *IOStreams) *cobra.Command {
 source, single-stream dumps of its largest table (up to --sample-max) and of a
 spread of smaller ones, their loads into a scratch database built in --work from
 the plan's target.st and target.df, the same loads into several scratch copies
-at once (the disk's ceiling and per-stream latency), one idxbuild and one
-tabanalys of the scratch database. It fits the model's start-up, per-record and
-per-byte costs by least squares and writes them as JSON for
-oedl estimate --calibration.
+at once (the disk's ceiling and per-stream latency), the small tables dumped
+and loaded as many at a time as oedl run's queue, an idxbuild of an empty and
+of the loaded scratch database, and one tabanalys of it. It fits the model's
+start-up, per-record, per-byte and per-index costs and writes them as JSON
+for oedl estimate --calibration.
 
 The source is only read (tabanalys, dump); everything written is under
 WORK/calibrate. A missing DLC, source or plan exits 3.`,

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sim"
@@ -54,14 +53,15 @@ production defaults of oedl plan and oedl run (--large 1GB, --medium 100MB,
 --threaded-dump-min 64MB) are for real databases; the demo prints the
 thresholds it used.`,
 		Example: `  go run ./cmd/oedl demo
-  oedl demo --dir /tmp/demo --profile sports --scale 5MB --no-tui`,
+  oedl demo --dir /tmp/demo --profile sports --scale 5MB --no-tui
+  oedl demo --dir /tmp/demo --scale 500MB     # long enough for the ETA (shown after 20 s)`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return demoRun(c.Context(), opts) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Dir, "dir", "demo", "directory for the simulated DLC, the databases, the plan and the work")
 	f.StringVar(&opts.Profile, "profile", "erp", "database to generate: erp or sports")
-	f.StringVar(&opts.Scale, "scale", "5MB", "size of the generated records (erp at 5MB: about 230 tables, a run of about 20s on 2 cores)")
+	f.StringVar(&opts.Scale, "scale", "30MB", "size of the generated records (erp at 30MB: about 335 tables, 160,000 records, a demo of about 10s on 2 cores)")
 	f.Int64Var(&opts.Seed, "seed", 1, "seed of the generated values")
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
 	f.StringVar(&opts.Exe, "oesim", "", "oesim program to install (default: this oedl, which carries the simulator)")
@@ -136,6 +136,10 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	if err != nil {
 		return err
 	}
+	model, _, err := ropts.costModel(cfg.Plan)
+	if err != nil {
+		return err
+	}
 	logger, closeLog, err := newRunLogger(filepath.Join(work, run.LogFile))
 	if err != nil {
 		if err := os.MkdirAll(work, 0o755); err != nil {
@@ -147,7 +151,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	}
 	defer closeLog()
 	cfg.Log = logger
-	if _, err := executeRun(ctx, opts.IO, cfg, estimate.DefaultModel(), opts.NoTUI, false); err != nil {
+	if _, err := executeRun(ctx, opts.IO, cfg, model, opts.NoTUI, false); err != nil {
 		return err
 	}
 	w := opts.IO.ErrOut

@@ -185,17 +185,13 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	case jsonOut:
 		sinks = append(sinks, tui.NewJSON(io.Out))
 	case io.IsTerminal && !noTUI:
-		var cost func(*schedule.Job) time.Duration
-		if model != nil {
-			cost = model.Cost
-		}
-		ui = tui.New(tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target, Cost: cost,
-			Disks: func() []tui.Disk {
-				return []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}, {Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))}}
-			}})
+		ui = tui.New(screenOptions(io, cfg, model, cancel))
 		sinks = append(sinks, ui)
 	default:
 		p := tui.NewPlain(io.ErrOut, 10*time.Second)
+		if model != nil {
+			p.SetCost(model.Cost)
+		}
 		sinks = append(sinks, p)
 		closers = append(closers, func() { p.Close() })
 	}
@@ -223,6 +219,20 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 		printRunSummary(io.ErrOut, cfg, res)
 	}
 	return res, runExit(ctx, err)
+}
+
+// screenOptions are the live screen's: the terminal, the disks it watches,
+// and the cost model, so that its ETA includes the index rebuild (which
+// prints nothing until it ends) from the model rather than a guess.
+func screenOptions(io *IOStreams, cfg run.Config, model *estimate.Model, cancel func()) tui.Options {
+	o := tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target,
+		Disks: func() []tui.Disk {
+			return []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}, {Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))}}
+		}}
+	if model != nil {
+		o.Cost = model.Cost
+	}
+	return o
 }
 
 func runExit(ctx context.Context, err error) error {
@@ -369,7 +379,9 @@ func dryRun(w io.Writer, cfg run.Config, m *estimate.Model, note string) error {
 	}
 	eff := cfg.WithDefaults()
 	hw := m.Hardware
-	hw.Note = note
+	if hw.Note == "" {
+		hw.Note = note
+	}
 	st := estimate.Strategy{Name: "oedl run", DumpJobs: eff.DumpJobs, LoadJobs: eff.LoadJobs, LoadsPerArea: max(0, eff.LoadsPerArea),
 		ThreadedDumpMin: max(0, eff.ThreadedDumpMin), DumpThreads: eff.DumpThreads}
 	err := estimate.DryRun(w, estimate.DryRunInput{

@@ -51,6 +51,9 @@ type calibrator struct {
 	samples []sample
 	idx     plan.Idxbuild
 	indexes map[string]int
+	// largeMin is the largest of the sample's other tables: idxbuild prices
+	// tables above it at the large table's rate.
+	largeMin int64
 }
 
 // Calibrate times a short sample of real utility calls on this machine and
@@ -65,13 +68,15 @@ type calibrator struct {
 //     target, and the sample loaded into it one table at a time: start-up,
 //     per-record and per-byte load costs by least squares, CPU from the
 //     utilities' own rusage;
-//  4. idxbuild of the scratch with the plan's parameters: the per-key cost;
+//  4. two idxbuilds with the plan's parameters: of an empty scratch (the
+//     cost per index) and of the loaded one (per byte, per key);
 //  5. the sample dumped again from the served scratch, one at a time: the
 //     dump's costs (per table, the slower of this and the source's
 //     single-user dump: a served database with the source's layout);
-//  6. the small tables dumped and loaded as many at a time as the run's
-//     default queue: the disk traffic of a start-up, fitted by simulating
-//     that very queue;
+//  6. the small tables dumped as many at a time as the run's default
+//     queue, then dumped again with their loads running beside them, as
+//     the overlapped run does: the disk traffic of a start-up, fitted by
+//     simulating those very queues;
 //  7. the large table loaded into Streams fresh scratch copies at once: the
 //     disk's ceiling and the per-request latency;
 //  8. tabanalys of the scratch.
@@ -246,22 +251,53 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	served = nil
 	shutSec := res.Elapsed.Seconds()
-	var keys, sampleBytes, sampleRecords float64
-	for _, t := range tables {
-		k := c.indexes[t.name]
-		if k == 0 {
-			k = int(m.Idxbuild.KeysPerRecord)
+	var keys, sampleBytes, sampleRecords, schemaIndexes float64
+	indexesOf := func(t *sampleTable) float64 {
+		if k := c.indexes[t.name]; k > 0 {
+			return float64(k)
 		}
-		keys += float64(t.records) * float64(k)
+		return math.Round(m.Idxbuild.KeysPerRecord)
+	}
+	for _, t := range tables {
+		keys += float64(t.records) * indexesOf(t)
 		sampleBytes += float64(t.bytes)
 		sampleRecords += float64(t.records)
 	}
+	for name := range c.indexes {
+		schemaIndexes += indexesOf(&sampleTable{name: name})
+	}
+	// Three rebuilds: the schema without data (every index, no keys: what
+	// an index costs whatever its size), the largest table alone, then the
+	// whole sample (every index, the sample's keys): the cost per index,
+	// per byte of the large table and per byte of the others.
+	emptyDB := c.scratchPath(c.cfg.Streams + 2)
+	if err := c.createScratch(ctx, emptyDB); err != nil {
+		return nil, err
+	}
+	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
+		Args: openedge.IdxbuildArgs(emptyDB, openedge.IdxbuildAll(), idxParams(c.idx))})
+	if err != nil {
+		return nil, err
+	}
+	idxEmpty := sample{Job: "idxbuild of the schema without data", Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu}
+	_ = os.RemoveAll(filepath.Dir(emptyDB))
+	big := tables[0]
+	for _, t := range tables[1:] {
+		c.largeMin = max(c.largeMin, t.bytes)
+	}
+	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
+		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildTable(big.name), idxParams(c.idx))})
+	if err != nil {
+		return nil, err
+	}
+	idxBig := sample{Job: "idxbuild " + big.name, Records: float64(big.records) * indexesOf(big), Bytes: float64(big.bytes),
+		Indexes: indexesOf(big), Wall: res.Elapsed.Seconds(), CPU: cpu}
 	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
 		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildAll(), idxParams(c.idx))})
 	if err != nil {
 		return nil, err
 	}
-	idx := sample{Job: "idxbuild scratch", Records: keys, Bytes: sampleBytes, Wall: res.Elapsed.Seconds(), CPU: cpu}
+	idx := sample{Job: "idxbuild scratch", Records: keys, Bytes: sampleBytes, Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu}
 	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(c.scratchPath(0))}); err != nil {
 		return nil, err
 	}
@@ -284,17 +320,23 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.logf("dumped them again from the served scratch database")
 
 	// 6. The small tables again, several at a time, as the run does it:
-	// dumped from the served scratch, then loaded into a second served
-	// scratch. What they take beyond the single-stream costs is what
-	// utilities starting at once on one database and disk cost each other.
-	// As many at once as oedl run's default queue runs on this machine.
+	// dumped from the served scratch, as many at a time as oedl run's
+	// default queue runs on this machine; then dumped again while their
+	// loads run into a second served scratch beside them, as the
+	// overlapped run does. What they take beyond the single-stream costs is
+	// what utilities starting at once on one database and disk cost each
+	// other (their start-up's disk traffic, fitted below).
 	queue := DefaultStrategy(c.cfg.Hardware)
-	smallDumps, err := c.concurrent(ctx, "dump", queue.DumpJobs, tables[1:], func(t *sampleTable, dir string) []string {
-		return openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})
-	})
+	dumpQueue := func(dir string) sampleQueue {
+		return sampleQueue{what: "dump", dir: dir, slots: queue.DumpJobs, tables: tables[1:], argv: func(t *sampleTable, dir string) []string {
+			return openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})
+		}}
+	}
+	only, err := c.concurrent(ctx, dumpQueue("dump3"))
 	if err != nil {
 		return nil, err
 	}
+	smallDumps := only[0]
 	db2 := c.scratchPath(c.cfg.Streams + 1)
 	if err := c.createScratch(ctx, db2); err != nil {
 		return nil, err
@@ -303,12 +345,13 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 	served = append(served, db2)
-	smallLoads, err := c.concurrent(ctx, "load", queue.LoadJobs, tables[1:], func(t *sampleTable, _ string) []string {
-		return openedge.LoadArgs(db2, t.file, openedge.LoadOptions{})
-	})
+	both, err := c.concurrent(ctx, sampleQueue{what: "load", dir: "load3", slots: queue.LoadJobs, tables: tables[1:],
+		argv: func(t *sampleTable, _ string) []string { return openedge.LoadArgs(db2, t.file, openedge.LoadOptions{}) }},
+		dumpQueue("dump4"))
 	if err != nil {
 		return nil, err
 	}
+	smallLoads := both[0]
 
 	// 7. The large table loaded into several fresh scratch copies at once:
 	// the disk's ceiling.
@@ -325,7 +368,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	tabScratch := sample{Job: "tabanalys scratch", Records: sampleRecords, Bytes: sampleBytes, Wall: res.Elapsed.Seconds(), CPU: cpu}
 	m.FixedSec["serve"], m.FixedSec["shutdown"] = serveSec, shutSec
 
-	c.samples = append(append(append([]sample{tabSource}, dumps...), loads...), parallel, idx, tabScratch)
+	c.samples = append(append(append([]sample{tabSource}, dumps...), loads...), parallel, idxEmpty, idxBig, idx, tabScratch)
 	// A run dumps a served database with the source's layout: per table,
 	// the slower of the source's single-user dump and the served scratch's.
 	for i := range dumps {
@@ -335,18 +378,18 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		}
 	}
 	c.samples = append(c.samples, sourceDumps...)
-	if err := c.fit(m, dumps, loads, parallel, idx, []sample{tabSource, tabScratch}, createSec); err != nil {
+	if err := c.fit(m, dumps, loads, parallel, [3]sample{idxEmpty, idxBig, idx}, []sample{tabSource, tabScratch}, createSec); err != nil {
 		return nil, err
 	}
 	if m.Hardware.DiskMBps > 0 && extentBytes > 0 {
 		m.ExtentWritePerByte = math.Max(0, extentSec) * m.Hardware.DiskMBps * 1e6 / extentBytes
 	}
 	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, queue.DumpJobs)
-	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, queue.LoadJobs)
-	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; loads %d at a time: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
+	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, queue.LoadJobs, m.Dump.queue(tables[1:], queue.DumpJobs))
+	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
 		len(tables)-1, queue.DumpJobs, formatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, formatDuration(seconds(smallLoads.Wall)), m.Dump.StartupIOKB, m.Load.StartupIOKB))
-	c.samples = append(c.samples, smallDumps, smallLoads)
-	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 1 idxbuild)",
+	c.samples = append(c.samples, smallDumps, both[0], both[1])
+	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 2 idxbuilds)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)
 	m.Uncertainty.Residuals = c.residuals(m, dumps, loads)
 	if err := m.Validate(); err != nil {

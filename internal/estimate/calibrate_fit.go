@@ -4,20 +4,19 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/oedl/oedl/internal/plan"
 )
 
-// fitStartupIO finds the disk traffic per start (KB) that makes the
-// simulated concurrent run of the small tables take as long as it did:
-// bisection on the simulation, which is monotone in it.
-func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample, streams int) float64 {
+// fitStartupIO finds the disk traffic per start (KB) of the jobs of queue
+// p that makes the simulated queue of the small tables end when it did,
+// running beside the other queues (none, or the dumps that ran at the same
+// time): bisection on the simulation, which is monotone in it.
+func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample, slots int, beside ...simQueue) float64 {
 	wall := func(kb float64) float64 {
 		q := p
 		q.StartupIOKB = kb
-		var works []jobWork
-		for _, t := range tables {
-			works = append(works, jobWork{startup: q.startup(), flows: []flowDemand{q.demand(float64(t.records), float64(t.bytes))}})
-		}
-		return queueWall(works, streams, m.Hardware)
+		return queuesWall(append([]simQueue{q.queue(tables, slots)}, beside...), m.Hardware)[0]
 	}
 	if m.Hardware.DiskMBps <= 0 || wall(0) >= measured.Wall {
 		return 0
@@ -37,23 +36,51 @@ func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample,
 	return (lo + hi) / 2
 }
 
-// queueWall simulates works through a queue with n slots, in order, and
-// returns when the last ends.
-func queueWall(works []jobWork, n int, hw Hardware) float64 {
+// simQueue is a queue of jobs with its slots, for queuesWall.
+type simQueue struct {
+	works []jobWork
+	slots int
+}
+
+// queue is the sample's tables as jobs of this phase, slots at a time.
+func (p PhaseCost) queue(tables []*sampleTable, slots int) simQueue {
+	q := simQueue{slots: slots}
+	for _, t := range tables {
+		q.works = append(q.works, jobWork{startup: p.startup(), flows: []flowDemand{p.demand(float64(t.records), float64(t.bytes))}})
+	}
+	return q
+}
+
+// queuesWall simulates the queues at the same time, each starting its
+// works in order as its slots free, and returns when each one's last job
+// ends.
+func queuesWall(queues []simQueue, hw Hardware) []float64 {
 	s := newSim(hw)
-	next := 0
-	for ; next < len(works) && next < n; next++ {
-		s.add(next, works[next])
+	next := make([]int, len(queues))
+	end := make([]float64, len(queues))
+	start := func(qi int) {
+		q := queues[qi]
+		s.add(qi, q.works[next[qi]])
+		next[qi]++
+	}
+	for qi, q := range queues {
+		for next[qi] < len(q.works) && next[qi] < max(1, q.slots) {
+			start(qi)
+		}
 	}
 	for !s.idle() {
 		for _, ev := range s.step() {
-			if ev.taskDone && next < len(works) {
-				s.add(next, works[next])
-				next++
+			if !ev.taskDone {
+				continue
+			}
+			qi := ev.task.ref.(int)
+			end[qi] = s.now
+			if next[qi] < len(queues[qi].works) {
+				start(qi)
 			}
 		}
 	}
-	return s.now
+	return end
 }
 
 // fit turns the measurements into model parameters.
@@ -64,7 +91,7 @@ func queueWall(works []jobWork, n int, hw Hardware) float64 {
 // streams at once move the sample's bytes no faster than one stream would,
 // the disk is the limit and its throughput is what they achieved; the
 // single stream's I/O time beyond that is the per-request latency.
-func (c *calibrator) fit(m *Model, dumps, loads []sample, par, idx sample, tabs []sample, createSec float64) error {
+func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sample, tabs []sample, createSec float64) error {
 	var err error
 	dumpIO, err := fitPhase(&m.Dump, dumps)
 	if err != nil {
@@ -112,30 +139,8 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par, idx sample, tabs 
 		dev := deviceFactor(dumpIO, m.Hardware, m.Dump.IOSizeKB, 1)
 		m.Dump.ReadPerByte, m.Dump.WritePerByte = dev/2, dev/2
 	}
-	// idxbuild: CPU per key from its rusage; I/O per byte from the rest.
-	if idx.Records > 0 {
-		cpuKeys := math.Max(0, idx.CPU-idx.Bytes/1e6*m.Idxbuild.CPUPerMB)
-		m.Idxbuild.CPUPerKeyUs = cpuKeys / idx.Records * 1e6
-		par := math.Max(1, math.Min(float64(m.Hardware.Cores), float64(max(1, c.idx.Threadnum*max(1, c.idx.Mergethreads), c.idx.Datascanthreads))))
-		io := idx.Wall - m.Idxbuild.StartupSec - idx.CPU/par
-		if io > 0 && idx.Bytes > 0 {
-			qd := math.Max(1, math.Max(float64(c.idx.Datascanthreads), float64(c.idx.Threadnum)))
-			dev := deviceFactor(io/idx.Bytes, m.Hardware, m.Idxbuild.IOSizeKB, qd)
-			m.Idxbuild.ReadPerByte, m.Idxbuild.WritePerByte = dev/2, dev/2
-		} else {
-			m.Idxbuild.StartupSec = math.Max(0, idx.Wall-idx.CPU/par)
-			m.Idxbuild.ReadPerByte, m.Idxbuild.WritePerByte = 0, 0
-		}
-	}
-	// tabanalys: two points (source, scratch): start-up + per byte.
-	if len(tabs) == 2 && tabs[0].Bytes != tabs[1].Bytes {
-		slope := (tabs[0].Wall - tabs[1].Wall) / (tabs[0].Bytes - tabs[1].Bytes)
-		m.Tabanalys.StartupSec = math.Max(0, tabs[1].Wall-slope*tabs[1].Bytes)
-		if slope > 0 {
-			m.Tabanalys.ReadPerByte = deviceFactor(slope, m.Hardware, m.Tabanalys.IOSizeKB, 1)
-			m.Tabanalys.CPUPerMB = 0
-		}
-	}
+	c.notes = append(c.notes, fitIdxbuild(m, idxs, c.largeMin, c.idx))
+	fitTabanalys(m, tabs)
 	// One utility call each; preflight and verify are oedl's own Go code.
 	m.FixedSec["create-target"] = createSec
 	m.DFPerTableSec = 0 // createSec loaded the whole .df
@@ -256,4 +261,80 @@ func (c *calibrator) residuals(m *Model, dumps, loads []sample) []float64 {
 		c.notes = append(c.notes, fmt.Sprintf("the fitted model is %+.0f%% off on its own sample jobs, on average (geometric mean)", (math.Exp(-mean)-1)*100))
 	}
 	return out
+}
+
+// fitIdxbuild sets the idxbuild costs from three rebuilds: the scratch's
+// schema without data (idxs[0]: every index, no keys), the largest sample
+// table alone (idxs[1]) and the whole sample (idxs[2]: every index, the
+// sample's keys). CPU per key comes from the last one's rusage; the
+// start-up is every utility call's here (the loads'). The empty rebuild
+// gives the cost per index; the large table's rebuild, beyond its indexes,
+// its cost per byte; what the whole sample took beyond both, the cost per
+// byte of the other tables. A large table has a few narrow indexes per
+// byte and small ones many, so the two rates differ: tables larger than
+// largeMin (the largest of the other sample tables) are priced at the
+// large table's. idxbuild runs alone, so the rest is taken as measured,
+// CPU included: the simulator gives a multi-threaded job the larger of its
+// CPU and its I/O, and the I/O is what the wall time shows here. It
+// returns a note for the report.
+func fitIdxbuild(m *Model, idxs [3]sample, largeMin int64, p plan.Idxbuild) string {
+	ic := &m.Idxbuild
+	ic.StartupSec, ic.StartupCPUSec = m.Load.StartupSec, m.Load.StartupCPUSec
+	empty, big, all := idxs[0], idxs[1], idxs[2]
+	if all.Records <= 0 {
+		return "idxbuild: the sample has no keys; idxbuild keeps its priors"
+	}
+	cpuKeys := math.Max(0, all.CPU-all.Bytes/1e6*ic.CPUPerMB)
+	ic.CPUPerKeyUs = cpuKeys / all.Records * 1e6
+	rest := func(x sample) float64 { return math.Max(0, x.Wall-ic.StartupSec) }
+	ic.SecPerIndex = 0
+	if empty.Indexes > 0 {
+		ic.SecPerIndex = rest(empty) / empty.Indexes
+	}
+	bigSec := math.Max(0, rest(big)-ic.SecPerIndex*big.Indexes)
+	othersSec := math.Max(0, rest(all)-ic.SecPerIndex*all.Indexes-bigSec)
+	othersBytes := all.Bytes - big.Bytes
+	qd := math.Max(1, math.Max(float64(p.Datascanthreads), float64(p.Threadnum)))
+	perByte := func(sec, bytes float64) float64 {
+		return deviceFactor(sec/math.Max(1, bytes), m.Hardware, ic.IOSizeKB, qd)
+	}
+	ic.LargeMinBytes, ic.LargeDevicePerByte = 0, 0
+	var dev float64
+	if othersBytes > 0 && big.Bytes > 0 && largeMin > 0 {
+		dev = perByte(othersSec, othersBytes)
+		ic.LargeMinBytes, ic.LargeDevicePerByte = largeMin, perByte(bigSec, big.Bytes)
+	} else {
+		dev = perByte(bigSec+othersSec, all.Bytes)
+	}
+	ic.ReadPerByte, ic.WritePerByte = dev/2, dev/2
+	return fmt.Sprintf("idxbuild: %s for %.0f indexes without data, %s for %s alone, %s with the sample's %s: %.3g ms per index, %.3g s/MB for tables over %s, %.3g s/MB for the others, %.3g µs CPU per key",
+		formatDuration(seconds(empty.Wall)), empty.Indexes, formatDuration(seconds(big.Wall)), formatBytes(int64(big.Bytes)),
+		formatDuration(seconds(all.Wall)), formatBytes(int64(all.Bytes)), ic.SecPerIndex*1e3,
+		bigSec/math.Max(1, big.Bytes)*1e6, formatBytes(largeMin), othersSec/math.Max(1, othersBytes)*1e6, ic.CPUPerKeyUs)
+}
+
+// fitTabanalys sets tabanalys's start-up and per-byte cost from two
+// points, the source and the scratch database. When they do not separate
+// the two (the same bytes: the sample was the whole database; or the larger
+// took no longer), the start-up is a utility call's here (the loads') and
+// the rest of their mean time goes with the bytes: what was measured, not
+// the prior's full read.
+func fitTabanalys(m *Model, tabs []sample) {
+	if len(tabs) != 2 {
+		return
+	}
+	m.Tabanalys.CPUPerMB = 0
+	if tabs[0].Bytes != tabs[1].Bytes {
+		if slope := (tabs[0].Wall - tabs[1].Wall) / (tabs[0].Bytes - tabs[1].Bytes); slope > 0 {
+			m.Tabanalys.StartupSec = math.Max(0, tabs[1].Wall-slope*tabs[1].Bytes)
+			m.Tabanalys.ReadPerByte = deviceFactor(slope, m.Hardware, m.Tabanalys.IOSizeKB, 1)
+			return
+		}
+	}
+	wall, bytes := (tabs[0].Wall+tabs[1].Wall)/2, (tabs[0].Bytes+tabs[1].Bytes)/2
+	m.Tabanalys.StartupSec = math.Min(wall, m.Load.StartupSec)
+	m.Tabanalys.ReadPerByte = 0
+	if bytes > 0 {
+		m.Tabanalys.ReadPerByte = deviceFactor((wall-m.Tabanalys.StartupSec)/bytes, m.Hardware, m.Tabanalys.IOSizeKB, 1)
+	}
 }

@@ -185,38 +185,60 @@ func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable) (
 	return s, nil
 }
 
-// concurrent runs one utility call per table, n at a time, as a queue
-// with n slots does, and times the whole.
-func (c *calibrator) concurrent(ctx context.Context, what string, n int, tables []*sampleTable, argv func(*sampleTable, string) []string) (sample, error) {
-	s := sample{Job: fmt.Sprintf("%d small %ss, %d at a time", len(tables), what, n)}
-	for _, t := range tables {
-		s.Records += float64(t.records)
-		s.Bytes += float64(t.bytes)
-	}
+// sampleQueue is one queue of a concurrency test: one utility call per
+// table, slots at a time, its files under dir.
+type sampleQueue struct {
+	what   string
+	dir    string
+	slots  int
+	tables []*sampleTable
+	argv   func(t *sampleTable, dir string) []string
+}
+
+// concurrent runs the queues at the same time, each as a queue with its
+// slots does, and times each from the common start to its last call's end.
+func (c *calibrator) concurrent(ctx context.Context, queues ...sampleQueue) ([]sample, error) {
+	out := make([]sample, len(queues))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(n)
 	start := time.Now()
-	for i, t := range tables {
-		if t.file == "" {
-			continue
+	for qi, q := range queues {
+		s := &out[qi]
+		s.Job = fmt.Sprintf("%d small %ss, %d at a time", len(q.tables), q.what, q.slots)
+		if len(queues) > 1 {
+			s.Job += ", beside the other queue"
 		}
-		dir := filepath.Join(c.dir, what+"3", strconv.Itoa(i))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return s, err
+		for _, t := range q.tables {
+			s.Records += float64(t.records)
+			s.Bytes += float64(t.bytes)
 		}
 		g.Go(func() error {
-			cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: argv(t, dir), Env: []string{"DLC=" + c.cfg.DLC}}
-			if res, err := c.cfg.Runner.Run(gctx, cmd); err != nil {
-				return fmt.Errorf("concurrent %s: %w\n%s", what, err, tail(res.Output))
+			qg, qctx := errgroup.WithContext(gctx)
+			qg.SetLimit(q.slots)
+			for i, t := range q.tables {
+				if t.file == "" {
+					continue
+				}
+				dir := filepath.Join(c.dir, q.dir, strconv.Itoa(i))
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+				qg.Go(func() error {
+					cmd := execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: q.argv(t, dir), Env: []string{"DLC=" + c.cfg.DLC}}
+					if res, err := c.cfg.Runner.Run(qctx, cmd); err != nil {
+						return fmt.Errorf("concurrent %s: %w\n%s", q.what, err, tail(res.Output))
+					}
+					return nil
+				})
 			}
-			return nil
+			err := qg.Wait()
+			s.Wall = time.Since(start).Seconds()
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return s, err
+		return nil, err
 	}
-	s.Wall = time.Since(start).Seconds()
-	return s, nil
+	return out, nil
 }
 
 func idxParams(p plan.Idxbuild) openedge.IdxbuildParams {

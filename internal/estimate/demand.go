@@ -152,7 +152,7 @@ func (m *Model) sortMemory(cc costContext) float64 {
 // can use, slowed down when they oversubscribe the cores.
 func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 	ic := m.Idxbuild
-	var records, bytes, keys, keyBytes float64
+	var records, bytes, keys, keyBytes, indexes, large float64
 	if len(cc.list) == 0 {
 		records, bytes = float64(j.Records), float64(j.Bytes)
 		keys, keyBytes = m.keys("", j.Records, cc)
@@ -166,9 +166,18 @@ func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 			bytes += float64(t.Bytes)
 			keys += k
 			keyBytes += kb
+			indexes += m.indexesOf(t)
+			if ic.LargeMinBytes > 0 && t.Bytes > ic.LargeMinBytes {
+				large += float64(t.Bytes)
+			}
 		}
 	}
 	f := ic.demand(records, bytes)
+	if large > 0 {
+		// The large tables at their own rate (LargeDevicePerByte).
+		f.bytes += large * (ic.LargeDevicePerByte - ic.ReadPerByte - ic.WritePerByte)
+		f.ops = f.bytes / (ic.IOSizeKB * 1024)
+	}
 	f.cpu += keys * ic.CPUPerKeyUs / 1e6
 	if keyBytes > m.sortMemory(cc) {
 		spill := keyBytes * ic.SortIOPerKeyByte
@@ -185,5 +194,14 @@ func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 	if over := (threads+scan)/(2*cores) - 1; over > 0 {
 		f.cpu *= 1 + ic.ThreadPenalty*over
 	}
-	return jobWork{startup: ic.startup(), flows: []flowDemand{f}}
+	return jobWork{startup: ic.startup() + ic.SecPerIndex*indexes, flows: []flowDemand{f}}
+}
+
+// indexesOf is the number of indexes of t: the plan's count, or the
+// prior's keys per record when the plan does not know it.
+func (m *Model) indexesOf(t *plan.Placement) float64 {
+	if t.Indexes > 0 {
+		return float64(t.Indexes)
+	}
+	return math.Round(m.Idxbuild.KeysPerRecord)
 }

@@ -45,8 +45,10 @@
 // (testdata/hardware/seed003.json). Calibrate replaces them with
 // measurements on this machine: timed single-stream dumps and loads of a
 // sample (least squares for start-up, per-record and per-byte costs, CPU
-// from the utilities' rusage), parallel loads for the disk's ceiling, one
-// idxbuild, one tabanalys. The source is only read.
+// from the utilities' rusage), parallel loads for the disk's ceiling, the
+// small tables through queues shaped like the run's (the disk traffic of a
+// start-up), idxbuilds of an empty and of the loaded scratch database (per
+// index, per byte, per key), one tabanalys. The source is only read.
 //
 // # Range
 //

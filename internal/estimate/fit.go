@@ -10,6 +10,7 @@ type sample struct {
 	Job     string  `json:"job"`
 	Records float64 `json:"records"`
 	Bytes   float64 `json:"bytes"`
+	Indexes float64 `json:"indexes,omitempty"` // idxbuild: indexes rebuilt
 	Wall    float64 `json:"wall_s"`
 	CPU     float64 `json:"cpu_s"` // user+sys of the utility
 }

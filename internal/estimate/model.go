@@ -95,6 +95,22 @@ type IdxbuildCost struct {
 	// the cores (the progresstalk 5.8 h → 32 h case, seed 003's
 	// "product < 2 × #cpu").
 	ThreadPenalty float64 `json:"thread_penalty"`
+	// SecPerIndex is the time every index rebuilt costs whatever its keys
+	// (its sort file created and removed, its B-tree started, the schema
+	// updated), which a per-byte cost cannot express when a database has
+	// thousands of indexes on small or empty tables. Calibrate measures it
+	// by rebuilding the scratch's schema before any data is loaded; the
+	// priors have 0 (seed 003 does not separate it from the per-key cost).
+	SecPerIndex float64 `json:"s_per_index,omitempty"`
+	// LargeMinBytes and LargeDevicePerByte: tables larger than
+	// LargeMinBytes cost LargeDevicePerByte device bytes per table byte
+	// instead of ReadPerByte + WritePerByte. Calibrate rebuilds the largest
+	// table alone and the rest of the sample, and their costs per byte
+	// differ (a large table has a few narrow indexes per byte, small ones
+	// many): each table is priced at the rate of the part of the sample of
+	// its size. 0 = one rate for all.
+	LargeMinBytes      int64   `json:"large_min_bytes,omitempty"`
+	LargeDevicePerByte float64 `json:"large_device_per_byte,omitempty"`
 	// LoadKeyFactor is the share of the key work still paid when indexes are
 	// built during the load (`build indexes`): the re-read of the data is
 	// saved, the sort is not (KB 20206).
@@ -161,6 +177,9 @@ func (m *Model) Validate() error {
 		if p.StartupSec < 0 || p.CPUPerMB < 0 || p.CPUPerRecordUs < 0 || p.ReadPerByte < 0 || p.WritePerByte < 0 {
 			errs = append(errs, fmt.Errorf("%s: costs must not be negative", name))
 		}
+	}
+	if ic := m.Idxbuild; !(ic.SecPerIndex >= 0) || !(ic.LargeDevicePerByte >= 0) || ic.LargeMinBytes < 0 {
+		errs = append(errs, errors.New("idxbuild.s_per_index, large_min_bytes and large_device_per_byte must not be negative"))
 	}
 	if m.BracketSkew < 0 {
 		errs = append(errs, errors.New("bracket_skew must not be negative"))

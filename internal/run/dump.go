@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
@@ -34,13 +35,7 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 		if err != nil {
 			return
 		}
-		var bytes int64
-		for _, f := range secs {
-			if st, err := os.Stat(f); err == nil {
-				bytes += st.Size()
-			}
-		}
-		rep.report(counter.Records(), bytes)
+		rep.report(counter.Records(), dumpedBytes(dir, j.Table))
 		if j.Threads <= 1 {
 			return
 		}
@@ -111,4 +106,52 @@ func sizeOf(path string) int64 {
 		return 0
 	}
 	return st.Size()
+}
+
+// dumpedBytes is what a running dump has written so far: its .bd files,
+// finished sections and sections still being written under their
+// temporary name (a threaded dump writes section N as table.bN.bd and
+// renames it table.bdN when done), from one directory read.
+func dumpedBytes(dir, table string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	base := dumpBase(table)
+	var n int64
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, base+".b") || !isDumpFileName(name[len(base):]) {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
+// isDumpFileName tells whether rest (the name after the table's base) is
+// ".bd", ".bdN" or the in-progress ".bN.bd".
+func isDumpFileName(rest string) bool {
+	digits := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case rest == ".bd":
+		return true
+	case strings.HasPrefix(rest, ".bd"):
+		return digits(rest[3:])
+	case strings.HasSuffix(rest, ".bd"):
+		return digits(rest[2 : len(rest)-3])
+	}
+	return false
 }

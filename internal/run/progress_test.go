@@ -218,3 +218,25 @@ func TestOffsetProbeWithoutReader(t *testing.T) {
 	_, ok := newOffsetProbe(path).Offset()
 	assert.False(t, ok)
 }
+
+func TestDumpedBytesCountsSectionsBeingWritten(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]int
+		want  int64
+	}{
+		{"single file", map[string]int{"customer.bd": 100}, 100},
+		{"sections done and in progress", map[string]int{"customer.bd": 100, "customer.bd2": 50, "customer.b3.bd": 25}, 175},
+		{"not this table's or not a dump", map[string]int{"customer.bd": 100, "customer.dumplist": 9, "customer-x.bd": 7, "customer.bdx": 3, "customer.b.bd": 2}, 100},
+		{"nothing yet", nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for f, n := range tt.files {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, f), make([]byte, n), 0o644))
+			}
+			assert.Equal(t, tt.want, dumpedBytes(dir, "PUB.customer"))
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // Plain prints a run for logs, pipes and `--no-tui`: one line per state
@@ -31,6 +32,14 @@ var _ event.Sink = (*Plain)(nil)
 // from the start of the run to its end. Call Close when done.
 func NewPlain(w io.Writer, every time.Duration) *Plain {
 	return &Plain{w: w, s: NewState(), every: every, now: time.Now}
+}
+
+// SetCost gives the summary line's ETA the run's cost model, as the live
+// screen has (State.SetCost): idxbuild's duration then comes from the model.
+func (p *Plain) SetCost(cost func(*schedule.Job) time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.s.SetCost(cost)
 }
 
 // Emit prints the lines e deserves.

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/simtest"
+)
+
+func TestScaleThresholds(t *testing.T) {
+	tests := []struct {
+		name                  string
+		total                 int64
+		large, medium, thread int64
+	}{
+		{"the default demo", 5 << 20, 262144, 26214, 262144},
+		{"a 2 GB demo", 2 << 30, 107374182, 10737418, 107374182},
+		{"tiny: floors keep most tables small", 100 << 10, 64 << 10, 8 << 10, 64 << 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := scaleThresholds(tt.total)
+			assert.Equal(t, tt.large, got.Large)
+			assert.Equal(t, tt.medium, got.Medium)
+			assert.Equal(t, tt.thread, got.Threaded)
+			assert.Contains(t, got.String(), "5%")
+		})
+	}
+}
+
+// TestDemoShowsTheDecisions runs the demo on the erp profile at a small
+// scale: with thresholds scaled to the database, the plan has large tables
+// in their own areas (BPC 512), medium pools (BPC 64) and small pools
+// (BPC 8), and the biggest tables are dumped with threads, their sections
+// loaded as they land.
+func TestDemoShowsTheDecisions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds oesim and runs a migration")
+	}
+	oesim := simtest.Oesim(t)
+	dir := filepath.Join(t.TempDir(), "demo")
+	var stdout, stderr bytes.Buffer
+	code := Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr},
+		[]string{"demo", "--dir", dir, "--scale", "3MB", "--no-tui", "--oesim", oesim})
+	require.Equal(t, ExitOK, code, stderr.String())
+	assert.Contains(t, stderr.String(), "thresholds scaled to this database")
+
+	st, err := os.ReadFile(filepath.Join(dir, "plan", "target.st"))
+	require.NoError(t, err)
+	// d "Area":N,RPB;BPC path
+	bpc := map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^d "([^"]+)":\d+,\d+;(\d+)`).FindAllStringSubmatch(string(st), -1) {
+		if strings.HasSuffix(m[1], "_Data") {
+			bpc[m[2]]++
+		}
+	}
+	for _, want := range []string{"512", "64", "8"} {
+		assert.Positive(t, bpc[want], "data areas with %s blocks per cluster in\n%s", want, st)
+	}
+
+	recs, err := journal.Read(filepath.Join(dir, "work", journal.FileName))
+	require.NoError(t, err)
+	sections := 0
+	for _, r := range recs {
+		if r.Kind == "load" && r.Section > 1 && r.State == journal.Done {
+			sections++
+		}
+	}
+	assert.Positive(t, sections, "a threaded dump's sections are loaded as they land")
+}

@@ -1,0 +1,140 @@
+package estimate
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// idxbuildSample is a calibration's three rebuilds, hand-computed on a
+// 100 MB/s serial disk without latency: 0.1 s start-up, 1 ms per index of
+// the schema (49 of them); the large table moves 1 device byte per table
+// byte, the others 4 (many wide indexes per byte).
+func idxbuildSample() (*Model, [3]sample, []plan.Placement) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 100, DiskModel: DiskSerial, MemoryBytes: 1 << 30}
+	m.Load.StartupSec, m.Load.StartupCPUSec = 0.1, 0
+	tables := []plan.Placement{
+		{Table: "PUB.big", Records: 250_000, Bytes: 100e6, Indexes: 2},
+		{Table: "PUB.small", Records: 10_000, Bytes: 50e6, Indexes: 38},
+		{Table: "PUB.empty", Indexes: 9},
+	}
+	keys := float64(250_000*2 + 10_000*38)
+	return m, [3]sample{
+		{Job: "idxbuild of the schema", Indexes: 49, Wall: 0.1 + 0.049},
+		{Job: "idxbuild PUB.big", Records: 500_000, Bytes: 100e6, Indexes: 2, Wall: 0.1 + 0.002 + 1},
+		{Job: "idxbuild scratch", Records: keys, Bytes: 150e6, Indexes: 49, Wall: 0.1 + 0.049 + 1 + 2, CPU: 1},
+	}, tables
+}
+
+func TestFitIdxbuildSeparatesIndexesAndSizes(t *testing.T) {
+	m, idxs, _ := idxbuildSample()
+	fitIdxbuild(m, idxs, 50e6, plan.Idxbuild{Threadnum: 1, Datascanthreads: 2})
+	ic := m.Idxbuild
+	assert.InDelta(t, 0.1, ic.StartupSec, 1e-12, "a utility call's start-up, as measured on the loads")
+	assert.InDelta(t, 0.001, ic.SecPerIndex, 1e-9)
+	assert.InDelta(t, 1, ic.LargeDevicePerByte, 1e-6)
+	assert.Equal(t, int64(50e6), ic.LargeMinBytes)
+	assert.InDelta(t, 4, ic.ReadPerByte+ic.WritePerByte, 1e-6)
+	// (1 s − 150 MB × 0.005 s/MB) over 880,000 keys
+	assert.InDelta(t, 0.25/880_000*1e6, ic.CPUPerKeyUs, 1e-9)
+
+	// A sample of one table: one rate.
+	m, idxs, _ = idxbuildSample()
+	idxs[2] = idxs[1]
+	idxs[2].Indexes = 49
+	idxs[2].Wall += 0.047
+	idxs[2].CPU = 1
+	fitIdxbuild(m, idxs, 0, plan.Idxbuild{})
+	assert.Zero(t, m.Idxbuild.LargeMinBytes)
+	assert.InDelta(t, 1, m.Idxbuild.ReadPerByte+m.Idxbuild.WritePerByte, 1e-6)
+}
+
+// The fitted model, simulated on the sample it was fitted to, takes as long
+// as the sample did: the fit and the simulator agree on what a rebuild is.
+func TestFittedIdxbuildReproducesItsSample(t *testing.T) {
+	m, idxs, tables := idxbuildSample()
+	p := plan.Idxbuild{Threadnum: 1, Datascanthreads: 2}
+	fitIdxbuild(m, idxs, 50e6, p)
+	in := Input{Plan: &plan.Plan{Tables: tables, Idxbuild: p}, Hardware: m.Hardware}
+	w := m.idxbuildWork(&schedule.Job{Kind: schedule.KindIdxbuild}, in.context())
+	assert.InDelta(t, 0.1+0.049, w.startup, 1e-9, "start-up and 49 indexes")
+	assert.InDelta(t, idxs[2].Wall, aloneDuration(w, m.Hardware).Seconds(), 1e-3)
+	in.Plan.Tables = tables[:1]
+	w = m.idxbuildWork(&schedule.Job{Kind: schedule.KindIdxbuild}, in.context())
+	assert.InDelta(t, 0.1+0.002+1, aloneDuration(w, m.Hardware).Seconds(), 1e-3, "the large table alone, at its own rate")
+}
+
+func TestIdxbuildPaysPerIndex(t *testing.T) {
+	m := diskOnlyModel()
+	m.Idxbuild.SecPerIndex = 0.5
+	m.Idxbuild.KeysPerRecord = 3
+	p := testPlan(100e6, 0, 50e6) // 2 indexes each
+	p.Tables[1].Indexes = 5       // empty, but its indexes are rebuilt too
+	p.Tables[2].Indexes = 0       // unknown: KeysPerRecord of them
+	est, err := Run(context.Background(), Input{Plan: p, Hardware: Hardware{Cores: 4, DiskMBps: 100}, Model: m,
+		Strategy: Strategy{DumpJobs: 2, LoadJobs: 2}})
+	require.NoError(t, err)
+	assert.Equal(t, "5s", phase(t, est, "idxbuild").Duration.D().String(), "0.5 s × (2 + 5 + 3) indexes")
+}
+
+func TestFitTabanalys(t *testing.T) {
+	hw := Hardware{Cores: 2, DiskMBps: 100, DiskModel: DiskSerial}
+	tests := []struct {
+		name          string
+		tabs          []sample
+		startup, read float64
+	}{
+		// 0.2 s + 1 s per 100 MB: one device byte per byte at 100 MB/s.
+		{name: "grows with the bytes", tabs: []sample{{Bytes: 300e6, Wall: 3.2}, {Bytes: 100e6, Wall: 1.2}}, startup: 0.2, read: 1},
+		// The larger database took no longer: a call's start-up (0.05 s),
+		// the rest of the mean (0.02 s for 200 MB) per byte.
+		{name: "does not grow", tabs: []sample{{Bytes: 300e6, Wall: 0.06}, {Bytes: 100e6, Wall: 0.08}}, startup: 0.05, read: 0.01},
+		// The sample was the whole database: one point.
+		{name: "same bytes", tabs: []sample{{Bytes: 20e6, Wall: 0.25}, {Bytes: 20e6, Wall: 0.25}}, startup: 0.05, read: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := DefaultModel()
+			m.Hardware = hw
+			m.Load.StartupSec = 0.05
+			fitTabanalys(m, tt.tabs)
+			assert.InDelta(t, tt.startup, m.Tabanalys.StartupSec, 1e-9)
+			assert.InDelta(t, tt.read, m.Tabanalys.ReadPerByte, 1e-9)
+			assert.Zero(t, m.Tabanalys.CPUPerMB)
+		})
+	}
+}
+
+func TestQueuesWallSharesTheDisk(t *testing.T) {
+	hw := Hardware{Cores: 4, DiskMBps: 100, DiskModel: DiskSerial}
+	read := PhaseCost{ReadPerByte: 1, IOSizeKB: 64}
+	hundred := []*sampleTable{{bytes: 100e6}, {bytes: 100e6}}
+	// A: two 100 MB jobs one after the other; B: one beside A's first.
+	// They share 100 MB/s until B ends at 2 s; A's second runs alone.
+	ends := queuesWall([]simQueue{read.queue(hundred, 1), read.queue(hundred[:1], 1)}, hw)
+	assert.InDelta(t, 3, ends[0], 1e-9)
+	assert.InDelta(t, 2, ends[1], 1e-9)
+}
+
+// The start-up traffic fitted for a queue that ran beside another makes the
+// simulation of both end the queue when it was measured to end.
+func TestFitStartupIOBesideAnotherQueue(t *testing.T) {
+	m := diskOnlyModel()
+	m.Hardware = Hardware{Cores: 4, DiskMBps: 100, DiskModel: DiskSerial}
+	tables := []*sampleTable{{bytes: 10e6}, {bytes: 10e6}, {bytes: 10e6}, {bytes: 10e6}}
+	dumps := m.Dump.queue(tables, 2)
+	alone := queuesWall([]simQueue{m.Load.queue(tables, 1), dumps}, m.Hardware)[0]
+	measured := sample{Wall: alone * 1.5}
+	kb := fitStartupIO(m, m.Load, tables, measured, 1, dumps)
+	assert.Positive(t, kb)
+	p := m.Load
+	p.StartupIOKB = kb
+	assert.InDelta(t, measured.Wall, queuesWall([]simQueue{p.queue(tables, 1), dumps}, m.Hardware)[0], 1e-6)
+	assert.Zero(t, fitStartupIO(m, m.Load, tables, sample{Wall: alone / 2}, 1, dumps), "faster than the model without start-up traffic: none")
+}
