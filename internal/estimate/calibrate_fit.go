@@ -205,30 +205,42 @@ func fitPhase(p *PhaseCost, s []sample) (ioPerByte float64, err error) {
 }
 
 // robustFit is fitLinear, refitted without the samples whose residual is
-// beyond 3 median absolute deviations: one call that lost the CPU to a
-// neighbour for half a second must not set the per-byte cost.
+// beyond 3 median absolute deviations, until no more go: one call that
+// lost the CPU to a neighbour for half a second must not set the per-byte
+// cost, and when a burst of the neighbours' work stalls a third of the
+// sample the first fit is pulled up so far that one trim keeps most of the
+// stalled calls (a stall only ever adds time). At least half the samples
+// stay.
 func robustFit(x1, x2, y []float64) (a, b, c float64, err error) {
 	a, b, c, err = fitLinear(x1, x2, y)
 	if err != nil || len(y) < 6 {
 		return a, b, c, err
 	}
-	res := make([]float64, len(y))
-	for i := range y {
-		res[i] = math.Abs(y[i] - a - b*x1[i] - c*x2[i])
-	}
-	sorted := append([]float64(nil), res...)
-	sort.Float64s(sorted)
-	mad := sorted[len(sorted)/2]
-	var k1, k2, ky []float64
-	for i := range y {
-		if res[i] <= 3*mad || mad == 0 {
-			k1, k2, ky = append(k1, x1[i]), append(k2, x2[i]), append(ky, y[i])
+	k1, k2, ky := x1, x2, y
+	for range 10 {
+		res := make([]float64, len(ky))
+		for i := range ky {
+			res[i] = math.Abs(ky[i] - a - b*k1[i] - c*k2[i])
 		}
+		sorted := append([]float64(nil), res...)
+		sort.Float64s(sorted)
+		mad := sorted[len(sorted)/2]
+		var n1, n2, ny []float64
+		for i := range ky {
+			if res[i] <= 3*mad || mad == 0 {
+				n1, n2, ny = append(n1, k1[i]), append(n2, k2[i]), append(ny, ky[i])
+			}
+		}
+		if len(ny) == len(ky) || 2*len(ny) < len(y) || len(ny) < 3 {
+			break
+		}
+		fa, fb, fc, ferr := fitLinear(n1, n2, ny)
+		if ferr != nil {
+			break
+		}
+		a, b, c, k1, k2, ky = fa, fb, fc, n1, n2, ny
 	}
-	if len(ky) < 3 || len(ky) == len(y) {
-		return a, b, c, nil
-	}
-	return fitLinear(k1, k2, ky)
+	return a, b, c, nil
 }
 
 // residuals are log(measured / modelled alone) of the timed jobs, for the
