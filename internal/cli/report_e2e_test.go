@@ -71,7 +71,7 @@ func TestReportEndToEndWithOesim(t *testing.T) {
 	code, stdout, errOut := exec1("status", "--work", work, "--json")
 	require.Equal(t, ExitOK, code, errOut)
 	// Only the fields this test needs: status --json adds its own
-	// "running" (whether the process is alive) over the snapshot's list.
+	// "alive" (whether the process is alive) beside the snapshot's "running" list.
 	var snap struct {
 		Finished bool           `json:"finished"`
 		Counts   tui.Counts     `json:"counts"`
