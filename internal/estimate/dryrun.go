@@ -51,14 +51,22 @@ func DryRun(w io.Writer, in DryRunInput) error {
 	for _, s := range sim.result.Spans {
 		spans[s.Job.ID] = s
 	}
+	// Phases overlap (loads start while dumps run), so the start order
+	// moves back and forth between them: a heading at every change, the
+	// estimate only the first time.
 	seen := map[string]bool{}
+	prev := ""
 	for _, j := range sim.starts {
 		ph, _ := phaseOf(j)
-		if !seen[ph] {
-			seen[ph] = true
+		switch {
+		case ph == prev:
+		case seen[ph]:
+			ew.printf("\n## %s (continued)\n", ph)
+		default:
 			p := phases[ph]
 			ew.printf("\n## %s: estimated %s, from %s to %s\n", ph, formatDuration(p.Duration.D()), formatDuration(p.Start.D()), formatDuration(p.End.D()))
 		}
+		seen[ph], prev = true, ph
 		sp := spans[j.ID]
 		start := sp.Start.Sub(sim.result.Start)
 		ew.printf("# [%s +%s] %s\n", formatDuration(start), formatDuration(sp.End.Sub(sp.Start)), j.ID)
