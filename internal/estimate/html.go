@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/report"
 )
 
@@ -30,7 +31,7 @@ func (e *Estimate) WriteHTML(w io.Writer, title string) error {
 
 // WriteHTMLFile writes the page to path, all or nothing.
 func (e *Estimate) WriteHTMLFile(path, title string) error {
-	return writeFileAtomic(path, func(w io.Writer) error { return e.WriteHTML(w, title) })
+	return atomicfile.Write(path, func(w io.Writer) error { return e.WriteHTML(w, title) })
 }
 
 var htmlPage = template.Must(template.New("estimate").Funcs(template.FuncMap{

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/oedl/oedl/internal/atomicfile"
 )
 
 // The two ABL procedures oedl ships for sequence values. Binary dump/load
@@ -31,7 +33,7 @@ func writeABL(dir string) error {
 		if err != nil {
 			return fmt.Errorf("embedded %s: %w", name, err)
 		}
-		if err := writeFileAtomic(filepath.Join(dir, name), data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}

@@ -42,28 +42,6 @@ func safeName(id string) string {
 	return s
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename: readers see the old file or the new, never half.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 // dumpBase is the name proutil gives a table's dump file, without ".bd":
 // the table name for PUB tables, owner_table otherwise (the table name,
 // not its DUMP-NAME).

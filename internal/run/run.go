@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/report"
@@ -94,7 +95,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	if !resumed {
-		if err := writeFileAtomic(c.work(PlanFile), append(planJSON, '\n')); err != nil {
+		if err := atomicfile.WriteFile(c.work(PlanFile), append(planJSON, '\n')); err != nil {
 			return nil, err
 		}
 	}

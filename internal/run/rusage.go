@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"syscall"
 	"time"
+
+	"github.com/oedl/oedl/internal/atomicfile"
 )
 
 // RusageFile records what the run cost in CPU: oedl's own (the scheduler,
@@ -40,5 +42,5 @@ func writeRusage(c *Config, elapsed time.Duration) (Rusage, error) {
 	if err != nil {
 		return r, err
 	}
-	return r, writeFileAtomic(c.work(RusageFile), append(data, '\n'))
+	return r, atomicfile.WriteFile(c.work(RusageFile), append(data, '\n'))
 }

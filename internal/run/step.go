@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 )
@@ -86,7 +87,7 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 		return res, jerr
 	}
 	if s.save != "" {
-		if err := writeFileAtomic(s.save, []byte(res.Output)); err != nil {
+		if err := atomicfile.WriteFile(s.save, []byte(res.Output)); err != nil {
 			return res, fmt.Errorf("save %s output: %w", utility, err)
 		}
 	}
