@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -25,20 +24,6 @@ func thousands(n int64) string {
 		return "-" + string(out)
 	}
 	return string(out)
-}
-
-// formatBytes is a size in binary units with one decimal: "848 B", "6.2 KiB", "1.5 GiB".
-func formatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }
 
 // plural writes "1 job", "2 jobs".

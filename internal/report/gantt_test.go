@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -180,7 +181,7 @@ func TestThousandsAndBytes(t *testing.T) {
 	assert.Equal(t, "999", thousands(999))
 	assert.Equal(t, "1,000", thousands(1000))
 	assert.Equal(t, "-1,234,567", thousands(-1234567))
-	assert.Equal(t, "848 B", formatBytes(848))
-	assert.Equal(t, "6.2 KiB", formatBytes(6349))
-	assert.Equal(t, "1.5 GiB", formatBytes(3<<29))
+	assert.Equal(t, "848 B", units.FormatIEC(848))
+	assert.Equal(t, "6.2 KiB", units.FormatIEC(6349))
+	assert.Equal(t, "1.5 GiB", units.FormatIEC(3<<29))
 }

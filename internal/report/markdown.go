@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 // WriteMarkdown writes the report as Markdown: for the change ticket, a
@@ -33,7 +35,7 @@ func WriteMarkdown(w io.Writer, d Data) error {
 	fact("Ended", stampOf(d.Ended))
 	fact("Elapsed", formatDuration(d.Ended.Sub(d.Started)))
 	if d.TotalBytes > 0 {
-		fact("Data", fmt.Sprintf("%s, %s records in %d tables", formatBytes(d.TotalBytes), thousands(d.TotalRecords), len(d.Tables)))
+		fact("Data", fmt.Sprintf("%s, %s records in %d tables", units.FormatIEC(d.TotalBytes), thousands(d.TotalRecords), len(d.Tables)))
 	}
 
 	if len(d.Phases) > 0 {
@@ -114,14 +116,14 @@ func rateText(r float64) string {
 	if r <= 0 {
 		return "—"
 	}
-	return formatBytes(int64(r)) + "/s"
+	return units.FormatIEC(int64(r)) + "/s"
 }
 
 func bytesOrDash(n int64) string {
 	if n <= 0 {
 		return "—"
 	}
-	return formatBytes(n)
+	return units.FormatIEC(n)
 }
 
 func countOrDash(n int64) string {

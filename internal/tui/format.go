@@ -5,28 +5,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// formatBytes is a size in binary units: "848 B", "6.2 KiB", "1.5 GiB".
-func formatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
-}
+	"github.com/oedl/oedl/internal/units"
+)
 
 // formatRate is bytes per second: "12.4 MiB/s"; "" when unknown.
 func formatRate(r float64) string {
 	if r <= 0 {
 		return ""
 	}
-	return formatBytes(int64(r)) + "/s"
+	return units.FormatIEC(int64(r)) + "/s"
 }
 
 // formatDuration is a short clock-like duration: "42s", "3m05s", "1h02m".
@@ -148,7 +136,7 @@ func progressDetail(p Progress, s *State) string {
 		parts = append(parts, fmt.Sprintf("%d/%d jobs", p.JobsDone, p.Jobs))
 	}
 	if p.Bytes > 0 {
-		parts = append(parts, formatBytes(p.BytesDone)+" of "+formatBytes(p.Bytes))
+		parts = append(parts, units.FormatIEC(p.BytesDone)+" of "+units.FormatIEC(p.Bytes))
 	}
 	return strings.Join(parts, "  ")
 }

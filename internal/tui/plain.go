@@ -9,6 +9,7 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Plain prints a run for logs, pipes and `--no-tui`: one line per state
@@ -150,7 +151,7 @@ func (p *Plain) line(e event.Event) string {
 			s += ": " + e.Message
 		}
 		if e.TotalBytes > 0 {
-			s += fmt.Sprintf(" (%s of table data)", formatBytes(e.TotalBytes))
+			s += fmt.Sprintf(" (%s of table data)", units.FormatIEC(e.TotalBytes))
 		}
 		return s
 	case event.RunFinished:
@@ -207,7 +208,7 @@ func finishedDetail(j Job) string {
 		parts = append(parts, thousands(j.Records)+" records")
 	}
 	if j.Bytes > 0 {
-		parts = append(parts, formatBytes(j.Bytes))
+		parts = append(parts, units.FormatIEC(j.Bytes))
 	}
 	s := ""
 	if len(parts) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/oedl/oedl/internal/units"
 )
 
 type styles struct {
@@ -117,7 +118,7 @@ var runningColumns = []column{
 	{"ELAPSED", 7, true, 1, func(m *model, j Job) string { return formatDuration(m.st.Now.Sub(j.Started)) }},
 	{"RECORDS", 12, true, 3, func(_ *model, j Job) string { return thousands(j.Records) }},
 	{"BYTES", 15, true, 1, func(_ *model, j Job) string {
-		by := formatBytes(j.Bytes)
+		by := units.FormatIEC(j.Bytes)
 		if j.TotalBytes > 0 && j.Bytes > 0 {
 			by = fmt.Sprintf("%s %3d%%", by, percent(float64(j.Bytes)/float64(j.TotalBytes)))
 		}
@@ -235,7 +236,7 @@ func (m *model) diskText() string {
 			parts = append(parts, d.Label+" ?")
 			continue
 		}
-		parts = append(parts, d.Label+" "+formatBytes(d.Free)+" free")
+		parts = append(parts, d.Label+" "+units.FormatIEC(d.Free)+" free")
 	}
 	return strings.Join(parts, " · ")
 }
