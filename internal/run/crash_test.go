@@ -39,8 +39,9 @@ func TestCrashHookFiresAfterDurableRecordWithoutLock(t *testing.T) {
 			old := crashHook
 			t.Cleanup(func() { crashHook = old })
 			crashHook = func() {
-				require.True(t, e.mu.TryLock(), "the hook runs with the executor's lock held")
-				e.mu.Unlock()
+				// Held: no other worker can append a record before the
+				// process is gone, so the journal ends at exactly N.
+				require.False(t, e.mu.TryLock(), "the hook runs with the executor's lock held")
 				recs, err := journal.Read(jw.Path())
 				require.NoError(t, err)
 				fires = append(fires, len(recs))

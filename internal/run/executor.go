@@ -130,22 +130,10 @@ func (e *Executor) attempt(id string) int {
 // record appends to the journal and keeps a copy for in-run decisions
 // (which loads a repair must redo).
 func (e *Executor) record(r journal.Record) error {
-	crash, err := e.append(r)
-	if crash {
-		// Test hook (OEDL_TEST_CRASH_AT): die like kill -9 right after a
-		// durable record, with utilities possibly still running. Outside
-		// the lock: nothing else must wait on a process that is dying.
-		crashHook()
-	}
-	return err
-}
-
-// append writes r under the lock and says whether the crash hook is due.
-func (e *Executor) append(r journal.Record) (crash bool, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.jw.Append(r); err != nil {
-		return false, err
+		return err
 	}
 	// Append filled Seq and Time in its copy; ours only needs the order.
 	e.recs = append(e.recs, r)
@@ -153,7 +141,14 @@ func (e *Executor) append(r journal.Record) (crash bool, err error) {
 		e.starts[r.Job]++
 	}
 	e.written++
-	return e.crashAt > 0 && e.written >= e.crashAt, nil
+	if e.crashAt > 0 && e.written >= e.crashAt {
+		// Test hook (OEDL_TEST_CRASH_AT): die like kill -9 right after
+		// record N, with utilities possibly still running. Under the lock,
+		// so that no other worker can append record N+1 while the signal
+		// is on its way: the test checks the journal holds exactly N.
+		crashHook()
+	}
+	return nil
 }
 
 func (e *Executor) emit(ev event.Event) { e.sink.Emit(ev) }
