@@ -3,29 +3,20 @@ package estimate
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
-
-func golden(t *testing.T, name string, got []byte) {
+// assertGolden compares got with testdata/golden/<name>, or rewrites it under -update.
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create it")
-	assert.Equal(t, string(want), string(got))
+	golden.Assert(t, filepath.Join("testdata", "golden", filepath.FromSlash(name)), got)
 }
 
 func goldenInput() Input {
@@ -38,7 +29,7 @@ func TestGoldenText(t *testing.T) {
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	require.NoError(t, est.WriteText(&buf, 0))
-	golden(t, "estimate.txt", buf.Bytes())
+	assertGolden(t, "estimate.txt", buf.Bytes())
 }
 
 func TestGoldenDryRun(t *testing.T) {
@@ -53,6 +44,6 @@ func TestGoldenDryRun(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	require.NoError(t, DryRun(&buf, DryRunInput{Input: goldenInput(), Commands: commands}))
-	golden(t, "dryrun.txt", buf.Bytes())
+	assertGolden(t, "dryrun.txt", buf.Bytes())
 	assert.Error(t, DryRun(&buf, DryRunInput{Input: goldenInput()}), "needs a command builder")
 }

@@ -39,11 +39,11 @@ func TestParseAnalysisGolden(t *testing.T) {
 			a := parseFixture(t, path)
 			js, err := json.MarshalIndent(a, "", "  ")
 			require.NoError(t, err)
-			golden(t, filepath.Join("analysis", base+".json"), append(js, '\n'))
+			assertGolden(t, filepath.Join("analysis", base+".json"), append(js, '\n'))
 
 			var out bytes.Buffer
 			require.NoError(t, WriteAnalysis(&out, a))
-			golden(t, filepath.Join("analysis", base+".written"), out.Bytes())
+			assertGolden(t, filepath.Join("analysis", base+".written"), out.Bytes())
 		})
 	}
 }
@@ -231,7 +231,7 @@ func TestAnalysisRoundTrip(t *testing.T) {
 func TestWriteAnalysisGolden(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, WriteAnalysis(&out, sampleAnalysis()))
-	golden(t, "analysis/sample.written", out.Bytes())
+	assertGolden(t, "analysis/sample.written", out.Bytes())
 	require.Error(t, WriteAnalysis(&out, nil))
 }
 

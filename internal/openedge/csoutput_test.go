@@ -86,7 +86,7 @@ func TestWriteCSGolden(t *testing.T) {
 	require.NoError(t, err)
 	out.Reset()
 	require.NoError(t, WriteCSIndex(&out, ix))
-	golden(t, "csoutput/sports2000.ix.txt.written", out.Bytes())
+	assertGolden(t, "csoutput/sports2000.ix.txt.written", out.Bytes())
 }
 
 func TestParseCSErrors(t *testing.T) {

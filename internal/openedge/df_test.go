@@ -64,7 +64,7 @@ func TestDFTypedGolden(t *testing.T) {
 	for _, path := range dfSamples(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			_, d := readDF(t, path)
-			stGolden(t, "df/"+strings.TrimSuffix(filepath.Base(path), ".df")+".typed", []byte(dumpDF(d)))
+			assertGolden(t, "df/"+strings.TrimSuffix(filepath.Base(path), ".df")+".typed", []byte(dumpDF(d)))
 		})
 	}
 }
@@ -88,7 +88,7 @@ func TestDFRewriteAreas(t *testing.T) {
 				}
 			}
 			out := writeDF(t, d)
-			stGolden(t, "df/"+strings.TrimSuffix(filepath.Base(path), ".df")+".rewritten", out)
+			assertGolden(t, "df/"+strings.TrimSuffix(filepath.Base(path), ".df")+".rewritten", out)
 			assertOnlyAreasChanged(t, string(data), string(out))
 
 			again, err := ParseDF(bytes.NewReader(out), "rewritten")
@@ -337,7 +337,7 @@ func TestNewDF(t *testing.T) {
 	seqs := []*DFSequence{{Name: "NextCustNum", Initial: 1000, Increment: 5, Min: ptr(int64(1000))}}
 	d := NewDF(tables, seqs, "UTF-8")
 	out := writeDF(t, d)
-	stGolden(t, "df/newdf.golden", out)
+	assertGolden(t, "df/newdf.golden", out)
 
 	psc := bytes.Index(out, []byte("\nPSC\n")) + 1
 	assert.True(t, bytes.HasSuffix(out, fmt.Appendf(nil, ".\n%010d\n", psc)), "trailer offset of the PSC line")

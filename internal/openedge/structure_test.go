@@ -44,11 +44,11 @@ func TestParseStructureGolden(t *testing.T) {
 			s := parseSTFile(t, path)
 			require.NoError(t, s.Validate())
 			base := strings.TrimSuffix(filepath.Base(path), ".st")
-			stGolden(t, "structure/"+base+".parsed", []byte(dumpStructure(s)))
+			assertGolden(t, "structure/"+base+".parsed", []byte(dumpStructure(s)))
 
 			var out bytes.Buffer
 			require.NoError(t, WriteStructure(&out, s))
-			stGolden(t, "structure/"+base+".written", out.Bytes())
+			assertGolden(t, "structure/"+base+".written", out.Bytes())
 		})
 	}
 }

@@ -1,17 +1,15 @@
 package plan
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // TestGolden renders every profile's plan directory and compares each file
 // with testdata/golden/<profile>/. Run with -update after a deliberate
@@ -27,7 +25,7 @@ func TestGolden(t *testing.T) {
 			files, err := Render(pl, df)
 			require.NoError(t, err)
 			dir := filepath.Join("testdata", "golden", p.name)
-			if *update {
+			if golden.Update() {
 				require.NoError(t, os.RemoveAll(dir))
 				require.NoError(t, os.MkdirAll(dir, 0o755))
 			}
@@ -36,7 +34,7 @@ func TestGolden(t *testing.T) {
 					continue
 				}
 				path := filepath.Join(dir, f.Name)
-				if *update {
+				if golden.Update() {
 					require.NoError(t, os.WriteFile(path, f.Data, 0o644))
 					continue
 				}

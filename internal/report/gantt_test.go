@@ -3,9 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,41 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// assertGolden compares got with testdata/<name>, or rewrites it under -update.
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update")
-	if string(want) == string(got) {
-		return
-	}
-	// Name the first line that differs rather than dumping two pages.
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			t.Errorf("%s differs from line %d (go test -update rewrites it):\nwant: %q\n got: %q", path, i+1, w, g)
-			return
-		}
-	}
+	golden.Assert(t, filepath.Join("testdata", filepath.FromSlash(name)), got)
 }
 
 func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
@@ -69,7 +41,7 @@ func sampleBars() []Bar {
 func TestGanttSVGGolden(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, GanttSVG(&buf, "Actual run: sports2000", sampleBars()))
-	golden(t, "gantt_small.svg", buf.Bytes())
+	assertGolden(t, "gantt_small.svg", buf.Bytes())
 }
 
 func TestGanttSVGMarksCriticalAndFailed(t *testing.T) {

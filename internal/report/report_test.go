@@ -112,13 +112,13 @@ func TestWriteGolden(t *testing.T) {
 	require.NoError(t, Write(dir, d))
 	md, err := os.ReadFile(filepath.Join(dir, MarkdownFile))
 	require.NoError(t, err)
-	golden(t, "report.md", md)
+	assertGolden(t, "report.md", md)
 	page, err := os.ReadFile(filepath.Join(dir, HTMLFile))
 	require.NoError(t, err)
-	golden(t, "report.html", page)
+	assertGolden(t, "report.html", page)
 	var gantt bytes.Buffer
 	require.NoError(t, GanttSVG(&gantt, "Actual run", d.Bars))
-	golden(t, "report_gantt.svg", gantt.Bytes())
+	assertGolden(t, "report_gantt.svg", gantt.Bytes())
 
 	html := string(page)
 	for _, forbidden := range []string{"<script", "http://", "https://", "<link", "@import", "url(http"} {

@@ -2,8 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -11,24 +9,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// assertGolden compares got with testdata/<name>, or rewrites it under -update.
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to create %s", path)
-	assert.Equal(t, string(want), string(got))
+	golden.Assert(t, filepath.Join("testdata", filepath.FromSlash(name)), got)
 }
 
 var (
@@ -57,7 +46,7 @@ func TestAnalysisGolden(t *testing.T) {
 		require.NoError(t, openedge.WriteAnalysis(&buf, a))
 		out := dateLine.ReplaceAll(buf.Bytes(), []byte("Date: (date)"))
 		out = dbLine.ReplaceAll(out, []byte("Database: (path)"))
-		golden(t, "sports-"+kind+".txt", out)
+		assertGolden(t, "sports-"+kind+".txt", out)
 
 		back, err := openedge.ParseAnalysis(bytes.NewReader(buf.Bytes()), kind)
 		require.NoError(t, err)

@@ -54,7 +54,7 @@ func TestViewGoldenSizes(t *testing.T) {
 				assert.LessOrEqual(t, lipgloss.Width(line), size.w, "line %d is wider than the terminal: %q", i, line)
 			}
 			assert.LessOrEqual(t, strings.Count(view, "\n")+1, size.h, "the live area fits the terminal")
-			golden(t, "view_"+itoa(size.w)+"x"+itoa(size.h)+".golden", []byte(view+"\n"))
+			assertGolden(t, "view_"+itoa(size.w)+"x"+itoa(size.h)+".golden", []byte(view+"\n"))
 		})
 	}
 }
@@ -154,7 +154,7 @@ func TestProgramTeatest(t *testing.T) {
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.over)
-	golden(t, "program_final_100x30.golden", []byte(final.View()+"\n"))
+	assertGolden(t, "program_final_100x30.golden", []byte(final.View()+"\n"))
 }
 
 // TestRunReturnsAfterClose drives Program.Run itself, with no keyboard.
@@ -212,7 +212,7 @@ func TestTeatestCancelFlow(t *testing.T) {
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.cancelled)
 	assert.Contains(t, final.View(), "failed after 30s")
-	golden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
+	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
 }
 
 func TestResizeRedraws(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,43 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/golden"
 )
 
-// updating reports -update, which teatest's golden package defines for
-// this test binary (defining it twice panics).
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-func golden(t *testing.T, name string, got []byte) {
+// assertGolden compares got with testdata/<name>, or rewrites it under -update.
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if updating() {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update")
-	if string(want) == string(got) {
-		return
-	}
-	// Name the first line that differs rather than dumping two pages.
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			t.Errorf("%s differs from line %d (go test -update rewrites it):\nwant: %q\n got: %q", path, i+1, w, g)
-			return
-		}
-	}
+	golden.Assert(t, filepath.Join("testdata", filepath.FromSlash(name)), got)
 }
 
 func init() {
@@ -70,7 +39,7 @@ func TestPlainGolden(t *testing.T) {
 	out := buf.String()
 	assert.NotContains(t, out, "\r", "plain output never redraws")
 	assert.NotContains(t, out, "\x1b", "plain output has no escape sequences")
-	golden(t, "plain.golden", buf.Bytes())
+	assertGolden(t, "plain.golden", buf.Bytes())
 }
 
 func TestPlainSummaryEvery(t *testing.T) {
@@ -146,7 +115,7 @@ func TestRenderStatusGolden(t *testing.T) {
 	s.Apply(event.Event{Time: s.Now, Kind: event.Warning, Message: "dump directory has 2.1 GiB left"})
 	var buf bytes.Buffer
 	require.NoError(t, RenderStatus(&buf, s, 100))
-	golden(t, "status.golden", buf.Bytes())
+	assertGolden(t, "status.golden", buf.Bytes())
 }
 
 func TestRenderStatusFinished(t *testing.T) {

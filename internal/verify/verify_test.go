@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,10 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/openedge"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func analysis(db string, rows ...openedge.TableStat) *openedge.Analysis {
 	return &openedge.Analysis{Database: db, Tables: rows}
@@ -123,11 +121,5 @@ func TestWriteTextGolden(t *testing.T) {
 		NewSide(analysis("dst", tbl("Customer", 1116), tbl("Order", 3953)), "work/target.tba"))
 	var buf bytes.Buffer
 	require.NoError(t, WriteText(&buf, r))
-	golden := filepath.Join("testdata", "mismatch.txt")
-	if *update {
-		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), buf.String())
+	golden.Assert(t, filepath.Join("testdata", "mismatch.txt"), buf.Bytes())
 }

@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"encoding/binary"
-	"flag"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -20,11 +19,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // digest hashes every value of every row of every table.
 func digest(t *testing.T, db *Database) uint64 {
@@ -328,7 +326,7 @@ func TestGolden(t *testing.T) {
 		}
 		for name, got := range files {
 			path := filepath.Join("testdata", name)
-			if *update {
+			if golden.Update() {
 				require.NoError(t, os.MkdirAll("testdata", 0o755))
 				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 				continue
