@@ -39,7 +39,9 @@ func NewCmdCalibrate(io *IOStreams) *cobra.Command {
 		Use:   "calibrate --source DB --dlc DIR --work DIR --plan DIR -o FILE",
 		Short: "Time a small sample of dumps, loads and an idxbuild here and fit the estimate's model",
 		Long: `Calibrate measures this machine with the real utilities: a tabanalys of the
-source, single-stream dumps of its largest table (up to --sample-max) and of a
+source, single-stream dumps of a slice of its largest table (about --sample-max,
+cut with dumpspecified on the leading number or date field of one of its
+indexes; the largest table under --sample-max, whole, when it has none) and of a
 spread of smaller ones, their loads into a scratch database built in --work from
 the plan's target.st and target.df, the same loads into several scratch copies
 at once (the disk's ceiling and per-stream latency), the small tables dumped
@@ -69,7 +71,7 @@ WORK/calibrate. A missing DLC, source or plan exits 3.`,
 	f.IntVar(&opts.Cores, "cores", 0, "cores of this machine (default: all it has)")
 	f.StringVar(&opts.Memory, "memory", "", "memory of this machine, e.g. 16GB (default: from /proc/meminfo)")
 	f.IntVar(&opts.SampleTables, "sample-tables", 30, "small tables timed one by one")
-	f.StringVar(&opts.SampleMax, "sample-max", "256MB", "the large sample is the largest table up to this size")
+	f.StringVar(&opts.SampleMax, "sample-max", "256MB", "the large sample: about this much of the largest table (dumpspecified slice)")
 	f.IntVar(&opts.Streams, "streams", 0, "concurrent loads of the parallel test (default min(4, cores))")
 	f.BoolVar(&opts.JSON, "json", false, "print the calibration (model and samples) as JSON on stdout")
 	return cmd

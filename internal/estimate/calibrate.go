@@ -29,7 +29,7 @@ type CalibrateConfig struct {
 
 	Hardware     Hardware // this machine's cores and memory (the disk is measured)
 	SampleTables int      // small tables timed one by one (default 30)
-	SampleMax    int64    // the "large" sample is the largest table up to this size (default 256 MiB)
+	SampleMax    int64    // the large sample: about this much of the largest table, by dumpspecified (default 256 MiB)
 	Streams      int      // concurrent loads of the parallel test (default min(4, cores))
 
 	Runner execx.Runner // default execx.Local
@@ -60,7 +60,9 @@ type calibrator struct {
 // fits the model to them (performance-model.md §5.5; docs/estimate.md):
 //
 //  1. tabanalys of the source (read-only): the table list, a tabanalys cost;
-//  2. single-user dumps of the largest table up to SampleMax and of
+//  2. single-user dumps of the large sample (a dumpspecified slice of
+//     about SampleMax of the largest table, or the largest table up to
+//     SampleMax when it cannot be sliced: calibrate_slice.go) and of
 //     SampleTables smaller ones spread over the size ranking: the sample's
 //     .bd files;
 //  3. the cost of formatting a fixed extent; a scratch database in Work
@@ -154,6 +156,7 @@ type sampleTable struct {
 	bytes   int64 // from tabanalys
 	bd      int64 // .bd bytes written by the dump
 	file    string
+	slice   string // "field OP value" when the sample is a dumpspecified range of the table
 }
 
 func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
@@ -183,6 +186,19 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	tabSource := sample{Job: "tabanalys source", Bytes: float64(dbBytes), Wall: res.Elapsed.Seconds(), CPU: cpu}
 	tables := pickSample(a.Tables, c.cfg.SampleTables, c.cfg.SampleMax)
+	// The largest table, when it is over SampleMax: a slice of it replaces
+	// the largest table under SampleMax as the large sample.
+	slice, sliceDump, err := c.largeSample(ctx, a.Tables)
+	if err != nil {
+		return nil, err
+	}
+	if slice != nil {
+		if len(tables) == 0 {
+			tables = []*sampleTable{slice}
+		} else {
+			tables[0] = slice
+		}
+	}
 	if len(tables) < 3 {
 		return nil, fmt.Errorf("%w: the source has %d non-empty tables; calibration needs at least 3", ErrPrecondition, len(tables))
 	}
@@ -192,6 +208,10 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// source's own layout (a table's blocks among its area's neighbours).
 	var sourceDumps []sample
 	for _, t := range tables {
+		if t == slice {
+			sourceDumps = append(sourceDumps, *sliceDump)
+			continue
+		}
 		dir := filepath.Join(c.dir, "dump", safeFile(t.name))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err

@@ -26,19 +26,29 @@ type tableImage struct {
 	bytes  int64
 }
 
+// readTable reads every record of t, charging the virtual disk a request
+// per segment as it goes (a table scan). A nil env charges nothing: the
+// caller charges what the utility it simulates would have read.
 func readTable(db *store.DB, t *store.Table, env *environment) (*tableImage, error) {
+	img, _, err := readTableSegments(db, t, env)
+	return img, err
+}
+
+// readTableSegments is readTable that also returns the number of segments
+// read.
+func readTableSegments(db *store.DB, t *store.Table, env *environment) (*tableImage, int, error) {
 	af, segs, err := db.ObjectSegments(t.Area, store.KindRecords, t.Number)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	img := &tableImage{}
 	for _, s := range segs {
 		buf, err := af.ReadData(s, nil)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if err := env.charge(int64(len(buf)), 1); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		img.bytes += int64(len(buf))
 		ids := store.NewRecids(af, s)
@@ -49,10 +59,10 @@ func readTable(db *store.DB, t *store.Table, env *environment) (*tableImage, err
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("table %s: %w", t.QualifiedName(), err)
+			return nil, 0, fmt.Errorf("table %s: %w", t.QualifiedName(), err)
 		}
 	}
-	return img, nil
+	return img, len(segs), nil
 }
 
 // indexOrder returns the record positions of img in the order of index ix
