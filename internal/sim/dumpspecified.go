@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -74,42 +73,16 @@ func dumpSpecifiedQualifier(p *proc, dbArg string, args []string) int {
 	if rc := applyEarlyFault(p, fp); rc >= 0 {
 		return rc
 	}
-	// OpenEdge reads the range through an index bracket on the field: the
-	// disk is charged for the selected records' share of the table, not
-	// for a table scan (oesim filters a scan in memory, which costs it CPU
-	// only).
-	img, segs, err := readTableSegments(s.db, t, nil)
+	// Through an index bracket when an index led by the field can serve
+	// the range (bracket.go), else a table scan filtered record by record.
+	kept, order, ok, err := bracketRead(s.db, t, ix, fpos, conds, p.env)
 	if err != nil {
 		return p.fail("** %v", err)
 	}
-	kept := &tableImage{}
-	var fields [][]byte
-	for k, rec := range img.recs {
-		if fields, err = store.FieldSlices(rec, fpos+1, fields); err != nil || len(fields) <= fpos {
-			return p.fail("** table %s: bad record", t.Name)
-		}
-		v, err := store.DecodeValue(fields[fpos])
-		if err != nil {
+	if !ok {
+		if kept, order, err = scanSpecified(s.db, t, ix, fpos, conds, p.env); err != nil {
 			return p.fail("** %v", err)
 		}
-		ok := true
-		for _, c := range conds {
-			ok = ok && c.match(v)
-		}
-		if ok {
-			kept.recs = append(kept.recs, rec)
-			kept.crcs = append(kept.crcs, img.crcs[k])
-		}
-	}
-	if n := len(img.recs); n > 0 && len(kept.recs) > 0 {
-		share := float64(len(kept.recs)) / float64(n)
-		if err := p.env.charge(int64(share*float64(img.bytes)), max(1, int64(math.Ceil(share*float64(segs))))); err != nil {
-			return p.fail("** %v", err)
-		}
-	}
-	order, _, err := indexOrder(kept, ix, 2)
-	if err != nil {
-		return p.fail("** %v", err)
 	}
 	if ix != nil {
 		p.say("Using index %s (%d) for dump of table %s. (17813)", ix.Name, ix.Number, t.Name)
@@ -176,20 +149,38 @@ func parseDate(s string) (time.Time, error) {
 
 func (c cond) match(v any) bool {
 	cmp, ok := compareValues(v, c.val)
-	if !ok {
-		return false
+	return ok && c.matchCmp(cmp)
+}
+
+// scanSpecified reads the whole table (charged as a table scan) and keeps
+// the records whose field satisfies conds, in the order of ix.
+func scanSpecified(db *store.DB, t *store.Table, ix *store.Index, fpos int, conds []cond, env *environment) (*tableImage, []int32, error) {
+	img, err := readTable(db, t, env)
+	if err != nil {
+		return nil, nil, err
 	}
-	switch c.op {
-	case "EQ":
-		return cmp == 0
-	case "GT":
-		return cmp > 0
-	case "GE":
-		return cmp >= 0
-	case "LT":
-		return cmp < 0
+	kept := &tableImage{}
+	var fields [][]byte
+	for k, rec := range img.recs {
+		if fields, err = store.FieldSlices(rec, fpos+1, fields); err != nil || len(fields) <= fpos {
+			return nil, nil, fmt.Errorf("table %s: bad record", t.Name)
+		}
+		v, err := store.DecodeValue(fields[fpos])
+		if err != nil {
+			return nil, nil, err
+		}
+		ok := true
+		for _, c := range conds {
+			ok = ok && c.match(v)
+		}
+		if ok {
+			kept.recs = append(kept.recs, rec)
+			kept.crcs = append(kept.crcs, img.crcs[k])
+			kept.recids = append(kept.recids, img.recids[k])
+		}
 	}
-	return cmp <= 0
+	order, _, err := indexOrder(kept, ix, 2)
+	return kept, order, err
 }
 
 // compareValues compares a stored value with a condition value; the

@@ -198,3 +198,11 @@ func (r *Recids) Next(n int) int64 {
 	r.pk.add(int64(n))
 	return (r.first+r.pk.blocks-1)*r.rpb + r.pk.curRecs - 1
 }
+
+// RecidRange is the range of record ids segment s can hold: its blocks
+// times the area's records per block, from its first block.
+func RecidRange(af *AreaFile, s *Segment) (lo, hi int64) {
+	pk := newPacker(af.Area, af.BlockSize)
+	first := s.Pos / int64(af.BlockSize)
+	return first * pk.rpb, (first + max(s.Blocks, s.UsedBlocks)) * pk.rpb
+}
