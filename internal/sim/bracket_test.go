@@ -31,7 +31,7 @@ func TestBracketReadMatchesScan(t *testing.T) {
 		{"Invoice", "InvoiceDate", [][2]string{{"GE", "06-01-2020"}, {"LE", "12-31-2022"}}, true},
 		{"Customer", "CustNum", [][2]string{{"GE", "10"}, {"LE", "20"}}, true},
 		{"Customer", "Country", [][2]string{{"EQ", "USA"}}, false}, // character: scanned
-		{"Invoice", "Amount", [][2]string{{"GT", "100"}}, false},    // not an index's leading field
+		{"Invoice", "Amount", [][2]string{{"GT", "100"}}, false},   // not an index's leading field
 	} {
 		t.Run(tc.table+"."+tc.field, func(t *testing.T) {
 			tb := db.Ctl.Table(tc.table)
