@@ -11,6 +11,7 @@ import (
 
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/sysmem"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -99,7 +100,7 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 		}
 		hw.MemoryBytes = b
 	} else {
-		hw.MemoryBytes = estimate.SystemMemory()
+		hw.MemoryBytes = sysmem.Read().Total
 	}
 	max, err := units.ParseBytes(opts.SampleMax)
 	if err != nil {

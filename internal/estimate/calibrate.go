@@ -113,8 +113,10 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	if err := os.RemoveAll(c.dir); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(c.dir, "dump"), 0o755); err != nil {
-		return nil, err
+	for _, d := range []string{"dump", "sort"} {
+		if err := os.MkdirAll(filepath.Join(c.dir, d), 0o755); err != nil {
+			return nil, err
+		}
 	}
 	return c.run(ctx)
 }
@@ -295,7 +297,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
-		Args: openedge.IdxbuildArgs(emptyDB, openedge.IdxbuildAll(), idxParams(c.idx))})
+		Args: openedge.IdxbuildArgs(emptyDB, openedge.IdxbuildAll(), c.idxParams())})
 	if err != nil {
 		return nil, err
 	}
@@ -306,14 +308,14 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		c.largeMin = max(c.largeMin, t.bytes)
 	}
 	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
-		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildTable(big.name), idxParams(c.idx))})
+		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildTable(big.name), c.idxParams())})
 	if err != nil {
 		return nil, err
 	}
 	idxBig := sample{Job: "idxbuild " + big.name, Records: float64(big.records) * indexesOf(big), Bytes: float64(big.bytes),
 		Indexes: indexesOf(big), Wall: res.Elapsed.Seconds(), CPU: cpu}
 	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
-		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildAll(), idxParams(c.idx))})
+		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildAll(), c.idxParams())})
 	if err != nil {
 		return nil, err
 	}

@@ -241,9 +241,12 @@ func (c *calibrator) concurrent(ctx context.Context, queues ...sampleQueue) ([]s
 	return out, nil
 }
 
-func idxParams(p plan.Idxbuild) openedge.IdxbuildParams {
-	return openedge.IdxbuildParams{SG: p.SG, TB: p.TB, TM: p.TM, TMB: p.TMB, B: p.B, TF: p.TF,
-		Threadnum: p.Threadnum, Mergethreads: p.Mergethreads, Datascanthreads: p.Datascanthreads, Pfactor: p.Pfactor}
+// idxParams are the plan's idxbuild parameters with a sort directory and
+// -rusage, as oedl run passes them.
+func (c *calibrator) idxParams() openedge.IdxbuildParams {
+	p := c.idx.Params()
+	p.TempDir, p.Rusage = filepath.Join(c.dir, "sort"), true
+	return p
 }
 
 func safeFile(s string) string {

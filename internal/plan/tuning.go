@@ -78,21 +78,6 @@ func tuneIdxbuild(m Machine, blockSize int) Idxbuild {
 	return x
 }
 
-// Args renders the parameters as idxbuild arguments, in the order the
-// seeds and KB examples write them.
-func (x Idxbuild) Args() []string {
-	args := []string{
-		"-TB", strconv.Itoa(x.TB), "-TM", strconv.Itoa(x.TM), "-TMB", strconv.Itoa(x.TMB),
-		"-SG", strconv.Itoa(x.SG), "-TF", strconv.Itoa(x.TF), "-B", strconv.Itoa(x.B),
-		"-thread", "1", "-threadnum", strconv.Itoa(x.Threadnum),
-		"-mergethreads", strconv.Itoa(x.Mergethreads), "-datascanthreads", strconv.Itoa(x.Datascanthreads),
-	}
-	if x.Pfactor > 0 {
-		args = append(args, "-pfactor", strconv.Itoa(x.Pfactor))
-	}
-	return args
-}
-
 // BI settings: 16M clusters space checkpoints out during a load (KB 20566:
 // common sizes 4-32M; seed 000's benchmark used 16M) and 16K BI blocks make
 // fewer, larger BI writes (the BI block may not be smaller than the data

@@ -1,5 +1,7 @@
 package plan
 
+import "github.com/oedl/oedl/internal/openedge"
+
 // Plan is what `oedl plan` decides and writes as plan.json; `oedl run` and
 // `oedl estimate` read it back. It is self-contained: the target structure,
 // where every table goes and why, and the tuned parameters, so that a run
@@ -133,6 +135,21 @@ type Idxbuild struct {
 	Datascanthreads int    `json:"datascanthreads"`
 	Pfactor         int    `json:"pfactor,omitempty"`
 	Reason          string `json:"reason"`
+}
+
+// Params are the idxbuild parameters as the utility's flags. oedl run and
+// oedl calibrate both build their idxbuild command from them, so that the
+// calibration times the rebuild the run will do.
+func (p Idxbuild) Params() openedge.IdxbuildParams {
+	return openedge.IdxbuildParams{SG: p.SG, TB: p.TB, TM: p.TM, TMB: p.TMB, B: p.B, TF: p.TF,
+		Threadnum: p.Threadnum, Mergethreads: p.Mergethreads, Datascanthreads: p.Datascanthreads, Pfactor: p.Pfactor}
+}
+
+// Command is the idxbuild command of db with these parameters, as
+// target.pf and placement.md print it (oedl run adds its sort directory
+// and -rusage).
+func (p Idxbuild) Command(db string) []string {
+	return openedge.IdxbuildArgs(db, openedge.IdxbuildAll(), p.Params())
 }
 
 // Param is one startup parameter line of target.pf.

@@ -85,7 +85,7 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdCell(du.Dir), du.Extents, openedge.FormatSize(du.FixedBytes))
 	}
 	fmt.Fprintf(bw, "| **total** | | %s |\n", openedge.FormatSize(tot.FixedBytes))
-	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil DB -C idxbuild all %s`\n\n%s\n", strings.Join(p.Idxbuild.Args(), " "), mdCell(p.Idxbuild.Reason))
+	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
 }
 

@@ -37,7 +37,7 @@ func WritePF(w io.Writer, p *Plan) error {
 	comment(bw, p.BI.Reason)
 	x := p.Idxbuild
 	bw.WriteString("\n# idxbuild, as oedl run calls it (not broker parameters; the target is offline):\n")
-	fmt.Fprintf(bw, "#   proutil DB -C idxbuild all %s\n", strings.Join(x.Args(), " "))
+	fmt.Fprintf(bw, "#   proutil %s\n", strings.Join(x.Command("DB"), " "))
 	comment(bw, x.Reason)
 	return bw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -144,30 +145,12 @@ func (c *Config) dumpStep(j *schedule.Job) step {
 }
 
 func (c *Config) idxbuildStep() step {
-	p := c.Plan.Idxbuild
-	args := []string{"all"}
-	add := func(flag string, v int) {
-		if v > 0 {
-			args = append(args, flag, strconv.Itoa(v))
-		}
-	}
-	add("-TB", p.TB)
-	add("-TM", p.TM)
-	add("-TMB", p.TMB)
-	add("-SG", p.SG)
-	add("-TF", p.TF)
-	add("-B", p.B)
-	if p.Threadnum > 0 {
-		args = append(args, "-thread", "1")
-	}
-	add("-threadnum", p.Threadnum)
-	add("-mergethreads", p.Mergethreads)
-	add("-datascanthreads", p.Datascanthreads)
-	add("-pfactor", p.Pfactor)
-	args = append(args, "-T", filepath.Join(c.Work, "sort"), "-rusage")
+	p := c.Plan.Idxbuild.Params()
+	p.TempDir, p.Rusage = filepath.Join(c.Work, "sort"), true
+	argv := append([]string{c.bin("proutil")}, openedge.IdxbuildArgs(c.Target, openedge.IdxbuildAll(), p)...)
 	// idxbuild all does not ask about sort space, but a release that does
 	// (or a partial rebuild) gets its "y" answers instead of hanging.
-	return step{argv: c.proutil(c.Target, "idxbuild", args...), stdin: "y\ny\ny\n", utility: "idxbuild"}
+	return step{argv: argv, stdin: "y\ny\ny\n", utility: "idxbuild"}
 }
 
 // sortedFiles returns the section files in section order.

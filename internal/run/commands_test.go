@@ -39,7 +39,7 @@ func TestCommands(t *testing.T) {
 			{bin("procopy"), "/dlc/empty4", "/new/tgt"},
 			{bin("_progres"), "-b", "-db", "/new/tgt", "-1", "-p", "prodict/load_df.p", "-param", "/plan/target.df"}}},
 		{"idxbuild", &schedule.Job{Kind: schedule.KindIdxbuild}, [][]string{{bin("proutil"), "/new/tgt", "-C", "idxbuild", "all",
-			"-TB", "64", "-TM", "32", "-TMB", "512", "-SG", "64", "-TF", "80", "-B", "1024", "-thread", "1", "-threadnum", "2",
+			"-SG", "64", "-TB", "64", "-TM", "32", "-TMB", "512", "-B", "1024", "-TF", "80", "-thread", "1", "-threadnum", "2",
 			"-mergethreads", "4", "-datascanthreads", "2", "-pfactor", "80", "-T", "/w/sort", "-rusage"}}},
 		{"sequences on a served source", &schedule.Job{Kind: schedule.KindDumpSeq},
 			[][]string{{bin("_progres"), "-b", "-db", "/db/src", "-p", "/w/abl/dump_seqvals.p", "-param", "/w/sequences.d"}}},

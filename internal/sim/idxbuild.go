@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/sim/store"
+	"github.com/oedl/oedl/internal/sysmem"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // idxbuildParams are the sort parameters of idxbuild, validated as the
@@ -72,6 +74,25 @@ func parseIdxbuildParams(fs *flagSet, dbDir string) (*idxbuildParams, error) {
 	}
 	ip.rusage = fs.bools["-rusage"]
 	return ip, nil
+}
+
+// sortMemory is the memory -TF gives idxbuild's sort: tf percent of the
+// machine's memory, at most what is available (KB 000037016: min(phys −
+// in use, phys × TF/100)). OESIM_MEMORY (e.g. 64MB) stands for the
+// machine's memory, all of it available, so that tests can make a sort
+// spill. 0 when -TF is 0 or the memory is unknown: the sort file is used.
+func sortMemory(tf int) int64 {
+	in := sysmem.Read()
+	if v := os.Getenv("OESIM_MEMORY"); v != "" {
+		if b, err := units.ParseBytes(v); err == nil {
+			in = sysmem.Info{Total: b, Available: b}
+		}
+	}
+	budget := in.Total * int64(tf) / 100
+	if in.Available > 0 {
+		budget = min(budget, in.Available)
+	}
+	return budget
 }
 
 // idxSelection is what to rebuild: per table number, the indexes.
@@ -279,7 +300,7 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 	}
 	sort.Ints(areas)
 	opt := sortOptions{scanThreads: ip.datascan, sortThreads: ip.threadnum, mergeThreads: ip.merge, pfactor: ip.pfactor,
-		charge: p.env.charge, sortDir: ip.tempDir, env: p.env, fault: fp}
+		charge: p.env.charge, sortDir: ip.tempDir, env: p.env, fault: fp, sortMemory: sortMemory(ip.TF)}
 	// The indexes being rebuilt are inactive until the end: a rebuild that
 	// fails or is killed leaves them so, and they must be rebuilt again.
 	if err := markSelected(s.db, sel, false); err != nil {
@@ -311,7 +332,7 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 				s.log("Index rebuild complete. 1 error(s) encountered.")
 				return exitFail
 			}
-			areaSort += res.SortBytes
+			areaSort += res.Spilled
 			for _, ix := range ixs {
 				p.say("Building index %d (%s) of group %d", ix.Number, ix.Name, area)
 				if d := res.Duplicates[ix.Number]; d > 0 {

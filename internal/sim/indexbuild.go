@@ -35,13 +35,19 @@ type sortOptions struct {
 	sortDir string
 	env     *environment
 	fault   *faultPlan
+	// sortMemory is what -TF gives the sort: a table whose keys fit in it
+	// is sorted and merged in memory; a larger one goes through the sort
+	// file. 0 (-TF 0, or the memory unknown) always uses the sort file,
+	// idxbuild's behaviour before -TF.
+	sortMemory int64
 }
 
 // buildResult is what a build reports.
 type buildResult struct {
 	Entries    map[int]int64 // per index number
 	Duplicates map[int]int64 // unique-key violations per index number
-	SortBytes  int64         // bytes of keys sorted (the sort space used)
+	SortBytes  int64         // bytes of keys sorted
+	Spilled    int64         // of those, bytes that went through the sort file
 }
 
 // keyEntry is one index entry being sorted.
@@ -404,13 +410,21 @@ func buildTableIndexes(db *store.DB, t *store.Table, ixs []*store.Index, opt sor
 	if err != nil {
 		return nil, err
 	}
+	var sortBytes int64
+	for _, runs := range keys {
+		for _, r := range runs {
+			sortBytes += int64(len(r.ents))*24 + int64(len(r.arena))
+		}
+	}
+	res.SortBytes = sortBytes
+	spill := opt.sortDir != "" && sortBytes > opt.sortMemory
+	if spill {
+		res.Spilled = sortBytes
+	}
 	for _, ix := range ixs {
 		runs := splitRuns(keys[ix.Number], max(1, opt.sortThreads))
-		for _, r := range runs {
-			res.SortBytes += int64(len(r.ents))*24 + int64(len(r.arena))
-		}
 		sortRuns(runs)
-		if opt.sortDir != "" {
+		if spill {
 			if err := spillRuns(runs, opt); err != nil {
 				return nil, err
 			}

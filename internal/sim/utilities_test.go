@@ -3,6 +3,8 @@ package sim
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -233,6 +235,38 @@ func TestDumpOptions(t *testing.T) {
 	assert.LessOrEqual(t, res.Records, int64(10))
 }
 
+// TestIdxbuildSortsInTFMemory: keys that fit in -TF memory are sorted in
+// memory; when they do not (OESIM_MEMORY stands for a small machine), or
+// with -TF 0, they go through the sort file in -T, which is reported.
+func TestIdxbuildSortsInTFMemory(t *testing.T) {
+	env, db := smallDB(t)
+	sortK := regexp.MustCompile(`A total of (\d+)K of temporary sort disk space was used`)
+	spilled := func(out string) int {
+		n := 0
+		for _, m := range sortK.FindAllStringSubmatch(out, -1) {
+			k, _ := strconv.Atoi(m[1])
+			n += k
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name  string
+		env   []string
+		args  []string
+		spill bool
+	}{
+		{"fits in -TF 50 of 1 GB", []string{"OESIM_MEMORY=1GB"}, nil, false},
+		{"does not fit in -TF 50 of 64 KB", []string{"OESIM_MEMORY=64KB"}, nil, true},
+		{"-TF 0: always the sort file", []string{"OESIM_MEMORY=1GB"}, []string{"-TF", "0"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := env.run(t, tc.env, "", "proutil", append([]string{db, "-C", "idxbuild", "all", "-T", env.work}, tc.args...)...)
+			require.Equal(t, exitOK, r.code, r.out)
+			assert.Equal(t, tc.spill, spilled(r.out) > 0, r.out)
+		})
+	}
+}
+
 func TestIdxbuildLimits(t *testing.T) {
 	env, db := smallDB(t)
 	for _, args := range [][]string{{"-TB", "65"}, {"-TM", "33"}, {"-TB", "32", "-TMB", "16"}, {"-pfactor", "20"}} {
@@ -243,7 +277,7 @@ func TestIdxbuildLimits(t *testing.T) {
 	r := env.run(t, nil, "", "proutil", db, "-C", "idxbuild", "all", "-T", filepath.Join(env.work, "no-such-dir"))
 	assert.Equal(t, exitFail, r.code)
 	assert.True(t, openedge.HasMessage(r.out, openedge.MsgCannotOpen), r.out)
-	r = env.run(t, []string{"OESIM_FAULTS=idxbuild:diskfull-after=1000,once"}, "", "proutil", db, "-C", "idxbuild", "all", "-T", env.work)
+	r = env.run(t, []string{"OESIM_FAULTS=idxbuild:diskfull-after=1000,once"}, "", "proutil", db, "-C", "idxbuild", "all", "-T", env.work, "-TF", "0")
 	assert.Equal(t, exitFail, r.code)
 	assert.Contains(t, r.out, "errno = 28")
 	_, err := openedge.ParseIdxbuildOutput(r.out)
