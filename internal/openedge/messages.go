@@ -27,8 +27,10 @@ const (
 	MsgLoadComplete      = 6256  // Binary Load complete.
 	MsgTruncateBIFirst   = 6953  // You must use the proutil truncate bi command before doing a remove.
 	MsgRemoveComplete    = 6968  // prostrct remove success
+	MsgIdxbuildArea      = 11463 // [MEM] Processing area %d : (idxbuild, one area at a time)
 	MsgIndexesRebuilt    = 11465 // %d indexes were rebuilt.
 	MsgSortSpaceUsed     = 11480 // Temporary sort file at %s used up %dK of disk space. (in .lg)
+	MsgAreaSortSpace     = 11483 // [MEM] A total of %dK of temporary sort disk space was used for area %d.
 	MsgStructAddFailed   = 12867 // prostrct add FAILED.
 	MsgRepairComplete    = 13485 // prostrct repair success
 	MsgDumpedRecords     = 13932 // Dumped %d records.
@@ -127,3 +129,7 @@ func lineMessage(n int, line string) (Message, bool) {
 	text = strings.TrimSpace(strings.TrimPrefix(text, "**"))
 	return Message{Num: num, Text: text, Line: n}, true
 }
+
+// LineMessage recognises one line of a utility's output as it comes:
+// "text (NNNN)" at the end of the line.
+func LineMessage(line string) (Message, bool) { return lineMessage(0, line) }

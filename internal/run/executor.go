@@ -242,6 +242,9 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 	case schedule.KindShutdown:
 		rec, err := e.shutdownJob(ctx, j, log)
 		return schedule.Outcome{}, rec, err
+	case schedule.KindIdxbuild:
+		rec, err := e.idxbuildJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
 	case schedule.KindCreateTarget:
 		if err := removeDatabase(e.cfg.Target, e.cfg.Plan); err != nil {
 			return schedule.Outcome{}, journal.Record{}, err

@@ -30,36 +30,45 @@ var (
 	totalLine   = regexp.MustCompile(`^\s*(?:Dumped (\d+) records\.|(\d+) records (?:dumped|loaded)\.)`) // (13932), 10.x, load
 )
 
-// recordCounter is the Output of a running utility: it follows the lines
-// that count records. Safe for concurrent use (the writer and the poller).
-type recordCounter struct {
-	mu       sync.Mutex
-	partial  []byte
-	brackets int64 // sum of the threads' counts so far
-	total    int64 // the utility's own total, once printed
+// lineSplitter hands a utility's output to a line function as whole
+// lines: the output comes in chunks that need not end lines. mu also
+// guards what the line function updates, for its readers.
+type lineSplitter struct {
+	mu      sync.Mutex
+	partial []byte
 }
 
-// Write takes output as it comes, in chunks that need not end lines.
-func (c *recordCounter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	data := append(c.partial, p...)
+func (s *lineSplitter) write(p []byte, line func([]byte)) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	data := append(s.partial, p...)
 	for {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
 			break
 		}
-		c.line(data[:i])
+		line(data[:i])
 		data = data[i+1:]
 	}
-	// Keep an unfinished line for the next chunk (bounded: a counting line
-	// is short, a runaway line without a newline is not one).
+	// Keep an unfinished line for the next chunk (bounded: a line worth
+	// reading is short, a runaway line without a newline is not one).
 	if len(data) > 4096 {
 		data = nil
 	}
-	c.partial = append(c.partial[:0], data...)
+	s.partial = append(s.partial[:0], data...)
 	return len(p), nil
 }
+
+// recordCounter is the Output of a running utility: it follows the lines
+// that count records. Safe for concurrent use (the writer and the poller).
+type recordCounter struct {
+	lines    lineSplitter
+	brackets int64 // sum of the threads' counts so far
+	total    int64 // the utility's own total, once printed
+}
+
+// Write takes output as it comes.
+func (c *recordCounter) Write(p []byte) (int, error) { return c.lines.write(p, c.line) }
 
 func (c *recordCounter) line(l []byte) {
 	if m := bracketLine.FindSubmatch(l); m != nil {
@@ -80,8 +89,8 @@ func (c *recordCounter) line(l []byte) {
 // Records is the count so far: the utility's total once printed, else
 // the sum of the finished threads' counts.
 func (c *recordCounter) Records() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.lines.mu.Lock()
+	defer c.lines.mu.Unlock()
 	if c.total > 0 {
 		return c.total
 	}

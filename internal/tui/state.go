@@ -115,8 +115,9 @@ const keepFailures = 5
 // SetCost gives the State the run's cost model (estimate.Model.Cost, the
 // same function that orders the queue): the ETA then takes the index
 // rebuild's duration from it instead of guessing from the dump and load
-// throughput. idxbuild reports nothing until it ends, so this is the one
-// duration the events cannot teach.
+// throughput. idxbuild reports its progress only area by area (the
+// tables of the areas it has finished), too coarse to time it by, so this
+// is the one duration the events cannot teach.
 func (s *State) SetCost(cost func(*schedule.Job) time.Duration) { s.cost = cost }
 
 // State folds events into the picture of a run. The zero value is not
