@@ -37,6 +37,7 @@ type RunOptions struct {
 	LoadJobs       int
 	LoadsPerArea   int
 	ThreadedMin    string
+	BuildIndexes   bool
 	Retries        int
 	JobTimeout     time.Duration
 	Resume, Force  bool
@@ -89,6 +90,7 @@ EXIT STATUS
 	f.IntVar(&opts.LoadJobs, "load-jobs", 0, "concurrent loads (default 1 per core, at least 2)")
 	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 1, "concurrent loads into one storage area")
 	f.StringVar(&opts.ThreadedMin, "threaded-dump-min", "64MB", "dump tables this large with -thread 1 (needs a served source; 0 = never)")
+	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "load tables dumped whole with \"build indexes\"; idxbuild then rebuilds only the inactive indexes (threaded tables)")
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
@@ -138,7 +140,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 	return run.Config{
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
-		ThreadedDumpMin: threaded, Retries: retries, MinTimeout: opts.JobTimeout,
+		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, Retries: retries, MinTimeout: opts.JobTimeout,
 		Resume: opts.Resume, Force: opts.Force, Runner: opts.Runner,
 	}, nil
 }
@@ -383,7 +385,7 @@ func dryRun(w io.Writer, cfg run.Config, m *estimate.Model, note string) error {
 		hw.Note = note
 	}
 	st := estimate.Strategy{Name: "oedl run", DumpJobs: eff.DumpJobs, LoadJobs: eff.LoadJobs, LoadsPerArea: max(0, eff.LoadsPerArea),
-		ThreadedDumpMin: max(0, eff.ThreadedDumpMin), DumpThreads: eff.DumpThreads}
+		ThreadedDumpMin: max(0, eff.ThreadedDumpMin), DumpThreads: eff.DumpThreads, BuildIndexes: eff.BuildIndexes}
 	err := estimate.DryRun(w, estimate.DryRunInput{
 		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Model: m, Strategy: st},
 		Commands: func(j *schedule.Job) [][]string { return run.Commands(eff, j) },

@@ -68,9 +68,16 @@ func (c *Config) steps(j *schedule.Job, files []string) []step {
 		if files == nil {
 			files = []string{sectionFile(c.dumpDir(j.Table), j.Table, max(1, j.Section))}
 		}
+		// build indexes needs an empty table and one file: the load of a
+		// table dumped whole, not a threaded dump's sections (KB 20206).
+		// The indexes it cannot build stay inactive for idxbuild.
+		o := openedge.LoadOptions{}
+		if c.BuildIndexes && j.Section == 0 && len(files) == 1 {
+			o.BuildIndexes, o.TempDir = true, filepath.Join(c.Work, "sort")
+		}
 		var ss []step
 		for _, f := range files {
-			ss = append(ss, step{argv: c.proutil(c.Target, "load", f), utility: "load"})
+			ss = append(ss, step{argv: append([]string{c.bin("proutil")}, openedge.LoadArgs(c.Target, f, o)...), utility: "load"})
 		}
 		return ss
 	case schedule.KindRepair:
@@ -147,7 +154,14 @@ func (c *Config) dumpStep(j *schedule.Job) step {
 func (c *Config) idxbuildStep() step {
 	p := c.Plan.Idxbuild.Params()
 	p.TempDir, p.Rusage = filepath.Join(c.Work, "sort"), true
-	argv := append([]string{c.bin("proutil")}, openedge.IdxbuildArgs(c.Target, openedge.IdxbuildAll(), p)...)
+	target := openedge.IdxbuildAll()
+	if c.BuildIndexes {
+		// The loads built the indexes of every table dumped whole; what
+		// is left inactive (threaded tables, a load that fell back) is
+		// rebuilt here, and nothing else.
+		target = openedge.IdxbuildInactive()
+	}
+	argv := append([]string{c.bin("proutil")}, openedge.IdxbuildArgs(c.Target, target, p)...)
 	// idxbuild all does not ask about sort space, but a release that does
 	// (or a partial rebuild) gets its "y" answers instead of hanging.
 	return step{argv: argv, stdin: "y\ny\ny\n", utility: "idxbuild"}

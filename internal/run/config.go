@@ -34,6 +34,10 @@ type Config struct {
 	// default, negative = never).
 	ThreadedDumpMin int64
 	DumpThreads     int
+	// BuildIndexes loads every table dumped whole with "build indexes"
+	// (its indexes are built as it loads, KB 20206) and rebuilds only the
+	// indexes left inactive (threaded tables) with idxbuild inactiveindexes.
+	BuildIndexes bool
 
 	Resume bool
 	Force  bool // replace an existing target

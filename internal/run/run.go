@@ -281,8 +281,13 @@ func servedByUs(recs []journal.Record) map[string]bool {
 
 // settings shape the graph; a resume takes them from the journal.
 func (c *Config) settings() map[string]int64 {
+	build := int64(0)
+	if c.BuildIndexes {
+		build = 1
+	}
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
-		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads)}
+		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
+		"build_indexes": build}
 }
 
 func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
@@ -302,6 +307,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 	if s := first.Settings; s != nil {
 		c.DumpJobs, c.LoadJobs = int(s["dump_jobs"]), int(s["load_jobs"])
 		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
+		c.BuildIndexes = s["build_indexes"] == 1
 	}
 	return nil
 }

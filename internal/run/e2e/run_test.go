@@ -3,6 +3,9 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -190,4 +193,47 @@ func TestKillAndResumeThreaded(t *testing.T) {
 			e.verified()
 		})
 	}
+}
+
+// --build-indexes: the tables dumped whole load with "build indexes", the
+// threaded ones in sections without; idxbuild then rebuilds only the
+// inactive indexes, and at the end every index of the target is active.
+func TestBuildIndexesOnLoad(t *testing.T) {
+	e := newEnv(t, "sports")
+	r := e.oedl(nil, e.runArgs("--build-indexes", "--threaded-dump-min", "64KB", "--dump-jobs", "3", "--load-jobs", "2")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	e.verified()
+
+	logs, err := filepath.Glob(filepath.Join(e.work, "logs", "load*"))
+	require.NoError(t, err)
+	built, sections := 0, 0
+	for _, l := range logs {
+		data, err := os.ReadFile(l)
+		require.NoError(t, err)
+		switch {
+		case strings.Contains(string(data), "build indexes"):
+			built++
+		case strings.Contains(filepath.Base(l), ":2"), regexp.MustCompile(`\.bd\d`).Match(data):
+			sections++
+		}
+	}
+	t.Logf("%d loads with build indexes, %d section loads", built, sections)
+	assert.Positive(t, built, "loads with build indexes")
+	assert.Positive(t, sections, "section loads (without): the test would not show idxbuild's part")
+	idx, err := filepath.Glob(filepath.Join(e.work, "logs", "idxbuild*"))
+	require.NoError(t, err)
+	require.NotEmpty(t, idx)
+	data, err := os.ReadFile(idx[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "idxbuild inactiveindexes")
+
+	df := filepath.Join(e.dir, "target.df")
+	cmd := exec.Command(filepath.Join(e.fx.dlc, "bin", "_progres"), "-b", "-db", e.target, "-1", "-p", "prodict/dump_df.p", "-param", "ALL,"+df)
+	cmd.Env = append(os.Environ(), e.extra...)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	text, err := os.ReadFile(df)
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "ADD INDEX")
+	assert.NotContains(t, string(text), "INACTIVE", "every index active after the run")
 }
