@@ -70,8 +70,9 @@ type calibrator struct {
 //     target, and the sample loaded into it one table at a time: start-up,
 //     per-record and per-byte load costs by least squares, CPU from the
 //     utilities' own rusage;
-//  4. two idxbuilds with the plan's parameters: of an empty scratch (the
-//     cost per index) and of the loaded one (per byte, per key);
+//  4. three idxbuilds with the plan's parameters: of an empty scratch (the
+//     cost per index), of the largest sample table and of the loaded
+//     scratch (per byte, per key);
 //  5. the sample dumped again from the served scratch, one at a time: the
 //     dump's costs (per table, the slower of this and the source's
 //     single-user dump: a served database with the source's layout);
@@ -79,6 +80,8 @@ type calibrator struct {
 //     queue, then dumped again with their loads running beside them, as
 //     the overlapped run does: the disk traffic of a start-up, fitted by
 //     simulating those very queues;
+//     Then the small tables loaded as the queue runs loads into another
+//     scratch with "build indexes": its cost, for oedl run --build-indexes;
 //  7. the large table loaded into Streams fresh scratch copies at once: the
 //     disk's ceiling and the per-request latency;
 //  8. tabanalys of the scratch.
@@ -375,6 +378,26 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	smallLoads := both[0]
 
+	// 6b. The small tables loaded once more, as many at a time as the
+	// queue runs loads, into a fresh served scratch with "build indexes":
+	// what building the indexes during the loads costs here (oedl run
+	// --build-indexes), contention between the loads included.
+	biDB := c.scratchPath(c.cfg.Streams + 3)
+	if err := c.createScratch(ctx, biDB); err != nil {
+		return nil, err
+	}
+	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(biDB)}); err != nil {
+		return nil, err
+	}
+	served = append(served, biDB)
+	bi, err := c.concurrent(ctx, sampleQueue{what: "load with build indexes", dir: "load4", slots: queue.LoadJobs, tables: tables[1:],
+		argv: func(t *sampleTable, _ string) []string {
+			return openedge.LoadArgs(biDB, t.file, openedge.LoadOptions{BuildIndexes: true, TempDir: filepath.Join(c.dir, "sort")})
+		}})
+	if err != nil {
+		return nil, err
+	}
+
 	// 7. The large table loaded into several fresh scratch copies at once:
 	// the disk's ceiling.
 	parallel, err := c.parallelLoads(ctx, tables)
@@ -411,6 +434,8 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
 		len(tables)-1, queue.DumpJobs, formatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, formatDuration(seconds(smallLoads.Wall)), m.Dump.StartupIOKB, m.Load.StartupIOKB))
 	c.samples = append(c.samples, smallDumps, both[0], both[1])
+	c.samples = append(c.samples, bi[0])
+	c.fitLoadKeyFactor(m, tables[1:], bi[0], queue.LoadJobs)
 	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 2 idxbuilds)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)
 	m.Uncertainty.Residuals = c.residuals(m, dumps, loads)

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // fitStartupIO finds the disk traffic per start (KB) of the jobs of queue
@@ -349,4 +351,45 @@ func fitTabanalys(m *Model, tabs []sample) {
 	if bytes > 0 {
 		m.Tabanalys.ReadPerByte = deviceFactor((wall-m.Tabanalys.StartupSec)/bytes, m.Hardware, m.Tabanalys.IOSizeKB, 1)
 	}
+}
+
+// fitLoadKeyFactor sets the share of the key work a load with "build
+// indexes" pays (Idxbuild.LoadKeyFactor) so that the simulated queue of
+// the small tables' loads with build indexes, slots at a time, ends when
+// the measured one did: bisection, as for the start-up traffic (the
+// queue's time grows with the factor).
+func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured sample, slots int) {
+	cc := costContext{hw: m.Hardware, idx: c.idx, tables: map[string]*plan.Placement{}, threaded: map[string]bool{}, buildIndexesOnLoad: true}
+	for name, n := range c.indexes {
+		cc.tables[strings.ToLower(name)] = &plan.Placement{Table: name, Indexes: n}
+	}
+	wall := func(f float64) float64 {
+		q := *m
+		q.Idxbuild.LoadKeyFactor = f
+		sq := simQueue{slots: slots}
+		for _, t := range tables {
+			j := &schedule.Job{Kind: schedule.KindLoad, Table: t.name, Records: t.records, Bytes: t.bytes}
+			sq.works = append(sq.works, q.work(j, cc))
+		}
+		return queuesWall([]simQueue{sq}, m.Hardware)[0]
+	}
+	f := 0.0
+	if wall(0) < measured.Wall {
+		lo, hi := 0.0, 1.0
+		for wall(hi) < measured.Wall && hi < 1e4 {
+			hi *= 4
+		}
+		for range 40 {
+			mid := (lo + hi) / 2
+			if wall(mid) < measured.Wall {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		f = (lo + hi) / 2
+	}
+	m.Idxbuild.LoadKeyFactor = f
+	c.notes = append(c.notes, fmt.Sprintf("%s: %s (the model without key work: %s): load key factor %.2f",
+		measured.Job, formatDuration(seconds(measured.Wall)), formatDuration(seconds(wall(0))), f))
 }

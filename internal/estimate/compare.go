@@ -86,9 +86,20 @@ func why(best, base Candidate, hw Hardware) string {
 	if ix < 0 {
 		reasons = append(reasons, fmt.Sprintf("which outweighs an index build %s longer", formatDuration((-ix).D())))
 	}
-	return fmt.Sprintf("%s saves %s over %s: %s", best.Strategy.Name, formatDuration((base.Window - best.Window).D()),
+	out := fmt.Sprintf("%s saves %s over %s: %s", best.Strategy.Name, formatDuration((base.Window - best.Window).D()),
 		base.Strategy.Name, strings.Join(reasons, ", "))
+	if saved := float64(base.Window-best.Window) / float64(base.Window); saved < closeCall {
+		out += fmt.Sprintf("; that is %.0f%% of the window, within the estimate's accuracy: rehearse both before choosing", saved*100)
+	}
+	return out
 }
+
+// closeCall is the share of the window under which a strategy's gain is
+// not told apart from the model's error: against real runs on oesim the
+// window was within 10% (docs/benchmarks/estimate.md), and a strategy the
+// calibration measured less directly (build indexes on load) can be off
+// by more.
+const closeCall = 0.10
 
 // WriteComparison prints the candidates and the verdict.
 func WriteComparison(w io.Writer, c *Comparison) error {

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,4 +43,21 @@ func TestCompareNamesTheFastestAndWhy(t *testing.T) {
 	assert.NotEqual(t, "as planned", c.Candidates[0].Strategy.Name)
 	assert.Contains(t, c.Why, "saves")
 	assert.Contains(t, c.Why, "over as planned")
+}
+
+// A gain under closeCall of the window is reported as within the
+// estimate's accuracy, not as a verdict.
+func TestWhyCallsCloseCallsClose(t *testing.T) {
+	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: 100, DumpLoad: 80, Idxbuild: 20}
+	for _, tc := range []struct {
+		best  Candidate
+		close bool
+	}{
+		{Candidate{Strategy: Strategy{Name: "build indexes on load"}, Window: 95, DumpLoad: 90, Idxbuild: 5}, true},
+		{Candidate{Strategy: Strategy{Name: "8 dump / 4 load jobs"}, Window: 80, DumpLoad: 60, Idxbuild: 20}, false},
+	} {
+		got := why(tc.best, base, Hardware{Cores: 2})
+		assert.Contains(t, got, tc.best.Strategy.Name+" saves")
+		assert.Equal(t, tc.close, strings.Contains(got, "rehearse both"), got)
+	}
 }
