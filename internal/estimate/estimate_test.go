@@ -178,3 +178,35 @@ func jobIDs(path []PathStep) []string {
 	}
 	return ids
 }
+
+// The bottleneck names the queue when the span is start-ups waiting for
+// slots (many tiny tables, few load jobs), and nothing when one big table
+// holds the span.
+func TestQueueBound(t *testing.T) {
+	hw := Hardware{Cores: 2, DiskMBps: 200, DiskIOPS: 4000}
+	tiny := make([]int64, 400)
+	for i := range tiny {
+		tiny[i] = 10e3
+	}
+	for _, tc := range []struct {
+		name  string
+		sizes []int64
+		strat Strategy
+		want  string // "" = no bottleneck
+	}{
+		{"400 tiny tables, 1 load at a time", tiny, Strategy{DumpJobs: 8, LoadJobs: 1}, "for a load slot"},
+		{"400 tiny tables, 1 dump at a time", tiny, Strategy{DumpJobs: 1, LoadJobs: 8}, "for a dump slot"},
+		{"one big table", []int64{2e9, 1e6, 1e6}, Strategy{DumpJobs: 4, LoadJobs: 2}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			est, err := Run(context.Background(), Input{Plan: testPlan(tc.sizes...), Hardware: hw, Strategy: tc.strat})
+			require.NoError(t, err)
+			if tc.want == "" {
+				assert.Empty(t, est.Bottleneck)
+				return
+			}
+			assert.Contains(t, est.Bottleneck, tc.want)
+			assert.Contains(t, est.String(), "Bottleneck: ")
+		})
+	}
+}

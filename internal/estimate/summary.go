@@ -23,10 +23,13 @@ type Estimate struct {
 	Phases  []Phase       `json:"phases"`
 	Overlap OverlapFigure `json:"overlap"`
 
-	CriticalPath []PathStep  `json:"critical_path"`
-	Dominant     []Advice    `json:"dominant"`
-	Tables       []TableTime `json:"tables"` // longest dump+load first
-	Warnings     []string    `json:"warnings,omitempty"`
+	CriticalPath []PathStep `json:"critical_path"`
+	// Bottleneck says when the dump+load span is held by the queue's
+	// slots rather than by any table ("" when it is not).
+	Bottleneck string      `json:"bottleneck,omitempty"`
+	Dominant   []Advice    `json:"dominant"`
+	Tables     []TableTime `json:"tables"` // longest dump+load first
+	Warnings   []string    `json:"warnings,omitempty"`
 
 	sim *simulation
 }
@@ -216,6 +219,7 @@ func summarise(in *Input, m *Model, sim *simulation) *Estimate {
 		return ta.Table < tb.Table
 	})
 	est.CriticalPath = criticalPath(sim)
+	est.Bottleneck = queueBound(in, est)
 	est.Dominant = dominant(in, m, est)
 	est.Warnings = warnings(in, m)
 	return est
@@ -392,6 +396,38 @@ func dominant(in *Input, m *Model, est *Estimate) []Advice {
 		}
 	}
 	return out
+}
+
+// queueBound reports a dump+load span held by the queue: its critical
+// path spent most of the span waiting for a slot (or, for a load, for its
+// area). Then no table is to blame and threads for a big table change
+// nothing; more jobs of the kind that waited do, until the cores or the
+// disk bind (the what-if flags tell where).
+func queueBound(in *Input, est *Estimate) string {
+	span := est.dumpLoadSpan()
+	var dump, load Seconds
+	for _, s := range est.CriticalPath {
+		switch schedule.Kind(s.Kind) {
+		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq: // the dump slots' jobs
+			dump += s.Waited
+		case schedule.KindLoad, schedule.KindLoadSeq:
+			load += s.Waited
+		}
+	}
+	if span <= 0 || float64(dump+load) < 0.5*float64(span) {
+		return ""
+	}
+	st := in.Strategy
+	if dump > load {
+		return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a dump slot (%d dumps, %d at a time); more dump jobs shorten it until the cores or the disk bind: try oedl estimate --dump-jobs %d, then %d",
+			formatDuration(dump.D()), formatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
+	}
+	area := ""
+	if st.LoadsPerArea > 0 {
+		area = fmt.Sprintf(", at most %d per area", st.LoadsPerArea)
+	}
+	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: try oedl estimate --load-jobs %d, then %d, or --loads-per-area %d",
+		formatDuration(load.D()), formatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs*2, st.LoadJobs*4, max(2, st.LoadsPerArea*2))
 }
 
 // warnings flag plans the model says will misbehave.

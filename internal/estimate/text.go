@@ -36,6 +36,9 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 		ew.printf("  %8s  %-40s %8s%s\n", formatDuration(s.Start.D()), s.Job, formatDuration((s.End - s.Start).D()), wait)
 	}
 
+	if e.Bottleneck != "" {
+		ew.printf("\nBottleneck: %s\n", e.Bottleneck)
+	}
 	if len(e.Dominant) > 0 {
 		ew.printf("\nTables that dominate:\n")
 		for _, a := range e.Dominant {
