@@ -20,16 +20,26 @@ func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample,
 		q.StartupIOKB = kb
 		return queuesWall(append([]simQueue{q.queue(tables, slots)}, beside...), m.Hardware)[0]
 	}
-	if m.Hardware.DiskMBps <= 0 || wall(0) >= measured.Wall {
+	if m.Hardware.DiskMBps <= 0 {
+		return 0
+	}
+	return solveIncreasing(wall, measured.Wall, 1e7)
+}
+
+// solveIncreasing finds x in [0, limit] where the increasing f reaches
+// target, by bisection: 0 when f(0) is already there, limit when f never
+// gets there.
+func solveIncreasing(f func(float64) float64, target, limit float64) float64 {
+	if f(0) >= target {
 		return 0
 	}
 	lo, hi := 0.0, 1.0
-	for wall(hi) < measured.Wall && hi < 1e7 {
+	for f(hi) < target && hi < limit {
 		hi *= 4
 	}
 	for range 40 {
 		mid := (lo + hi) / 2
-		if wall(mid) < measured.Wall {
+		if f(mid) < target {
 			lo = mid
 		} else {
 			hi = mid
@@ -373,22 +383,7 @@ func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured 
 		}
 		return queuesWall([]simQueue{sq}, m.Hardware)[0]
 	}
-	f := 0.0
-	if wall(0) < measured.Wall {
-		lo, hi := 0.0, 1.0
-		for wall(hi) < measured.Wall && hi < 1e4 {
-			hi *= 4
-		}
-		for range 40 {
-			mid := (lo + hi) / 2
-			if wall(mid) < measured.Wall {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		f = (lo + hi) / 2
-	}
+	f := solveIncreasing(wall, measured.Wall, 1e4)
 	m.Idxbuild.LoadKeyFactor = f
 	c.notes = append(c.notes, fmt.Sprintf("%s: %s (the model without key work: %s): load key factor %.2f",
 		measured.Job, formatDuration(seconds(measured.Wall)), formatDuration(seconds(wall(0))), f))

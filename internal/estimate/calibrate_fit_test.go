@@ -138,3 +138,21 @@ func TestFitStartupIOBesideAnotherQueue(t *testing.T) {
 	assert.InDelta(t, measured.Wall, queuesWall([]simQueue{p.queue(tables, 1), dumps}, m.Hardware)[0], 1e-6)
 	assert.Zero(t, fitStartupIO(m, m.Load, tables, sample{Wall: alone / 2}, 1, dumps), "faster than the model without start-up traffic: none")
 }
+
+func TestSolveIncreasing(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		f             func(float64) float64
+		target, limit float64
+		want          float64
+	}{
+		{"linear", func(x float64) float64 { return 2 * x }, 10, 1e4, 5},
+		{"already there at 0", func(x float64) float64 { return 3 + x }, 2, 1e4, 0},
+		{"a step", func(x float64) float64 { return map[bool]float64{true: 1, false: 0}[x > 700] }, 1, 1e4, 700},
+		{"never there: about the limit", func(x float64) float64 { return 0 }, 1, 1e3, 1024},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.InDelta(t, tc.want, solveIncreasing(tc.f, tc.target, tc.limit), 1e-6*max(1, tc.want))
+		})
+	}
+}
