@@ -30,9 +30,9 @@ type EstimateOptions struct {
 	Memory      []string
 	LatencyMs   float64
 
-	DumpJobs        int
-	LoadJobs        int
-	LoadsPerArea    int
+	DumpJobs        []int
+	LoadJobs        []int
+	LoadsPerArea    []int
 	ThreadedDumpMin string
 	DumpThreads     int
 	Staged          bool
@@ -83,9 +83,9 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.Float64SliceVar(&opts.IOPS, "iops", nil, "disk IOPS ceiling; several values give a what-if table")
 	f.StringSliceVar(&opts.Memory, "memory", nil, "memory, e.g. 16GB; several values give a what-if table")
 	f.Float64Var(&opts.LatencyMs, "latency-ms", 0, "service time of one disk request seen by one stream, ms")
-	f.IntVar(&opts.DumpJobs, "dump-jobs", 0, "concurrent dumps (default: 2 per core, as oedl run)")
-	f.IntVar(&opts.LoadJobs, "load-jobs", 0, "concurrent loads (default: 1 per core, as oedl run)")
-	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 0, "concurrent loads per target area (default 1; negative: no cap)")
+	f.IntSliceVar(&opts.DumpJobs, "dump-jobs", nil, "concurrent dumps (default: 2 per core, as oedl run); several values give a what-if table")
+	f.IntSliceVar(&opts.LoadJobs, "load-jobs", nil, "concurrent loads (default: 1 per core, as oedl run); several values give a what-if table")
+	f.IntSliceVar(&opts.LoadsPerArea, "loads-per-area", nil, "concurrent loads per target area (default 1; negative: no cap); several values give a what-if table")
 	f.StringVar(&opts.ThreadedDumpMin, "threaded-dump-min", "", "dump tables this large with threads (default 64MB, as oedl run; 0: never)")
 	f.IntVar(&opts.DumpThreads, "dump-threads", 0, "-threadnum of threaded dumps (default: min(4, cores))")
 	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")
@@ -103,7 +103,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 type estimateSetup struct {
 	in      estimate.Input
 	grid    estimate.Grid
-	strat   func(estimate.Hardware) estimate.Strategy
+	strat   func(estimate.Hardware, estimate.Jobs) estimate.Strategy
 	whatIf  bool
 	hwNotes []string
 }
@@ -115,7 +115,7 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 	}
 	switch {
 	case s.whatIf && opts.Compare:
-		return UsageError("--compare takes one machine; give single values to --cores, --disk-mbps, --iops and --memory")
+		return UsageError("--compare takes one machine and one set of job counts; give single values to --cores, --disk-mbps, --iops, --memory and the job flags")
 	case s.whatIf:
 		rows, err := estimate.WhatIf(ctx, s.in, s.grid, s.strat)
 		if err != nil {
@@ -207,10 +207,18 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 			return nil, UsageError("--disk-mbps and --iops must be positive (got %g)", v)
 		}
 	}
-	s.grid = estimate.Grid{Cores: opts.Cores, DiskMBps: opts.DiskMBps, DiskIOPS: opts.IOPS, Memory: mem}
+	for _, v := range append(append([]int{}, opts.DumpJobs...), opts.LoadJobs...) {
+		if v < 1 {
+			return nil, UsageError("--dump-jobs and --load-jobs must be at least 1 (got %d)", v)
+		}
+	}
+	s.grid = estimate.Grid{Cores: opts.Cores, DiskMBps: opts.DiskMBps, DiskIOPS: opts.IOPS, Memory: mem,
+		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea}
 	s.whatIf = s.grid.Size() > 1
-	if !s.whatIf { // single values set the machine
-		hw = s.grid.Hardware(hw)[0]
+	var jobs estimate.Jobs
+	if !s.whatIf { // single values set the machine and the job counts
+		pt := s.grid.Points(hw)[0]
+		hw, jobs = pt.Hardware, pt.Jobs
 		s.grid = estimate.Grid{}
 	}
 	if err := hw.Validate(); err != nil {
@@ -225,15 +233,15 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 			threadedMin = -1 // never
 		}
 	}
-	s.strat = func(h estimate.Hardware) estimate.Strategy {
-		st := estimate.RunStrategy(h, opts.DumpJobs, opts.LoadJobs, opts.LoadsPerArea, threadedMin, opts.DumpThreads)
+	s.strat = func(h estimate.Hardware, j estimate.Jobs) estimate.Strategy {
+		st := estimate.RunStrategy(h, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
 		st.Staged, st.BuildIndexes = opts.Staged, opts.BuildIndexes
 		return st
 	}
 	if opts.Samples < 0 {
 		return nil, UsageError("--samples must not be negative")
 	}
-	s.in = estimate.Input{Plan: p, Hardware: hw, Model: m, Strategy: s.strat(hw), Samples: opts.Samples, Seed: opts.Seed}
+	s.in = estimate.Input{Plan: p, Hardware: hw, Model: m, Strategy: s.strat(hw, jobs), Samples: opts.Samples, Seed: opts.Seed}
 	return s, nil
 }
 

@@ -419,15 +419,15 @@ func queueBound(in *Input, est *Estimate) string {
 	}
 	st := in.Strategy
 	if dump > load {
-		return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a dump slot (%d dumps, %d at a time); more dump jobs shorten it until the cores or the disk bind: try oedl estimate --dump-jobs %d, then %d",
-			formatDuration(dump.D()), formatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
+		return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a dump slot (%d dumps, %d at a time); more dump jobs shorten it until the cores or the disk bind: oedl estimate --dump-jobs %d,%d,%d gives the table",
+			formatDuration(dump.D()), formatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
 	}
 	area := ""
 	if st.LoadsPerArea > 0 {
 		area = fmt.Sprintf(", at most %d per area", st.LoadsPerArea)
 	}
-	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: try oedl estimate --load-jobs %d, then %d, or --loads-per-area %d",
-		formatDuration(load.D()), formatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs*2, st.LoadJobs*4, max(2, st.LoadsPerArea*2))
+	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: oedl estimate --load-jobs %d,%d,%d --loads-per-area %d,%d gives the table",
+		formatDuration(load.D()), formatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs, st.LoadJobs*2, st.LoadJobs*4, max(1, st.LoadsPerArea), max(2, st.LoadsPerArea*2))
 }
 
 // warnings flag plans the model says will misbehave.

@@ -4,53 +4,73 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 )
 
-// Grid lists hardware values to try; every combination is estimated.
-// An empty list keeps the base hardware's value.
+// Grid lists hardware values and job counts to try; every combination is
+// estimated. An empty list keeps the base value.
 type Grid struct {
 	Cores    []int
 	DiskMBps []float64
 	DiskIOPS []float64
 	Memory   []int64
+	// Job counts, as oedl run's flags: 0 = the run's default for the
+	// machine; LoadsPerArea negative = no cap.
+	DumpJobs     []int
+	LoadJobs     []int
+	LoadsPerArea []int
+}
+
+// Jobs are the job counts of one point of the grid (0 = the default).
+type Jobs struct {
+	DumpJobs, LoadJobs, LoadsPerArea int
+}
+
+// Point is one combination of the grid.
+type Point struct {
+	Hardware Hardware
+	Jobs     Jobs
 }
 
 // Size is the number of combinations.
 func (g Grid) Size() int {
 	n := 1
-	for _, l := range []int{len(g.Cores), len(g.DiskMBps), len(g.DiskIOPS), len(g.Memory)} {
+	for _, l := range []int{len(g.Cores), len(g.DiskMBps), len(g.DiskIOPS), len(g.Memory), len(g.DumpJobs), len(g.LoadJobs), len(g.LoadsPerArea)} {
 		n *= max(1, l)
 	}
 	return n
 }
 
-// Hardware expands the grid around base, in a fixed order (cores, then
-// MB/s, then IOPS, then memory).
-func (g Grid) Hardware(base Hardware) []Hardware {
-	out := []Hardware{base}
-	expand := func(n int, set func(h *Hardware, i int)) {
+// Points expands the grid around base, in a fixed order (cores, MB/s,
+// IOPS, memory, then dump jobs, load jobs, loads per area).
+func (g Grid) Points(base Hardware) []Point {
+	out := []Point{{Hardware: base}}
+	expand := func(n int, set func(p *Point, i int)) {
 		if n == 0 {
 			return
 		}
-		var next []Hardware
-		for _, h := range out {
+		var next []Point
+		for _, p := range out {
 			for i := range n {
-				c := h
+				c := p
 				set(&c, i)
 				next = append(next, c)
 			}
 		}
 		out = next
 	}
-	expand(len(g.Cores), func(h *Hardware, i int) { h.Cores = g.Cores[i] })
-	expand(len(g.DiskMBps), func(h *Hardware, i int) { h.DiskMBps = g.DiskMBps[i] })
-	expand(len(g.DiskIOPS), func(h *Hardware, i int) { h.DiskIOPS = g.DiskIOPS[i] })
-	expand(len(g.Memory), func(h *Hardware, i int) { h.MemoryBytes = g.Memory[i] })
+	expand(len(g.Cores), func(p *Point, i int) { p.Hardware.Cores = g.Cores[i] })
+	expand(len(g.DiskMBps), func(p *Point, i int) { p.Hardware.DiskMBps = g.DiskMBps[i] })
+	expand(len(g.DiskIOPS), func(p *Point, i int) { p.Hardware.DiskIOPS = g.DiskIOPS[i] })
+	expand(len(g.Memory), func(p *Point, i int) { p.Hardware.MemoryBytes = g.Memory[i] })
+	expand(len(g.DumpJobs), func(p *Point, i int) { p.Jobs.DumpJobs = g.DumpJobs[i] })
+	expand(len(g.LoadJobs), func(p *Point, i int) { p.Jobs.LoadJobs = g.LoadJobs[i] })
+	expand(len(g.LoadsPerArea), func(p *Point, i int) { p.Jobs.LoadsPerArea = g.LoadsPerArea[i] })
 	return out
 }
 
-// WhatIfRow is the estimate on one machine of the grid.
+// WhatIfRow is the estimate at one point of the grid.
 type WhatIfRow struct {
 	Hardware Hardware `json:"hardware"`
 	Strategy Strategy `json:"strategy"`
@@ -59,19 +79,19 @@ type WhatIfRow struct {
 	Idxbuild Seconds  `json:"idxbuild_s"`
 }
 
-// WhatIf estimates the plan on every machine of the grid. strategyFor
-// gives the strategy for a machine (the run's defaults scale with the
-// cores unless the user fixed them).
-func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware) Strategy) ([]WhatIfRow, error) {
+// WhatIf estimates the plan at every point of the grid. strategyFor gives
+// the strategy for a machine and job counts (the run's defaults scale with
+// the cores unless the user fixed them).
+func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware, Jobs) Strategy) ([]WhatIfRow, error) {
 	var rows []WhatIfRow
-	for _, hw := range g.Hardware(in.Hardware) {
+	for _, pt := range g.Points(in.Hardware) {
 		c := in
-		c.Hardware, c.Strategy, c.Samples = hw, strategyFor(hw), 0
+		c.Hardware, c.Strategy, c.Samples = pt.Hardware, strategyFor(pt.Hardware, pt.Jobs), 0
 		est, err := Run(ctx, c)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", hw, err)
+			return nil, fmt.Errorf("%s: %w", pt.Hardware, err)
 		}
-		rows = append(rows, WhatIfRow{Hardware: hw, Strategy: c.Strategy, Window: est.Window,
+		rows = append(rows, WhatIfRow{Hardware: pt.Hardware, Strategy: c.Strategy, Window: est.Window,
 			DumpLoad: est.dumpLoadSpan(), Idxbuild: est.phase("idxbuild").Duration})
 	}
 	return rows, nil
@@ -80,10 +100,15 @@ func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware) St
 // WriteWhatIf prints the rows as a table.
 func WriteWhatIf(w io.Writer, rows []WhatIfRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cores\tdisk MB/s\tIOPS\tmemory\tdump+load\tidxbuild\twindow\t")
+	fmt.Fprintln(tw, "cores\tdisk MB/s\tIOPS\tmemory\tdump jobs\tload jobs\tloads/area\tdump+load\tidxbuild\twindow\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%s\t%s\t%s\t%s\t\n", r.Hardware.Cores, r.Hardware.DiskMBps, r.Hardware.DiskIOPS,
-			formatBytes(r.Hardware.MemoryBytes), formatDuration(r.DumpLoad.D()), formatDuration(r.Idxbuild.D()), formatDuration(r.Window.D()))
+		perArea := "any"
+		if r.Strategy.LoadsPerArea > 0 {
+			perArea = strconv.Itoa(r.Strategy.LoadsPerArea)
+		}
+		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Hardware.Cores, r.Hardware.DiskMBps, r.Hardware.DiskIOPS,
+			formatBytes(r.Hardware.MemoryBytes), r.Strategy.DumpJobs, r.Strategy.LoadJobs, perArea,
+			formatDuration(r.DumpLoad.D()), formatDuration(r.Idxbuild.D()), formatDuration(r.Window.D()))
 	}
 	return tw.Flush()
 }

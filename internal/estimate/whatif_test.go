@@ -11,22 +11,54 @@ import (
 
 func TestGridExpandsEveryCombination(t *testing.T) {
 	base := Hardware{Cores: 2, DiskMBps: 100, DiskIOPS: 1000, MemoryBytes: 1 << 30}
-	g := Grid{Cores: []int{4, 8}, DiskIOPS: []float64{4000, 16000}}
-	hws := g.Hardware(base)
-	require.Len(t, hws, g.Size())
-	assert.Equal(t, 4, g.Size())
-	assert.Equal(t, Hardware{Cores: 4, DiskMBps: 100, DiskIOPS: 4000, MemoryBytes: 1 << 30}, hws[0])
-	assert.Equal(t, Hardware{Cores: 8, DiskMBps: 100, DiskIOPS: 16000, MemoryBytes: 1 << 30}, hws[3])
-	assert.Equal(t, []Hardware{base}, Grid{}.Hardware(base))
+	g := Grid{Cores: []int{4, 8}, DiskIOPS: []float64{4000, 16000}, LoadJobs: []int{2, 4}}
+	pts := g.Points(base)
+	require.Len(t, pts, g.Size())
+	assert.Equal(t, 8, g.Size())
+	assert.Equal(t, Point{Hardware{Cores: 4, DiskMBps: 100, DiskIOPS: 4000, MemoryBytes: 1 << 30}, Jobs{LoadJobs: 2}}, pts[0])
+	assert.Equal(t, Point{Hardware{Cores: 8, DiskMBps: 100, DiskIOPS: 16000, MemoryBytes: 1 << 30}, Jobs{LoadJobs: 4}}, pts[7])
+	assert.Equal(t, []Point{{Hardware: base}}, Grid{}.Points(base))
+}
+
+func runStrategy(h Hardware, j Jobs) Strategy {
+	return RunStrategy(h, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, 0, 0)
 }
 
 func TestWhatIfFasterDiskNeverSlower(t *testing.T) {
 	in := Input{Plan: testPlan(400e6, 100e6, 20e6, 5e6), Hardware: Hardware{Cores: 4, DiskMBps: 100, DiskLatencyMs: 1}}
-	rows, err := WhatIf(context.Background(), in, Grid{DiskMBps: []float64{50, 100, 400}}, DefaultStrategy)
+	rows, err := WhatIf(context.Background(), in, Grid{DiskMBps: []float64{50, 100, 400}}, runStrategy)
 	require.NoError(t, err)
 	require.Len(t, rows, 3)
 	assert.Greater(t, rows[0].Window, rows[1].Window)
 	assert.GreaterOrEqual(t, rows[1].Window, rows[2].Window)
+}
+
+// Job counts are what-if axes too: on a plan of many small tables, whose
+// span is start-ups waiting for load slots, more load jobs shorten it, and
+// the table says which counts each row used.
+func TestWhatIfLoadJobs(t *testing.T) {
+	tiny := make([]int64, 300)
+	for i := range tiny {
+		tiny[i] = 10e3
+	}
+	p := testPlan(tiny...)
+	for i := range p.Tables {
+		p.Tables[i].DataArea = "shared" // one area: loads per area binds too
+	}
+	in := Input{Plan: p, Hardware: Hardware{Cores: 4, DiskMBps: 200, DiskIOPS: 8000}}
+	rows, err := WhatIf(context.Background(), in, Grid{LoadJobs: []int{1, 4}, LoadsPerArea: []int{1, -1}}, runStrategy)
+	require.NoError(t, err)
+	require.Len(t, rows, 4)
+	// {1 job, 1/area}, {1, any}, {4, 1/area}, {4, any}
+	assert.Equal(t, 1, rows[0].Strategy.LoadJobs)
+	assert.Equal(t, 0, rows[3].Strategy.LoadsPerArea, "negative: no cap")
+	assert.Greater(t, rows[0].Window, rows[3].Window, "4 load jobs with no area cap beat 1")
+	assert.InDelta(t, float64(rows[0].Window), float64(rows[2].Window), float64(rows[0].Window)*0.05,
+		"4 load jobs change nothing while the area allows one load")
+	var b strings.Builder
+	require.NoError(t, WriteWhatIf(&b, rows))
+	assert.Contains(t, b.String(), "load jobs")
+	assert.Contains(t, b.String(), "any")
 }
 
 func TestCompareNamesTheFastestAndWhy(t *testing.T) {
