@@ -96,9 +96,9 @@ func why(best, base Candidate, hw Hardware) string {
 
 // closeCall is the share of the window under which a strategy's gain is
 // not told apart from the model's error: against real runs on oesim the
-// window was within 10% (docs/benchmarks/estimate.md), and a strategy the
-// calibration measured less directly (build indexes on load) can be off
-// by more.
+// window was off by 1–11% (docs/benchmarks/estimate.md), and a strategy
+// the calibration measured less directly (build indexes on load) was off
+// by 14%.
 const closeCall = 0.10
 
 // WriteComparison prints the candidates and the verdict.
