@@ -76,6 +76,15 @@ func sliceDomain(typ string) func(x int64) (op, value string) {
 	return nil
 }
 
+// sliceLimit is the largest x the field's type can hold: an OpenEdge
+// INTEGER is 32 bits, so doubling past it would be refused by the utility.
+func sliceLimit(typ string) int64 {
+	if strings.ToLower(typ) == "integer" {
+		return math.MaxInt32
+	}
+	return math.MaxInt64
+}
+
 // sliceProbe is one dumpspecified of a candidate range.
 type sliceProbe struct {
 	x       int64
@@ -97,7 +106,7 @@ const maxSliceProbes = 48
 func (c *calibrator) sliceLargest(ctx context.Context, t *sampleTable, key sliceKey, want int64) (*sliceProbe, error) {
 	domain := sliceDomain(key.typ)
 	n := 0
-	probe := func(x int64) (*sliceProbe, error) {
+	probe := func(x int64) (_ *sliceProbe, err error) {
 		n++
 		if n > maxSliceProbes {
 			return nil, fmt.Errorf("no range of %s.%s holds %d records after %d dumpspecified probes", t.name, key.field, want, maxSliceProbes)
@@ -108,6 +117,11 @@ func (c *calibrator) sliceLargest(ctx context.Context, t *sampleTable, key slice
 		if err := os.MkdirAll(p.dir, 0o755); err != nil {
 			return nil, err
 		}
+		defer func() {
+			if err != nil { // a failed probe leaves nothing behind
+				_ = os.RemoveAll(p.dir)
+			}
+		}()
 		args, err := openedge.DumpSpecifiedArgs(c.cfg.Source, p.dir, p.spec)
 		if err != nil {
 			return nil, err
@@ -138,7 +152,8 @@ func (c *calibrator) sliceLargest(ctx context.Context, t *sampleTable, key slice
 		return nil, err
 	}
 	for hi.records < want {
-		if hi.x > math.MaxInt64/2 {
+		if hi.x > sliceLimit(key.typ)/2 {
+			drop(lo)
 			drop(hi)
 			return nil, fmt.Errorf("no range of %s.%s holds %d records", t.name, key.field, want)
 		}

@@ -123,6 +123,25 @@ func TestSliceLargestGivesUpOnATableWithoutTheRecords(t *testing.T) {
 	_, err := c.sliceLargest(context.Background(), &sampleTable{name: "PUB.t"}, sliceKey{field: "nbr", typ: "integer"}, 10)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "PUB.t.nbr")
+	assert.LessOrEqual(t, len(c.cfg.Runner.(*keyRunner).calls), 32, "an INTEGER key is not probed past 2^31")
 	kept, _ := filepath.Glob(filepath.Join(dir, "dump", "*"))
 	assert.Empty(t, kept, "no probe left behind")
+}
+
+// failingRunner fails every call after writing into the dump directory,
+// as a utility that dies half way does.
+type failingRunner struct{}
+
+func (failingRunner) Run(_ context.Context, c execx.Cmd) (execx.Result, error) {
+	_ = os.WriteFile(filepath.Join(c.Args[6], "t.bd"), []byte("half"), 0o644)
+	return execx.Result{ExitCode: 1, Output: "** something went wrong"}, execx.ErrExit
+}
+
+func TestSliceLargestCleansUpAFailedProbe(t *testing.T) {
+	dir := t.TempDir()
+	c := &calibrator{cfg: CalibrateConfig{DLC: dir, Source: "src", Runner: failingRunner{}}, dir: dir}
+	_, err := c.sliceLargest(context.Background(), &sampleTable{name: "PUB.t"}, sliceKey{field: "nbr", typ: "integer"}, 10)
+	require.Error(t, err)
+	kept, _ := filepath.Glob(filepath.Join(dir, "dump", "*"))
+	assert.Empty(t, kept, "a failed probe leaves no files")
 }
