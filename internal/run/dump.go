@@ -68,8 +68,9 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 		if len(queued) > 0 {
 			// Its first sections are queued (maybe loaded): a new dump
 			// would cut the records into other sections. The area is
-			// repaired on --resume instead (see planResume).
-			err = permanentError{err}
+			// repaired by a resume instead (planResume), which Run does
+			// in place.
+			err = resumableError{err}
 		}
 		return schedule.Outcome{Add: pending}, rec, err
 	}

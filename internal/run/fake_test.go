@@ -33,11 +33,16 @@ type fakeOE struct {
 	hangLoad map[string]bool
 	loads    map[string]int // completed loads per table
 	calls    []string
+	// failThreaded: table -> threaded dumps that fail once their second
+	// section has been loaded (the dump waits for that load).
+	failThreaded  map[string]int
+	sectionLoaded map[string]chan struct{} // table -> its second section was loaded
 }
 
 func newFakeOE(p *plan.Plan) *fakeOE {
 	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
-		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{}}
+		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
+		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -120,6 +125,9 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	case "dump":
 		table, dir := rest[0], rest[1]
 		n := f.source[table]
+		if len(rest) > 2 && rest[2] == "-thread" {
+			return f.threadedDump(ctx, table, dir, n)
+		}
 		if code := writeFile(filepath.Join(dir, dumpBase(table)+".bd"), table+"\n"+strconv.FormatInt(n, 10)); code != 0 {
 			return "cannot write", code
 		}
@@ -145,6 +153,10 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		}
 		f.target[table] += n
 		f.loads[table]++
+		if ch := f.sectionLoaded[table]; ch != nil && strings.HasSuffix(rest[0], ".bd2") {
+			close(ch)
+			delete(f.sectionLoaded, table)
+		}
 		return fmt.Sprintf("%d records loaded.\nBinary Load complete. (6256)\n", n), 0
 	case "truncate":
 		if rest[0] == "area" {
@@ -159,6 +171,37 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		return "3 indexes were rebuilt. (11465)\nIndex rebuild complete. 0 error(s) encountered.\n", 0
 	}
 	return "unknown qualifier " + q, 2
+}
+
+// threadedDump writes two sections, the second under its temporary name
+// first as the utility does. A dump set to fail waits, lock released,
+// until its second section has been loaded, then dies.
+func (f *fakeOE) threadedDump(ctx context.Context, table, dir string, n int64) (string, int) {
+	base := filepath.Join(dir, dumpBase(table))
+	half := n / 2
+	if code := writeFile(base+".b2.bd", table+"\n"+strconv.FormatInt(n-half, 10)); code != 0 {
+		return "cannot write", code
+	}
+	if err := os.Rename(base+".b2.bd", base+".bd2"); err != nil {
+		return err.Error(), 1
+	}
+	if f.failThreaded[table] > 0 {
+		f.failThreaded[table]--
+		loaded := make(chan struct{})
+		f.sectionLoaded[table] = loaded
+		f.mu.Unlock()
+		select {
+		case <-loaded:
+		case <-ctx.Done():
+		}
+		f.mu.Lock()
+		return "** Thread 1 stopped: read error. (oesim)\n", 1
+	}
+	if code := writeFile(base+".bd", table+"\n"+strconv.FormatInt(half, 10)); code != 0 {
+		return "cannot write", code
+	}
+	return fmt.Sprintf("Thread 2 dumped\n%d records for bracket 2. (17816)\nThread 1 dumped\n%d records for bracket 1. (17816)\nBinary dump started 2 threads. (14776)\nDumped %d records. (13932)\nBinary Dump complete. (6254)\n",
+		n-half, half, n), 0
 }
 
 func writeFile(path, data string) int {

@@ -113,6 +113,12 @@ func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File)
 		if ld.Area != j.Area || e.waiting(key) {
 			continue
 		}
+		if key.Section > 0 && !e.sectionOfLatestDump(replayed, key) {
+			// A threaded dump running again writes new sections (which
+			// need not split the records as the old ones did) and queues
+			// their loads itself: the old sections are not loaded again.
+			continue
+		}
 		e.reloads++
 		id := fmt.Sprintf("%s@r%d", schedule.LoadID(key.Table, key.Section), e.reloads)
 		l := &schedule.Job{ID: id, Kind: schedule.KindLoad, Table: key.Table, Section: key.Section, Area: j.Area,
@@ -133,6 +139,28 @@ func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File)
 	}
 	rec.Message = fmt.Sprintf("area %q truncated; %d load(s) queued again", j.Area, len(reloads))
 	return schedule.Outcome{Add: reloads}, rec, nil
+}
+
+// sectionOfLatestDump reports whether section key is a file of the
+// table's dump as it stands: the dump is done (in an earlier invocation, or
+// in this one) and wrote that section. A dump still to run in this
+// invocation will queue its own sections. Callers hold e.mu.
+func (e *Executor) sectionOfLatestDump(rp *journal.Replayed, key journal.LoadKey) bool {
+	id := schedule.DumpID(key.Table)
+	done := e.skipped[id]
+	for _, r := range e.recs[e.firstRec:] {
+		done = done || (r.Job == id && r.State == journal.Done)
+	}
+	js, ok := rp.Jobs[id]
+	if !done || !ok || js.Done == nil {
+		return false
+	}
+	for _, f := range js.Done.Files {
+		if sectionOf(f.Path, key.Table) == key.Section {
+			return true
+		}
+	}
+	return false
 }
 
 // waiting reports whether a job loading key is queued and not started: it

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,50 +54,94 @@ type runner struct {
 // changed (exit 3); a context error means interrupted (exit 130, the
 // journal is consistent, --resume continues); any other error means some
 // job failed, and the error lists them.
+//
+// A failure only a resume can repair (a threaded dump that failed after
+// some of its sections were queued: its area must be truncated and loaded
+// again from a new dump, which is what --resume plans) is resumed in
+// place, within Config.Retries: the run ends its attempt, journals it, and
+// starts again as `--resume` would, in the same invocation.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	started := time.Now()
 	c := &cfg
 	c.fill()
+	for attempt := 1; ; attempt++ {
+		out, finish, err := runOnce(ctx, c)
+		if why := resumableOnly(out, err); why != "" && attempt <= c.Retries && ctx.Err() == nil {
+			msg := fmt.Sprintf("%s: resuming in place as --resume would (%d of %d)", why, attempt, c.Retries)
+			c.Log.Warn(msg)
+			c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: msg})
+			c.Resume = true
+			continue
+		}
+		if finish.Kind != "" {
+			c.Events.Emit(finish)
+		}
+		return out, err
+	}
+}
+
+// resumableOnly names the failures of an attempt when every one of them is
+// for a resume to repair ("" otherwise, or when the attempt did not fail).
+func resumableOnly(out *Result, err error) string {
+	if err == nil || out == nil || out.Schedule == nil || len(out.Schedule.Failed) == 0 {
+		return ""
+	}
+	var ids []string
+	for id, jerr := range out.Schedule.Failed {
+		var r resumableError
+		if !errors.As(jerr, &r) {
+			return ""
+		}
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, ", ") + " failed after sections of it were queued"
+}
+
+// runOnce is one attempt: it returns the run_finished event for Run to
+// emit once no attempt follows.
+func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
+	var none event.Event
+	started := time.Now()
 	if err := c.validate(); err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	for _, d := range []string{c.Work, filepath.Join(c.Work, "logs"), filepath.Join(c.Work, "dump"), filepath.Join(c.Work, "sort")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, precondition("work directory: %v", err)
+			return nil, none, precondition("work directory: %v", err)
 		}
 	}
 	unlock, err := lockWork(c.Work)
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	defer unlock()
 	planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	sum := sha256.Sum256(planJSON)
 	planHash := hex.EncodeToString(sum[:])
 
 	jw, recs, err := journal.Open(filepath.Join(c.Work, journal.FileName))
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	defer jw.Close()
 	rp := journal.Replay(recs)
 	resumed := false
 	switch {
 	case !c.Resume && len(recs) > 0:
-		return nil, precondition("%s already holds the journal of a run (%d records): continue it with --resume, or use a new --work directory",
+		return nil, none, precondition("%s already holds the journal of a run (%d records): continue it with --resume, or use a new --work directory",
 			jw.Path(), len(recs))
 	case c.Resume && len(recs) > 0:
 		resumed = true
 		if err := c.adoptSettings(rp, planHash); err != nil {
-			return nil, err
+			return nil, none, err
 		}
 	}
 	if !resumed {
 		if err := atomicfile.WriteFile(c.work(PlanFile), append(planJSON, '\n')); err != nil {
-			return nil, err
+			return nil, none, err
 		}
 	}
 
@@ -109,30 +154,30 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	sort.Strings(r.unfinished)
 	if r.log, err = os.OpenFile(c.logPath("run"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	defer r.log.Close()
 
 	summary, err := r.preflight(ctx)
 	if err != nil {
 		c.Log.Error("preflight failed", zapErr(err))
-		return nil, err
+		return nil, none, err
 	}
 	c.Log.Info("preflight passed: " + summary)
 	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
-		return nil, err
+		return nil, none, err
 	}
 
 	built, err := schedule.Build(c.Plan, c.buildOptions())
 	if err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
+		return nil, none, fmt.Errorf("plan: %w", err)
 	}
 	plan := &resumePlan{}
 	if resumed {
 		plan = r.planResume(built, rp)
 	}
 	if err := r.finishGraph(built, plan); err != nil {
-		return nil, err
+		return nil, none, err
 	}
 
 	e := newExecutor(c, built, jw, recs)
@@ -152,7 +197,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
 		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid()}); err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	c.Log.Info("run " + state)
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.RunStarted,
@@ -196,8 +241,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		ev.Err = err.Error()
 	}
-	c.Events.Emit(ev)
-	return out, err
+	return out, ev, err
 }
 
 // FailedError is a run that ended with failed jobs (exit 1).

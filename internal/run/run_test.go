@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -107,6 +108,45 @@ func TestRunRepairsAFailedLoad(t *testing.T) {
 	assert.Equal(t, "load:PUB.order-line", failed[0].Job)
 	assert.Contains(t, failed[0].Err, "(9450)")
 	assert.NotEmpty(t, events.kinds(event.Warning))
+}
+
+// A threaded dump that fails after one of its sections was loaded cannot
+// simply run again (its new sections need not split the records the same
+// way): the run resumes in place, as --resume would, repairing the area
+// and dumping the table again.
+func TestRunResumesInPlaceAfterAThreadedDumpFails(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	oe := newFakeOE(cfg.Plan)
+	oe.failThreaded["PUB.order-line"] = 1
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, 2, 2
+	cfg.ThreadedDumpMin, cfg.DumpThreads = 1000*100, 2 // order-line's 13970 records of 100 B
+	events := &eventLog{}
+	cfg.Events = events
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, res.Resumed)
+	assert.True(t, res.Verify.OK)
+	assert.Equal(t, oe.source, oe.target)
+	assert.Contains(t, oe.calls, "proutil "+cfg.Target+" -C truncate area "+oddArea, "its area was repaired")
+	assert.Empty(t, journalOf(t, cfg).LoadedTwice())
+	var resumed bool
+	for _, w := range events.kinds(event.Warning) {
+		resumed = resumed || strings.Contains(w.Message, "dump:PUB.order-line failed after sections of it were queued: resuming in place")
+	}
+	assert.True(t, resumed, "the resume is announced")
+	finished := events.kinds(event.RunFinished)
+	require.Len(t, finished, 1, "one run_finished, at the very end")
+	assert.Empty(t, finished[0].Err)
+
+	// With no retries left, the run stops and says --resume.
+	cfg = fakeSetup(t, testTables...)
+	oe = newFakeOE(cfg.Plan)
+	oe.failThreaded["PUB.order-line"] = 1
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs, cfg.Retries = oe, 2, 2, -1
+	cfg.ThreadedDumpMin, cfg.DumpThreads = 1000*100, 2
+	_, err = Run(context.Background(), cfg)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--resume")
 }
 
 func TestRunStopsWhenRepairsRunOut(t *testing.T) {

@@ -127,13 +127,16 @@ func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
 	return f, nil
 }
 
-// permanentError marks a failure that running the job again cannot fix
-// (a threaded dump whose sections were already queued for loading).
-type permanentError struct{ error }
+// resumableError is a failure a resume repairs (see Run): a threaded dump
+// that failed after some of its sections were queued for loading. It is
+// permanent for the job: dumping again would cut the records into other
+// sections than those already loaded.
+type resumableError struct{ error }
 
-func (p permanentError) Unwrap() error { return p.error }
+func (r resumableError) Unwrap() error { return r.error }
 
+// isPermanent: running the job again cannot fix err.
 func isPermanent(err error) bool {
-	var p permanentError
-	return errors.As(err, &p)
+	var r resumableError
+	return errors.As(err, &r)
 }

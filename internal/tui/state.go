@@ -154,7 +154,11 @@ func (s *State) Apply(e event.Event) {
 	s.Advance(e.Time)
 	switch e.Kind {
 	case event.RunStarted:
-		s.Started = e.Time
+		// A run that resumes in place (run.Run) starts again without having
+		// finished: its clock keeps running from the first start.
+		if s.Started.IsZero() || s.Finished {
+			s.Started = e.Time
+		}
 		s.Finished, s.Err = false, ""
 		for _, k := range []string{"dump", "load"} {
 			s.tally[k].planBytes = e.TotalBytes
