@@ -147,6 +147,13 @@ func TestRunResumesInPlaceAfterAThreadedDumpFails(t *testing.T) {
 	_, err = Run(context.Background(), cfg)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--resume")
+	// ... and --resume repairs it: the old section is not loaded again
+	// beside the new dump's.
+	cfg.Resume = true
+	res, err = Run(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, res.Verify.OK)
+	assert.Equal(t, oe.source, oe.target)
 }
 
 func TestRunStopsWhenRepairsRunOut(t *testing.T) {
