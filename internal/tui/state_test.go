@@ -139,6 +139,16 @@ func TestStateRunFinished(t *testing.T) {
 	assert.False(t, s.ETA().Known)
 }
 
+// A run that resumes in place starts again without finishing: the clock
+// runs on from the first start; after a finished run a new one restarts it.
+func TestStateRunResumedInPlaceKeepsItsStart(t *testing.T) {
+	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted}, event.Event{Time: at(40), Kind: event.RunStarted, Message: "resumed"})
+	assert.Equal(t, at(0), s.Started)
+	s = apply(s, event.Event{Time: at(90), Kind: event.RunFinished}, event.Event{Time: at(100), Kind: event.RunStarted})
+	assert.Equal(t, at(100), s.Started)
+	assert.False(t, s.Finished)
+}
+
 func TestETANeedsEvidenceThenFollowsThroughput(t *testing.T) {
 	const total = 100_000
 	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: total / 2})
