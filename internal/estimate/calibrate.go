@@ -363,13 +363,9 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	smallDumps := only[0]
 	db2 := c.scratchPath(c.cfg.Streams + 1)
-	if err := c.createScratch(ctx, db2); err != nil {
+	if err := c.servedScratch(ctx, db2, &served); err != nil {
 		return nil, err
 	}
-	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(db2)}); err != nil {
-		return nil, err
-	}
-	served = append(served, db2)
 	both, err := c.concurrent(ctx, sampleQueue{what: "load", dir: "load3", slots: queue.LoadJobs, tables: tables[1:],
 		argv: func(t *sampleTable, _ string) []string { return openedge.LoadArgs(db2, t.file, openedge.LoadOptions{}) }},
 		dumpQueue("dump4"))
@@ -383,13 +379,9 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// what building the indexes during the loads costs here (oedl run
 	// --build-indexes), contention between the loads included.
 	biDB := c.scratchPath(c.cfg.Streams + 3)
-	if err := c.createScratch(ctx, biDB); err != nil {
+	if err := c.servedScratch(ctx, biDB, &served); err != nil {
 		return nil, err
 	}
-	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(biDB)}); err != nil {
-		return nil, err
-	}
-	served = append(served, biDB)
 	bi, err := c.concurrent(ctx, sampleQueue{what: "load with build indexes", dir: "load4", slots: queue.LoadJobs, tables: tables[1:],
 		argv: func(t *sampleTable, _ string) []string {
 			return openedge.LoadArgs(biDB, t.file, openedge.LoadOptions{BuildIndexes: true, TempDir: filepath.Join(c.dir, "sort")})

@@ -151,6 +151,20 @@ func (c *calibrator) createScratch(ctx context.Context, db string) error {
 	return nil
 }
 
+// servedScratch creates a scratch database at db and serves it, as the
+// run serves its target; served gets it, for calibrate to shut it down at
+// the end.
+func (c *calibrator) servedScratch(ctx context.Context, db string, served *[]string) error {
+	if err := c.createScratch(ctx, db); err != nil {
+		return err
+	}
+	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(db)}); err != nil {
+		return err
+	}
+	*served = append(*served, db)
+	return nil
+}
+
 // parallelLoads loads the large sample table into Streams fresh scratch
 // databases at once (single-user, one stream each): n times the bytes of
 // one stream, so the time it takes against one stream's says how much of
