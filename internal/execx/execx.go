@@ -31,6 +31,9 @@ type Cmd struct {
 	// Timeout ends the call (and its process group) when it runs longer;
 	// 0 = no limit besides the context.
 	Timeout time.Duration
+	// Started, when set, is called with the process ID once the program
+	// has started (progress probes read its /proc entries).
+	Started func(pid int)
 	// Log, when set, receives the argv, then the combined output as it
 	// comes, then the exit status and elapsed time.
 	Log io.Writer
@@ -87,6 +90,9 @@ func (Local) Run(ctx context.Context, c Cmd) (Result, error) {
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{ExitCode: -1}, fmt.Errorf("start %s: %w", c.Path, err)
+	}
+	if c.Started != nil {
+		c.Started(cmd.Process.Pid)
 	}
 	done := make(chan struct{})
 	go func() {

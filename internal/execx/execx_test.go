@@ -193,3 +193,14 @@ func isZombie(pid int) bool {
 	fields := strings.Fields(string(b))
 	return len(fields) > 2 && fields[2] == "Z"
 }
+
+// Started gets the utility's process ID while it runs (progress probes
+// read its /proc entries).
+func TestStartedGetsThePID(t *testing.T) {
+	var pid int
+	res, err := Local{}.Run(context.Background(), Cmd{Path: "/bin/sh", Args: []string{"-c", "echo $$"},
+		Started: func(p int) { pid = p }})
+	require.NoError(t, err)
+	assert.Positive(t, pid)
+	assert.Equal(t, strconv.Itoa(pid), strings.TrimSpace(res.Output))
+}

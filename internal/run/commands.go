@@ -24,6 +24,8 @@ type step struct {
 	// okExit lists non-zero exit codes that are not failures (proutil
 	// -C busy reports "in use" by its exit code).
 	okExit []int
+	// started, when set, gets the utility's process ID as it starts.
+	started func(pid int)
 }
 
 func (s step) String() string { return fmt.Sprint(s.argv) }

@@ -49,6 +49,7 @@ func (e *Executor) loadJob(ctx context.Context, j *schedule.Job, log *os.File) (
 	for i, s := range e.cfg.steps(j, files) {
 		counter := &recordCounter{}
 		probe := newOffsetProbe(files[i])
+		s.started = probe.setRoot
 		stop := poll(func() {
 			pos, _ := probe.Offset()
 			rep.report(records+counter.Records(), done+pos)

@@ -6,18 +6,24 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // offsetProbe tells how far a running utility has read into a file: the
-// offset of the descriptor that a descendant of oedl holds open on it
-// (/proc/PID/fdinfo/FD, "pos:"). Binary load reads its .bd front to back,
-// so the offset is the bytes consumed. It remembers where it found the
-// descriptor: a measure is then two small reads, and the process tree is
-// walked again only when the descriptor goes away.
+// offset of the descriptor that the utility (or a process below it: a
+// wrapper script's child) holds open on it (/proc/PID/fdinfo/FD, "pos:").
+// Binary load reads its .bd front to back, so the offset is the bytes
+// consumed. It looks only under the utility's process (setRoot, from
+// execx's Started), not under every process oedl runs, and remembers
+// where it found the descriptor: a measure is then two small reads.
 type offsetProbe struct {
-	path    string // as the kernel names it (symlinks resolved)
-	pid, fd int    // where it was last found; pid 0 = not yet
+	path    string       // as the kernel names it (symlinks resolved)
+	root    atomic.Int64 // the utility's process ID; 0 = not started yet
+	pid, fd int          // where it was last found; pid 0 = not yet
 }
+
+// setRoot is the utility's process ID (execx.Cmd.Started).
+func (p *offsetProbe) setRoot(pid int) { p.root.Store(int64(pid)) }
 
 func newOffsetProbe(path string) *offsetProbe {
 	if r, err := filepath.EvalSymlinks(path); err == nil {
@@ -38,11 +44,11 @@ func (p *offsetProbe) Offset() (int64, bool) {
 		}
 		p.pid = 0
 	}
-	self := os.Getpid()
-	for _, pid := range descendants(self) {
-		if pid == self {
-			continue
-		}
+	root := int(p.root.Load())
+	if root == 0 {
+		return 0, false
+	}
+	for _, pid := range descendants(root) {
 		fds, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
 		if err != nil {
 			continue

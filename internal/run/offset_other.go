@@ -8,5 +8,7 @@ type offsetProbe struct{}
 
 func newOffsetProbe(string) *offsetProbe { return &offsetProbe{} }
 
+func (*offsetProbe) setRoot(int) {}
+
 // Offset is never known here.
 func (*offsetProbe) Offset() (int64, bool) { return 0, false }

@@ -31,6 +31,7 @@ func BenchmarkOffsetProbe(b *testing.B) {
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	b.Run("hit", func(b *testing.B) {
 		p := newOffsetProbe(path)
+		p.setRoot(cmd.Process.Pid)
 		if _, ok := p.Offset(); !ok {
 			b.Skip("no /proc offsets on this system")
 		}
@@ -41,7 +42,9 @@ func BenchmarkOffsetProbe(b *testing.B) {
 	})
 	b.Run("miss", func(b *testing.B) {
 		for b.Loop() {
-			newOffsetProbe(path).Offset()
+			p := newOffsetProbe(path)
+			p.setRoot(cmd.Process.Pid)
+			p.Offset()
 		}
 	})
 }

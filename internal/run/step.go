@@ -49,7 +49,7 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	}
 	res, err := e.cfg.Runner.Run(ctx, execx.Cmd{
 		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.env(),
-		Timeout: timeout, Log: log, Output: progress,
+		Timeout: timeout, Log: log, Output: progress, Started: s.started,
 	})
 	jerr := &JobError{Job: jobID, Argv: s.argv, Log: e.cfg.logPath(jobID)}
 	prog := filepath.Base(s.argv[0])
