@@ -86,17 +86,26 @@ func (st *dfStmt) setOption(kw, value, after string) error {
 		return err
 	}
 	quoted := dfQuote(value)
-	found, insertAt := false, 0
+	type at struct {
+		line int
+		tok  dfTok
+	}
+	var targets []at
+	insertAt := 0
 	for _, o := range st.options(tk, st.headLen, nil) {
 		switch {
 		case o.kw == kw && len(o.toks) > 0:
-			st.replaceToken(o.line, o.toks[0], quoted)
-			found = true
+			targets = append(targets, at{o.line, o.toks[0]})
 		case after != "" && o.kw == after:
 			insertAt = o.line
 		}
 	}
-	if found {
+	if len(targets) > 0 {
+		// Right to left: a replacement changes the offsets of what follows
+		// it on its line, and a line may hold the option twice.
+		for i := len(targets) - 1; i >= 0; i-- {
+			st.replaceToken(targets[i].line, targets[i].tok, quoted)
+		}
 		return nil
 	}
 	ref := &st.lines[insertAt]

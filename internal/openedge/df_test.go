@@ -413,3 +413,16 @@ func optInt(p *int64) string {
 	}
 	return fmt.Sprint(*p)
 }
+
+// An option given twice on one line (the fuzzer found it: "ADD TABLE""
+// AREA""AREA""") is rewritten right to left, so the second replacement
+// does not land on offsets the first one moved.
+func TestDFSetAreaTwiceOnOneLine(t *testing.T) {
+	d, err := ParseDF(strings.NewReader("ADD TABLE \"t\" AREA \"a\" AREA \"bb\"\n"), "twice.df")
+	require.NoError(t, err)
+	require.NoError(t, d.SetTableArea("t", "Data Area"))
+	var out bytes.Buffer
+	_, err = d.WriteTo(&out)
+	require.NoError(t, err)
+	assert.Equal(t, "ADD TABLE \"t\" AREA \"Data Area\" AREA \"Data Area\"\n", out.String())
+}
