@@ -3,10 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/simtest"
 )
 
 func TestCalibratePreconditions(t *testing.T) {
@@ -47,11 +46,6 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds oesim and a database")
 	}
-	oesim := filepath.Join(t.TempDir(), "oesim")
-	build := exec.Command("go", "build", "-o", oesim, "github.com/oedl/oedl/cmd/oesim")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "build oesim: %s", out)
 	for _, tc := range []struct {
 		profile, sampleMax string
 		note               *regexp.Regexp
@@ -61,18 +55,10 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 	} {
 		t.Run(tc.profile, func(t *testing.T) {
 			work := t.TempDir()
-			dlc := filepath.Join(work, "dlc")
-			run := func(args ...string) {
-				t.Helper()
-				cmd := exec.Command(oesim, args...)
-				cmd.Env = append(os.Environ(), "DLC="+dlc)
-				out, err := cmd.CombinedOutput()
-				require.NoError(t, err, "oesim %s:\n%s", strings.Join(args, " "), out)
-			}
-			run("install", dlc)
+			dlc := simtest.DLC(t, work)
 			src := filepath.Join(work, "src", "prod")
 			require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
-			run("gen", "--dlc", dlc, "--db", src, "--profile", tc.profile, "--scale", "3MB", "--seed", "3")
+			simtest.Run(t, dlc, work, simtest.Oesim(t), "gen", "--dlc", dlc, "--db", src, "--profile", tc.profile, "--scale", "3MB", "--seed", "3")
 			planDir := filepath.Join(work, "plan")
 			code, _, stderr := runOedl(t, "plan", "--source", src, "--dlc", dlc, "-o", planDir)
 			require.Equal(t, ExitOK, code, stderr)
