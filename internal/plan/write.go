@@ -70,7 +70,31 @@ func Render(p *Plan, df *openedge.DF) ([]File, error) {
 			return nil, err
 		}
 	}
+	if err := checkRendered(p, files); err != nil {
+		return nil, err
+	}
 	return files, nil
+}
+
+// checkRendered holds the rendered target.st and target.df together with
+// the plan (Check), read back as oedl run will read them: a plan that
+// cannot run is not written.
+func checkRendered(p *Plan, files []File) error {
+	var st *openedge.Structure
+	var df *openedge.DF
+	for _, f := range files {
+		var err error
+		switch f.Name {
+		case FileStructure:
+			st, err = openedge.ParseStructure(bytes.NewReader(f.Data), FileStructure)
+		case FileDF:
+			df, err = openedge.ParseDF(bytes.NewReader(f.Data), FileDF)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return Check(p, st, df)
 }
 
 // writeStructure writes a .st and validates what was written, parsed
