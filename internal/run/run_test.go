@@ -43,9 +43,10 @@ func (l *eventLog) kinds(k event.Kind) []event.Event {
 
 // OpenEdge table names cannot hold spaces or quotes (tabanalys could not
 // print them either), but $, #, %, &, - and non-ASCII letters are common;
-// area names are quoted strings in a .st and can hold anything.
+// area names are quoted strings in a .st and can hold anything but a
+// double quote (the .st grammar has no escapes).
 const oddTable = `PUB.odd$(touch_x)#%&naïve`
-const oddArea = `Order "Area" $(rm -rf x) ÄÖ`
+const oddArea = `Order 'Area' $(rm -rf x) ÄÖ`
 
 var testTables = []plan.Placement{
 	placement("PUB.customer", "Cust", 1117),
@@ -217,11 +218,25 @@ func TestRunRefusesExistingJournalAndTarget(t *testing.T) {
 	cfg.Work = filepath.Join(t.TempDir(), "work2")
 	_, err = Run(context.Background(), cfg)
 	require.ErrorAs(t, err, &pe)
-	assert.Contains(t, err.Error(), "already exists")
+	assert.Contains(t, err.Error(), cfg.Target+".db (its control area) is a file of the database "+cfg.Target+" an earlier oedl run made")
 
-	cfg.Force = true
+	// --resume without a journal is a first run: it refuses the same way.
+	cfg.Work, cfg.Resume = filepath.Join(t.TempDir(), "work3"), true
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "give --force to replace it")
+
+	// The record proves the earlier run made the target: --force replaces it.
+	cfg.Work, cfg.Resume, cfg.Force = filepath.Join(t.TempDir(), "work4"), false, true
 	_, err = Run(context.Background(), cfg)
 	require.NoError(t, err)
+
+	// Without the record nothing proves it: --force refuses.
+	require.NoError(t, os.Remove(cfg.Target+".oedl.json"))
+	cfg.Work = filepath.Join(t.TempDir(), "work5")
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "no oedl record (tgt.oedl.json) proves oedl made it")
 }
 
 func TestPreflightMessages(t *testing.T) {
@@ -259,12 +274,28 @@ func TestSourceInUse(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Contains(t, err.Error(), "(276)")
 
-	// With parallel dumps the DBA's broker is used, and left running.
+	// A source someone else serves may have users writing: refused...
 	cfg.DumpJobs = 2
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "--online-source")
+
+	// ...unless the DBA says so: the dumps go through the DBA's broker,
+	// which is left running, and the run warns.
+	cfg.OnlineSource = true
+	events := &eventLog{}
+	cfg.Events = events
 	res, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	assert.True(t, res.Verify.OK)
 	assert.True(t, oe.served[cfg.Source])
+	require.NotEmpty(t, events.kinds(event.Warning))
+	assert.Contains(t, events.kinds(event.Warning)[0].Message, "dumped ONLINE")
+	var warned []string
+	for _, r := range journalOf(t, cfg).Runs {
+		warned = append(warned, r.Warnings...)
+	}
+	assert.NotEmpty(t, warned, "the journal keeps the warning for the report")
 }
 
 func TestSafeName(t *testing.T) {
