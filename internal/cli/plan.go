@@ -123,6 +123,12 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 	if err != nil {
 		return UsageError("%v", err)
 	}
+	if opts.Source != "" {
+		p.Source.Path, _ = filepath.Abs(strings.TrimSuffix(opts.Source, ".db"))
+	}
+	if err := checkPlanPaths(ctx, opts, p); err != nil {
+		return err
+	}
 	if err := plan.WriteDir(opts.Out, p, df, extra...); err != nil {
 		if errors.Is(err, plan.ErrNotPlanDir) {
 			return UsageError("-o %v", err)
