@@ -110,6 +110,13 @@ func writeStructure(b *bytes.Buffer, st *openedge.Structure) error {
 	return back.Validate()
 }
 
+// InvalidError is a plan that cannot be rendered or does not hold together
+// (Check): bad input, nothing written.
+type InvalidError struct{ Err error }
+
+func (e *InvalidError) Error() string { return e.Err.Error() }
+func (e *InvalidError) Unwrap() error { return e.Err }
+
 // WriteJSON writes plan.json: indented, with a final newline.
 func WriteJSON(w io.Writer, p *Plan) error {
 	enc := json.NewEncoder(w)
@@ -142,7 +149,7 @@ func ReadJSON(path string) (*Plan, error) {
 func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 	files, err := Render(p, df)
 	if err != nil {
-		return err
+		return &InvalidError{Err: err}
 	}
 	files = append(files, extra...)
 	dir = filepath.Clean(dir)

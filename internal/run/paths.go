@@ -97,6 +97,14 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 
 // conflictAdvice says what to do about files in the way.
 func conflictAdvice(ce *manifest.ConflictError, c *Config, resumed bool) string {
+	advice := conflictRemedy(ce, c, resumed)
+	if c.Resume && !resumed {
+		return fmt.Sprintf("--resume found no journal in %s, so this is a first run, and a first run creates over nothing: %s", c.Work, advice)
+	}
+	return advice
+}
+
+func conflictRemedy(ce *manifest.ConflictError, c *Config, resumed bool) string {
 	switch {
 	case ce.Source():
 		return "the target would be created over the source: give a --target, or a plan whose extent directories (--data-dir, --bi-dir, --ai-dir) do not hold the source's files, or with another database name"
@@ -105,7 +113,7 @@ func conflictAdvice(ce *manifest.ConflictError, c *Config, resumed bool) string 
 	case c.Force:
 		return "--force replaces only the files an earlier oedl run made (named, with their inodes, in its record " + filepath.Base(manifest.RecordPath(c.Target)) + "); remove the others yourself, or choose another --target"
 	}
-	return "choose another --target (or plan directory), remove these files yourself, or give --force if an earlier oedl run made them"
+	return "choose another --target name or a plan with other extent directories, remove these files yourself, or, if an earlier oedl run made them, give --force"
 }
 
 // pathError is a proof that failed: bad input (exit 2) when no filesystem

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -339,4 +340,31 @@ func TestServedByUs(t *testing.T) {
 		rec("shutdown:source", journal.Started), rec("shutdown:source", journal.Done),
 	})
 	assert.Equal(t, map[string]bool{"source": false, "target": true}, got)
+}
+
+// TestSpaceOnResumeCountsDumpsOnDisk: the dumps a resume finds proven on
+// disk are not asked for again (a resume after a full disk was freed).
+func TestSpaceOnResumeCountsDumpsOnDisk(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	cfg.fill()
+	var st syscall.Statfs_t
+	require.NoError(t, syscall.Statfs(t.TempDir(), &st))
+	free := int64(st.Bavail) * int64(st.Bsize)
+	// dumps D + sort files 3/4 D + target D on one filesystem: 2.75 D
+	// does not fit, 1.75 D (the dumps done) does.
+	for i := range cfg.Plan.Tables {
+		cfg.Plan.Tables[i].Bytes = free / 2 / int64(len(cfg.Plan.Tables))
+	}
+	cfg.Plan.Totals.Bytes = 0
+	require.NoError(t, os.MkdirAll(cfg.Work, 0o755))
+	r := &runner{cfg: &cfg}
+	_, err := r.checkSpace()
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "not enough disk space")
+
+	r.dumpProven = func(string) bool { return true }
+	msg, err := r.checkSpace()
+	require.NoError(t, err)
+	assert.Contains(t, msg, "dumps 0.0B")
 }
