@@ -23,7 +23,6 @@
 //     create-target proves the same again the moment before it writes.
 //     The plan directory, the source's schema and the work directory are
 //     checked before anything runs as well (paths.go, preflight_plan.go).
-//
 //   - The journal is written before the dispatcher hears of anything: Start
 //     appends "started" (fsynced) before the utility runs, and a job's
 //     "done" with its proof is fsynced before its outcome reaches the

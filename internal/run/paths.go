@@ -83,11 +83,8 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		var ce *manifest.ConflictError
 		if errors.As(err, &ce) {
 			ce.Advice = conflictAdvice(ce, c, resumed)
-			if ce.Source() {
-				return nil, precondition("%v", err)
-			}
 		}
-		return nil, pathError(err)
+		return nil, pathError(err) // files in the way: exit 3
 	}
 	if !p.keep {
 		p.replace = found
@@ -107,7 +104,7 @@ func conflictAdvice(ce *manifest.ConflictError, c *Config, resumed bool) string 
 func conflictRemedy(ce *manifest.ConflictError, c *Config, resumed bool) string {
 	switch {
 	case ce.Source():
-		return "the target would be created over the source: give a --target, or a plan whose extent directories (--data-dir, --bi-dir, --ai-dir) do not hold the source's files, or with another database name"
+		return "the target would be created over the source: give another --target, or a plan whose extent directories (--data-dir, --bi-dir, --ai-dir) do not hold the source's files, or with another database name"
 	case resumed:
 		return "the run's own files were replaced or moved since it created them; check what is there, then remove the target's files yourself and resume"
 	case c.Force:
