@@ -123,9 +123,19 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 	if err != nil {
 		return UsageError("%v", err)
 	}
+	if opts.Source != "" {
+		p.Source.Path, _ = filepath.Abs(strings.TrimSuffix(opts.Source, ".db"))
+	}
+	if err := checkPlanPaths(ctx, opts, p); err != nil {
+		return err
+	}
 	if err := plan.WriteDir(opts.Out, p, df, extra...); err != nil {
-		if errors.Is(err, plan.ErrNotPlanDir) {
+		var invalid *plan.InvalidError
+		switch {
+		case errors.Is(err, plan.ErrNotPlanDir):
 			return UsageError("-o %v", err)
+		case errors.As(err, &invalid):
+			return UsageError("the plan is not written: %v", err)
 		}
 		return FailedError(fmt.Errorf("write %s: %w", opts.Out, err))
 	}
@@ -252,6 +262,11 @@ func readDF(path string) (*openedge.DF, error) {
 	defer f.Close()
 	df, err := openedge.ParseDF(f, path)
 	if err != nil {
+		return nil, UsageError("%v", err)
+	}
+	// The whole schema the target will be built from: what load_df.p
+	// would stop at after the outage began is refused now.
+	if err := openedge.CheckSchema(df, nil); err != nil {
 		return nil, UsageError("%v", err)
 	}
 	return df, nil

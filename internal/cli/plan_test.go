@@ -214,9 +214,15 @@ func TestPlanSourceMode(t *testing.T) {
 		BlockSize: 8192, Large: "1GB", Medium: "100MB", Headroom: 20, MaxExtent: "2GB", Cores: 4, Memory: "8GB"}
 	require.NoError(t, planRun(context.Background(), opts), stderr.String())
 
-	require.Len(t, fake.calls, 2)
+	require.Len(t, fake.calls, 3)
 	assert.Equal(t, []string{"proutil", filepath.Join(dir, "prod"), "-C", "tabanalys"}, fake.calls[0])
 	assert.Equal(t, []string{"_progres", "-b", "-db", filepath.Join(dir, "prod"), "-p", "prodict/dump_df.p", "-param"}, fake.calls[1][:7])
+	// The source's files, for the check that no extent is planned onto
+	// them: prostrct list into a scratch file, never the default DB.st
+	// beside the source (which it would replace).
+	require.Len(t, fake.calls[2], 4)
+	assert.Equal(t, []string{"prostrct", "list", filepath.Join(dir, "prod")}, fake.calls[2][:3])
+	assert.NotEqual(t, filepath.Join(dir, "prod.st"), fake.calls[2][3])
 	for _, f := range []string{"target.st", "target.df", "source.tba", "source.df", "plan.json"} {
 		assert.FileExists(t, filepath.Join(dir, "plan", f))
 	}

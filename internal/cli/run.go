@@ -41,6 +41,7 @@ type RunOptions struct {
 	Retries        int
 	JobTimeout     time.Duration
 	Resume, Force  bool
+	OnlineSource   bool
 	NoTUI, JSON    bool
 	DryRun         bool
 	// Hardware and Calibration set the cost model behind the dry run's
@@ -94,7 +95,8 @@ EXIT STATUS
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
-	f.BoolVar(&opts.Force, "force", false, "replace an existing target database")
+	f.BoolVar(&opts.Force, "force", false, "replace an existing target database, only one an earlier oedl run made (its DB.oedl.json record proves each file)")
+	f.BoolVar(&opts.OnlineSource, "online-source", false, "dump a source served by a broker oedl did not start (users may still be writing: the copy is not consistent; warned on screen and in the report)")
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
 	f.BoolVar(&opts.JSON, "json", false, "JSON events on stdout, one per line")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
@@ -141,7 +143,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, Retries: retries, MinTimeout: opts.JobTimeout,
-		Resume: opts.Resume, Force: opts.Force, Runner: opts.Runner,
+		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner,
 	}, nil
 }
 
@@ -155,6 +157,11 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	if opts.DryRun {
+		checked, err := run.Check(ctx, cfg)
+		if err != nil {
+			return runExit(ctx, err)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked)
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
@@ -242,8 +249,11 @@ func runExit(ctx context.Context, err error) error {
 		return nil
 	}
 	var pe *run.PreconditionError
+	var ue *run.UsageError
 	var fe *run.FailedError
 	switch {
+	case errors.As(err, &ue):
+		return &ExitError{Code: ExitUsage, Err: err}
 	case errors.As(err, &pe):
 		return PreconditionError(err)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):

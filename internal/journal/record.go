@@ -70,6 +70,14 @@ type Record struct {
 	// dumps): a resume reuses them, so that a table dumped in sections is
 	// not loaded again as a whole.
 	Settings map[string]int64 `json:"settings,omitempty"`
+	// Warnings are what the preflight let pass but the DBA must hear (a
+	// source dumped online), for the screen and the report.
+	Warnings []string `json:"warnings,omitempty"`
+
+	// Created lists the files a job created (create-target: every file of
+	// the new database, as the target's record DB.oedl.json names them).
+	// Not proof of an outcome: the files change as the run goes on.
+	Created []File `json:"created,omitempty"`
 }
 
 // Event converts the record to the event stream, so that `oedl status` and

@@ -63,6 +63,14 @@ func FuzzParseDF(f *testing.F) {
 		_, err = again.WriteTo(&out2)
 		require.NoError(t, err)
 		require.Equal(t, out.String(), out2.String())
+
+		// The whole-schema check reads every statement: it never panics
+		// and every problem it finds names the file and a line.
+		if err := CheckSchema(d, nil); err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				require.Regexp(t, `^fuzz\.df:\d+: `, line)
+			}
+		}
 	})
 }
 

@@ -48,6 +48,7 @@ const PlanVersion = 1
 // Source describes where the plan's facts came from.
 type Source struct {
 	Database  string `json:"database"`            // as named in the tabanalys header or --source
+	Path      string `json:"path,omitempty"`      // the database's absolute path, with --source
 	Tabanalys string `json:"tabanalys,omitempty"` // path of the report the plan read
 	DF        string `json:"df,omitempty"`        // path of the source .df, if any
 	BlockSize int    `json:"block_size"`          // source block size, from the report

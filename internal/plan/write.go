@@ -70,7 +70,31 @@ func Render(p *Plan, df *openedge.DF) ([]File, error) {
 			return nil, err
 		}
 	}
+	if err := checkRendered(p, files); err != nil {
+		return nil, err
+	}
 	return files, nil
+}
+
+// checkRendered holds the rendered target.st and target.df together with
+// the plan (Check), read back as oedl run will read them: a plan that
+// cannot run is not written.
+func checkRendered(p *Plan, files []File) error {
+	var st *openedge.Structure
+	var df *openedge.DF
+	for _, f := range files {
+		var err error
+		switch f.Name {
+		case FileStructure:
+			st, err = openedge.ParseStructure(bytes.NewReader(f.Data), FileStructure)
+		case FileDF:
+			df, err = openedge.ParseDF(bytes.NewReader(f.Data), FileDF)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return Check(p, st, df)
 }
 
 // writeStructure writes a .st and validates what was written, parsed
@@ -85,6 +109,13 @@ func writeStructure(b *bytes.Buffer, st *openedge.Structure) error {
 	}
 	return back.Validate()
 }
+
+// InvalidError is a plan that cannot be rendered or does not hold together
+// (Check): bad input, nothing written.
+type InvalidError struct{ Err error }
+
+func (e *InvalidError) Error() string { return e.Err.Error() }
+func (e *InvalidError) Unwrap() error { return e.Err }
 
 // WriteJSON writes plan.json: indented, with a final newline.
 func WriteJSON(w io.Writer, p *Plan) error {
@@ -118,7 +149,7 @@ func ReadJSON(path string) (*Plan, error) {
 func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 	files, err := Render(p, df)
 	if err != nil {
-		return err
+		return &InvalidError{Err: err}
 	}
 	files = append(files, extra...)
 	dir = filepath.Clean(dir)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -60,6 +61,7 @@ func FromWork(dir string) (Data, error) {
 // its verification (p and v may be nil).
 func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	d := Data{Title: "oedl run report"}
+	var warnings []string
 	res := spansFromJournal(recs, p)
 	d.Spans = res
 	d.Started, d.Ended = res.Start, res.End
@@ -69,6 +71,11 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 		}
 		if r.State == journal.Started {
 			d.Source, d.Target = cmpOr(r.Source, d.Source), cmpOr(r.Target, d.Target)
+			for _, w := range r.Warnings {
+				if !slices.Contains(warnings, w) {
+					warnings = append(warnings, w)
+				}
+			}
 			d.Finished, d.RunErr = false, ""
 		} else {
 			d.Finished, d.RunErr = true, r.Err
@@ -117,6 +124,11 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	d.Tables = tableRows(res, p, v)
 	d.Slowest = slowest(d.Tables, 10)
 	d.Verdict = verdict(d, res, v)
+	// What the preflight let pass on the DBA's word (a source dumped
+	// online) stays beside the verdict, whatever the verdict is.
+	for _, w := range warnings {
+		d.Verdict.Details = append(d.Verdict.Details, "warning: "+w)
+	}
 	return d
 }
 

@@ -142,3 +142,29 @@ func TestHTMLEscapesEverything(t *testing.T) {
 	assert.NotContains(t, buf.String(), "<script>")
 	assert.NotContains(t, buf.String(), "<img")
 }
+
+// TestWarningsStayBesideTheVerdict: what the preflight let pass on the
+// DBA's word (a source dumped online) is in the report, whatever the
+// verdict, once however many invocations repeat it.
+func TestWarningsStayBesideTheVerdict(t *testing.T) {
+	dir := fixture(t, false, false)
+	recs, err := journal.Read(filepath.Join(dir, journal.FileName))
+	require.NoError(t, err)
+	const w = "the source /db/prod is served by a broker oedl did not start and is dumped ONLINE (--online-source)"
+	var jl bytes.Buffer
+	for _, r := range recs {
+		if r.Job == journal.RunJob && r.State == journal.Started {
+			r.Warnings = []string{w}
+		}
+		b, _ := jsonLine(r)
+		jl.Write(b)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, journal.FileName), jl.Bytes(), 0o644))
+	d, err := FromWork(dir)
+	require.NoError(t, err)
+	assert.True(t, d.Verdict.OK, "a warning does not change the verdict")
+	assert.Equal(t, []string{"warning: " + w}, d.Verdict.Details)
+	var md bytes.Buffer
+	require.NoError(t, WriteMarkdown(&md, d))
+	assert.Contains(t, md.String(), "- warning: the source /db/prod is served")
+}

@@ -40,7 +40,12 @@ type Config struct {
 	BuildIndexes bool
 
 	Resume bool
-	Force  bool // replace an existing target
+	// Force replaces an existing target, and only one the target's record
+	// (DB.oedl.json) proves an earlier oedl run created, file by file.
+	Force bool
+	// OnlineSource dumps a source served by a broker oedl did not start
+	// (refused otherwise: users may still be writing), with a warning.
+	OnlineSource bool
 
 	// Retries is how many times a failed job is tried again (a load: how
 	// many times its area is repaired and reloaded). 0 = default 2;
@@ -204,7 +209,7 @@ func (c *Config) validate() error {
 	case c.Plan == nil:
 		return fmt.Errorf("no plan")
 	case c.Source == c.Target:
-		return fmt.Errorf("source and target are the same database: %s", c.Source)
+		return &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
 	}
 	return nil
 }

@@ -14,6 +14,15 @@
 //
 // Design decisions:
 //
+//   - Nothing is created over a file oedl cannot prove it made
+//     (internal/manifest): the preflight lists every file the target will
+//     have as prostrct will name and resolve it, and refuses any that
+//     exists unless the target's record (DB.oedl.json) proves an earlier
+//     oedl run made it and --force (or this run's own resume) allows it;
+//     the source's files, learned with prostrct list, are never replaced.
+//     create-target proves the same again the moment before it writes.
+//     The plan directory, the source's schema and the work directory are
+//     checked before anything runs as well (paths.go, preflight_plan.go).
 //   - The journal is written before the dispatcher hears of anything: Start
 //     appends "started" (fsynced) before the utility runs, and a job's
 //     "done" with its proof is fsynced before its outcome reaches the

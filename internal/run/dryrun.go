@@ -27,7 +27,7 @@ func DryRun(w io.Writer, cfg Config) error {
 		note := ""
 		switch j.Kind {
 		case schedule.KindPreflight:
-			note = "  (checks DLC, utilities, databases not in use, disk space, target absent)"
+			note = "  (checks DLC, utilities, the plan, the source's schema, databases not in use, every target file new, disk space)"
 		case schedule.KindVerify:
 			note = "  (compares source.tba and target.tba table by table, writes verify.json)"
 		case schedule.KindDump:

@@ -55,6 +55,7 @@ type Executor struct {
 	firstRec         int             // index in recs of this invocation's first record
 	skipped          map[string]bool // jobs done by an earlier invocation
 	preflightSummary string
+	proof            *targetProof // the preflight's proof of the target's files
 	verified         *verify.Result
 }
 
@@ -246,9 +247,8 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 		rec, err := e.idxbuildJob(ctx, j, log)
 		return schedule.Outcome{}, rec, err
 	case schedule.KindCreateTarget:
-		if err := removeDatabase(e.cfg.Target, e.cfg.Plan); err != nil {
-			return schedule.Outcome{}, journal.Record{}, err
-		}
+		rec, err := e.createTargetJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
 	}
 	rec, err := e.runSteps(ctx, j, e.cfg.steps(j, nil), log)
 	return schedule.Outcome{}, rec, err

@@ -37,12 +37,13 @@ type fakeOE struct {
 	// section has been loaded (the dump waits for that load).
 	failThreaded  map[string]int
 	sectionLoaded map[string]chan struct{} // table -> its second section was loaded
+	df            string                   // what dump_df.p writes: the plan's tables
 }
 
 func newFakeOE(p *plan.Plan) *fakeOE {
 	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
 		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
-		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}}
+		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p)}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -87,6 +88,9 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		f.served[args[0]] = false
 		return "Shutdown complete. (1614)\n", 0
 	case "prostrct":
+		if args[0] == "list" { // the source's structure, into the file named
+			return "", writeFile(args[2], "b "+args[1]+".b1\nd \"Schema Area\":6,64;1 "+args[1]+".d1\n")
+		}
 		f.target = map[string]int64{}
 		return "", writeFile(args[1]+".db", "fake")
 	case "procopy":
@@ -97,7 +101,7 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
 			return "", writeFile(param, "\"next-cust\" 1000\n")
 		case strings.Contains(strings.Join(args, " "), "dump_df.p"):
-			return "", writeFile(strings.TrimPrefix(param, "ALL,"), "ADD TABLE \"x\"\n")
+			return "", writeFile(strings.TrimPrefix(param, "ALL,"), f.df)
 		}
 		return "", 0
 	case "proutil":
@@ -225,9 +229,6 @@ func fakeSetup(t *testing.T, tables ...plan.Placement) Config {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "src.db"), nil, 0o644))
 	planDir := filepath.Join(dir, "plan")
 	require.NoError(t, os.MkdirAll(planDir, 0o755))
-	for _, f := range []string{"target.st", "target.df"} {
-		require.NoError(t, os.WriteFile(filepath.Join(planDir, f), []byte("x\n"), 0o644))
-	}
 	p := &plan.Plan{Version: plan.PlanVersion, BlockSize: 8192, Tables: tables,
 		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 256, SG: 64, TF: 50, Threadnum: 2, Mergethreads: 2, Datascanthreads: 2},
 		BI:       plan.BI{BlockSizeKB: 16, ClusterSizeKB: 16384}}
@@ -235,6 +236,11 @@ func fakeSetup(t *testing.T, tables ...plan.Placement) Config {
 		p.Totals.Records += tb.Records
 		p.Totals.Bytes += tb.Bytes
 	}
+	p.Areas = fakeAreas(tables)
+	var st bytes.Buffer
+	require.NoError(t, openedge.WriteStructure(&st, p.Structure()))
+	require.NoError(t, os.WriteFile(filepath.Join(planDir, "target.st"), st.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(planDir, "target.df"), []byte(fakeDF(p)), 0o644))
 	return Config{DLC: dlc, Source: filepath.Join(dir, "src"), Target: filepath.Join(dir, "new", "tgt"),
 		PlanDir: planDir, Work: filepath.Join(dir, "work"), Plan: p, MinTimeout: 0}
 }
@@ -242,4 +248,42 @@ func fakeSetup(t *testing.T, tables ...plan.Placement) Config {
 func placement(table, area string, records int64) plan.Placement {
 	owner, name, _ := strings.Cut(table, ".")
 	return plan.Placement{Table: table, Owner: owner, Name: name, Records: records, Bytes: records * 100, DataArea: area, IndexArea: area + "_idx"}
+}
+
+// fakeAreas are the areas the tables' placements name: a data and an
+// index area for each, numbered from 7 in order of first use.
+func fakeAreas(tables []plan.Placement) []plan.Area {
+	var out []plan.Area
+	index := map[string]int{}
+	add := func(name string, kind plan.AreaKind, table string) {
+		i, ok := index[name]
+		if !ok {
+			i = len(out)
+			index[name] = i
+			out = append(out, plan.Area{Name: name, Number: openedge.FirstUserAreaNum + i, Kind: kind, RPB: 64, BPC: 8,
+				Extents: []plan.Extent{{Path: "."}}})
+		}
+		out[i].Tables = append(out[i].Tables, table)
+	}
+	for _, t := range tables {
+		add(t.DataArea, plan.AreaData, t.Table)
+		add(t.IndexArea, plan.AreaIndex, t.Table)
+	}
+	return out
+}
+
+// fakeDF is target.df for the plan (and, since the plan is the source's,
+// what dump_df.p of the source writes): one field and index per table.
+func fakeDF(p *plan.Plan) string {
+	var tables []*openedge.DFTable
+	for _, t := range p.Tables {
+		tables = append(tables, &openedge.DFTable{Name: t.Name, Area: t.DataArea,
+			Fields:  []*openedge.DFField{{Name: "id", Type: "integer"}},
+			Indexes: []*openedge.DFIndex{{Name: "id", Area: t.IndexArea, Primary: true, Fields: []openedge.DFIndexField{{Name: "id"}}}}})
+	}
+	var b bytes.Buffer
+	if _, err := openedge.NewDF(tables, nil, "UTF-8").WriteTo(&b); err != nil {
+		panic(err)
+	}
+	return b.String()
 }

@@ -12,9 +12,18 @@ import (
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
+
+// UsageError is bad input found before anything ran (exit 2): a plan
+// directory that disagrees with itself or with the source, a source that
+// is the target.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
 
 // PreconditionError is something outside oedl that must change before the
 // run can start (exit 3): DLC missing, database in use, no disk space.
@@ -31,9 +40,13 @@ func precondition(format string, a ...any) error {
 var utilitiesNeeded = []string{"proutil", "prostrct", "procopy", "proserve", "proshut", "_progres"}
 
 // preflight checks everything that can be checked before the first
-// utility changes anything, and says precisely what is wrong. It returns a
+// utility changes anything, and says precisely what is wrong: the plan
+// directory holds together (exit 2), the source is not the target (exit
+// 2), nobody else holds the source, the plan was made from it (exit 2),
+// and no file the target will have exists unless a record proves an
+// earlier oedl run made it (exit 3, naming every file). It returns a
 // one-line summary for the journal.
-func (r *runner) preflight(ctx context.Context) (string, error) {
+func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	c := r.cfg
 	if c.DLC == "" {
 		return "", precondition("DLC is not set: give --dlc or set $DLC to the OpenEdge (or oesim) install")
@@ -58,28 +71,33 @@ func (r *runner) preflight(ctx context.Context) (string, error) {
 	if !exists(c.Source + ".db") {
 		return "", precondition("source database %s.db not found", c.Source)
 	}
-	for _, f := range []string{"target.st", "target.df"} {
-		if !exists(filepath.Join(c.PlanDir, f)) {
-			return "", precondition("%s not found in the plan directory %s: run oedl plan first", f, c.PlanDir)
-		}
+	pf, err := readPlanFiles(c)
+	if err != nil {
+		return "", err
+	}
+	view := manifest.OS{}
+	if err := c.sameDatabase(view); err != nil {
+		return "", err
 	}
 	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
 		return "", err
 	}
-	targetExists := exists(c.Target + ".db")
-	switch {
-	case targetExists && r.resumeKeepsTarget:
-		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
-			return "", err
-		}
-	case targetExists && !c.Force && !c.Resume:
-		return "", precondition("target database %s.db already exists: remove it, choose another --target, or give --force to replace it", c.Target)
-	case targetExists:
+	source, err := r.sourceFiles(ctx, view)
+	if err != nil {
+		return "", err
+	}
+	if err := r.checkSourceSchema(ctx, pf); err != nil {
+		return "", err
+	}
+	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
+		return "", err
+	}
+	if exists(c.Target + ".db") {
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
 			return "", err
 		}
 	}
-	for _, d := range r.targetDirs() {
+	for _, d := range r.proof.dirs() {
 		if err := writable(d); err != nil {
 			return "", precondition("target directory %s is not writable: %v", d, err)
 		}
@@ -88,7 +106,18 @@ func (r *runner) preflight(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("DLC %s; source %s not in use; %s", c.DLC, c.Source, space), nil
+	onto := fmt.Sprintf("%d target files proven new", len(r.proof.entries)-len(r.proof.replace))
+	switch {
+	case r.proof.keep:
+		onto = "the target this run created is kept"
+	case len(r.proof.replace) > 0:
+		onto += fmt.Sprintf(", %d of an earlier oedl target to replace", len(r.proof.replace))
+	}
+	use := "not in use"
+	if r.externallyServed[schedule.DBSource] {
+		use = "ONLINE from a broker oedl did not start (--online-source)"
+	}
+	return fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space), nil
 }
 
 // checkHolder makes sure nobody but us holds a database. A broker the
@@ -115,11 +144,10 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 				r.servedByUs[which] = false
 				continue
 			}
-			if which == schedule.DBSource && c.served(schedule.DBSource) {
-				r.externallyServed[which] = true // dump online from the DBA's broker
-				return nil
+			if which == schedule.DBSource {
+				return r.servedSource(db)
 			}
-			return precondition("%s is in use in multi-user mode (276): shut it down (proshut %s -by) or, for the source, dump online with --dump-jobs > 1", db, db)
+			return precondition("%s is in use in multi-user mode (276), served by a broker oedl did not start: shut it down (proshut %s -by) first", db, db)
 		case holderSingle:
 			if !c.Resume || time.Now().After(deadline) {
 				hint := ""
@@ -169,41 +197,6 @@ func (r *runner) call(ctx context.Context, s step) error {
 	return nil
 }
 
-// targetDirs are the directories the target's files go to.
-func (r *runner) targetDirs() []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(d string) {
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(filepath.Dir(r.cfg.Target), d)
-		}
-		d = filepath.Clean(d)
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	add(filepath.Dir(r.cfg.Target))
-	for _, a := range r.cfg.Plan.Areas {
-		for _, x := range a.Extents {
-			add(extentDir(x.Path))
-		}
-	}
-	return out
-}
-
-// extentDir is the directory of an extent path from a .st: a directory
-// ("." or "/db/data") or a file path ("/db/data/x_7.d1").
-func extentDir(p string) string {
-	base := filepath.Base(p)
-	if strings.Contains(base, ".d") || strings.Contains(base, ".b") {
-		if ext := filepath.Ext(base); len(ext) > 2 && (ext[1] == 'd' || ext[1] == 'b' || ext[1] == 'a') {
-			return filepath.Dir(p)
-		}
-	}
-	return p
-}
-
 func writable(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -221,7 +214,8 @@ func writable(dir string) error {
 // space of each filesystem: the dumps (about the data size) and the sort
 // files of idxbuild (up to 75% of the database, per the idxbuild docs) in
 // the work directory; the target's data and indexes in its directories.
-// Two of them on one filesystem add up.
+// Two of them on one filesystem add up. On a resume, the dumps the
+// journal proves are on disk already are not needed again.
 func (r *runner) checkSpace() (string, error) {
 	p := r.cfg.Plan
 	data, index := p.Totals.Bytes, p.Totals.IndexBytes
@@ -230,6 +224,15 @@ func (r *runner) checkSpace() (string, error) {
 			data += t.Bytes
 			index += t.IndexBytes
 		}
+	}
+	dumps := data
+	if r.dumpProven != nil {
+		for _, t := range p.Tables {
+			if r.dumpProven(t.Table) {
+				dumps -= t.Bytes
+			}
+		}
+		dumps = max(0, dumps)
 	}
 	type need struct {
 		dir   string
@@ -252,7 +255,7 @@ func (r *runner) checkSpace() (string, error) {
 		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, openedge.FormatSize(n)))
 		return nil
 	}
-	if err := add(r.cfg.Work, data, "dumps"); err != nil {
+	if err := add(r.cfg.Work, dumps, "dumps"); err != nil {
 		return "", err
 	}
 	if err := add(r.cfg.Work, (data+index)*3/4, "sort files"); err != nil {

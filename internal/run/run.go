@@ -47,6 +47,15 @@ type runner struct {
 	resumeKeepsTarget bool
 	// unfinished are the jobs a killed run started and never ended.
 	unfinished []string
+	// proof is the preflight's proof of the target's files, for
+	// create-target to prove again and act on.
+	proof *targetProof
+	// dumpProven tells, on a resume, whether the journal proves a table's
+	// dump is on disk (nil on a first run).
+	dumpProven func(table string) bool
+	// warnings are what the preflight let pass but the DBA must hear
+	// (a source dumped online): on the screen and in the report.
+	warnings []string
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -140,13 +149,16 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 	if !resumed {
-		if err := atomicfile.WriteFile(c.work(PlanFile), append(planJSON, '\n')); err != nil {
+		if err := checkWork(c.Work, planJSON); err != nil {
 			return nil, none, err
 		}
 	}
 
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
 	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+	if resumed {
+		r.dumpProven = func(table string) bool { ok, _ := rp.Proven(schedule.DumpID(table)); return ok }
+	}
 	for id, j := range rp.Jobs {
 		if j.State == journal.Started {
 			r.unfinished = append(r.unfinished, id)
@@ -158,12 +170,19 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	defer r.log.Close()
 
-	summary, err := r.preflight(ctx)
+	summary, err := r.preflight(ctx, resumed)
 	if err != nil {
 		c.Log.Error("preflight failed", zapErr(err))
 		return nil, none, err
 	}
 	c.Log.Info("preflight passed: " + summary)
+	// The plan is copied once the preflight passed: a refused run leaves
+	// nothing in the work directory that a corrected plan would clash with.
+	if !resumed {
+		if err := atomicfile.WriteFile(c.work(PlanFile), append(planJSON, '\n')); err != nil {
+			return nil, none, err
+		}
+	}
 	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
 		return nil, none, err
 	}
@@ -182,6 +201,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 
 	e := newExecutor(c, built, jw, recs)
 	e.preflightSummary = summary
+	e.proof = r.proof
 	for k, v := range r.externallyServed {
 		e.externallyServed[k] = v
 	}
@@ -196,12 +216,16 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		state = fmt.Sprintf("resumed: %d job(s) already done, %d area(s) to repair", len(plan.skip), len(plan.repairNums))
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
-		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid()}); err != nil {
+		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings}); err != nil {
 		return nil, none, err
 	}
 	c.Log.Info("run " + state)
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state})
+	for _, w := range r.warnings {
+		c.Log.Warn(w)
+		c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: w})
+	}
 
 	res, err := schedule.Dispatch(ctx, built.Graph, e, schedule.Options{
 		Slots:        map[schedule.Slot]int{schedule.SlotDump: c.DumpJobs, schedule.SlotLoad: c.LoadJobs},
@@ -228,6 +252,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	if jerr := e.record(finish); jerr != nil && err == nil {
 		err = jerr
+	}
+	if serr := r.stampTarget(); serr != nil {
+		c.Log.Warn("the target's record: " + serr.Error())
 	}
 	if ru, rerr := writeRusage(c, time.Since(started)); rerr == nil {
 		out.Rusage = ru

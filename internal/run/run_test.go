@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,9 +44,10 @@ func (l *eventLog) kinds(k event.Kind) []event.Event {
 
 // OpenEdge table names cannot hold spaces or quotes (tabanalys could not
 // print them either), but $, #, %, &, - and non-ASCII letters are common;
-// area names are quoted strings in a .st and can hold anything.
+// area names are quoted strings in a .st and can hold anything but a
+// double quote (the .st grammar has no escapes).
 const oddTable = `PUB.odd$(touch_x)#%&naïve`
-const oddArea = `Order "Area" $(rm -rf x) ÄÖ`
+const oddArea = `Order 'Area' $(rm -rf x) ÄÖ`
 
 var testTables = []plan.Placement{
 	placement("PUB.customer", "Cust", 1117),
@@ -217,11 +219,25 @@ func TestRunRefusesExistingJournalAndTarget(t *testing.T) {
 	cfg.Work = filepath.Join(t.TempDir(), "work2")
 	_, err = Run(context.Background(), cfg)
 	require.ErrorAs(t, err, &pe)
-	assert.Contains(t, err.Error(), "already exists")
+	assert.Contains(t, err.Error(), cfg.Target+".db (its control area) is a file of the database "+cfg.Target+" an earlier oedl run made")
 
-	cfg.Force = true
+	// --resume without a journal is a first run: it refuses the same way.
+	cfg.Work, cfg.Resume = filepath.Join(t.TempDir(), "work3"), true
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "give --force to replace it")
+
+	// The record proves the earlier run made the target: --force replaces it.
+	cfg.Work, cfg.Resume, cfg.Force = filepath.Join(t.TempDir(), "work4"), false, true
 	_, err = Run(context.Background(), cfg)
 	require.NoError(t, err)
+
+	// Without the record nothing proves it: --force refuses.
+	require.NoError(t, os.Remove(cfg.Target+".oedl.json"))
+	cfg.Work = filepath.Join(t.TempDir(), "work5")
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "no oedl record (tgt.oedl.json) proves oedl made it")
 }
 
 func TestPreflightMessages(t *testing.T) {
@@ -259,12 +275,28 @@ func TestSourceInUse(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Contains(t, err.Error(), "(276)")
 
-	// With parallel dumps the DBA's broker is used, and left running.
+	// A source someone else serves may have users writing: refused...
 	cfg.DumpJobs = 2
+	_, err = Run(context.Background(), cfg)
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "--online-source")
+
+	// ...unless the DBA says so: the dumps go through the DBA's broker,
+	// which is left running, and the run warns.
+	cfg.OnlineSource = true
+	events := &eventLog{}
+	cfg.Events = events
 	res, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	assert.True(t, res.Verify.OK)
 	assert.True(t, oe.served[cfg.Source])
+	require.NotEmpty(t, events.kinds(event.Warning))
+	assert.Contains(t, events.kinds(event.Warning)[0].Message, "dumped ONLINE")
+	var warned []string
+	for _, r := range journalOf(t, cfg).Runs {
+		warned = append(warned, r.Warnings...)
+	}
+	assert.NotEmpty(t, warned, "the journal keeps the warning for the report")
 }
 
 func TestSafeName(t *testing.T) {
@@ -308,4 +340,31 @@ func TestServedByUs(t *testing.T) {
 		rec("shutdown:source", journal.Started), rec("shutdown:source", journal.Done),
 	})
 	assert.Equal(t, map[string]bool{"source": false, "target": true}, got)
+}
+
+// TestSpaceOnResumeCountsDumpsOnDisk: the dumps a resume finds proven on
+// disk are not asked for again (a resume after a full disk was freed).
+func TestSpaceOnResumeCountsDumpsOnDisk(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	cfg.fill()
+	var st syscall.Statfs_t
+	require.NoError(t, syscall.Statfs(t.TempDir(), &st))
+	free := int64(st.Bavail) * int64(st.Bsize)
+	// dumps D + sort files 3/4 D + target D on one filesystem: 2.75 D
+	// does not fit, 1.75 D (the dumps done) does.
+	for i := range cfg.Plan.Tables {
+		cfg.Plan.Tables[i].Bytes = free / 2 / int64(len(cfg.Plan.Tables))
+	}
+	cfg.Plan.Totals.Bytes = 0
+	require.NoError(t, os.MkdirAll(cfg.Work, 0o755))
+	r := &runner{cfg: &cfg}
+	_, err := r.checkSpace()
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "not enough disk space")
+
+	r.dumpProven = func(string) bool { return true }
+	msg, err := r.checkSpace()
+	require.NoError(t, err)
+	assert.Contains(t, msg, "dumps 0.0B")
 }

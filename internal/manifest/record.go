@@ -1,0 +1,174 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/atomicfile"
+)
+
+// RecordSuffix names the target's record beside its control area:
+// /newdb/prod.oedl.json for /newdb/prod.
+const RecordSuffix = ".oedl.json"
+
+// RecordVersion is the "v" of a record.
+const RecordVersion = 1
+
+// Record is what a run writes beside the database it creates, before
+// prostrct create runs and again once it has: the database, the work
+// directory of the run, and every file of the database with its identity
+// once it exists. It is the proof --force needs: a file is oedl's to
+// replace only when a record of this target names it with the same
+// device and inode (or, for the run that wrote it, names it at all: it
+// was proven absent when that run began).
+type Record struct {
+	V      int          `json:"v"`
+	Target string       `json:"target"` // the database, resolved, without .db
+	Work   string       `json:"work"`   // the work directory of the run that made it
+	Time   time.Time    `json:"time"`
+	Files  []RecordFile `json:"files"`
+}
+
+// RecordFile is one file of the recorded database.
+type RecordFile struct {
+	Path string `json:"path"` // resolved
+	What string `json:"what,omitempty"`
+	ID   *ID    `json:"id,omitempty"` // nil until the file exists
+}
+
+// RecordPath is the record of database db.
+func RecordPath(db string) string {
+	return strings.TrimSuffix(filepath.Clean(db), SuffixControl) + RecordSuffix
+}
+
+// NewRecord is the record of a database about to be created from entries.
+func NewRecord(target, work string, entries []Entry) *Record {
+	r := &Record{V: RecordVersion, Target: target, Work: filepath.Clean(work), Time: time.Now().UTC()}
+	for _, e := range entries {
+		r.Files = append(r.Files, RecordFile{Path: e.Resolved, What: e.What})
+	}
+	return r
+}
+
+// Stamp records the identity of every recorded file that exists now, is
+// still reached by its recorded path with no symbolic link on the way, and
+// is none of the protected files. A run stamps its target once prostrct
+// create has made it and again when it ends: a utility may replace a file
+// of the database (oesim writes DB.db anew; OpenEdge updates it in place),
+// and the record must name the files as the run leaves them.
+func (r *Record) Stamp(view FS, protected ...*Files) error {
+	for i := range r.Files {
+		f := &r.Files[i]
+		if now, err := Resolve(view, f.Path); err != nil || now != f.Path {
+			continue
+		}
+		fi, ok, err := stat(view, f.Path)
+		if err != nil {
+			return err
+		}
+		if !ok || !fi.Mode().IsRegular() {
+			continue
+		}
+		id, ok := identify(view, f.Path, fi)
+		if !ok {
+			continue
+		}
+		if _, isProtected := lookup(protected, id, true, f.Path); !isProtected {
+			f.ID = &id
+		}
+	}
+	return nil
+}
+
+// WithoutIdentities is the record with no file's identity: what a resume
+// of the run that wrote it checks its files against (they are its own,
+// and a utility may have replaced one since it was stamped).
+func (r *Record) WithoutIdentities() *Record {
+	c := *r
+	c.Files = make([]RecordFile, len(r.Files))
+	for i, f := range r.Files {
+		f.ID = nil
+		c.Files[i] = f
+	}
+	return &c
+}
+
+// file is the record of the file at resolved path p, or nil.
+func (r *Record) file(p string) *RecordFile {
+	if r == nil {
+		return nil
+	}
+	for i := range r.Files {
+		if r.Files[i].Path == p {
+			return &r.Files[i]
+		}
+	}
+	return nil
+}
+
+// Write replaces the record at path, atomically.
+func (r *Record) Write(path string) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, b.Bytes())
+}
+
+// ReadRecord reads the record at path: nil, nil when there is none. A
+// record reached through a symbolic link, or one that cannot be read as a
+// record, is an error: it proves nothing.
+func ReadRecord(view FS, path string) (*Record, error) {
+	fi, err := view.Lstat(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file: it proves nothing", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.V != RecordVersion || r.Target == "" {
+		return nil, fmt.Errorf("%s: not a record this oedl writes (version %d)", path, r.V)
+	}
+	return &r, nil
+}
+
+// Remove deletes the files Prove found replaceable, each only while it is
+// still the file proven: a regular file, not a link, with the identity
+// the proof saw. Anything else is left alone and is an error.
+func Remove(found []Found) error {
+	for _, f := range found {
+		fi, err := os.Lstat(f.Resolved)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		id, ok := identify(OS{}, f.Resolved, fi)
+		if !fi.Mode().IsRegular() || !ok || !id.Same(f.ID) {
+			return fmt.Errorf("%s changed since it was proven oedl's to replace: left alone", f.Resolved)
+		}
+		if err := os.Remove(f.Resolved); err != nil {
+			return err
+		}
+	}
+	return nil
+}

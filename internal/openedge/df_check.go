@@ -1,0 +1,116 @@
+package openedge
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// dfObjects are the objects a .df statement acts on (DumpFileGrammar.g4,
+// openedge-formats.md §6.2): ADD TABLE, UPDATE FIELD, DROP INDEX, ...
+var dfObjects = []string{"DATABASE", "SEQUENCE", "TABLE", "FIELD", "INDEX", "CONSTRAINT"}
+
+// dfIndexQualifiers come between the verb and INDEX: ADD UNIQUE INDEX,
+// UPDATE PRIMARY INDEX, UPDATE INACTIVE INDEX.
+var dfIndexQualifiers = []string{"UNIQUE", "PRIMARY", "INACTIVE"}
+
+// CheckSchema checks a .df that builds a whole schema into an empty
+// database (the plan's target.df, loaded by prodict/load_df.p right after
+// prostrct create) against the structure it is loaded into, and returns
+// every problem as "file:line: problem", joined (nil when there is none):
+//
+//   - every statement is one the Data Dictionary knows (ADD FEILD is not);
+//   - every ADD FIELD and ADD INDEX names a table the file adds (OF "x");
+//   - every INDEX-FIELD is a field of its table;
+//   - every table AREA, index AREA and LOB-AREA is a data area of st (or
+//     the Schema Area, which every database has).
+//
+// The load would stop at the first of these, after the outage began;
+// finding them all before it is the point.
+func CheckSchema(d *DF, st *Structure) error {
+	var errs []lineError
+	add := func(line int, format string, a ...any) {
+		errs = append(errs, lineError{line, fmt.Errorf("%s:%d: %s", d.name, line, fmt.Sprintf(format, a...))})
+	}
+	for _, s := range d.stmts {
+		if s.kind != dfOther {
+			continue
+		}
+		if head, ok := unknownStatement(s); !ok {
+			add(s.lines[0].line, "%q is not a .df statement (ADD, UPDATE, RENAME or DROP, then TABLE, FIELD, INDEX, SEQUENCE, DATABASE or CONSTRAINT)", head)
+		}
+	}
+	for _, f := range d.orphanFields {
+		add(f.Line, "field %q is added OF %q, a table this file does not add", f.Name, f.Table)
+	}
+	for _, i := range d.orphanIndexes {
+		add(i.Line, "index %q is added ON %q, a table this file does not add", i.Name, i.Table)
+	}
+	areas := map[string]bool{foldName(SchemaAreaName): true}
+	var names []string
+	if st != nil {
+		for _, a := range st.Areas {
+			if a.Type == AreaData {
+				areas[foldName(a.Name)] = true
+				names = append(names, a.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	area := func(line int, what, name string) {
+		if st != nil && name != "" && !areas[foldName(name)] {
+			add(line, "%s names area %q, which %s does not have (its data areas: %s)", what, name, st.Source, strings.Join(names, ", "))
+		}
+	}
+	for _, t := range d.tables {
+		area(t.Line, fmt.Sprintf("table %q", t.Name), t.Area)
+		for _, f := range t.Fields {
+			area(f.Line, fmt.Sprintf("LOB field %q of %q", f.Name, t.Name), f.LobArea)
+		}
+		for _, i := range t.Indexes {
+			area(i.Line, fmt.Sprintf("index %q of %q", i.Name, t.Name), i.Area)
+			for _, f := range i.Fields {
+				if t.Field(f.Name) == nil {
+					add(i.Line, "index %q of %q is on field %q, which the table does not have", i.Name, t.Name, f.Name)
+				}
+			}
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].line < errs[j].line })
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e.err
+	}
+	return errors.Join(out...)
+}
+
+// unknownStatement returns the head of a statement the typed views did not
+// take, and whether the grammar knows it (UPDATE TABLE, DROP INDEX, ADD
+// DATABASE, ...).
+func unknownStatement(s *dfStmt) (string, bool) {
+	raw := s.lines[0].raw
+	toks, err := lexOne(raw, nil)
+	if err != nil || len(toks) < 2 {
+		return strings.TrimSpace(string(raw)), false
+	}
+	word := func(i int) string {
+		if i >= len(toks) || toks[i].quoted {
+			return ""
+		}
+		return strings.ToUpper(toks[i].text(raw))
+	}
+	head := word(0) + " " + word(1)
+	obj := word(1)
+	for _, q := range dfIndexQualifiers {
+		if obj == q && word(2) == "INDEX" {
+			return head + " INDEX", true
+		}
+	}
+	for _, o := range dfObjects {
+		if obj == o {
+			return head, true
+		}
+	}
+	return head, false
+}

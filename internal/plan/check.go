@@ -1,0 +1,209 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+// Check holds a plan directory together before anything runs: plan.json
+// on its own (area numbers, names, records per block, blocks per cluster,
+// sizes, where every table goes), plan.json against target.st (the same
+// areas with the same numbers, RPB and BPC), and plan.json against
+// target.df (every table in the area the plan gives it, its indexes and
+// LOBs too, no table in one and not the other), then target.df against
+// target.st (openedge.CheckSchema: statements, fields, indexes, areas).
+// st and df may be nil (not part of the plan). It returns every
+// disagreement, each naming its file (and line), joined.
+//
+// Why all of it: the run trusts plan.json for where a table's records
+// are, and a repair truncates that area. A data_area that disagrees with
+// target.df would truncate the wrong area; a table in two areas would be
+// loaded into one and verified against the other.
+func Check(p *Plan, st *openedge.Structure, df *openedge.DF) error {
+	c := &checker{}
+	c.plan(p)
+	if st != nil {
+		if err := st.Validate(); err != nil {
+			c.errs = append(c.errs, err)
+		}
+		c.structure(p, st)
+	}
+	if df != nil {
+		c.df(p, df)
+		if err := openedge.CheckSchema(df, st); err != nil {
+			c.errs = append(c.errs, err)
+		}
+	}
+	return errors.Join(c.errs...)
+}
+
+type checker struct{ errs []error }
+
+func (c *checker) addf(format string, a ...any) {
+	c.errs = append(c.errs, fmt.Errorf(format, a...))
+}
+
+func validRPB(n int) bool { return n >= MinRPB && n <= MaxRPB && n&(n-1) == 0 }
+
+func validBPC(n int) bool { return n == 1 || n == 8 || n == 64 || n == 512 }
+
+// plan checks plan.json on its own.
+func (c *checker) plan(p *Plan) {
+	byName := map[string]*Area{}
+	byNum := map[int]*Area{}
+	for i := range p.Areas {
+		a := &p.Areas[i]
+		key := strings.ToLower(a.Name)
+		switch {
+		case a.Name == "":
+			c.addf("%s: area number %d has no name", FilePlan, a.Number)
+		case byName[key] != nil:
+			c.addf("%s: area %q is listed twice", FilePlan, a.Name)
+		case strings.EqualFold(a.Name, openedge.SchemaAreaName):
+			c.addf("%s: area %q: the Schema Area holds the metaschema only, not a planned area", FilePlan, a.Name)
+		}
+		byName[key] = a
+		if prev := byNum[a.Number]; prev != nil {
+			c.addf("%s: areas %q and %q have the same number %d", FilePlan, prev.Name, a.Name, a.Number)
+		}
+		byNum[a.Number] = a
+		if a.Number < openedge.FirstUserAreaNum || a.Number > 32000 {
+			c.addf("%s: area %q has number %d; data areas are numbered %d to 32000", FilePlan, a.Name, a.Number, openedge.FirstUserAreaNum)
+		}
+		if !validRPB(a.RPB) {
+			c.addf("%s: area %q has rpb %d; records per block is a power of 2 from %d to %d", FilePlan, a.Name, a.RPB, MinRPB, MaxRPB)
+		}
+		if !validBPC(a.BPC) {
+			c.addf("%s: area %q has bpc %d; blocks per cluster is 1, 8, 64 or 512", FilePlan, a.Name, a.BPC)
+		}
+		if a.Bytes < 0 {
+			c.addf("%s: area %q has a negative size (%d bytes)", FilePlan, a.Name, a.Bytes)
+		}
+		for i, e := range a.Extents {
+			if e.SizeKB < 0 || (e.Fixed && e.SizeKB == 0) {
+				c.addf("%s: area %q extent %d has size %d KB", FilePlan, a.Name, i+1, e.SizeKB)
+			}
+		}
+	}
+	area := func(t Placement, field, name string, kind AreaKind, required bool) {
+		a := byName[strings.ToLower(name)]
+		switch {
+		case name == "" && required:
+			c.addf("%s: table %s has no %s", FilePlan, t.Table, field)
+		case name != "" && a == nil:
+			c.addf("%s: table %s has %s %q, which is not an area of the plan", FilePlan, t.Table, field, name)
+		case a != nil && a.Kind != kind:
+			c.addf("%s: table %s has %s %q, a %s area", FilePlan, t.Table, field, name, a.Kind)
+		}
+	}
+	tables := map[string]Placement{}
+	for _, t := range p.Tables {
+		key := strings.ToLower(t.Table)
+		if _, dup := tables[key]; dup {
+			c.addf("%s: table %s is placed twice", FilePlan, t.Table)
+		}
+		tables[key] = t
+		area(t, "data_area", t.DataArea, AreaData, true)
+		area(t, "index_area", t.IndexArea, AreaIndex, false)
+		area(t, "lob_area", t.LOBArea, AreaLOB, false)
+		if t.Records < 0 || t.Bytes < 0 || t.IndexBytes < 0 || t.LOBBytes < 0 {
+			c.addf("%s: table %s has a negative size (records %d, bytes %d, index bytes %d, LOB bytes %d)",
+				FilePlan, t.Table, t.Records, t.Bytes, t.IndexBytes, t.LOBBytes)
+		}
+	}
+	// An area's table list says the same as the tables' own lines: a
+	// table listed in an area its line does not name is in two areas.
+	for _, a := range p.Areas {
+		for _, name := range a.Tables {
+			t, ok := tables[strings.ToLower(name)]
+			var placed string
+			switch a.Kind {
+			case AreaData:
+				placed = t.DataArea
+			case AreaIndex:
+				placed = t.IndexArea
+			case AreaLOB:
+				placed = t.LOBArea
+			}
+			switch {
+			case !ok:
+				c.addf("%s: area %q lists table %s, which the plan does not place", FilePlan, a.Name, name)
+			case !strings.EqualFold(placed, a.Name):
+				c.addf("%s: table %s is listed in %s area %q but placed in %q: a table is in one area", FilePlan, name, a.Kind, a.Name, placed)
+			}
+		}
+	}
+	if t := p.Totals; t.Records < 0 || t.Bytes < 0 || t.IndexBytes < 0 || t.FixedBytes < 0 {
+		c.addf("%s: negative totals (records %d, bytes %d, index bytes %d, fixed bytes %d)", FilePlan, t.Records, t.Bytes, t.IndexBytes, t.FixedBytes)
+	}
+}
+
+// structure checks that target.st has the plan's areas, as the plan has
+// them, and no other data area.
+func (c *checker) structure(p *Plan, st *openedge.Structure) {
+	inPlan := map[string]bool{}
+	for _, a := range p.Areas {
+		inPlan[strings.ToLower(a.Name)] = true
+		sa := st.Area(a.Name)
+		if sa == nil || sa.Type != openedge.AreaData {
+			c.addf("%s: area %q of %s is not in %s (renamed or removed in one file only?)", st.Source, a.Name, FilePlan, st.Source)
+			continue
+		}
+		if sa.Number != a.Number || sa.RPB != a.RPB || sa.BPC != a.BPC {
+			c.addf("%s:%d: area %q is %d,%d;%d here but %d,%d;%d in %s (number,rpb;bpc)",
+				st.Source, sa.Line, a.Name, sa.Number, sa.RPB, sa.BPC, a.Number, a.RPB, a.BPC, FilePlan)
+		}
+	}
+	for _, sa := range st.Areas {
+		if sa.Type == openedge.AreaData && !strings.EqualFold(sa.Name, openedge.SchemaAreaName) && !inPlan[strings.ToLower(sa.Name)] {
+			c.addf("%s:%d: area %q is not an area of %s (renamed or added in one file only?)", st.Source, sa.Line, sa.Name, FilePlan)
+		}
+	}
+}
+
+// df checks that target.df puts every table where the plan does.
+func (c *checker) df(p *Plan, df *openedge.DF) {
+	planned := map[string]bool{}
+	for _, t := range p.Tables {
+		planned[strings.ToLower(t.Name)] = true
+		d := df.Table(t.Name)
+		if d == nil {
+			c.addf("%s: table %s of %s is not in %s", df.Name(), t.Table, FilePlan, df.Name())
+			continue
+		}
+		if !sameArea(d.Area, t.DataArea) {
+			c.addf("%s:%d: table %q is in area %q here but in %q in %s", df.Name(), d.Line, d.Name, areaOrSchema(d.Area), t.DataArea, FilePlan)
+		}
+		if t.IndexArea != "" {
+			for _, ix := range d.Indexes {
+				if !sameArea(ix.Area, t.IndexArea) {
+					c.addf("%s:%d: index %q of %q is in area %q here but in %q in %s", df.Name(), ix.Line, ix.Name, d.Name, areaOrSchema(ix.Area), t.IndexArea, FilePlan)
+				}
+			}
+		}
+		if t.LOBArea != "" {
+			for _, f := range d.Fields {
+				if f.IsLOB() && !sameArea(f.LobArea, t.LOBArea) {
+					c.addf("%s:%d: LOB field %q of %q is in area %q here but in %q in %s", df.Name(), f.Line, f.Name, d.Name, areaOrSchema(f.LobArea), t.LOBArea, FilePlan)
+				}
+			}
+		}
+	}
+	for _, d := range df.Tables() {
+		if !planned[strings.ToLower(d.Name)] {
+			c.addf("%s:%d: table %q is not in %s: it would be created and never loaded", df.Name(), d.Line, d.Name, FilePlan)
+		}
+	}
+}
+
+func areaOrSchema(a string) string {
+	if a == "" {
+		return openedge.SchemaAreaName
+	}
+	return a
+}
+
+func sameArea(a, b string) bool { return strings.EqualFold(areaOrSchema(a), areaOrSchema(b)) }

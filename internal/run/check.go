@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Check makes the preflight's checks that change nothing and open no
+// database, for `oedl run --dry-run`: the plan directory holds together
+// with plan.json (exit 2), the source is not the target (exit 2), and no
+// file the target will have exists unless the rules let the run replace
+// it (exit 3), nor, when the work directory holds no run yet, any file of
+// someone else in it. The source's files come from `prostrct list`
+// (read-only; it works online) when $DLC has it, else from their names
+// beside the source. It returns a note of what only the run's preflight
+// checks (the source's schema, who holds the databases, disk space).
+func Check(ctx context.Context, cfg Config) (string, error) {
+	c := &cfg
+	c.fill()
+	if c.Source == c.Target {
+		return "", &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
+	}
+	pf, err := readPlanFiles(c)
+	if err != nil {
+		return "", err
+	}
+	view := manifest.OS{}
+	r := &runner{cfg: c, externallyServed: map[string]bool{}}
+	var source *manifest.Files
+	note := fmt.Sprintf("the source %s is not on this machine: the target's files were checked against nothing of it", c.Source)
+	if exists(c.Source + manifest.SuffixControl) {
+		if err := c.sameDatabase(view); err != nil {
+			return "", err
+		}
+		if source, note, err = r.sourceFilesOffline(ctx, view); err != nil {
+			return "", err
+		}
+	}
+	resumed := false
+	if c.Work != "" && filepath.IsAbs(c.Work) {
+		recs, err := journal.Read(filepath.Join(c.Work, journal.FileName))
+		switch {
+		case err == nil && len(recs) > 0:
+			resumed = true
+			r.resumeKeepsTarget = journal.Replay(recs).IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+		case err == nil || errors.Is(err, fs.ErrNotExist):
+			if _, statErr := os.Stat(c.Work); statErr == nil {
+				planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
+				if err != nil {
+					return "", err
+				}
+				if err := checkWork(c.Work, planJSON); err != nil {
+					return "", err
+				}
+			}
+		default:
+			return "", err
+		}
+	}
+	if _, err := r.proveTarget(view, pf.st, source, resumed); err != nil {
+		return "", err
+	}
+	return note + "; checked at the run's preflight only: the source's schema against the plan, who holds the databases, disk space", nil
+}
+
+// sourceFilesOffline is sourceFiles when $DLC has prostrct, else the
+// files named like the source's beside it (and a note saying so).
+func (r *runner) sourceFilesOffline(ctx context.Context, view manifest.FS) (*manifest.Files, string, error) {
+	c := r.cfg
+	if st, err := os.Stat(c.bin("prostrct")); err == nil && st.Mode()&0o111 != 0 {
+		files, err := r.sourceFiles(ctx, view)
+		if err != nil {
+			return nil, "", err
+		}
+		return files, "the source's files read with prostrct list", nil
+	}
+	files, err := manifest.ExistingDatabase(view, "source", c.Source, nil)
+	if err != nil {
+		return nil, "", precondition("the source's files: %v", err)
+	}
+	return files, "the source's files found by name beside it (no prostrct in $DLC to list them)", nil
+}

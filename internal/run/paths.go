@@ -1,0 +1,241 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+// The files a run creates, proven before anything is written
+// (internal/manifest): the target's every file, resolved as prostrct will
+// resolve them, against the source's files and whatever else exists. The
+// preflight proves them; create-target proves them again the moment
+// before it writes, removes only what the proof allows, and writes the
+// target's record (DB.oedl.json) that a later --force relies on.
+
+// targetProof is what a proof decided.
+type targetProof struct {
+	entries []manifest.Entry
+	rules   manifest.Rules
+	// keep: a resume continues into the target it created; nothing is
+	// replaced, every existing file was checked to be the record's.
+	keep    bool
+	replace []manifest.Found // files create-target removes first
+}
+
+// targetEntries lists every file of the target: those prostrct create
+// makes from target.st, run in the target's directory as createSteps runs
+// it, and the target's record.
+func (c *Config) targetEntries(view manifest.FS, st *openedge.Structure) ([]manifest.Entry, error) {
+	entries, err := manifest.NewDatabase(view, c.Target, st, filepath.Dir(c.Target))
+	if err != nil {
+		return nil, err
+	}
+	rec := manifest.RecordPath(c.Target)
+	r, err := manifest.Resolve(view, rec)
+	if err != nil {
+		return nil, err
+	}
+	return append(entries, manifest.Entry{Path: rec, Resolved: r, What: "oedl's record of the target"}), nil
+}
+
+// proveTarget proves the target's files for this invocation: a first run
+// creates over nothing (with --force, over what the target's record proves
+// an earlier oedl run made); a resume that keeps the target checks that
+// every file there is the record's; a resume that creates the target
+// again replaces only what its own record names.
+func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *manifest.Files, resumed bool) (*targetProof, error) {
+	c := r.cfg
+	entries, err := c.targetEntries(view, st)
+	if err != nil {
+		return nil, pathError(err)
+	}
+	target, err := manifest.Resolve(view, c.Target)
+	if err != nil {
+		return nil, pathError(err)
+	}
+	rec, err := manifest.ReadRecord(view, manifest.RecordPath(c.Target))
+	if err != nil {
+		return nil, precondition("the target's record: %v", err)
+	}
+	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget}
+	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
+		Replace: c.Force || resumed}
+	switch {
+	case p.keep && rec == nil:
+		// A run begun by an oedl that wrote no record: the journal proves
+		// it created the target; the files are its own unless the source's.
+		p.rules.Record = manifest.NewRecord(target, c.Work, entries)
+	case p.keep && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
+		// The run's own target, which its utilities have been writing.
+		p.rules.Record = rec.WithoutIdentities()
+	}
+	found, err := manifest.Prove(view, entries, p.rules)
+	if err != nil {
+		var ce *manifest.ConflictError
+		if errors.As(err, &ce) {
+			ce.Advice = conflictAdvice(ce, c, resumed)
+		}
+		return nil, pathError(err) // files in the way: exit 3
+	}
+	if !p.keep {
+		p.replace = found
+	}
+	return p, nil
+}
+
+// conflictAdvice says what to do about files in the way.
+func conflictAdvice(ce *manifest.ConflictError, c *Config, resumed bool) string {
+	advice := conflictRemedy(ce, c, resumed)
+	if c.Resume && !resumed {
+		return fmt.Sprintf("--resume found no journal in %s, so this is a first run, and a first run creates over nothing: %s", c.Work, advice)
+	}
+	return advice
+}
+
+func conflictRemedy(ce *manifest.ConflictError, c *Config, resumed bool) string {
+	switch {
+	case ce.Source():
+		return "the target would be created over the source: give another --target, or a plan whose extent directories (--data-dir, --bi-dir, --ai-dir) do not hold the source's files, or with another database name"
+	case resumed:
+		return "the run's own files were replaced or moved since it created them; check what is there, then remove the target's files yourself and resume"
+	case c.Force:
+		return "--force replaces only the files an earlier oedl run made (named, with their inodes, in its record " + filepath.Base(manifest.RecordPath(c.Target)) + "); remove the others yourself, or choose another --target"
+	}
+	return "choose another --target name or a plan with other extent directories, remove these files yourself, or, if an earlier oedl run made them, give --force"
+}
+
+// pathError is a proof that failed: bad input (exit 2) when no filesystem
+// could make it hold, a precondition (exit 3) otherwise.
+func pathError(err error) error {
+	if manifest.IsInput(err) {
+		return &UsageError{Err: err}
+	}
+	var pe *PreconditionError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &PreconditionError{Err: err}
+}
+
+// sourceFiles are the files of the source the run must never write: its
+// structure read with `prostrct list` into a scratch directory (it works
+// online; given no output file it would write DB.st beside the source),
+// and every file named like the source's beside them.
+func (r *runner) sourceFiles(ctx context.Context, view manifest.FS) (*manifest.Files, error) {
+	return listSourceFiles(ctx, r.cfg, view, r.logWriter())
+}
+
+// SourceFiles are the files of cfg.Source as the preflight knows them
+// (`prostrct list`, read-only, and the files named like them), for
+// `oedl plan` to check its extents against.
+func SourceFiles(ctx context.Context, cfg Config) (*manifest.Files, error) {
+	cfg.fill()
+	return listSourceFiles(ctx, &cfg, manifest.OS{}, nil)
+}
+
+func listSourceFiles(ctx context.Context, c *Config, view manifest.FS, log io.Writer) (*manifest.Files, error) {
+	tmp, err := os.MkdirTemp("", "oedl-preflight-")
+	if err != nil {
+		return nil, precondition("scratch directory: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "source.st")
+	res, err := c.Runner.Run(ctx, execx.Cmd{Path: c.bin("prostrct"), Args: []string{"list", c.Source, out},
+		Dir: tmp, Env: c.env(), Timeout: time.Minute, Log: log})
+	if err != nil {
+		return nil, precondition("prostrct list %s (to learn the source's files before anything is written): %v: %s", c.Source, err, lastMessage(res.Output))
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return nil, precondition("prostrct list %s wrote no structure file: %v", c.Source, err)
+	}
+	defer f.Close()
+	st, err := openedge.ParseStructure(f, "prostrct list "+c.Source)
+	if err != nil {
+		return nil, precondition("the source's structure: %v", err)
+	}
+	files, err := manifest.ExistingDatabase(view, "source", c.Source, st)
+	if err != nil {
+		return nil, precondition("the source's files: %v", err)
+	}
+	return files, nil
+}
+
+// logWriter is logs/run.log, or nothing for a check outside a run.
+func (r *runner) logWriter() io.Writer {
+	if r.log == nil {
+		return nil
+	}
+	return r.log
+}
+
+// sameDatabase refuses a target that is the source: the same path once
+// links are resolved, or the same control area by device and inode.
+func (c *Config) sameDatabase(view manifest.FS) error {
+	rs, err1 := manifest.Resolve(view, c.Source)
+	rt, err2 := manifest.Resolve(view, c.Target)
+	if err := errors.Join(err1, err2); err != nil {
+		return pathError(err)
+	}
+	same := rs == rt
+	if !same {
+		s, errS := view.Lstat(rs + manifest.SuffixControl)
+		t, errT := view.Lstat(rt + manifest.SuffixControl)
+		if errS == nil && errT == nil {
+			is, ok1 := manifest.IDOf(s)
+			it, ok2 := manifest.IDOf(t)
+			same = ok1 && ok2 && is == it
+		}
+	}
+	if same {
+		how := ""
+		if c.Source != c.Target {
+			how = fmt.Sprintf(" (%s and %s are one database once links are followed)", c.Source, c.Target)
+		}
+		return &UsageError{Err: fmt.Errorf("--source and --target are the same database%s: the target is created new, from nothing", how)}
+	}
+	return nil
+}
+
+// dirs are the directories the target's files go to, resolved: the
+// preflight makes sure each can be written.
+func (p *targetProof) dirs() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range p.entries {
+		d := filepath.Dir(e.Resolved)
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// stampTarget records the identities of the target's files as the run
+// leaves them (see manifest.Record.Stamp), when the target's record is
+// this run's.
+func (r *runner) stampTarget() error {
+	if r.proof == nil {
+		return nil
+	}
+	path := manifest.RecordPath(r.cfg.Target)
+	view := manifest.OS{}
+	rec, err := manifest.ReadRecord(view, path)
+	if err != nil || rec == nil || filepath.Clean(rec.Work) != filepath.Clean(r.cfg.Work) {
+		return err
+	}
+	if err := rec.Stamp(view, r.proof.rules.Protected...); err != nil {
+		return err
+	}
+	return rec.Write(path)
+}

@@ -1,0 +1,95 @@
+package run
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
+)
+
+// checkWork proves the work files of a first invocation (no journal
+// records): the work directory holds nothing but what the CLI and the lock
+// made already and what an invocation killed before its first journal
+// record may have written (the same plan.json, empty directories, the
+// shipped ABL). Anything else is someone's file a run would write over
+// (a plan.json, a report, dumps of another run whose journal is gone).
+func checkWork(work string, planJSON []byte) error {
+	entries, err := os.ReadDir(work)
+	if err != nil {
+		return precondition("work directory: %v", err)
+	}
+	var bad []manifest.Conflict
+	for _, e := range entries {
+		path := filepath.Join(work, e.Name())
+		if harmlessWorkFile(path, e.Name(), e.IsDir(), planJSON) {
+			continue
+		}
+		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"},
+			Is: "not from a run this work directory's journal knows"})
+	}
+	if len(bad) > 0 {
+		return &PreconditionError{Err: &manifest.ConflictError{Conflicts: bad,
+			Advice: "a run writes its plan, dumps, logs and reports there: give a new or empty --work directory"}}
+	}
+	return nil
+}
+
+func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
+	switch name {
+	case LogFile, LockFile:
+		return !dir
+	case journal.FileName:
+		st, err := os.Stat(path)
+		return err == nil && st.Mode().IsRegular() && st.Size() == 0
+	case PlanFile:
+		data, err := os.ReadFile(path)
+		return err == nil && string(data) == string(planJSON)+"\n"
+	case "logs":
+		// logs/run.log is appended to by every invocation, a refused one
+		// included.
+		return dir && emptyTree(path, "run.log")
+	case "dump", "sort":
+		return dir && emptyTree(path)
+	case "abl":
+		return dir && onlyShippedABL(path)
+	}
+	return false
+}
+
+// emptyTree reports whether dir holds nothing but empty directories (and
+// the files named in keep, at its top).
+func emptyTree(dir string, keep ...string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && slices.Contains(keep, e.Name()) {
+			continue
+		}
+		if !e.IsDir() || !emptyTree(filepath.Join(dir, e.Name())) {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyShippedABL(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		want, err := ablFS.ReadFile("abl/" + e.Name())
+		if err != nil || e.IsDir() {
+			return false
+		}
+		got, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || string(got) != string(want) {
+			return false
+		}
+	}
+	return true
+}
