@@ -15,6 +15,7 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
 
@@ -376,12 +377,12 @@ func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
 	case !v.OK:
 		var det []string
 		for _, r := range v.Bad {
-			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, thousands(r.Before), thousands(r.After)))
+			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, units.Thousands(r.Before), units.Thousands(r.After)))
 		}
 		return Verdict{Headline: fmt.Sprintf("MISMATCH: %d of %d tables differ", len(v.Bad), len(v.Rows)), Details: det}
 	}
 	return Verdict{OK: true, Headline: fmt.Sprintf("OK: %d tables, %s records, every count matches (%s)",
-		len(v.Rows), thousands(v.After.Records), formatDuration(res.Elapsed()))}
+		len(v.Rows), units.Thousands(v.After.Records), units.FormatDuration(res.Elapsed()))}
 }
 
 func prefix(p string, xs []string) []string {

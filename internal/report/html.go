@@ -6,21 +6,23 @@ import (
 	"html/template"
 	"io"
 	"time"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 //go:embed report.html.tmpl
 var templates embed.FS
 
 var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"dur":      formatDuration,
+	"dur":      units.FormatDuration,
 	"bytes":    bytesOrDash,
 	"count":    countOrDash,
 	"stamp":    stampOf,
 	"rate":     rateText,
 	"first":    firstLine,
 	"or":       cmpOr,
-	"elapsed":  func(a, b time.Time) string { return formatDuration(b.Sub(a)) },
-	"thousand": thousands,
+	"elapsed":  func(a, b time.Time) string { return units.FormatDuration(b.Sub(a)) },
+	"thousand": units.Thousands,
 	"sub":      func(a, b time.Duration) time.Duration { return a - b },
 }).ParseFS(templates, "report.html.tmpl"))
 

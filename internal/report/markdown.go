@@ -33,47 +33,47 @@ func WriteMarkdown(w io.Writer, d Data) error {
 	fact("Work directory", d.Work)
 	fact("Started", stampOf(d.Started))
 	fact("Ended", stampOf(d.Ended))
-	fact("Elapsed", formatDuration(d.Ended.Sub(d.Started)))
+	fact("Elapsed", units.FormatDuration(d.Ended.Sub(d.Started)))
 	if d.TotalBytes > 0 {
-		fact("Data", fmt.Sprintf("%s, %s records in %d tables", units.FormatIEC(d.TotalBytes), thousands(d.TotalRecords), len(d.Tables)))
+		fact("Data", fmt.Sprintf("%s, %s records in %d tables", units.FormatIEC(d.TotalBytes), units.Thousands(d.TotalRecords), len(d.Tables)))
 	}
 
 	if len(d.Phases) > 0 {
 		p("\n## Timings per phase\n\n| Phase | Start | End | Duration | Jobs |\n|---|--:|--:|--:|--:|\n")
 		for _, ph := range d.Phases {
-			p("| %s | %s | %s | %s | %d |\n", ph.Name, formatDuration(ph.Start), formatDuration(ph.End), formatDuration(ph.Duration()), ph.Jobs)
+			p("| %s | %s | %s | %s | %d |\n", ph.Name, units.FormatDuration(ph.Start), units.FormatDuration(ph.End), units.FormatDuration(ph.Duration()), ph.Jobs)
 		}
 	}
 	if len(d.Kinds) > 0 {
 		p("\n## Jobs by kind\n\n| Kind | Jobs | Failed | Busy (sum) | First start | Last end | Data |\n|---|--:|--:|--:|--:|--:|--:|\n")
 		for _, k := range d.Kinds {
-			p("| %s | %d | %d | %s | %s | %s | %s |\n", k.Kind, k.Jobs, k.Failed, formatDuration(k.Busy),
-				formatDuration(k.Start), formatDuration(k.End), bytesOrDash(k.Bytes))
+			p("| %s | %d | %d | %s | %s | %s | %s |\n", k.Kind, k.Jobs, k.Failed, units.FormatDuration(k.Busy),
+				units.FormatDuration(k.Start), units.FormatDuration(k.End), bytesOrDash(k.Bytes))
 		}
 	}
 	if len(d.Slowest) > 0 {
 		p("\n## Slowest tables\n\n| Table | Area | Size | Dump | Load | Total |\n|---|---|--:|--:|--:|--:|\n")
 		for _, t := range d.Slowest {
 			p("| %s | %s | %s | %s | %s | %s |\n", mdEsc(t.Table), mdEsc(t.Area), bytesOrDash(t.Bytes),
-				formatDuration(t.Dump), formatDuration(t.Load), formatDuration(t.Total()))
+				units.FormatDuration(t.Dump), units.FormatDuration(t.Load), units.FormatDuration(t.Total()))
 		}
 	}
 	if len(d.Critical) > 0 {
 		p("\n## Critical path\n\nThe chain of jobs that held the finish back: each waited for the one before it.\n\n")
 		for i, s := range d.Critical {
-			p("%d. %s: %s → %s (%s)\n", i+1, mdEsc(s.Label), formatDuration(s.Start), formatDuration(s.End), formatDuration(s.End-s.Start))
+			p("%d. %s: %s → %s (%s)\n", i+1, mdEsc(s.Label), units.FormatDuration(s.Start), units.FormatDuration(s.End), units.FormatDuration(s.End-s.Start))
 		}
 	}
 	if rates := rebucket(d.Throughput, 12); len(rates) > 0 {
 		p("\n## Throughput\n\n| From | To | Dump | Load |\n|--:|--:|--:|--:|\n")
 		for _, r := range rates {
-			p("| %s | %s | %s | %s |\n", formatDuration(r.At), formatDuration(r.At+r.Width), rateText(r.DumpPerSec), rateText(r.LoadPerSec))
+			p("| %s | %s | %s | %s |\n", units.FormatDuration(r.At), units.FormatDuration(r.At+r.Width), rateText(r.DumpPerSec), rateText(r.LoadPerSec))
 		}
 	}
 	if len(d.Failures) > 0 {
 		p("\n## Failures\n\n| Job | Attempt | At | Error | Log |\n|---|--:|--:|---|---|\n")
 		for _, f := range d.Failures {
-			p("| %s | %d | %s | %s | %s |\n", mdEsc(f.Job), f.Attempt, formatDuration(f.At), mdEsc(firstLine(f.Err)), mdEsc(f.Log))
+			p("| %s | %d | %s | %s | %s |\n", mdEsc(f.Job), f.Attempt, units.FormatDuration(f.At), mdEsc(firstLine(f.Err)), mdEsc(f.Log))
 		}
 	}
 	if len(d.Tables) > 0 {
@@ -81,7 +81,7 @@ func WriteMarkdown(w io.Writer, d Data) error {
 		for _, t := range d.Tables {
 			p("| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEsc(t.Table), mdEsc(t.Area), bytesOrDash(t.Bytes),
 				countOrDash(t.RecordsBefore), countOrDash(t.RecordsAfter), cmpOr(t.Status, "not verified"),
-				formatDuration(t.Dump), formatDuration(t.Load), t.Attempts)
+				units.FormatDuration(t.Dump), units.FormatDuration(t.Load), t.Attempts)
 		}
 	}
 	p("\nThe Gantt chart of every job is in report.html.\n")
@@ -130,7 +130,7 @@ func countOrDash(n int64) string {
 	if n < 0 {
 		return "—"
 	}
-	return thousands(n)
+	return units.Thousands(n)
 }
 
 func stampOf(t time.Time) string {

@@ -2,50 +2,14 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/units"
 )
 
-// formatRate is bytes per second: "12.4 MiB/s"; "" when unknown.
-func formatRate(r float64) string {
-	if r <= 0 {
-		return ""
-	}
-	return units.FormatIEC(int64(r)) + "/s"
-}
-
-// formatDuration is a short clock-like duration: "42s", "3m05s", "1h02m".
-func formatDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int64(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int64(d/time.Minute), int64(d%time.Minute/time.Second))
-	default:
-		return fmt.Sprintf("%dh%02dm", int64(d/time.Hour), int64(d%time.Hour/time.Minute))
-	}
-}
-
-// thousands writes n with comma separators.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return sign + b.String()
-}
+// formatDuration is a live clock: whole seconds, "42s", "3m05s", "1h02m".
+func formatDuration(d time.Duration) string { return units.FormatClock(d) }
 
 // cut shortens s to n display cells with an ellipsis.
 func cut(s string, n int) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // testOptions are deterministic: no colour, a clock the test moves, fixed
@@ -59,7 +60,7 @@ func TestViewGoldenSizes(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return thousands(int64(n)) }
+func itoa(n int) string { return units.Thousands(int64(n)) }
 
 func TestQuitAsksOnceThenCancels(t *testing.T) {
 	now := at(10)

@@ -205,7 +205,7 @@ func (p *Plain) line(e event.Event) string {
 func finishedDetail(j Job) string {
 	var parts []string
 	if j.Records > 0 {
-		parts = append(parts, thousands(j.Records)+" records")
+		parts = append(parts, units.Thousands(j.Records)+" records")
 	}
 	if j.Bytes > 0 {
 		parts = append(parts, units.FormatIEC(j.Bytes))
@@ -216,7 +216,7 @@ func finishedDetail(j Job) string {
 	}
 	s += " in " + formatDuration(j.Elapsed)
 	if j.Bytes > 0 && j.Elapsed >= time.Second {
-		s += " (" + formatRate(float64(j.Bytes)/j.Elapsed.Seconds()) + ")"
+		s += " (" + units.FormatRate(float64(j.Bytes)/j.Elapsed.Seconds()) + ")"
 	}
 	return s
 }

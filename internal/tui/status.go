@@ -42,7 +42,7 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 		fmt.Fprintln(tw, "  KIND\tTABLE\tAREA\tELAPSED\tRECORDS\tBYTES\tRATE")
 		for _, j := range snap.Running {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", j.Kind, cut(jobName(j), 32), cut(j.Area, 16),
-				formatDuration(snap.Now.Sub(j.Started)), thousands(j.Records), units.FormatIEC(j.Bytes), formatRate(j.Rate))
+				formatDuration(snap.Now.Sub(j.Started)), units.Thousands(j.Records), units.FormatIEC(j.Bytes), units.FormatRate(j.Rate))
 		}
 		tw.Flush()
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -116,7 +117,7 @@ var runningColumns = []column{
 	{"TABLE", 0, false, 0, func(_ *model, j Job) string { return jobName(j) }},
 	{"AREA", 12, false, 4, func(_ *model, j Job) string { return j.Area }},
 	{"ELAPSED", 7, true, 1, func(m *model, j Job) string { return formatDuration(m.st.Now.Sub(j.Started)) }},
-	{"RECORDS", 12, true, 3, func(_ *model, j Job) string { return thousands(j.Records) }},
+	{"RECORDS", 12, true, 3, func(_ *model, j Job) string { return units.Thousands(j.Records) }},
 	{"BYTES", 15, true, 1, func(_ *model, j Job) string {
 		by := units.FormatIEC(j.Bytes)
 		if j.TotalBytes > 0 && j.Bytes > 0 {
@@ -124,7 +125,7 @@ var runningColumns = []column{
 		}
 		return by
 	}},
-	{"RATE", 11, true, 2, func(_ *model, j Job) string { return formatRate(j.Rate) }},
+	{"RATE", 11, true, 2, func(_ *model, j Job) string { return units.FormatRate(j.Rate) }},
 }
 
 // layoutColumns picks the columns that fit in w with a TABLE column of at
