@@ -30,3 +30,17 @@ func TestJSONOmitsWhatDoesNotApply(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"v":1,"time":"1970-01-01T00:00:00Z","kind":"phase","phase":"dump"}`, string(b))
 }
+
+func TestStableID(t *testing.T) {
+	for id, want := range map[string]string{
+		"load:PUB.pt_mstr":         "load:PUB.pt_mstr",
+		"load:PUB.pt_mstr@r2":      "load:PUB.pt_mstr",
+		"load:PUB.orderline:3@r12": "load:PUB.orderline:3",
+		"dump:PUB.tr_hist@r1":      "dump:PUB.tr_hist",
+		"dump:PUB.a@rb":            "dump:PUB.a@rb", // not a number: part of the name
+		"dump:PUB.a@r":             "dump:PUB.a@r",
+		"repair:Data:2":            "repair:Data:2",
+	} {
+		assert.Equal(t, want, StableID(id), id)
+	}
+}

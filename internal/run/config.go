@@ -62,6 +62,9 @@ type Config struct {
 
 	Runner execx.Runner
 	Events event.Sink
+	// Version is oedl's own version, journalled with each invocation for
+	// the report (the CLI sets it from the build).
+	Version string
 	Log    *zap.Logger
 	Cost   func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
 }
