@@ -65,8 +65,8 @@ type Config struct {
 	// Version is oedl's own version, journalled with each invocation for
 	// the report (the CLI sets it from the build).
 	Version string
-	Log    *zap.Logger
-	Cost   func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
+	Log     *zap.Logger
+	Cost    func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
 }
 
 // WithDefaults returns the configuration with every default filled in, as

@@ -51,15 +51,15 @@ type Executor struct {
 	crashAt int // test hook: SIGKILL ourselves after this many records
 	written int
 
-	starts           map[string]int  // "started" records per stable job ID (event.StableID), over every invocation
+	starts map[string]int // "started" records per stable job ID (event.StableID), over every invocation
 	// What the events tell about jobs, by graph ID, set before the
 	// outcome reaches the dispatcher: the figures of a done job, the last
 	// failure of a failed one, why a job queued again runs again.
-	finals  map[string]journal.Record
-	fails   map[string]failure
-	again   map[string]string
-	phase   schedule.Phase // the latest phase entered (dispatcher goroutine only)
-	runInfo event.Event    // run_started, for the run's settings and versions
+	finals           map[string]journal.Record
+	fails            map[string]failure
+	again            map[string]string
+	phase            schedule.Phase  // the latest phase entered (dispatcher goroutine only)
+	runInfo          event.Event     // run_started, for the run's settings and versions
 	firstRec         int             // index in recs of this invocation's first record
 	skipped          map[string]bool // jobs done by an earlier invocation
 	preflightSummary string
