@@ -5,6 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -16,14 +19,7 @@ func cut(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	if n == 1 {
-		return "…"
-	}
-	return string(r[:n-1]) + "…"
+	return ansi.Truncate(s, n, "…")
 }
 
 // trendArrow is the trend as a glyph and a word.
@@ -42,6 +38,8 @@ func trendWord(t Trend) string {
 // timeText is the ETA, or how the run ended, for a header line.
 func timeText(s *State) string {
 	switch {
+	case s.Finished && s.Status == event.StatusInterrupted:
+		return "cancelled after " + formatDuration(s.Elapsed())
 	case s.Finished && s.Err != "":
 		return "failed after " + formatDuration(s.Elapsed())
 	case s.Finished:

@@ -208,11 +208,12 @@ func TestTeatestCancelFlow(t *testing.T) {
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("waiting for the running jobs to stop")) },
 		teatest.WithDuration(5*time.Second))
-	p.Emit(event.Event{Time: now, Kind: event.RunFinished, Err: "interrupted"})
+	p.Emit(event.Event{Time: now, Kind: event.RunFinished, Err: "interrupted", Status: event.StatusInterrupted})
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.cancelled)
-	assert.Contains(t, final.View(), "failed after 30s")
+	assert.Contains(t, final.View(), "cancelled after 30s", "a cancel is a cancel")
+	assert.NotContains(t, final.View(), "failed")
 	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
 }
 
