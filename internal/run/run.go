@@ -225,13 +225,18 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	c.Log.Info("run " + state)
 	now := time.Now()
-	since := now
-	if len(rp.Runs) > 0 {
-		since = rp.Runs[0].Time // the outage began with the first invocation
+	since, invocation := now, 1
+	for _, r := range rp.Runs {
+		if r.State == journal.Started {
+			if invocation == 1 {
+				since = r.Time // the outage began with the first invocation
+			}
+			invocation++
+		}
 	}
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
-		Since: since, Attempt: len(rp.Runs) + 1, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion})
+		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion})
 	for _, w := range r.warnings {
 		c.Log.Warn(w)
 		c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: w})
