@@ -304,7 +304,7 @@ func (m *model) runningTable(w, room int) []string {
 // behind when it changes.
 func (m *model) bottom(w int) []string {
 	var out []string
-	fs := m.st.Failures()
+	fs := lastPerJob(m.st.Failures())
 	if len(fs) > 3 {
 		fs = fs[len(fs)-3:]
 	}
@@ -330,6 +330,22 @@ func (m *model) bottom(w int) []string {
 		}
 	default:
 		out = append(out, m.sty.dim.Render("q cancel the run · ? keys"))
+	}
+	return out
+}
+
+// lastPerJob keeps the latest failed attempt of each job, in order: the
+// live area tells where each job is, the lines above it every attempt.
+func lastPerJob(fs []Failure) []Failure {
+	last := map[string]int{}
+	for i, f := range fs {
+		last[f.Job] = i
+	}
+	out := make([]Failure, 0, len(last))
+	for i, f := range fs {
+		if last[f.Job] == i {
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -363,7 +379,7 @@ func (m *model) failureLines(f Failure, w, limit int) []string {
 	default:
 		mark, head = m.sty.bad.Render("✗"), name+": "
 	}
-	text := wrap(head+f.Err, w-2, "  ", limit)
+	text := wrap(head+f.Err, w-2, "", limit)
 	out := make([]string, 0, len(text)+1)
 	for i, l := range text {
 		if i == 0 {
