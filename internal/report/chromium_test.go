@@ -72,7 +72,7 @@ func TestReportHTMLInChromium(t *testing.T) {
 	verdict := between(t, dom, `id="verdict">`, "</div>")
 	assert.Contains(t, verdict, "Verified: all 5 tables and their 1,562,090 records arrived")
 
-	tables := between(t, dom, `<table id="tables">`, "</table>")
+	tables := between(t, dom, `<table id="tables" class="wide">`, "</table>")
 	assert.Equal(t, 5, strings.Count(tables, `class="table-row`))
 	assert.Contains(t, tables, "PUB.orderline")
 

@@ -315,14 +315,17 @@ func markOutcomes(rows []FailureRow, recs []journal.Record) {
 	for i := range rows {
 		f := &rows[i]
 		end := last[f.Job]
+		cancelled := f.Reason == event.ReasonCancelled || (f.Reason == "" && f.Err == "interrupted")
 		switch {
+		case cancelled && end.State == journal.Done:
+			f.Outcome = fmt.Sprintf("stopped by the interrupt; done on attempt %d", end.Attempt)
+		case cancelled:
+			f.Outcome = "stopped by the interrupt"
 		case end.State == journal.Done:
 			f.Outcome = "recovered"
 			if end.Attempt > 0 {
 				f.Outcome = fmt.Sprintf("recovered on attempt %d", end.Attempt)
 			}
-		case f.Reason == event.ReasonCancelled || (f.Reason == "" && f.Err == "interrupted"):
-			f.Outcome = "stopped by the interrupt"
 		case end.Attempt == f.Attempt:
 			f.Outcome = "failed"
 		default:

@@ -71,8 +71,8 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	case res.TimedOut:
 		jerr.Cause, jerr.Timeout = event.ReasonHang, timeout
 		jerr.Reason = fmt.Sprintf("%s hung: no end after %s (the job's timeout), killed", name, units.FormatDuration(timeout))
-		if len(openedge.ScanMessages(last)) > 0 {
-			jerr.Message = last // a numbered message it left before it hung; its banner says nothing
+		if strings.HasPrefix(last, "**") {
+			jerr.Message = last // an error it printed before it hung; its banner or progress says nothing
 		}
 		return res, jerr
 	case ctx.Err() != nil:

@@ -181,8 +181,11 @@ func (m *model) finishedLine(e event.Event) string {
 	switch e.Kind {
 	case event.JobFinished:
 		line := m.sty.ok.Render("✓") + " " + cut(name, 48)
-		if j.Attempt > 1 {
+		switch {
+		case j.Failures > 0:
 			line += m.sty.ok.Render(fmt.Sprintf(" (recovered on attempt %d)", j.Attempt))
+		case j.Attempt > 1:
+			line += fmt.Sprintf(" (attempt %d: done again after a repair)", j.Attempt)
 		}
 		return cutLine(line+m.sty.dim.Render(finishedDetail(j)), w)
 	case event.JobFailed:

@@ -213,8 +213,11 @@ func (p *Plain) line(e event.Event) string {
 		return s + attempt()
 	case event.JobFinished:
 		s := "done    " + name + finishedDetail(j)
-		if e.Attempt > 1 {
+		switch {
+		case j.Failures > 0:
 			s += fmt.Sprintf(" (recovered on attempt %d)", e.Attempt)
+		case e.Attempt > 1:
+			s += fmt.Sprintf(" (attempt %d: done again after a repair)", e.Attempt)
 		}
 		return s
 	case event.JobFailed:

@@ -322,8 +322,11 @@ func (m *model) bottom(w int) []string {
 	case m.cancelled || m.interrupted:
 		out = append(out, m.sty.warn.Render(cutLine("cancelling: waiting for the running jobs to stop (the journal stays consistent)", w)))
 	case m.confirming:
-		out = append(out, m.sty.warn.Render("Cancel the run? Running jobs are stopped; resume later with --resume.  ")+
-			m.sty.key.Render("y")+" yes  "+m.sty.key.Render("n")+" no")
+		ask := "Cancel the run? Running jobs are stopped; resume later with --resume.  "
+		if lipgloss.Width(ask)+12 > w {
+			ask = "Cancel the run? (--resume continues)  "
+		}
+		out = append(out, m.sty.warn.Render(ask)+m.sty.key.Render("y")+" yes  "+m.sty.key.Render("n")+" no")
 	case m.help:
 		for _, k := range keyHelp {
 			out = append(out, cutLine(m.sty.key.Render(fmt.Sprintf("  %-12s", k[0]))+k[1], w))
