@@ -434,7 +434,7 @@ func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
 		for _, r := range v.Bad {
 			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, units.Thousands(r.Before), units.Thousands(r.After)))
 		}
-		return Verdict{State: "mismatch", Headline: fmt.Sprintf("The copy does not match: %d of %d tables have other record counts than the source.", len(v.Bad), len(v.Rows)), Details: det}
+		return Verdict{State: "mismatch", Headline: fmt.Sprintf("The copy does not match: %d of %d tables hold another number of records than the source.", len(v.Bad), len(v.Rows)), Details: det}
 	case d.RunErr != "" || len(failed) > 0:
 		var det []string
 		for _, id := range failed {
@@ -459,8 +459,12 @@ func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
 	case v == nil:
 		return Verdict{State: "unverified", Headline: "The run ended, but its verification (verify.json) is missing: nothing proves the counts match."}
 	}
-	return Verdict{OK: true, State: "verified", Headline: fmt.Sprintf("Verified: all %s tables and their %s records arrived, and every count matches. The outage took %s.",
-		units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records), outage)}
+	h := fmt.Sprintf("Verified: all %s tables and their %s records arrived, and every count matches. The outage took %s.",
+		units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records), outage)
+	if len(v.Rows) == 1 {
+		h = fmt.Sprintf("Verified: the table and its %s records arrived, and the count matches. The outage took %s.", units.Thousands(v.After.Records), outage)
+	}
+	return Verdict{OK: true, State: "verified", Headline: h}
 }
 
 // failedWhat names a failed job for a sentence: "table PUB.customer

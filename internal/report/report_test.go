@@ -67,7 +67,7 @@ func TestVerdicts(t *testing.T) {
 	d, err := FromWork(fixture(t, false, true))
 	require.NoError(t, err)
 	assert.False(t, d.Verdict.OK)
-	assert.Equal(t, "The copy does not match: 1 of 5 tables have other record counts than the source.", d.Verdict.Headline)
+	assert.Equal(t, "The copy does not match: 1 of 5 tables hold another number of records than the source.", d.Verdict.Headline)
 	assert.Equal(t, []string{"PUB.customer: mismatch (before 50,000, after 49,999)"}, d.Verdict.Details)
 
 	dir := fixture(t, false, false)
