@@ -227,7 +227,7 @@ func (c *calibrator) largeSample(ctx context.Context, stats []openedge.TableStat
 	}
 	mean := float64(big.Bytes) / float64(big.Records)
 	want := max(1, int64(float64(c.cfg.SampleMax)/mean))
-	c.logf("slicing %s (%s) with dumpspecified on %s: about %d records", name, units.FormatIEC(big.Bytes), key.field, want)
+	c.logf("slicing %s (%s) with dumpspecified on %s: about %s records", name, units.FormatIEC(big.Bytes), key.field, units.Thousands(want))
 	p, err := c.sliceLargest(ctx, &sampleTable{name: name}, key, want)
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
