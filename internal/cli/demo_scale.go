@@ -31,7 +31,7 @@ type demoThresholds struct {
 
 func (d demoThresholds) String() string {
 	return fmt.Sprintf("%s of records: --large %s (5%%, own area, BPC 512), --medium %s (0.5%%, BPC 64), threaded dumps from %s",
-		openedge.FormatSize(d.Total), units.FormatBytes(d.Large), units.FormatBytes(d.Medium), units.FormatBytes(d.Threaded))
+		units.FormatIEC(d.Total), units.FormatIEC(d.Large), units.FormatIEC(d.Medium), units.FormatIEC(d.Threaded))
 }
 
 // scaleThresholds derives the demo's thresholds from the source's total

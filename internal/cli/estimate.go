@@ -79,7 +79,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON")
 	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
 	f.IntSliceVar(&opts.Cores, "cores", nil, "cores; several values give a what-if table")
-	f.Float64SliceVar(&opts.DiskMBps, "disk-mbps", nil, "disk throughput ceiling in MB/s; several values give a what-if table")
+	f.Float64SliceVar(&opts.DiskMBps, "disk-mbps", nil, "disk throughput ceiling in MB/s of 10^6 bytes, as datasheets give it (shown in MiB/s); several values give a what-if table")
 	f.Float64SliceVar(&opts.IOPS, "iops", nil, "disk IOPS ceiling; several values give a what-if table")
 	f.StringSliceVar(&opts.Memory, "memory", nil, "memory, e.g. 16GB; several values give a what-if table")
 	f.Float64Var(&opts.LatencyMs, "latency-ms", 0, "service time of one disk request seen by one stream, ms")
@@ -182,8 +182,8 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 	case !calibrated && p.Machine.Cores > 0:
 		hw.Cores, hw.MemoryBytes = p.Machine.Cores, p.Machine.MemoryBytes
 		if len(opts.DiskMBps) == 0 && len(opts.IOPS) == 0 {
-			s.hwNotes = append(s.hwNotes, fmt.Sprintf("no --hardware, --calibration or disk flags: the disk is the model's (%.0f MB/s, %.0f IOPS, %.2g ms)",
-				hw.DiskMBps, hw.DiskIOPS, hw.DiskLatencyMs))
+			s.hwNotes = append(s.hwNotes, fmt.Sprintf("no --hardware, --calibration or disk flags: the disk is the model's (%s, %.0f IOPS, %.2g ms)",
+				hw.DiskRate(), hw.DiskIOPS, hw.DiskLatencyMs))
 		}
 	}
 	if opts.LatencyMs > 0 {

@@ -60,7 +60,7 @@ func TestEstimateCommand(t *testing.T) {
 		{name: "text", args: []string{"--plan", dir, "--cores", "4", "--disk-mbps", "200", "--iops", "3000", "--samples", "10"},
 			stdout: []string{"Estimated outage window", "P50", "Critical path:", "idxbuild", "PUB.t00", "Tables that dominate"}},
 		{name: "hardware file", args: []string{"--plan", filepath.Join(dir, "plan.json"), "--hardware", hwFile, "--samples", "0"},
-			stdout: []string{"8 cores, disk 250 MB/s / 4000 IOPS / 3 ms"}},
+			stdout: []string{"8 cores, disk 238.4 MiB/s / 4000 IOPS / 3 ms"}},
 		{name: "plan machine and the model's disk", args: []string{"--plan", dir, "--samples", "0"},
 			stdout: []string{"4 cores"}, stderr: []string{"the disk is the model's"}},
 		{name: "what-if table", args: []string{"--plan", dir, "--cores", "2,8", "--iops", "1000,16000", "--disk-mbps", "300"},

@@ -349,17 +349,17 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	for _, t := range p.Tables {
 		classes[t.Class]++
 	}
-	fmt.Fprintf(w, "Planned %d tables (%s, %d records): %d large, %d medium, %d small, %d empty.\n",
-		p.Totals.Tables, openedge.FormatSize(p.Totals.Bytes), p.Totals.Records,
+	fmt.Fprintf(w, "Planned %d tables (%s, %s records): %d large, %d medium, %d small, %d empty.\n",
+		p.Totals.Tables, units.FormatIEC(p.Totals.Bytes), units.Thousands(p.Totals.Records),
 		classes[plan.ClassLarge], classes[plan.ClassMedium], classes[plan.ClassSmall], classes[plan.ClassEmpty])
 	fmt.Fprintf(w, "Areas: %d data, %d index, %d LOB (numbers %d-%d), block size %d.\n",
 		p.Totals.DataAreas, p.Totals.IndexAreas, p.Totals.LOBAreas,
 		openedge.FirstUserAreaNum, openedge.FirstUserAreaNum+len(p.Areas)-1, p.BlockSize)
 	var dirs []string
 	for _, du := range p.DiskUse() {
-		dirs = append(dirs, fmt.Sprintf("%s %s", du.Dir, openedge.FormatSize(du.FixedBytes)))
+		dirs = append(dirs, fmt.Sprintf("%s %s", du.Dir, units.FormatIEC(du.FixedBytes)))
 	}
-	fmt.Fprintf(w, "Fixed extents: %s (%s).\n", openedge.FormatSize(p.Totals.FixedBytes), strings.Join(dirs, ", "))
+	fmt.Fprintf(w, "Fixed extents: %s (%s).\n", units.FormatIEC(p.Totals.FixedBytes), strings.Join(dirs, ", "))
 	big := append([]plan.Placement(nil), p.Tables...)
 	sort.SliceStable(big, func(i, j int) bool { return big[i].Bytes > big[j].Bytes })
 	if len(big) > 5 {
@@ -367,7 +367,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	}
 	fmt.Fprintln(w, "Biggest:")
 	for _, t := range big {
-		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, openedge.FormatSize(t.Bytes), t.RPB, t.BPC, t.DataArea)
+		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
 	}
 	if p.Target == "" {
 		fmt.Fprintln(w, `No --target: extents are at "." (run prostrct create from the target directory).`)

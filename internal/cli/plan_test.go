@@ -260,13 +260,13 @@ func TestPlanSummary(t *testing.T) {
 	code, stdout, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", out, "--target", "/db/new/prod"}, fixedMachine...)...)
 	require.Equal(t, ExitOK, code, stderr)
 	assert.Empty(t, stdout, "without --json nothing goes to stdout")
-	want := `Planned 3 tables (1.3G, 12005000 records): 1 large, 0 medium, 1 small, 1 empty.
+	want := `Planned 3 tables (1.3 GiB, 12,005,000 records): 1 large, 0 medium, 1 small, 1 empty.
 Areas: 3 data, 3 index, 1 LOB (numbers 7-13), block size 8192.
-Fixed extents: 1.8G (/db/new 1.8G).
+Fixed extents: 1.8 GiB (/db/new 1.8 GiB).
 Biggest:
-  PUB.order-line                       1.3G  RPB 128 BPC 512 -> order_line_Data
-  PUB.customer                         1.4M  RPB 32  BPC 8   -> Small32_Data
-  PUB.note                             0.0B  RPB 64  BPC 8   -> Small64_Data
+  PUB.order-line                    1.3 GiB  RPB 128 BPC 512 -> order_line_Data
+  PUB.customer                      1.4 MiB  RPB 32  BPC 8   -> Small32_Data
+  PUB.note                              0 B  RPB 64  BPC 8   -> Small64_Data
 Wrote ` + out + `: target.st, tablemove.sh, tablemove.st, placement.md, target.pf, plan.json, target.df.
 `
 	assert.Equal(t, want, stderr)

@@ -61,7 +61,7 @@ func TestReportEndToEndWithOesim(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &v))
 	md := string(after)
-	assert.Contains(t, md, "**OK: ")
+	assert.Contains(t, md, "**Verified: all ")
 	assert.Equal(t, len(v.Rows), strings.Count(md, " | match | "), "a row per verified table")
 	page, err := os.ReadFile(filepath.Join(work, report.HTMLFile))
 	require.NoError(t, err)

@@ -59,7 +59,7 @@ func TestReportCommand(t *testing.T) {
 	extra := filepath.Join(t.TempDir(), "mail.html")
 	code, out, errOut := runReport(t, "--work", dir, "--html", extra)
 	require.Equal(t, ExitOK, code, errOut)
-	assert.Contains(t, errOut, "OK: 1 tables, 5,000 records, every count matches")
+	assert.Contains(t, errOut, "Verified: the table and its 5,000 records arrived, and the count matches.")
 	assert.Contains(t, out, filepath.Join(dir, report.HTMLFile))
 	for _, f := range []string{filepath.Join(dir, report.MarkdownFile), filepath.Join(dir, report.HTMLFile), extra} {
 		b, err := os.ReadFile(f)
@@ -71,7 +71,7 @@ func TestReportCommand(t *testing.T) {
 func TestReportCommandExitCodes(t *testing.T) {
 	code, _, errOut := runReport(t, "--work", reportWork(t, 1))
 	assert.Equal(t, ExitFailed, code, "a mismatch is exit 1")
-	assert.Contains(t, errOut, "MISMATCH: 1 of 1 tables differ")
+	assert.Contains(t, errOut, "The copy does not match: 1 of 1 tables hold another number of records")
 	assert.Contains(t, errOut, "PUB.customer: mismatch (before 5,000, after 4,999)")
 
 	code, _, errOut = runReport(t)

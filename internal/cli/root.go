@@ -38,10 +38,17 @@ func NewRootCmd(io *IOStreams) *cobra.Command {
 		Long: `oedl runs an OpenEdge database dump/load: it plans a better storage layout from
 tabanalys, dumps and loads every table in parallel, rebuilds the indexes with
 parameters derived from the machine, and proves with tabanalys that no record
-was lost. It drives whatever $DLC points to: a licensed OpenEdge or oesim.`,
+was lost. It drives whatever $DLC points to: a licensed OpenEdge or oesim.
+
+` + configHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       Version(),
+		// Flags a site always sets come from a config file (config.go);
+		// the command line wins over it.
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error { return applyConfig(c, os.Getenv) },
 	}
+	root.SetVersionTemplate(versionText())
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
@@ -76,8 +83,8 @@ func Execute(ctx context.Context, streams *IOStreams, args []string) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		if ctx.Err() != nil && exitCode(err) != ExitUsage {
-			err = &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: %w (the journal is consistent; run again with --resume)", err)}
+		if ctx.Err() != nil && exitCode(err) != ExitUsage && exitCode(err) != ExitInterrupted {
+			err = &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: %w", err)}
 		}
 		fmt.Fprintf(streams.ErrOut, "oedl: %v\n", err)
 	}

@@ -143,7 +143,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, Retries: retries, MinTimeout: opts.JobTimeout,
-		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner,
+		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner, Version: Version(),
 	}, nil
 }
 
@@ -159,7 +159,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if opts.DryRun {
 		checked, err := run.Check(ctx, cfg)
 		if err != nil {
-			return runExit(ctx, err)
+			return runExit(ctx, err, cfg.Work)
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked)
 		return dryRun(opts.IO.Out, cfg, m, note)
@@ -190,9 +190,13 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	sinks = append(sinks, logSink)
 	var closers []func()
 	var ui *tui.Program
-	switch {
-	case jsonOut:
+	if jsonOut {
+		// The events on stdout; a person still sees the run on stderr, as
+		// plain lines (a live screen would fight a terminal on stdout).
 		sinks = append(sinks, tui.NewJSON(io.Out))
+		noTUI = true
+	}
+	switch {
 	case io.IsTerminal && !noTUI:
 		ui = tui.New(screenOptions(io, cfg, model, cancel))
 		sinks = append(sinks, ui)
@@ -224,10 +228,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	for _, c := range closers {
 		c()
 	}
-	if err == nil && !jsonOut {
+	if err == nil {
 		printRunSummary(io.ErrOut, cfg, res)
 	}
-	return res, runExit(ctx, err)
+	return res, runExit(ctx, err, cfg.Work)
 }
 
 // screenOptions are the live screen's: the terminal, the disks it watches,
@@ -244,7 +248,7 @@ func screenOptions(io *IOStreams, cfg run.Config, model *estimate.Model, cancel 
 	return o
 }
 
-func runExit(ctx context.Context, err error) error {
+func runExit(ctx context.Context, err error, work string) error {
 	if err == nil {
 		return nil
 	}
@@ -257,7 +261,7 @@ func runExit(ctx context.Context, err error) error {
 	case errors.As(err, &pe):
 		return PreconditionError(err)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: run again with --resume to continue")}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with oedl run --resume --work %s (with the same --source, --target and --plan)", work)}
 	case errors.As(err, &fe):
 		return FailedError(err)
 	}
@@ -268,14 +272,14 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 	if res == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nrun done in %s", res.Schedule.Elapsed().Round(time.Millisecond))
+	fmt.Fprintf(w, "\nrun done in %s", units.FormatDuration(res.Schedule.Elapsed()))
 	if res.Resumed {
 		fmt.Fprintf(w, " (resumed: %d job(s) already done)", res.Skipped)
 	}
 	fmt.Fprintln(w)
 	if v := res.Verify; v != nil {
-		fmt.Fprintf(w, "verified: %d tables, %d records; sha256 before %s = after %s\n",
-			len(v.Rows), v.After.Records, v.Before.ShortSum(), v.After.ShortSum())
+		fmt.Fprintf(w, "verified: %s tables, %s records; sha256 before %s = after %s\n",
+			units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records), v.Before.ShortSum(), v.After.ShortSum())
 	}
 	for _, r := range res.Repairs {
 		fmt.Fprintf(w, "repaired: %s\n", r)

@@ -37,9 +37,9 @@ func TestRunDryRunHardwareAndCalibration(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{"default: plan's cores and a typical disk", nil, ExitOK, "on 4 cores, disk 200 MB/s / 4000 IOPS", ""},
-		{"--hardware", []string{"--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores, disk 250 MB/s / 4000 IOPS / 2.5 ms", ""},
-		{"--calibration brings its machine", []string{"--calibration", calibration}, ExitOK, "on 3 cores, disk 75 MB/s / 900 IOPS", ""},
+		{"default: plan's cores and a typical disk", nil, ExitOK, "on 4 cores, disk 190.7 MiB/s / 4000 IOPS", ""},
+		{"--hardware", []string{"--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores, disk 238.4 MiB/s / 4000 IOPS / 2.5 ms", ""},
+		{"--calibration brings its machine", []string{"--calibration", calibration}, ExitOK, "on 3 cores, disk 71.5 MiB/s / 900 IOPS", ""},
 		{"--hardware over --calibration", []string{"--calibration", calibration, "--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores", ""},
 		{"unreadable hardware", []string{"--hardware", broken}, ExitUsage, "", "broken.json"},
 		{"missing calibration", []string{"--calibration", filepath.Join(dir, "nope.json")}, ExitUsage, "", "nope.json"},

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // dominant names the tables that hold the window back, with what to do
@@ -53,7 +54,7 @@ func dominant(in *Input, m *Model, est *Estimate) []Advice {
 		case t.Threads > 1:
 			what = fmt.Sprintf("dumps with %d threads and still spans %.0f%% of dump+load: split it with dumpspecified on its leading key into more ranges, and let its sections load side by side (--loads-per-area, own area)", t.Threads, share*100)
 		case in.Strategy.DumpThreads > 1:
-			what = fmt.Sprintf("spans %.0f%% of dump+load on one stream: give it threads (lower --threaded-dump-min below %s) or split it with dumpspecified", share*100, formatBytes(t.Bytes))
+			what = fmt.Sprintf("spans %.0f%% of dump+load on one stream: give it threads (lower --threaded-dump-min below %s) or split it with dumpspecified", share*100, units.FormatIEC(t.Bytes))
 		default:
 			what = fmt.Sprintf("spans %.0f%% of dump+load on one stream: give it threads (--dump-threads, needs the source served) or split it with dumpspecified", share*100)
 		}
@@ -104,14 +105,14 @@ func queueBound(in *Input, est *Estimate) string {
 	st := in.Strategy
 	if dump > load {
 		return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a dump slot (%d dumps, %d at a time); more dump jobs shorten it until the cores or the disk bind: oedl estimate --dump-jobs %d,%d,%d gives the table",
-			formatDuration(dump.D()), formatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
+			units.FormatDuration(dump.D()), units.FormatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
 	}
 	area := ""
 	if st.LoadsPerArea > 0 {
 		area = fmt.Sprintf(", at most %d per area", st.LoadsPerArea)
 	}
 	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: oedl estimate --load-jobs %d,%d,%d --loads-per-area %d,%d gives the table",
-		formatDuration(load.D()), formatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs, st.LoadJobs*2, st.LoadJobs*4, max(1, st.LoadsPerArea), max(2, st.LoadsPerArea*2))
+		units.FormatDuration(load.D()), units.FormatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs, st.LoadJobs*2, st.LoadJobs*4, max(1, st.LoadsPerArea), max(2, st.LoadsPerArea*2))
 }
 
 // warnings flag plans the model says will misbehave.
@@ -128,7 +129,7 @@ func warnings(in *Input, m *Model) []string {
 		tf := float64(in.Hardware.MemoryBytes) * float64(max(ix.TF, 0)) / 100
 		if need := float64(kb<<10) + tf; need > float64(in.Hardware.MemoryBytes) {
 			w = append(w, fmt.Sprintf("idxbuild memory (KB 000037016 formula) is %s, more than the %s of RAM: it may fail to start its helper threads",
-				formatBytes(int64(need)), formatBytes(in.Hardware.MemoryBytes)))
+				units.FormatIEC(int64(need)), units.FormatIEC(in.Hardware.MemoryBytes)))
 		}
 	}
 	return w

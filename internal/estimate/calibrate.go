@@ -14,6 +14,7 @@ import (
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // ErrPrecondition marks calibration errors that something outside oedl
@@ -231,7 +232,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		t.file = firstBD(dir)
 		sourceDumps = append(sourceDumps, sample{Job: "dump " + t.name + " (source)", Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu})
 	}
-	c.logf("dumped %d sample tables from the source (largest %s, %s)", len(tables), tables[0].name, formatBytes(tables[0].bytes))
+	c.logf("dumped %d sample tables from the source (largest %s, %s)", len(tables), tables[0].name, units.FormatIEC(tables[0].bytes))
 
 	// 3. The scratch database, served as oedl run serves its target, and
 	// the sample loaded into it one table at a time.
@@ -423,8 +424,8 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, queue.DumpJobs)
 	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, queue.LoadJobs, m.Dump.queue(tables[1:], queue.DumpJobs))
-	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic fitted: dump %.0f KB, load %.0f KB",
-		len(tables)-1, queue.DumpJobs, formatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, formatDuration(seconds(smallLoads.Wall)), m.Dump.StartupIOKB, m.Load.StartupIOKB))
+	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic fitted: dump %s, load %s",
+		len(tables)-1, queue.DumpJobs, units.FormatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, units.FormatDuration(seconds(smallLoads.Wall)), units.FormatIEC(int64(m.Dump.StartupIOKB*1024)), units.FormatIEC(int64(m.Load.StartupIOKB*1024))))
 	c.samples = append(c.samples, smallDumps, both[0], both[1])
 	c.samples = append(c.samples, bi[0])
 	c.fitLoadKeyFactor(m, tables[1:], bi[0], queue.LoadJobs)

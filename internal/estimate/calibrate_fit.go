@@ -8,6 +8,7 @@ import (
 
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // fitStartupIO finds the disk traffic per start (KB) of the jobs of queue
@@ -130,7 +131,7 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 		// it do, so that it does not become one in the estimate either.
 		m.Hardware.DiskMBps = 10 * loadDev * par.Bytes / math.Max(par.Wall, 1e-3) / 1e6
 		m.Hardware.DiskLatencyMs = 0
-		c.notes = append(c.notes, fmt.Sprintf("I/O too fast to tell from CPU: the disk is set to 10 times what the parallel test reached, %.0f MB/s", m.Hardware.DiskMBps))
+		c.notes = append(c.notes, fmt.Sprintf("I/O too fast to tell from CPU: the disk is set to 10 times what the parallel test reached, %s", m.Hardware.DiskRate()))
 	default:
 		// The device: at least as fast as the aggregate, no faster than n
 		// single streams.
@@ -143,8 +144,8 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 		} else {
 			m.Hardware.DiskLatencyMs = 0
 		}
-		c.notes = append(c.notes, fmt.Sprintf("load I/O: %.3g s/MB one stream, %.3g s/MB with %d streams: disk %.0f MB/s, per-request latency %.2g ms",
-			single*1e6, perByte*1e6, c.cfg.Streams, m.Hardware.DiskMBps, m.Hardware.DiskLatencyMs))
+		c.notes = append(c.notes, fmt.Sprintf("load I/O: %.3g s/MB one stream, %.3g s/MB with %d streams: disk %s, per-request latency %.2g ms",
+			single*1e6, perByte*1e6, c.cfg.Streams, m.Hardware.DiskRate(), m.Hardware.DiskLatencyMs))
 	}
 	// The dump's device traffic per table byte, in the same disk's terms.
 	if dumpIO > 0 {
@@ -332,9 +333,9 @@ func fitIdxbuild(m *Model, idxs [3]sample, largeMin int64, p plan.Idxbuild) stri
 	}
 	ic.ReadPerByte, ic.WritePerByte = dev/2, dev/2
 	return fmt.Sprintf("idxbuild: %s for %.0f indexes without data, %s for %s alone, %s with the sample's %s: %.3g ms per index, %.3g s/MB for tables over %s, %.3g s/MB for the others, %.3g µs CPU per key",
-		formatDuration(seconds(empty.Wall)), empty.Indexes, formatDuration(seconds(big.Wall)), formatBytes(int64(big.Bytes)),
-		formatDuration(seconds(all.Wall)), formatBytes(int64(all.Bytes)), ic.SecPerIndex*1e3,
-		bigSec/math.Max(1, big.Bytes)*1e6, formatBytes(largeMin), othersSec/math.Max(1, othersBytes)*1e6, ic.CPUPerKeyUs)
+		units.FormatDuration(seconds(empty.Wall)), empty.Indexes, units.FormatDuration(seconds(big.Wall)), units.FormatIEC(int64(big.Bytes)),
+		units.FormatDuration(seconds(all.Wall)), units.FormatIEC(int64(all.Bytes)), ic.SecPerIndex*1e3,
+		bigSec/math.Max(1, big.Bytes)*1e6, units.FormatIEC(largeMin), othersSec/math.Max(1, othersBytes)*1e6, ic.CPUPerKeyUs)
 }
 
 // fitTabanalys sets tabanalys's start-up and per-byte cost from two
@@ -386,5 +387,5 @@ func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured 
 	f := solveIncreasing(wall, measured.Wall, 1e4)
 	m.Idxbuild.LoadKeyFactor = f
 	c.notes = append(c.notes, fmt.Sprintf("%s: %s (the model without key work: %s): load key factor %.2f",
-		measured.Job, formatDuration(seconds(measured.Wall)), formatDuration(seconds(wall(0))), f))
+		measured.Job, units.FormatDuration(seconds(measured.Wall)), units.FormatDuration(seconds(wall(0))), f))
 }

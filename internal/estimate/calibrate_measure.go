@@ -17,6 +17,7 @@ import (
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // timed runs one utility call alone and returns its wall and CPU time.
@@ -195,7 +196,7 @@ func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable) (
 		return s, err
 	}
 	s.Wall = time.Since(start).Seconds()
-	c.logf("%d loads of %s at once: %s", n, formatBytes(big.bytes), formatDuration(seconds(s.Wall)))
+	c.logf("%d loads of %s at once: %s", n, units.FormatIEC(big.bytes), units.FormatDuration(seconds(s.Wall)))
 	return s, nil
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // sliceKey is the field a slice is cut on.
@@ -226,7 +227,7 @@ func (c *calibrator) largeSample(ctx context.Context, stats []openedge.TableStat
 	}
 	mean := float64(big.Bytes) / float64(big.Records)
 	want := max(1, int64(float64(c.cfg.SampleMax)/mean))
-	c.logf("slicing %s (%s) with dumpspecified on %s: about %d records", name, formatBytes(big.Bytes), key.field, want)
+	c.logf("slicing %s (%s) with dumpspecified on %s: about %s records", name, units.FormatIEC(big.Bytes), key.field, units.Thousands(want))
 	p, err := c.sliceLargest(ctx, &sampleTable{name: name}, key, want)
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
@@ -237,7 +238,7 @@ func (c *calibrator) largeSample(ctx context.Context, stats []openedge.TableStat
 	}
 	st := &sampleTable{name: name, records: p.records, bytes: int64(float64(p.records) * mean), file: firstBD(p.dir),
 		slice: fmt.Sprintf("%s %s %s", key.field, p.spec.Op1, p.spec.Low)}
-	c.notes = append(c.notes, fmt.Sprintf("large sample: %s %s, %d of %d records (%s)", name, st.slice, p.records, big.Records, formatBytes(st.bytes)))
+	c.notes = append(c.notes, fmt.Sprintf("large sample: %s %s, %s of %s records (%s)", name, st.slice, units.Thousands(p.records), units.Thousands(big.Records), units.FormatIEC(st.bytes)))
 	dump := &sample{Job: "dump " + name + " slice (source)", Records: float64(p.records), Bytes: float64(st.bytes), Wall: p.wall, CPU: p.cpu}
 	return st, dump, nil
 }

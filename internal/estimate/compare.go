@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Candidate is one strategy's estimate in a comparison.
@@ -75,18 +77,18 @@ func why(best, base Candidate, hw Hardware) string {
 	dl, ix := base.DumpLoad-best.DumpLoad, base.Idxbuild-best.Idxbuild
 	var reasons []string
 	if dl > 0 {
-		reasons = append(reasons, fmt.Sprintf("its dump+load span is %s shorter", formatDuration(dl.D())))
+		reasons = append(reasons, fmt.Sprintf("its dump+load span is %s shorter", units.FormatDuration(dl.D())))
 	}
 	if ix > 0 {
-		reasons = append(reasons, fmt.Sprintf("its index rebuild is %s shorter", formatDuration(ix.D())))
+		reasons = append(reasons, fmt.Sprintf("its index rebuild is %s shorter", units.FormatDuration(ix.D())))
 	}
 	if dl < 0 {
-		reasons = append(reasons, fmt.Sprintf("which outweighs a dump+load span %s longer", formatDuration((-dl).D())))
+		reasons = append(reasons, fmt.Sprintf("which outweighs a dump+load span %s longer", units.FormatDuration((-dl).D())))
 	}
 	if ix < 0 {
-		reasons = append(reasons, fmt.Sprintf("which outweighs an index build %s longer", formatDuration((-ix).D())))
+		reasons = append(reasons, fmt.Sprintf("which outweighs an index build %s longer", units.FormatDuration((-ix).D())))
 	}
-	out := fmt.Sprintf("%s saves %s over %s: %s", best.Strategy.Name, formatDuration((base.Window - best.Window).D()),
+	out := fmt.Sprintf("%s saves %s over %s: %s", best.Strategy.Name, units.FormatDuration((base.Window - best.Window).D()),
 		base.Strategy.Name, strings.Join(reasons, ", "))
 	if saved := float64(base.Window-best.Window) / float64(base.Window); saved < closeCall {
 		out += fmt.Sprintf("; that is %.0f%% of the window, within the estimate's accuracy: rehearse both before choosing", saved*100)
@@ -106,8 +108,8 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "strategy\tdump+load\tε\tidxbuild\twindow")
 	for _, x := range c.Candidates {
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%s\n", x.Strategy.Name, formatDuration(x.DumpLoad.D()), x.Overlap,
-			formatDuration(x.Idxbuild.D()), formatDuration(x.Window.D()))
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%s\n", x.Strategy.Name, units.FormatDuration(x.DumpLoad.D()), x.Overlap,
+			units.FormatDuration(x.Idxbuild.D()), units.FormatDuration(x.Window.D()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // DryRunInput is what `oedl run --dry-run` knows: the estimate's input
@@ -40,12 +41,12 @@ func DryRun(w io.Writer, in DryRunInput) error {
 	est := summarise(&in.Input, m, sim)
 	ew := &errWriter{w: w}
 	ew.printf("# oedl run --dry-run: nothing is run and nothing on disk changes.\n")
-	ew.printf("# Estimated outage window %s on %s\n", formatDuration(est.Window.D()), est.Hardware)
+	ew.printf("# Estimated outage window %s on %s\n", units.FormatDuration(est.Window.D()), est.Hardware)
 	ew.printf("# strategy: %s\n", est.Strategy.Describe())
 	phases := map[string]Phase{}
 	for _, p := range est.Phases {
 		phases[p.Name] = p
-		ew.printf("#   %-15s %9s → %9s  %9s\n", p.Name, formatDuration(p.Start.D()), formatDuration(p.End.D()), formatDuration(p.Duration.D()))
+		ew.printf("#   %-15s %9s → %9s  %9s\n", p.Name, units.FormatDuration(p.Start.D()), units.FormatDuration(p.End.D()), units.FormatDuration(p.Duration.D()))
 	}
 	spans := make(map[string]schedule.Span, len(sim.result.Spans))
 	for _, s := range sim.result.Spans {
@@ -64,12 +65,12 @@ func DryRun(w io.Writer, in DryRunInput) error {
 			ew.printf("\n## %s (continued)\n", ph)
 		default:
 			p := phases[ph]
-			ew.printf("\n## %s: estimated %s, from %s to %s\n", ph, formatDuration(p.Duration.D()), formatDuration(p.Start.D()), formatDuration(p.End.D()))
+			ew.printf("\n## %s: estimated %s, from %s to %s\n", ph, units.FormatDuration(p.Duration.D()), units.FormatDuration(p.Start.D()), units.FormatDuration(p.End.D()))
 		}
 		seen[ph], prev = true, ph
 		sp := spans[j.ID]
 		start := sp.Start.Sub(sim.result.Start)
-		ew.printf("# [%s +%s] %s\n", formatDuration(start), formatDuration(sp.End.Sub(sp.Start)), j.ID)
+		ew.printf("# [%s +%s] %s\n", units.FormatDuration(start), units.FormatDuration(sp.End.Sub(sp.Start)), j.ID)
 		for _, argv := range in.Commands(j) {
 			ew.printf("%s\n", execx.Quote(argv))
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Hardware is the machine an estimate is for. The disk is one shared device
@@ -64,14 +66,24 @@ func (h Hardware) Validate() error {
 	return errors.Join(errs...)
 }
 
+// DiskRate is the disk's throughput ceiling as oedl shows every rate,
+// in MiB/s ("381.5 MiB/s"); DiskMBps is in the decimal MB/s of disk
+// datasheets (--disk-mbps 400), and that is the one place it is typed.
+func (h Hardware) DiskRate() string {
+	if h.DiskMBps <= 0 {
+		return "unlimited"
+	}
+	return units.FormatRate(h.DiskMBps * 1e6)
+}
+
 // String is a one-line description for reports.
 func (h Hardware) String() string {
-	s := fmt.Sprintf("%d cores, disk %.0f MB/s / %.0f IOPS", h.Cores, h.DiskMBps, h.DiskIOPS)
+	s := fmt.Sprintf("%d cores, disk %s / %.0f IOPS", h.Cores, h.DiskRate(), h.DiskIOPS)
 	if h.DiskLatencyMs > 0 {
 		s += fmt.Sprintf(" / %.2g ms", h.DiskLatencyMs)
 	}
 	if h.MemoryBytes > 0 {
-		s += ", " + formatBytes(h.MemoryBytes) + " RAM"
+		s += ", " + units.FormatIEC(h.MemoryBytes) + " RAM"
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/report"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // WriteHTML writes a self-contained page: the window and its parts, the
@@ -35,8 +36,8 @@ func (e *Estimate) WriteHTMLFile(path, title string) error {
 }
 
 var htmlPage = template.Must(template.New("estimate").Funcs(template.FuncMap{
-	"dur":   func(s Seconds) string { return formatDuration(s.D()) },
-	"bytes": formatBytes,
+	"dur":   func(s Seconds) string { return units.FormatDuration(s.D()) },
+	"bytes": units.FormatIEC,
 	"sub":   func(a, b Seconds) Seconds { return a - b },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>

@@ -136,9 +136,9 @@ type Uncertainty struct {
 func DefaultModel() *Model {
 	return &Model{
 		Version: ModelVersion,
-		Origin:  "default priors (performance-model.md §5.3, fitted to seed 003)",
+		Origin:  "built-in priors, fitted to White Star Software's published dump/load benchmark (14 GB, 873 tables)",
 		Hardware: Hardware{Cores: 8, MemoryBytes: 16 << 30, DiskMBps: 250, DiskIOPS: 4000, DiskLatencyMs: 2.5, DiskModel: DiskCeilings,
-			Note: "seed 003 benchmark box: 8-core Xeon 8124M, 16 GB, 4000 IOPS volume"},
+			Note: "the benchmark's machine: 8-core Xeon 8124M, 16 GiB, 4000 IOPS volume"},
 		Dump: PhaseCost{StartupSec: 0.3, CPUPerRecordUs: 0.3, CPUPerMB: 1.0 / 250,
 			ReadPerByte: 1, WritePerByte: 1.02, IOSizeKB: 56},
 		Load: PhaseCost{StartupSec: 0.5, CPUPerRecordUs: 2, CPUPerMB: 1.0 / 40,

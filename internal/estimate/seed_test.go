@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // seed003Plan is a plan shaped like the database of seed 003: 14 GB in 873
@@ -142,8 +143,8 @@ func TestSeed003Predictions(t *testing.T) {
 			ov, err := Run(context.Background(), Input{Plan: p, Hardware: hw, Strategy: seedStrategy(hw, false)})
 			require.NoError(t, err)
 			t.Logf("| %2d | %5.0f | %s | %s | %s | %s | %s |", cores, iops,
-				formatDuration(phase(t, st, "dump").Duration.D()), formatDuration(phase(t, st, "load").Duration.D()),
-				formatDuration(ov.dumpLoadSpan().D()), formatDuration(phase(t, st, "idxbuild").Duration.D()), formatDuration(ov.Window.D()))
+				units.FormatDuration(phase(t, st, "dump").Duration.D()), units.FormatDuration(phase(t, st, "load").Duration.D()),
+				units.FormatDuration(ov.dumpLoadSpan().D()), units.FormatDuration(phase(t, st, "idxbuild").Duration.D()), units.FormatDuration(ov.Window.D()))
 			windows[key{cores, iops}] = ov.Window.D()
 			if cores == 2 && iops == 4000 {
 				// The model makes 16 dump streams on 2 cores CPU-bound for a

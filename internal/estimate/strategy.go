@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Strategy is how the run is organised: the knobs of `oedl run` that
@@ -67,7 +68,7 @@ func (s Strategy) Describe() string {
 		parts = append(parts, fmt.Sprintf("≤%d load per area", s.LoadsPerArea))
 	}
 	if s.DumpThreads > 1 && s.ThreadedDumpMin > 0 {
-		parts = append(parts, fmt.Sprintf("tables ≥ %s dumped with %d threads", formatBytes(s.ThreadedDumpMin), s.DumpThreads))
+		parts = append(parts, fmt.Sprintf("tables ≥ %s dumped with %d threads", units.FormatIEC(s.ThreadedDumpMin), s.DumpThreads))
 	}
 	if s.BuildIndexes {
 		parts = append(parts, "indexes built during the load")

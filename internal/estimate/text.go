@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 // WriteText prints the estimate for a DBA: the window and its range, the
@@ -11,29 +13,29 @@ import (
 // longest maxTables tables (0 = all).
 func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 	ew := &errWriter{w: w}
-	ew.printf("Estimated outage window: %s", formatDuration(e.Window.D()))
+	ew.printf("Estimated outage window: %s", units.FormatDuration(e.Window.D()))
 	if e.Range != nil {
-		ew.printf("  (P50 %s, P90 %s over %d samples)", formatDuration(e.Range.P50.D()), formatDuration(e.Range.P90.D()), e.Range.Samples)
+		ew.printf("  (P50 %s, P90 %s over %d samples)", units.FormatDuration(e.Range.P50.D()), units.FormatDuration(e.Range.P90.D()), e.Range.Samples)
 	}
 	ew.printf("\n  hardware: %s\n  strategy: %s\n  model:    %s\n\n", e.Hardware, e.Strategy.Describe(), e.ModelOrigin)
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\tstarts\tends\tduration\tjobs\t")
 	for _, p := range e.Phases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t\n", p.Name, formatDuration(p.Start.D()), formatDuration(p.End.D()), formatDuration(p.Duration.D()), p.Jobs)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t\n", p.Name, units.FormatDuration(p.Start.D()), units.FormatDuration(p.End.D()), units.FormatDuration(p.Duration.D()), p.Jobs)
 	}
 	tw.Flush()
 	if e.Overlap.Duration > 0 {
-		ew.printf("dump and load overlap for %s (overlap efficiency ε = %.2f)\n", formatDuration(e.Overlap.Duration.D()), e.Overlap.Efficiency)
+		ew.printf("dump and load overlap for %s (overlap efficiency ε = %.2f)\n", units.FormatDuration(e.Overlap.Duration.D()), e.Overlap.Efficiency)
 	}
 
 	ew.printf("\nCritical path:\n")
 	for _, s := range e.CriticalPath {
 		wait := ""
 		if s.Waited > 0 {
-			wait = fmt.Sprintf("  (queued %s for a slot or its area)", formatDuration(s.Waited.D()))
+			wait = fmt.Sprintf("  (queued %s for a slot or its area)", units.FormatDuration(s.Waited.D()))
 		}
-		ew.printf("  %8s  %-40s %8s%s\n", formatDuration(s.Start.D()), s.Job, formatDuration((s.End - s.Start).D()), wait)
+		ew.printf("  %8s  %-40s %8s%s\n", units.FormatDuration(s.Start.D()), s.Job, units.FormatDuration((s.End - s.Start).D()), wait)
 	}
 
 	if e.Bottleneck != "" {
@@ -61,8 +63,8 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 	tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "table\tsize\trecords\tdump starts\tdump\tload ends\tload\tsections\t")
 	for _, t := range e.Tables[:n] {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t\n", t.Table, formatBytes(t.Bytes), t.Records,
-			formatDuration(t.DumpStart.D()), formatDuration(t.Dump.D()), formatDuration(t.LoadEnd.D()), formatDuration(t.Load.D()), t.Sections)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", t.Table, units.FormatIEC(t.Bytes), units.Thousands(t.Records),
+			units.FormatDuration(t.DumpStart.D()), units.FormatDuration(t.Dump.D()), units.FormatDuration(t.LoadEnd.D()), units.FormatDuration(t.Load.D()), t.Sections)
 	}
 	tw.Flush()
 	return ew.err

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Grid lists hardware values and job counts to try; every combination is
@@ -100,15 +102,15 @@ func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware, Jo
 // WriteWhatIf prints the rows as a table.
 func WriteWhatIf(w io.Writer, rows []WhatIfRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cores\tdisk MB/s\tIOPS\tmemory\tdump jobs\tload jobs\tloads/area\tdump+load\tidxbuild\twindow\t")
+	fmt.Fprintln(tw, "cores\tdisk\tIOPS\tmemory\tdump jobs\tload jobs\tloads/area\tdump+load\tidxbuild\twindow\t")
 	for _, r := range rows {
 		perArea := "any"
 		if r.Strategy.LoadsPerArea > 0 {
 			perArea = strconv.Itoa(r.Strategy.LoadsPerArea)
 		}
-		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Hardware.Cores, r.Hardware.DiskMBps, r.Hardware.DiskIOPS,
-			formatBytes(r.Hardware.MemoryBytes), r.Strategy.DumpJobs, r.Strategy.LoadJobs, perArea,
-			formatDuration(r.DumpLoad.D()), formatDuration(r.Idxbuild.D()), formatDuration(r.Window.D()))
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Hardware.Cores, r.Hardware.DiskRate(), r.Hardware.DiskIOPS,
+			units.FormatIEC(r.Hardware.MemoryBytes), r.Strategy.DumpJobs, r.Strategy.LoadJobs, perArea,
+			units.FormatDuration(r.DumpLoad.D()), units.FormatDuration(r.Idxbuild.D()), units.FormatDuration(r.Window.D()))
 	}
 	return tw.Flush()
 }

@@ -23,8 +23,42 @@ const (
 	JobFailed   Kind = "job_failed" // Err and Log set; Attempt says which try
 	JobRetry    Kind = "job_retry"
 	JobSkipped  Kind = "job_skipped" // already done in the journal (resume)
-	Warning     Kind = "warning"
+	// JobCancelled: the job was stopped because the run was interrupted
+	// (Ctrl-C, SIGTERM); it is not a failure, and --resume runs it again.
+	JobCancelled Kind = "job_cancelled"
+	Warning      Kind = "warning"
 )
+
+// Why a job failed (Event.Reason), decided from exit codes, signals,
+// timeouts and message numbers, never from English text.
+const (
+	ReasonExit        = "exit"               // non-zero exit code (ExitCode)
+	ReasonSignal      = "signal"             // killed by a signal (Signal): kill -9, the OOM killer
+	ReasonHang        = "hang"               // no end within the job's timeout (Timeout); oedl killed it
+	ReasonDiskFull    = "disk_full"          // the utility reported errno 28 (ENOSPC)
+	ReasonNoSuccess   = "no_success_message" // exit 0 without its success message number
+	ReasonCouldNotRun = "could_not_run"      // the program did not start
+	ReasonCancelled   = "cancelled"          // stopped by an interrupt (job_cancelled)
+	ReasonError       = "error"              // anything else: a missing file, a journal write
+)
+
+// How a run ended (Event.Status on run_finished).
+const (
+	StatusVerified    = "verified"    // every job done and every table's count matches
+	StatusFailed      = "failed"      // a job failed for good, or verify found a mismatch
+	StatusInterrupted = "interrupted" // stopped by Ctrl-C or SIGTERM; --resume continues
+)
+
+// VerifySummary is the verification of a run, on run_finished.
+type VerifySummary struct {
+	OK             bool   `json:"ok"`
+	Tables         int    `json:"tables"`
+	Mismatched     int    `json:"mismatched"`
+	RecordsBefore  int64  `json:"records_before"`
+	RecordsAfter   int64  `json:"records_after"`
+	ChecksumBefore string `json:"checksum_before"` // sha256 of the sorted "table count" lines
+	ChecksumAfter  string `json:"checksum_after"`
+}
 
 // Event is one state change. Fields that do not apply are zero and omitted
 // from JSON.
@@ -49,6 +83,28 @@ type Event struct {
 	Message string        `json:"message,omitempty"`
 	Err     string        `json:"error,omitempty"`
 	Log     string        `json:"log,omitempty"` // path of the job's log
+
+	// Failures (job_failed, job_cancelled): why, in a form a script can
+	// test; Err says it in words.
+	Reason   string        `json:"reason,omitempty"`     // one of the Reason* constants
+	ExitCode int           `json:"exit_code,omitempty"`  // ReasonExit, ReasonDiskFull
+	Signal   string        `json:"signal,omitempty"`     // ReasonSignal: "SIGKILL"
+	Timeout  time.Duration `json:"timeout_ns,omitempty"` // ReasonHang: the limit it ran past
+	// Retrying: another attempt follows (job_retry comes next), so the
+	// failure is not the job's end.
+	Retrying bool `json:"retrying,omitempty"`
+
+	// run_started: the outage began at Since (the first invocation's
+	// start; a resume keeps counting from it), this is invocation Attempt,
+	// with the Settings that shape the queue and the versions in use.
+	Since           time.Time        `json:"since,omitzero"`
+	Settings        map[string]int64 `json:"settings,omitempty"`
+	OEDLVersion     string           `json:"oedl_version,omitempty"`
+	OpenEdgeVersion string           `json:"openedge_version,omitempty"`
+
+	// run_finished: how the run ended, and its verification when it ran.
+	Status string         `json:"status,omitempty"`
+	Verify *VerifySummary `json:"verify,omitempty"`
 }
 
 // Sink consumes events. Emit must not block for long: a slow consumer must

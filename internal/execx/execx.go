@@ -46,6 +46,9 @@ type Cmd struct {
 type Result struct {
 	Output   string // combined stdout and stderr
 	ExitCode int    // -1 when the process did not exit normally
+	// Signal is the signal that ended the process (9 for a kill -9, an
+	// OOM kill or oedl's own timeout), 0 when it exited by itself.
+	Signal   syscall.Signal
 	Elapsed  time.Duration
 	TimedOut bool
 }
@@ -106,15 +109,24 @@ func (Local) Run(ctx context.Context, c Cmd) (Result, error) {
 	waitErr := cmd.Wait()
 	close(done)
 	res := Result{Output: out.String(), ExitCode: cmd.ProcessState.ExitCode(), Elapsed: time.Since(start)}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		res.Signal = ws.Signal()
+	}
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	if c.Log != nil {
-		fmt.Fprintf(c.Log, "[exit %d after %s]\n", res.ExitCode, res.Elapsed.Round(time.Millisecond))
+		if res.Signal != 0 {
+			fmt.Fprintf(c.Log, "[killed by signal %d (%s) after %s]\n", int(res.Signal), SignalName(res.Signal), res.Elapsed.Round(time.Millisecond))
+		} else {
+			fmt.Fprintf(c.Log, "[exit %d after %s]\n", res.ExitCode, res.Elapsed.Round(time.Millisecond))
+		}
 	}
 	switch {
 	case res.TimedOut:
 		return res, fmt.Errorf("%s timed out after %s", c.Path, c.Timeout)
 	case ctx.Err() != nil:
 		return res, ctx.Err()
+	case waitErr != nil && res.Signal != 0:
+		return res, fmt.Errorf("%s killed by signal %d (%s): %w", c.Path, int(res.Signal), SignalName(res.Signal), ErrExit)
 	case waitErr != nil:
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {

@@ -49,6 +49,10 @@ func helper(mode string, args []string) int {
 		select {}
 	case "blockalone":
 		select {}
+	case "killself": // die by a signal, as a utility killed by the OOM killer or kill -9
+		fmt.Println("starting with record 1")
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
 	}
 	return 99
 }
@@ -203,4 +207,19 @@ func TestStartedGetsThePID(t *testing.T) {
 	require.NoError(t, err)
 	assert.Positive(t, pid)
 	assert.Equal(t, strconv.Itoa(pid), strings.TrimSpace(res.Output))
+}
+
+// A utility killed by a signal is told as such: the signal, not the -1
+// exit code Go reports for it.
+func TestKilledBySignal(t *testing.T) {
+	var log bytes.Buffer
+	c := self(t, "killself")
+	c.Log = &log
+	res, err := Local{}.Run(context.Background(), c)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrExit)
+	assert.Equal(t, syscall.SIGKILL, res.Signal)
+	assert.Contains(t, err.Error(), "killed by signal 9 (SIGKILL)")
+	assert.Contains(t, log.String(), "[killed by signal 9 (SIGKILL) after")
+	assert.False(t, res.TimedOut)
 }

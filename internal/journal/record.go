@@ -55,10 +55,18 @@ type Record struct {
 	CountKnown bool `json:"count_known,omitempty"`
 	Marker     int  `json:"marker,omitempty"` // success message number seen: 6254, 6256, 11465...
 
+	Bytes int64 `json:"bytes,omitempty"` // load: bytes of .bd read (a dump's are its Files)
+
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 	Message string        `json:"message,omitempty"`
 	Err     string        `json:"error,omitempty"`
 	Log     string        `json:"log,omitempty"` // the job's log file
+	// Why a job failed, as event.Reason* ("signal", "hang", "cancelled",
+	// ...), with its figures. Older journals have none: Err says it.
+	Reason   string        `json:"reason,omitempty"`
+	ExitCode int           `json:"exit_code,omitempty"`
+	Signal   string        `json:"signal,omitempty"`
+	Timeout  time.Duration `json:"timeout_ns,omitempty"`
 
 	// Run records only: what this invocation runs, so that a resume can
 	// refuse a different plan or database.
@@ -78,30 +86,39 @@ type Record struct {
 	// the new database, as the target's record DB.oedl.json names them).
 	// Not proof of an outcome: the files change as the run goes on.
 	Created []File `json:"created,omitempty"`
+	// The programs of this invocation: oedl's version and OpenEdge's
+	// ($DLC/version), for the report.
+	OEDLVersion     string `json:"oedl_version,omitempty"`
+	OpenEdgeVersion string `json:"openedge_version,omitempty"`
 }
 
 // Event converts the record to the event stream, so that `oedl status` and
-// the report can replay a run with the same consumers as a live one.
+// the report can replay a run with the same consumers as a live one. Job
+// IDs become the stable IDs the live events carry (event.StableID: a
+// reload is "load:PUB.x" again, its attempt says which).
 func (r Record) Event() event.Event {
 	e := event.Event{
-		V: event.SchemaVersion, Time: r.Time, Job: r.Job, JobKind: r.Kind,
-		Table: r.Table, Area: r.Area, Attempt: r.Attempt,
+		V: event.SchemaVersion, Time: r.Time, Job: event.StableID(r.Job), JobKind: r.Kind,
+		Table: r.Table, Area: r.Area, Attempt: r.Attempt, Records: r.Records, Bytes: r.Bytes,
 		Elapsed: r.Elapsed, Message: r.Message, Err: r.Err, Log: r.Log,
+		Reason: r.Reason, ExitCode: r.ExitCode, Signal: r.Signal, Timeout: r.Timeout,
 	}
 	for _, f := range r.Files {
 		e.Bytes += f.Size
 	}
-	if r.Records > 0 {
-		e.Records = r.Records
-	}
 	if r.Job == RunJob {
-		switch r.State {
-		case Started:
+		e.Job, e.Attempt = "", 0
+		switch {
+		case r.State == Started:
 			e.Kind = event.RunStarted
+			e.Settings, e.OEDLVersion, e.OpenEdgeVersion = r.Settings, r.OEDLVersion, r.OpenEdgeVersion
+		case r.State == Done:
+			e.Kind, e.Status = event.RunFinished, event.StatusVerified
+		case r.Interrupted():
+			e.Kind, e.Status = event.RunFinished, event.StatusInterrupted
 		default:
-			e.Kind = event.RunFinished
+			e.Kind, e.Status = event.RunFinished, event.StatusFailed
 		}
-		e.Job = ""
 		return e
 	}
 	switch r.State {
@@ -111,6 +128,9 @@ func (r Record) Event() event.Event {
 		e.Kind = event.JobFinished
 	case Failed:
 		e.Kind = event.JobFailed
+		if r.Interrupted() {
+			e.Kind = event.JobCancelled
+		}
 	case Repair:
 		e.Kind = event.Warning
 		if e.Message == "" {
@@ -118,4 +138,10 @@ func (r Record) Event() event.Event {
 		}
 	}
 	return e
+}
+
+// Interrupted reports a failed record that is a cancel (Ctrl-C): its
+// Reason, or in journals older than Reason the run's "interrupted".
+func (r Record) Interrupted() bool {
+	return r.State == Failed && (r.Reason == event.ReasonCancelled || (r.Reason == "" && r.Err == "interrupted"))
 }

@@ -108,7 +108,11 @@ func Replay(recs []Record) *Replayed {
 			if isLoad {
 				delete(inflight, key)
 				ld.State = Failed
-				r.Dirty[rec.Area] = fmt.Sprintf("%s failed: %s", rec.Job, rec.Err)
+				if rec.Interrupted() {
+					r.Dirty[rec.Area] = fmt.Sprintf("%s was stopped half way by the interrupt", rec.Job)
+				} else {
+					r.Dirty[rec.Area] = fmt.Sprintf("%s failed: %s", rec.Job, rec.Err)
+				}
 			}
 		case Repair:
 			// A decision, not an outcome: the area stays dirty until a

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // nameAreas creates the data and index area of each pool. Shared pools are
@@ -70,12 +70,12 @@ func fillPoolAreas(pl *pool, blockSize int) {
 	case ClassLarge:
 		t := pl.tables[0]
 		pl.data.Reason = fmt.Sprintf("own data area of %s (%s): its scans are sequential, its load and idxbuild can run beside the others, and truncate area or a later tablemove touch only it; BPC %d: the area grows 512 blocks at a time",
-			t.qualified(), openedge.FormatSize(t.bytes), bpcLarge)
+			t.qualified(), units.FormatIEC(t.bytes), bpcLarge)
 	}
 	pl.index.Reason = fmt.Sprintf("indexes of the tables in %s: kept apart from the record blocks so each area holds one kind of block and idxbuild can go area by area; RPB %d: index blocks hold no records; BPC %d",
 		pl.data.Name, rpbIndex, pl.index.BPC)
 	if pl.class == ClassLarge && pl.index.BPC == bpcLarge {
-		pl.index.Reason += fmt.Sprintf(": its indexes alone are %s", openedge.FormatSize(ixBytes))
+		pl.index.Reason += fmt.Sprintf(": its indexes alone are %s", units.FormatIEC(ixBytes))
 	}
 }
 

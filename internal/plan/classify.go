@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Cluster sizes (blocks per cluster) per class. A Type II cluster belongs
@@ -49,7 +49,7 @@ func assign(tables []*table, o Options) ([]*pool, []placement) {
 	rank := 0 // rank among non-empty tables, for --top
 	for i, t := range tables {
 		var pl placement
-		size := openedge.FormatSize(t.bytes)
+		size := units.FormatIEC(t.bytes)
 		if t.records == 0 && t.bytes == 0 {
 			pl.class = ClassEmpty
 			pl.rpb = DefaultRPB(o.BlockSize)
@@ -63,16 +63,16 @@ func assign(tables []*table, o Options) ([]*pool, []placement) {
 			switch {
 			case t.bytes >= o.LargeBytes:
 				pl.class, pl.bpc = ClassLarge, bpcLarge
-				pl.reason = fmt.Sprintf("large: %s >= %s, so its own area (BPC %d)", size, openedge.FormatSize(o.LargeBytes), bpcLarge)
+				pl.reason = fmt.Sprintf("large: %s >= %s, so its own area (BPC %d)", size, units.FormatIEC(o.LargeBytes), bpcLarge)
 			case rank <= o.TopN:
 				pl.class, pl.bpc = ClassLarge, bpcLarge
 				pl.reason = fmt.Sprintf("large: %s is number %d by size (top %d), so its own area (BPC %d)", size, rank, o.TopN, bpcLarge)
 			case t.bytes >= o.MediumBytes:
 				pl.class, pl.bpc = ClassMedium, bpcMedium
-				pl.reason = fmt.Sprintf("medium: %s >= %s, so the medium pool for RPB %d (BPC %d)", size, openedge.FormatSize(o.MediumBytes), pl.rpb, bpcMedium)
+				pl.reason = fmt.Sprintf("medium: %s >= %s, so the medium pool for RPB %d (BPC %d)", size, units.FormatIEC(o.MediumBytes), pl.rpb, bpcMedium)
 			default:
 				pl.class, pl.bpc = ClassSmall, bpcSmall
-				pl.reason = fmt.Sprintf("small: %s < %s, so the small pool for RPB %d (BPC %d)", size, openedge.FormatSize(o.MediumBytes), pl.rpb, bpcSmall)
+				pl.reason = fmt.Sprintf("small: %s < %s, so the small pool for RPB %d (BPC %d)", size, units.FormatIEC(o.MediumBytes), pl.rpb, bpcSmall)
 			}
 			pl.reason += "; " + rpbWhy
 		}

@@ -3,7 +3,6 @@ package plan
 import (
 	"fmt"
 
-	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -43,14 +42,14 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	if !known {
 		return []Extent{{Path: ring.take()}}, "size unknown (no index summary: run dbanalys for fixed index extents), so one variable extent", nil
 	}
-	space := openedge.FormatSize(dataBytes)
+	space := units.FormatIEC(dataBytes)
 	if alloc != dataBytes {
-		space = fmt.Sprintf("%s of data in %s of whole blocks and clusters", openedge.FormatSize(dataBytes), openedge.FormatSize(alloc))
+		space = fmt.Sprintf("%s of data in %s of whole blocks and clusters", units.FormatIEC(dataBytes), units.FormatIEC(alloc))
 	}
 	need := alloc + alloc*int64(o.HeadroomPct)/100
 	if need < minFixedBytes {
 		return []Extent{{Path: ring.take()}}, fmt.Sprintf("%s with %d%% headroom is under %s, so one variable extent",
-			space, o.HeadroomPct, openedge.FormatSize(minFixedBytes)), nil
+			space, o.HeadroomPct, units.FormatIEC(minFixedBytes)), nil
 	}
 	unit := extentUnitKB(o.BlockSize)
 	needKB := ceilDiv(need, 1024)
@@ -58,7 +57,7 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	n := ceilDiv(needKB, maxKB)
 	if n >= maxExtentsPerArea {
 		return nil, "", fmt.Errorf("%s + %d%% headroom needs %d extents of at most --max-extent %s; an area has at most %d: raise --max-extent",
-			space, o.HeadroomPct, n+1, openedge.FormatSize(o.MaxExtentBytes), maxExtentsPerArea)
+			space, o.HeadroomPct, n+1, units.FormatIEC(o.MaxExtentBytes), maxExtentsPerArea)
 	}
 	sizeKB := ceilDiv(ceilDiv(needKB, n), unit) * unit
 	var ext []Extent
@@ -67,8 +66,8 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	}
 	ext = append(ext, Extent{Path: ring.take()})
 	why := fmt.Sprintf("%s + %d%% headroom = %s in %d fixed extent(s) of %s (max %s), then a variable extent",
-		space, o.HeadroomPct, openedge.FormatSize(need), n,
-		openedge.FormatSize(sizeKB*1024), openedge.FormatSize(o.MaxExtentBytes))
+		space, o.HeadroomPct, units.FormatIEC(need), n,
+		units.FormatIEC(sizeKB*1024), units.FormatIEC(o.MaxExtentBytes))
 	return ext, why, nil
 }
 

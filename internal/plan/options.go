@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -90,7 +89,7 @@ func (o Options) validate() error {
 	}
 	if min := int64(largestCluster) * int64(o.BlockSize); o.MaxExtentBytes < min {
 		return fmt.Errorf("--max-extent %s: smaller than one 512-block cluster (%s at %d-byte blocks)",
-			openedge.FormatSize(o.MaxExtentBytes), openedge.FormatSize(min), o.BlockSize)
+			units.FormatIEC(o.MaxExtentBytes), units.FormatIEC(min), o.BlockSize)
 	}
 	for i, d := range o.DataDirs {
 		if strings.TrimSpace(d) == "" {
@@ -110,7 +109,7 @@ func (o Options) validate() error {
 	}
 	if o.Machine.MemoryBytes < 256*units.MB {
 		return fmt.Errorf("--memory %s: less than 256M cannot run a database broker and idxbuild",
-			openedge.FormatSize(o.Machine.MemoryBytes))
+			units.FormatIEC(o.Machine.MemoryBytes))
 	}
 	return nil
 }

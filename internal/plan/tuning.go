@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -58,13 +57,13 @@ func tuneIdxbuild(m Machine, blockSize int) Idxbuild {
 	tfBytes := m.MemoryBytes * int64(x.TF) / 100
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "-threadnum %d x -mergethreads %d = %d <= 2 x %d cores (seed 003: fewer sort groups with more merge threads was fastest; oversubscription is what turned a 5.8 h rebuild into 32 h); ",
+	fmt.Fprintf(&b, "-threadnum %d x -mergethreads %d = %d <= 2 x %d cores (White Star Software's dump/load benchmark: fewer sort groups with more merge threads was fastest; oversubscription is what turned a 5.8 h rebuild into 32 h); ",
 		x.Threadnum, x.Mergethreads, x.Threadnum*x.Mergethreads, c)
-	fmt.Fprintf(&b, "-datascanthreads %d = cores; -TB %d -TM %d: the maxima; -TMB %d = -TB, its minimum (seed 003: the smallest -TMB was fastest); -SG %d; -B %d: idxbuild sorts in its own buffers; ",
+	fmt.Fprintf(&b, "-datascanthreads %d = cores; -TB %d -TM %d: the maxima; -TMB %d = -TB, its minimum (the same benchmark: the smallest -TMB was fastest); -SG %d; -B %d: idxbuild sorts in its own buffers; ",
 		x.Datascanthreads, x.TB, x.TM, x.TMB, x.SG, x.B)
 	fmt.Fprintf(&b, "memory (KB 000037016): data scan %s + sort groups %s + -TF %d%% %s + reserve %s = %s of %s",
-		openedge.FormatSize(scan), openedge.FormatSize(groups), x.TF, openedge.FormatSize(tfBytes),
-		openedge.FormatSize(reserve), openedge.FormatSize(scan+groups+tfBytes+reserve), openedge.FormatSize(m.MemoryBytes))
+		units.FormatIEC(scan), units.FormatIEC(groups), x.TF, units.FormatIEC(tfBytes),
+		units.FormatIEC(reserve), units.FormatIEC(scan+groups+tfBytes+reserve), units.FormatIEC(m.MemoryBytes))
 	switch {
 	case x.TF == 0:
 		b.WriteString("; too little memory for an in-memory merge, so -TF 0 (merge through the sort files; put -T on a fast disk)")
@@ -94,9 +93,9 @@ func tuneBI(o Options, biDir string) BI {
 		BlockSizeKB:   biBlockKB,
 		ClusterSizeKB: biClusterKB,
 		Extents:       []Extent{{Path: biDir, Fixed: true, SizeKB: size}, {Path: biDir}},
-		Reason: fmt.Sprintf("truncate bi -bi %d: 16M clusters keep checkpoints apart during the load (KB 20566: 4-32M; seed 000 used 16M); "+
+		Reason: fmt.Sprintf("truncate bi -bi %d: 16M clusters keep checkpoints apart during the load (KB 20566: 4-32M; Progress' “Performance Tuning Made Simple” uses 16M); "+
 			"-biblocksize %d: fewer, larger BI writes; a fixed %s extent pre-formats 16 clusters so the load does not stop to extend the BI, then a variable one",
-			biClusterKB, biBlockKB, openedge.FormatSize(size*1024)),
+			biClusterKB, biBlockKB, units.FormatIEC(size*1024)),
 	}
 }
 
@@ -107,24 +106,24 @@ func startupParams(o Options, dbBytes int64) (params, procs []Param) {
 	bufBytes := min(max(dbBytes/10, 64*units.MB), m.MemoryBytes/4)
 	buffers := max(bufBytes/int64(o.BlockSize), 1000)
 	params = append(params, Param{Name: "-B", Value: strconv.FormatInt(buffers, 10),
-		Reason: fmt.Sprintf("%d buffers x %d B = %s: 10%% of the %s database (seed 000 §4.1 starting point, at least 64M), at most 25%% of %s memory to leave room for the OS cache and idxbuild's -TF; raise it while the hit ratio is under 98%%",
-			buffers, o.BlockSize, openedge.FormatSize(buffers*int64(o.BlockSize)), openedge.FormatSize(dbBytes), openedge.FormatSize(m.MemoryBytes))})
+		Reason: fmt.Sprintf("%d buffers x %d B = %s: 10%% of the %s database (the starting point of Progress' “Performance Tuning Made Simple” §4.1, at least 64 MiB), at most 25%% of %s memory to leave room for the OS cache and idxbuild's -TF; raise it while the hit ratio is under 98%%",
+			buffers, o.BlockSize, units.FormatIEC(buffers*int64(o.BlockSize)), units.FormatIEC(dbBytes), units.FormatIEC(m.MemoryBytes))})
 	if m.Cores > 1 {
 		params = append(params, Param{Name: "-spin", Value: strconv.Itoa(m.Cores * 20000),
-			Reason: fmt.Sprintf("%d cores x 20000 (seed 000 §4.4: set it on any machine with more than one CPU; 10000-90000 barely differ), so not set on a one-core machine", m.Cores)})
+			Reason: fmt.Sprintf("%d cores x 20000 (“Performance Tuning Made Simple” §4.4: set it on any machine with more than one CPU; 10000-90000 barely differ), so not set on a one-core machine", m.Cores)})
 	}
 	params = append(params,
-		Param{Name: "-bibufs", Value: "25", Reason: "seed 000 §4.2: raise the 5 default to about 25 so the BI writer has slack"},
-		Param{Name: "-aibufs", Value: "32", Reason: "seed 000 §4.3: 25-50% more than -bibufs; only used once after-imaging is enabled"},
+		Param{Name: "-bibufs", Value: "25", Reason: "\"Performance Tuning Made Simple\" §4.2: raise the 5 default to about 25 so the BI writer has slack"},
+		Param{Name: "-aibufs", Value: "32", Reason: "\"Performance Tuning Made Simple\" §4.3: 25-50% more than -bibufs; only used once after-imaging is enabled"},
 		Param{Name: "-lruskips", Value: "100", Reason: "[H] move a buffer to the head of the LRU chain only every 100th access: far less LRU latch traffic (10.2B06+)"},
 		Param{Name: "-napmax", Value: "250", Reason: "[H] cap the sleep of a process that lost a latch race at 250 ms so it retries sooner (practitioner value)"},
 	)
 	procs = append(procs,
-		Param{Name: "proapw", Value: "2", Reason: "seed 000 §4.10: always at least one page writer; one or two suffice"},
-		Param{Name: "probiw", Value: "1", Reason: "seed 000 §4.8: the BI writer writes full BI buffers in the background (only one can run)"},
+		Param{Name: "proapw", Value: "2", Reason: "\"Performance Tuning Made Simple\" §4.10: always at least one page writer; one or two suffice"},
+		Param{Name: "probiw", Value: "1", Reason: "\"Performance Tuning Made Simple\" §4.8: the BI writer writes full BI buffers in the background (only one can run)"},
 	)
 	if len(o.AIDirs) > 0 {
-		procs = append(procs, Param{Name: "proaiw", Value: "1", Reason: "seed 000 §4.9: the AI writer, once after-imaging is enabled"})
+		procs = append(procs, Param{Name: "proaiw", Value: "1", Reason: "\"Performance Tuning Made Simple\" §4.9: the AI writer, once after-imaging is enabled"})
 	}
 	return params, procs
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // WritePlacement writes placement.md: how the plan decides, one table of
@@ -46,13 +46,13 @@ func WritePlacement(w io.Writer, p *Plan) error {
 * Extents: fixed extents for the data plus %d%% headroom, at most %s each, then one variable extent;
   extents go round-robin over %s.
 `, p.BlockSize, pol.BlockOverhead, DefaultRPB(p.BlockSize),
-		openedge.FormatSize(pol.MediumBytes), openedge.FormatSize(pol.MediumBytes), openedge.FormatSize(pol.LargeBytes),
-		openedge.FormatSize(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, openedge.FormatSize(pol.MaxExtentBytes),
+		units.FormatIEC(pol.MediumBytes), units.FormatIEC(pol.MediumBytes), units.FormatIEC(pol.LargeBytes),
+		units.FormatIEC(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, units.FormatIEC(pol.MaxExtentBytes),
 		mdCell(strings.Join(pol.DataDirs, ", ")))
 
 	bw.WriteString("\n## Areas\n\n| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
 	for _, a := range p.Areas {
-		size := openedge.FormatSize(a.Bytes)
+		size := units.FormatIEC(a.Bytes)
 		if a.Kind == AreaIndex && !p.Source.IndexSummary || a.Kind == AreaLOB {
 			size = "unknown"
 		}
@@ -62,8 +62,8 @@ func WritePlacement(w io.Writer, p *Plan) error {
 
 	bw.WriteString("\n## Tables\n\n| Table | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
 	for _, t := range p.Tables {
-		fmt.Fprintf(bw, "| %s | %s | %d | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table),
-			openedge.FormatSize(t.Bytes), t.Records, t.MeanRecord, t.Indexes, t.Class, t.RPB, t.BPC,
+		fmt.Fprintf(bw, "| %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table),
+			units.FormatIEC(t.Bytes), units.Thousands(t.Records), t.MeanRecord, t.Indexes, t.Class, t.RPB, t.BPC,
 			mdCell(t.DataArea), mdCell(t.IndexArea), mdCell(t.LOBArea), mdCell(t.Reason))
 	}
 
@@ -72,19 +72,19 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		classes[t.Class]++
 	}
 	tot := p.Totals
-	indexes := openedge.FormatSize(tot.IndexBytes)
+	indexes := units.FormatIEC(tot.IndexBytes)
 	if !p.Source.IndexSummary {
 		indexes = "unknown (the report has no index summary: dbanalys has one)"
 	}
-	fmt.Fprintf(bw, "\n## Totals\n\n| | |\n|---|---:|\n| Tables | %d (large %d, medium %d, small %d, empty %d) |\n| Records | %d |\n| Data | %s |\n| Indexes | %s |\n| Areas | %d data, %d index, %d LOB |\n",
+	fmt.Fprintf(bw, "\n## Totals\n\n| | |\n|---|---:|\n| Tables | %d (large %d, medium %d, small %d, empty %d) |\n| Records | %s |\n| Data | %s |\n| Indexes | %s |\n| Areas | %d data, %d index, %d LOB |\n",
 		tot.Tables, classes[ClassLarge], classes[ClassMedium], classes[ClassSmall], classes[ClassEmpty],
-		tot.Records, openedge.FormatSize(tot.Bytes), indexes,
+		units.Thousands(tot.Records), units.FormatIEC(tot.Bytes), indexes,
 		tot.DataAreas, tot.IndexAreas, tot.LOBAreas)
 	bw.WriteString("\n## Disk use\n\nFixed extents are formatted by prostrct create, so this space is taken before the first record loads.\nCreate these directories first: prostrct takes a path that is not an existing directory as an extent file name.\n\n| Directory | Extents | Fixed extents |\n|---|---:|---:|\n")
 	for _, du := range p.DiskUse() {
-		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdCell(du.Dir), du.Extents, openedge.FormatSize(du.FixedBytes))
+		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdCell(du.Dir), du.Extents, units.FormatIEC(du.FixedBytes))
 	}
-	fmt.Fprintf(bw, "| **total** | | %s |\n", openedge.FormatSize(tot.FixedBytes))
+	fmt.Fprintf(bw, "| **total** | | %s |\n", units.FormatIEC(tot.FixedBytes))
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
 }
@@ -104,7 +104,7 @@ func extentSummary(ext []Extent) string {
 	}
 	var parts []string
 	if fixed > 0 {
-		parts = append(parts, fmt.Sprintf("%d x f %s", fixed, openedge.FormatSize(size)))
+		parts = append(parts, fmt.Sprintf("%d x f %s", fixed, units.FormatIEC(size)))
 	}
 	if variable {
 		parts = append(parts, "v")
@@ -131,4 +131,4 @@ func topLabel(n int) string {
 	return fmt.Sprintf(", and the %d largest", n)
 }
 
-func sizeOf(n int64) string { return openedge.FormatSize(n) }
+func sizeOf(n int64) string { return units.FormatIEC(n) }

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // WriteTablemove writes tablemove.sh, the online alternative to the
@@ -59,8 +59,8 @@ PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 	})
 	for _, i := range order {
 		t := p.Tables[i]
-		fmt.Fprintf(bw, "\n# %s: %s, %d records; BI needs about %s\n", oneLine(t.Table),
-			openedge.FormatSize(t.Bytes), t.Records, openedge.FormatSize(4*t.Bytes))
+		fmt.Fprintf(bw, "\n# %s: %s, %s records; BI needs about %s\n", oneLine(t.Table),
+			units.FormatIEC(t.Bytes), units.Thousands(t.Records), units.FormatIEC(4*t.Bytes))
 		args := []string{t.Table, t.DataArea, t.IndexArea}
 		if t.LOBArea != "" {
 			args = append(args, t.LOBArea)

@@ -70,9 +70,9 @@ func TestReportHTMLInChromium(t *testing.T) {
 	assert.Positive(t, strings.Count(gantt, `class="bar critical`))
 
 	verdict := between(t, dom, `id="verdict">`, "</div>")
-	assert.Contains(t, verdict, "OK: 5 tables, 1,562,090 records, every count matches")
+	assert.Contains(t, verdict, "Verified: all 5 tables and their 1,562,090 records arrived")
 
-	tables := between(t, dom, `<table id="tables">`, "</table>")
+	tables := between(t, dom, `<table id="tables" class="wide">`, "</table>")
 	assert.Equal(t, 5, strings.Count(tables, `class="table-row`))
 	assert.Contains(t, tables, "PUB.orderline")
 

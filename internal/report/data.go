@@ -16,8 +16,21 @@ type Data struct {
 	Started, Ended time.Time
 	Finished       bool   // the run recorded its end
 	RunErr         string // the run's error, if it failed
+	Interrupted    bool   // its last invocation ended by an interrupt
 
 	Verdict Verdict
+
+	// Invocations are the `oedl run` of this work directory: the first,
+	// then each resume; more than one means the run was interrupted (or
+	// failed, or killed) and resumed. The outage is Started to Ended,
+	// across all of them.
+	Invocations []Invocation
+	// Versions of the programs of the last invocation.
+	OEDLVersion, OpenEdgeVersion string
+	// The verification's checksums (sha256 of the sorted "table count"
+	// lines of each side) and counts; empty when it did not run.
+	ChecksumBefore, ChecksumAfter string
+	RecordsBefore, RecordsAfter   int64
 
 	TotalBytes   int64 // table data in the plan
 	TotalRecords int64
@@ -35,11 +48,21 @@ type Data struct {
 	Bars  []Bar
 }
 
-// Verdict is the one-line answer.
+// Verdict is the answer, in a plain sentence a manager can forward.
 type Verdict struct {
-	OK       bool
-	Headline string   // "OK: 34 tables, 1,234,567 records, every count matches"
+	OK bool
+	// State is one word for styling and scripts: verified, failed,
+	// mismatch, interrupted, incomplete, unverified.
+	State    string
+	Headline string   // "Verified: all 34 tables and their 1,234,567 records arrived; every count matches."
 	Details  []string // mismatched tables, failed jobs
+}
+
+// Invocation is one `oedl run` of the work directory.
+type Invocation struct {
+	Start, End time.Time // End zero: it never recorded its end (killed)
+	Outcome    string    // "verified", "failed", "interrupted", "killed (no end recorded)"
+	Message    string    // its start ("started", "resumed: 12 job(s) already done ...")
 }
 
 // PhaseTiming is one phase of the outage on the run's clock.
@@ -96,28 +119,24 @@ type Rate struct {
 
 // FailureRow is one failed attempt.
 type FailureRow struct {
-	Job     string
+	Job     string // stable job ID: every attempt of a table's load is "load:PUB.x"
 	Attempt int
 	At      time.Duration
+	Reason  string // event.Reason*, when the journal has it
 	Err     string
 	Log     string
+	Outcome string // "recovered on attempt 2", "failed", "stopped by the interrupt"
 }
 
-// phaseOf maps a job kind to the phase of the outage it belongs to.
+// phaseOf maps a job kind to the phase of the outage it belongs to, as a
+// manager reads it; the phases are schedule's, as on the live screen.
 func phaseOf(kind string) string {
-	switch schedule.Kind(kind) {
-	case schedule.KindPreflight:
-		return "preflight"
-	case schedule.KindIdxbuild:
-		return "index rebuild"
-	case schedule.KindAnalyzeTarget, schedule.KindVerify:
-		return "verify"
-	case schedule.KindPost:
-		return "post steps"
-	case schedule.KindShutdown, schedule.KindServe:
-		return "" // brokers start and stop inside other phases
-	}
-	return "dump and load"
+	return phaseLabel[schedule.PhaseOf(schedule.Kind(kind))] // "" for the brokers
+}
+
+var phaseLabel = map[schedule.Phase]string{
+	schedule.PhasePreflight: "preflight", schedule.PhaseDumpLoad: "dump and load", schedule.PhaseIdxbuild: "index rebuild",
+	schedule.PhaseVerify: "verify", schedule.PhasePost: "post steps",
 }
 
 var phaseOrder = []string{"preflight", "dump and load", "index rebuild", "verify", "post steps"}

@@ -14,6 +14,16 @@
 //   - A chart beyond MaxGanttRows rows groups the small jobs per kind instead
 //     of drawing thousands of hair-thin rows: the jobs that matter to the
 //     finish (critical path, failures, the longest) keep their own row.
+//   - The order is the reader's: the verdict in a sentence a manager can
+//     forward (never a raw error string), the facts (outage across every
+//     invocation, checksums, versions), the phases, the failures with how
+//     each job ended, then the Gantt and the detail. The phases table is
+//     built from column definitions (phaseColumns) shared by the Markdown
+//     and HTML writers, so a column beside each actual duration (the
+//     estimate made before the run) is one entry there.
+//   - On a phone the tables and charts scroll sideways (a .scroll wrapper,
+//     a minimum width for the wide tables) and numbers never wrap apart
+//     from their units.
 //   - The critical path shown is the one that happened (CriticalSpans: walk
 //     back from the last job to end through the dependency that ended last),
 //     which is the honest answer to "which table held the finish back".

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
 
@@ -76,13 +78,26 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 					warnings = append(warnings, w)
 				}
 			}
-			d.Finished, d.RunErr = false, ""
-		} else {
-			d.Finished, d.RunErr = true, r.Err
-			if r.State == journal.Done {
-				d.RunErr = ""
-			}
+			d.OEDLVersion, d.OpenEdgeVersion = cmpOr(r.OEDLVersion, d.OEDLVersion), cmpOr(r.OpenEdgeVersion, d.OpenEdgeVersion)
+			d.Finished, d.RunErr, d.Interrupted = false, "", false
+			d.Invocations = append(d.Invocations, Invocation{Start: r.Time, Outcome: "killed (no end recorded)", Message: r.Message})
+			continue
 		}
+		d.Finished, d.RunErr, d.Interrupted = true, r.Err, r.Interrupted()
+		outcome := "failed"
+		switch {
+		case r.State == journal.Done:
+			d.RunErr, outcome = "", "verified"
+		case r.Interrupted():
+			outcome = "interrupted"
+		}
+		if n := len(d.Invocations); n > 0 {
+			d.Invocations[n-1].End, d.Invocations[n-1].Outcome = r.Time, outcome
+		}
+	}
+	if v != nil {
+		d.ChecksumBefore, d.ChecksumAfter = v.Before.Checksum, v.After.Checksum
+		d.RecordsBefore, d.RecordsAfter = v.Before.Records, v.After.Records
 	}
 	if d.Source != "" {
 		d.Title = "oedl run report: " + d.Source + " → " + d.Target
@@ -121,6 +136,7 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	d.Phases, d.Kinds, d.Throughput = timings(res, bytesOf)
 	d.Critical = criticalSteps(res, crit)
 	d.Failures = failureRows(recs, res.Start)
+	markOutcomes(d.Failures, recs)
 	d.Tables = tableRows(res, p, v)
 	d.Slowest = slowest(d.Tables, 10)
 	d.Verdict = verdict(d, res, v)
@@ -280,9 +296,42 @@ func failureRows(recs []journal.Record, start time.Time) []FailureRow {
 		if r.State != journal.Failed || r.Job == journal.RunJob {
 			continue
 		}
-		out = append(out, FailureRow{Job: r.Job, Attempt: r.Attempt, At: r.Time.Sub(start), Err: r.Err, Log: r.Log})
+		out = append(out, FailureRow{Job: event.StableID(r.Job), Attempt: r.Attempt, At: r.Time.Sub(start), Reason: r.Reason,
+			Err: r.Err, Log: r.Log})
 	}
 	return out
+}
+
+// markOutcomes says of each failed attempt how its job ended: a later
+// attempt went through (recovered), it was stopped by an interrupt, or it
+// failed for good.
+func markOutcomes(rows []FailureRow, recs []journal.Record) {
+	last := map[string]journal.Record{} // stable ID -> its last end
+	for _, r := range recs {
+		if r.Job != journal.RunJob && (r.State == journal.Done || r.State == journal.Failed) {
+			last[event.StableID(r.Job)] = r
+		}
+	}
+	for i := range rows {
+		f := &rows[i]
+		end := last[f.Job]
+		cancelled := f.Reason == event.ReasonCancelled || (f.Reason == "" && f.Err == "interrupted")
+		switch {
+		case cancelled && end.State == journal.Done:
+			f.Outcome = fmt.Sprintf("stopped by the interrupt; done on attempt %d", end.Attempt)
+		case cancelled:
+			f.Outcome = "stopped by the interrupt"
+		case end.State == journal.Done:
+			f.Outcome = "recovered"
+			if end.Attempt > 0 {
+				f.Outcome = fmt.Sprintf("recovered on attempt %d", end.Attempt)
+			}
+		case end.Attempt == f.Attempt:
+			f.Outcome = "failed"
+		default:
+			f.Outcome = "retried"
+		}
+	}
 }
 
 // tableRows joins the plan, the spans and the verification per table.
@@ -355,33 +404,85 @@ func slowest(rows []TableRow, n int) []TableRow {
 	return s[:min(n, len(s))]
 }
 
+// verdict is the answer in a sentence a manager can forward, the jobs or
+// tables behind it as details. A job is failed only when its last attempt
+// failed: one that recovered is not in it.
 func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
-	var ids []string
-	for id := range res.Failed {
-		ids = append(ids, id)
+	var failed []string
+	for _, f := range d.Failures {
+		if f.Outcome == "failed" && !slices.Contains(failed, f.Job) {
+			failed = append(failed, f.Job)
+		}
 	}
-	sort.Strings(ids)
+	var unended []string
+	for id, err := range res.Failed {
+		if strings.HasPrefix(err.Error(), "never ended") {
+			unended = append(unended, event.StableID(id))
+		}
+	}
+	sort.Strings(unended)
+	outage := units.FormatDuration(res.Elapsed())
+	resume := "Continue it with oedl run --resume (same --work, --source, --target and --plan)."
 	switch {
 	case !d.Finished:
-		return Verdict{Headline: "INCOMPLETE: the run has not ended (still running, or killed: resume with oedl run --resume)",
-			Details: prefix("not finished: ", ids)}
-	case d.RunErr != "" || len(ids) > 0:
-		h := "FAILED"
-		if d.RunErr != "" {
-			h += ": " + firstLine(d.RunErr)
-		}
-		return Verdict{Headline: h, Details: prefix("failed: ", ids)}
-	case v == nil:
-		return Verdict{Headline: "NOT VERIFIED: the run ended but verify.json is missing"}
-	case !v.OK:
+		return Verdict{State: "incomplete", Headline: "The run has not ended: it is still running, or it was killed. " + resume,
+			Details: prefix("never ended: ", unended)}
+	case d.Interrupted:
+		return Verdict{State: "interrupted", Headline: fmt.Sprintf("The run was interrupted after %s and has not finished; its journal is consistent. %s", outage, resume)}
+	case v != nil && !v.OK:
 		var det []string
 		for _, r := range v.Bad {
-			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, thousands(r.Before), thousands(r.After)))
+			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, units.Thousands(r.Before), units.Thousands(r.After)))
 		}
-		return Verdict{Headline: fmt.Sprintf("MISMATCH: %d of %d tables differ", len(v.Bad), len(v.Rows)), Details: det}
+		return Verdict{State: "mismatch", Headline: fmt.Sprintf("The copy does not match: %d of %d tables hold another number of records than the source.", len(v.Bad), len(v.Rows)), Details: det}
+	case d.RunErr != "" || len(failed) > 0:
+		var det []string
+		for _, id := range failed {
+			for i := len(d.Failures) - 1; i >= 0; i-- {
+				if f := d.Failures[i]; f.Job == id {
+					det = append(det, fmt.Sprintf("%s, attempt %d: %s", id, f.Attempt, firstLine(f.Err)))
+					break
+				}
+			}
+		}
+		what := "a step of the run failed"
+		if len(failed) == 1 {
+			what = failedWhat(failed[0])
+		} else if len(failed) > 1 {
+			what = fmt.Sprintf("%d jobs failed", len(failed))
+		}
+		h := fmt.Sprintf("The migration failed after %s: %s. Fix the cause, then continue with oedl run --resume.", outage, what)
+		if len(det) == 0 && d.RunErr != "" {
+			det = []string{firstLine(d.RunErr)}
+		}
+		return Verdict{State: "failed", Headline: h, Details: det}
+	case v == nil:
+		return Verdict{State: "unverified", Headline: "The run ended, but its verification (verify.json) is missing: nothing proves the counts match."}
 	}
-	return Verdict{OK: true, Headline: fmt.Sprintf("OK: %d tables, %s records, every count matches (%s)",
-		len(v.Rows), thousands(v.After.Records), formatDuration(res.Elapsed()))}
+	h := fmt.Sprintf("Verified: all %s tables and their %s records arrived, and every count matches. The outage took %s.",
+		units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records), outage)
+	if len(v.Rows) == 1 {
+		h = fmt.Sprintf("Verified: the table and its %s records arrived, and the count matches. The outage took %s.", units.Thousands(v.After.Records), outage)
+	}
+	return Verdict{OK: true, State: "verified", Headline: h}
+}
+
+// failedWhat names a failed job for a sentence: "table PUB.customer
+// could not be loaded".
+func failedWhat(id string) string {
+	kind, rest, _ := strings.Cut(id, ":")
+	table, _, _ := strings.Cut(rest, ":")
+	switch kind {
+	case "load":
+		return "table " + table + " could not be loaded"
+	case "dump":
+		return "table " + table + " could not be dumped"
+	case "idxbuild":
+		return "the index rebuild failed"
+	case "verify":
+		return "the verification failed"
+	}
+	return id + " failed"
 }
 
 func prefix(p string, xs []string) []string {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Geometry of the chart, in SVG user units. The SVG scales to its container
@@ -122,7 +124,7 @@ func ganttSVG(w io.Writer, title string, bars []Bar, maxRows int) error {
 	p(`<defs><pattern id="gantt-failed" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4b6b6"/><rect width="3" height="6" fill="#d62728"/></pattern></defs>` + "\n")
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p(`<text x="10" y="19" font-size="15" font-weight="600" fill="#222">%s</text>`+"\n", esc(title))
-	p(`<text x="%.1f" y="19" text-anchor="end" fill="#555">%d jobs, %s</text>`+"\n", svgWidth-rightMargin, len(bars), formatDuration(total))
+	p(`<text x="%.1f" y="19" text-anchor="end" fill="#555">%d jobs, %s</text>`+"\n", svgWidth-rightMargin, len(bars), units.FormatDuration(total))
 	writeLegend(p, kinds)
 
 	// Axis: ticks and grid lines.
@@ -180,9 +182,9 @@ func writeBar(p func(string, ...any), r row, b Bar, x func(time.Duration) float6
 	}
 	var tip string
 	if r.group {
-		tip = fmt.Sprintf("%s: %s busy from %s to %s", r.label, plural(countIn(r.bars, b), "job"), formatDuration(b.Start), formatDuration(b.End))
+		tip = fmt.Sprintf("%s: %s busy from %s to %s", r.label, plural(countIn(r.bars, b), "job"), units.FormatDuration(b.Start), units.FormatDuration(b.End))
 	} else {
-		tip = fmt.Sprintf("%s (%s): %s → %s, took %s", b.Label, b.Kind, formatDuration(b.Start), formatDuration(b.End), formatDuration(b.Duration()))
+		tip = fmt.Sprintf("%s (%s): %s → %s, took %s", b.Label, b.Kind, units.FormatDuration(b.Start), units.FormatDuration(b.End), units.FormatDuration(b.Duration()))
 		if b.Critical {
 			tip += ", critical path"
 		}
@@ -257,9 +259,9 @@ func layoutRows(bars []Bar, maxRows int) []row {
 		}
 	}
 	for g, bs := range rest {
-		label := fmt.Sprintf("%s: %s more jobs", g, thousands(int64(len(bs))))
+		label := fmt.Sprintf("%s: %s more jobs", g, units.Thousands(int64(len(bs))))
 		if g == "" {
-			label = fmt.Sprintf("%s more jobs", thousands(int64(len(bs))))
+			label = fmt.Sprintf("%s more jobs", units.Thousands(int64(len(bs))))
 		}
 		rows = append(rows, row{label: label, kind: bs[0].Kind, bars: bs, spans: mergeIntervals(bs), group: true, first: bs[0].Start})
 	}
@@ -358,36 +360,12 @@ func formatTick(d time.Duration) string {
 	if d == 0 {
 		return "0"
 	}
-	return formatDuration(d)
-}
-
-// formatDuration is a short human duration rounded to the second (tenths
-// below ten seconds): "4.2s", "3m05s", "1h02m".
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < 10*time.Second:
-		s := d.Round(100 * time.Millisecond).Seconds()
-		if s == float64(int64(s)) {
-			return fmt.Sprintf("%ds", int64(s))
-		}
-		return fmt.Sprintf("%.1fs", s)
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int64(d.Round(time.Second).Seconds()))
-	case d < time.Hour:
-		d = d.Round(time.Second)
-		m, s := int64(d/time.Minute), int64(d%time.Minute/time.Second)
-		if s == 0 {
-			return fmt.Sprintf("%dm", m)
-		}
-		return fmt.Sprintf("%dm%02ds", m, s)
-	default:
-		d = d.Round(time.Minute)
-		h, m := int64(d/time.Hour), int64(d%time.Hour/time.Minute)
-		if m == 0 {
-			return fmt.Sprintf("%dh", h)
-		}
-		return fmt.Sprintf("%dh%02dm", h, m)
+	// Ticks fall on round values: "2m", not "2m00s".
+	l := units.FormatDuration(d)
+	if strings.HasSuffix(l, "m00s") || strings.HasSuffix(l, "h00m") {
+		l = l[:len(l)-3]
 	}
+	return l
 }
 
 func cut(s string, n int) string {

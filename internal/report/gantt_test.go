@@ -113,7 +113,7 @@ func TestTickStepAndFormat(t *testing.T) {
 		sec(4.24): "4.2s", sec(4): "4s", sec(42): "42s", sec(185): "3m05s", sec(120): "2m",
 		time.Hour + 2*time.Minute + 20*time.Second: "1h02m", 3 * time.Hour: "3h",
 	} {
-		assert.Equal(t, want, formatDuration(d), d.String())
+		assert.Equal(t, want, formatTick(d), d.String())
 	}
 }
 
@@ -149,10 +149,10 @@ func TestBarsFromSpansAndCriticalSpans(t *testing.T) {
 }
 
 func TestThousandsAndBytes(t *testing.T) {
-	assert.Equal(t, "0", thousands(0))
-	assert.Equal(t, "999", thousands(999))
-	assert.Equal(t, "1,000", thousands(1000))
-	assert.Equal(t, "-1,234,567", thousands(-1234567))
+	assert.Equal(t, "0", units.Thousands(0))
+	assert.Equal(t, "999", units.Thousands(999))
+	assert.Equal(t, "1,000", units.Thousands(1000))
+	assert.Equal(t, "-1,234,567", units.Thousands(-1234567))
 	assert.Equal(t, "848 B", units.FormatIEC(848))
 	assert.Equal(t, "6.2 KiB", units.FormatIEC(6349))
 	assert.Equal(t, "1.5 GiB", units.FormatIEC(3<<29))

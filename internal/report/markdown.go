@@ -10,7 +10,10 @@ import (
 )
 
 // WriteMarkdown writes the report as Markdown: for the change ticket, a
-// wiki page or a terminal. The Gantt chart is in the HTML report.
+// wiki page or a terminal. The order is what a reader asks in turn: did
+// it work (the verdict, in a sentence), what ran and with what, how long
+// each phase took, what failed, then the detail. The Gantt chart is in
+// the HTML report.
 func WriteMarkdown(w io.Writer, d Data) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -23,57 +26,50 @@ func WriteMarkdown(w io.Writer, d Data) error {
 		p("\n")
 	}
 	p("\n| | |\n|---|---|\n")
-	fact := func(k, v string) {
-		if v != "" {
-			p("| %s | %s |\n", k, mdEsc(v))
+	for _, f := range facts(d) {
+		p("| %s | %s |\n", f[0], mdEsc(f[1]))
+	}
+	if len(d.Invocations) > 1 {
+		p("\n## Interrupted and resumed\n\nThe outage counts from the first start to the last end, across every invocation.\n\n")
+		for i, inv := range d.Invocations {
+			p("%d. %s\n", i+1, mdEsc(inv.String()))
 		}
 	}
-	fact("Source", d.Source)
-	fact("Target", d.Target)
-	fact("Work directory", d.Work)
-	fact("Started", stampOf(d.Started))
-	fact("Ended", stampOf(d.Ended))
-	fact("Elapsed", formatDuration(d.Ended.Sub(d.Started)))
-	if d.TotalBytes > 0 {
-		fact("Data", fmt.Sprintf("%s, %s records in %d tables", units.FormatIEC(d.TotalBytes), thousands(d.TotalRecords), len(d.Tables)))
-	}
-
 	if len(d.Phases) > 0 {
-		p("\n## Timings per phase\n\n| Phase | Start | End | Duration | Jobs |\n|---|--:|--:|--:|--:|\n")
-		for _, ph := range d.Phases {
-			p("| %s | %s | %s | %s | %d |\n", ph.Name, formatDuration(ph.Start), formatDuration(ph.End), formatDuration(ph.Duration()), ph.Jobs)
+		p("\n## Phases\n\n")
+		writeMDTable(&b, phaseColumns, len(d.Phases), func(row, col int) string { return phaseColumns[col].cell(d.Phases[row]) })
+	}
+	if len(d.Failures) > 0 {
+		p("\n## Failures\n\nEvery failed attempt, and how its job ended.\n\n| Job | Attempt | At | Outcome | Error | Log |\n|---|--:|--:|---|---|---|\n")
+		for _, f := range d.Failures {
+			p("| %s | %d | %s | %s | %s | %s |\n", mdEsc(f.Job), f.Attempt, units.FormatDuration(f.At), f.Outcome, mdEsc(firstLine(f.Err)), mdEsc(f.Log))
+		}
+	}
+	p("\nThe Gantt chart of every job is in report.html.\n")
+	if len(d.Critical) > 0 {
+		p("\n## Critical path\n\nThe chain of jobs that held the finish back: each waited for the one before it.\n\n")
+		for i, s := range d.Critical {
+			p("%d. %s: %s → %s (%s)\n", i+1, mdEsc(s.Label), units.FormatDuration(s.Start), units.FormatDuration(s.End), units.FormatDuration(s.End-s.Start))
 		}
 	}
 	if len(d.Kinds) > 0 {
 		p("\n## Jobs by kind\n\n| Kind | Jobs | Failed | Busy (sum) | First start | Last end | Data |\n|---|--:|--:|--:|--:|--:|--:|\n")
 		for _, k := range d.Kinds {
-			p("| %s | %d | %d | %s | %s | %s | %s |\n", k.Kind, k.Jobs, k.Failed, formatDuration(k.Busy),
-				formatDuration(k.Start), formatDuration(k.End), bytesOrDash(k.Bytes))
+			p("| %s | %s | %d | %s | %s | %s | %s |\n", k.Kind, units.Thousands(int64(k.Jobs)), k.Failed, units.FormatDuration(k.Busy),
+				units.FormatDuration(k.Start), units.FormatDuration(k.End), bytesOrDash(k.Bytes))
 		}
 	}
 	if len(d.Slowest) > 0 {
 		p("\n## Slowest tables\n\n| Table | Area | Size | Dump | Load | Total |\n|---|---|--:|--:|--:|--:|\n")
 		for _, t := range d.Slowest {
 			p("| %s | %s | %s | %s | %s | %s |\n", mdEsc(t.Table), mdEsc(t.Area), bytesOrDash(t.Bytes),
-				formatDuration(t.Dump), formatDuration(t.Load), formatDuration(t.Total()))
-		}
-	}
-	if len(d.Critical) > 0 {
-		p("\n## Critical path\n\nThe chain of jobs that held the finish back: each waited for the one before it.\n\n")
-		for i, s := range d.Critical {
-			p("%d. %s: %s → %s (%s)\n", i+1, mdEsc(s.Label), formatDuration(s.Start), formatDuration(s.End), formatDuration(s.End-s.Start))
+				units.FormatDuration(t.Dump), units.FormatDuration(t.Load), units.FormatDuration(t.Total()))
 		}
 	}
 	if rates := rebucket(d.Throughput, 12); len(rates) > 0 {
 		p("\n## Throughput\n\n| From | To | Dump | Load |\n|--:|--:|--:|--:|\n")
 		for _, r := range rates {
-			p("| %s | %s | %s | %s |\n", formatDuration(r.At), formatDuration(r.At+r.Width), rateText(r.DumpPerSec), rateText(r.LoadPerSec))
-		}
-	}
-	if len(d.Failures) > 0 {
-		p("\n## Failures\n\n| Job | Attempt | At | Error | Log |\n|---|--:|--:|---|---|\n")
-		for _, f := range d.Failures {
-			p("| %s | %d | %s | %s | %s |\n", mdEsc(f.Job), f.Attempt, formatDuration(f.At), mdEsc(firstLine(f.Err)), mdEsc(f.Log))
+			p("| %s | %s | %s | %s |\n", units.FormatDuration(r.At), units.FormatDuration(r.At+r.Width), rateText(r.DumpPerSec), rateText(r.LoadPerSec))
 		}
 	}
 	if len(d.Tables) > 0 {
@@ -81,12 +77,91 @@ func WriteMarkdown(w io.Writer, d Data) error {
 		for _, t := range d.Tables {
 			p("| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", mdEsc(t.Table), mdEsc(t.Area), bytesOrDash(t.Bytes),
 				countOrDash(t.RecordsBefore), countOrDash(t.RecordsAfter), cmpOr(t.Status, "not verified"),
-				formatDuration(t.Dump), formatDuration(t.Load), t.Attempts)
+				units.FormatDuration(t.Dump), units.FormatDuration(t.Load), t.Attempts)
 		}
 	}
-	p("\nThe Gantt chart of every job is in report.html.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// column is one column of a report table, the same for Markdown and
+// HTML: the phases table grows by a column here (an estimate beside each
+// actual duration) without touching either writer.
+type column[T any] struct {
+	head    string
+	numeric bool
+	cell    func(T) string
+}
+
+var phaseColumns = []column[PhaseTiming]{
+	{"Phase", false, func(p PhaseTiming) string { return p.Name }},
+	{"Start", true, func(p PhaseTiming) string { return units.FormatDuration(p.Start) }},
+	{"End", true, func(p PhaseTiming) string { return units.FormatDuration(p.End) }},
+	{"Duration", true, func(p PhaseTiming) string { return units.FormatDuration(p.Duration()) }},
+	{"Jobs", true, func(p PhaseTiming) string { return units.Thousands(int64(p.Jobs)) }},
+}
+
+// writeMDTable writes a Markdown table of rows rows.
+func writeMDTable[T any](b *strings.Builder, cols []column[T], rows int, cell func(row, col int) string) {
+	var head, rule strings.Builder
+	for _, c := range cols {
+		head.WriteString("| " + c.head + " ")
+		if c.numeric {
+			rule.WriteString("|--:")
+		} else {
+			rule.WriteString("|---")
+		}
+	}
+	b.WriteString(head.String() + "|\n" + rule.String() + "|\n")
+	for r := range rows {
+		for c := range cols {
+			b.WriteString("| " + mdEsc(cell(r, c)) + " ")
+		}
+		b.WriteString("|\n")
+	}
+}
+
+// facts are the key facts of the run, in the order both writers show them.
+func facts(d Data) [][2]string {
+	var out [][2]string
+	add := func(k, v string) {
+		if v != "" {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	add("Source", d.Source)
+	add("Target", d.Target)
+	add("Work directory", d.Work)
+	add("Started", stampOf(d.Started))
+	add("Ended", stampOf(d.Ended))
+	outage := units.FormatDuration(d.Ended.Sub(d.Started))
+	if len(d.Invocations) > 1 {
+		outage += fmt.Sprintf(" over %d invocations (interrupted and resumed)", len(d.Invocations))
+	}
+	add("Outage", outage)
+	if d.TotalBytes > 0 {
+		add("Data", fmt.Sprintf("%s, %s records in %s tables", units.FormatIEC(d.TotalBytes), units.Thousands(d.TotalRecords), units.Thousands(int64(len(d.Tables)))))
+	}
+	if d.ChecksumBefore != "" {
+		add("Records", fmt.Sprintf("%s before, %s after", units.Thousands(d.RecordsBefore), units.Thousands(d.RecordsAfter)))
+		add("Checksum before", "sha256 "+d.ChecksumBefore)
+		add("Checksum after", "sha256 "+d.ChecksumAfter)
+	}
+	add("oedl", d.OEDLVersion)
+	add("OpenEdge", d.OpenEdgeVersion)
+	return out
+}
+
+// String is "started 21:29:18, interrupted at 21:29:22 after 4s".
+func (inv Invocation) String() string {
+	s := "started " + stampOf(inv.Start)
+	if inv.Message != "" && inv.Message != "started" {
+		s += " (" + inv.Message + ")"
+	}
+	if inv.End.IsZero() {
+		return s + ": " + inv.Outcome
+	}
+	return s + fmt.Sprintf(": %s at %s after %s", inv.Outcome, inv.End.Format("15:04:05"), units.FormatDuration(inv.End.Sub(inv.Start)))
 }
 
 // rebucket merges rates into at most n rows (averages of equal-width
@@ -130,7 +205,7 @@ func countOrDash(n int64) string {
 	if n < 0 {
 		return "—"
 	}
-	return thousands(n)
+	return units.Thousands(n)
 }
 
 func stampOf(t time.Time) string {

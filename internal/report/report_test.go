@@ -21,7 +21,7 @@ func TestFromWorkOK(t *testing.T) {
 	d, err := FromWork(fixture(t, true, false))
 	require.NoError(t, err)
 	assert.True(t, d.Verdict.OK, d.Verdict.Headline)
-	assert.Equal(t, "OK: 5 tables, 1,562,090 records, every count matches (7m03s)", d.Verdict.Headline)
+	assert.Equal(t, "Verified: all 5 tables and their 1,562,090 records arrived, and every count matches. The outage took 7m03s.", d.Verdict.Headline)
 	assert.Equal(t, "/db/sports", d.Source)
 	assert.True(t, d.Finished)
 
@@ -67,14 +67,15 @@ func TestVerdicts(t *testing.T) {
 	d, err := FromWork(fixture(t, false, true))
 	require.NoError(t, err)
 	assert.False(t, d.Verdict.OK)
-	assert.Equal(t, "MISMATCH: 1 of 5 tables differ", d.Verdict.Headline)
+	assert.Equal(t, "The copy does not match: 1 of 5 tables hold another number of records than the source.", d.Verdict.Headline)
 	assert.Equal(t, []string{"PUB.customer: mismatch (before 50,000, after 49,999)"}, d.Verdict.Details)
 
 	dir := fixture(t, false, false)
 	require.NoError(t, os.Remove(filepath.Join(dir, "verify.json")))
 	d, err = FromWork(dir)
 	require.NoError(t, err)
-	assert.Equal(t, "NOT VERIFIED: the run ended but verify.json is missing", d.Verdict.Headline)
+	assert.Equal(t, "unverified", d.Verdict.State)
+	assert.Contains(t, d.Verdict.Headline, "verification (verify.json) is missing")
 	assert.Equal(t, int64(-1), d.Tables[0].RecordsAfter)
 
 	// Cut the journal in the middle of the loads: the run has not ended.
@@ -88,7 +89,8 @@ func TestVerdicts(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, journal.FileName), jl.Bytes(), 0o644))
 	d, err = FromWork(dir)
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(d.Verdict.Headline, "INCOMPLETE"), d.Verdict.Headline)
+	assert.Equal(t, "incomplete", d.Verdict.State)
+	assert.True(t, strings.HasPrefix(d.Verdict.Headline, "The run has not ended"), d.Verdict.Headline)
 	assert.NotEmpty(t, d.Verdict.Details, "the jobs that never ended are named")
 }
 

@@ -62,8 +62,11 @@ type Config struct {
 
 	Runner execx.Runner
 	Events event.Sink
-	Log    *zap.Logger
-	Cost   func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
+	// Version is oedl's own version, journalled with each invocation for
+	// the report (the CLI sets it from the build).
+	Version string
+	Log     *zap.Logger
+	Cost    func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
 }
 
 // WithDefaults returns the configuration with every default filled in, as

@@ -34,7 +34,7 @@ type Executor struct {
 	// superseded are loads that failed and were handed to a repair: the
 	// dispatcher counts them finished (the repair and the reloads carry the
 	// work on), the events say what really happened.
-	superseded map[string]string
+	superseded map[string]failure
 	repairs    map[string]int // repairs of each area queued, over every invocation (names repair jobs)
 	// repairsThisRun bounds the repairs of an area in this invocation.
 	repairsThisRun map[string]int
@@ -51,7 +51,15 @@ type Executor struct {
 	crashAt int // test hook: SIGKILL ourselves after this many records
 	written int
 
-	starts           map[string]int  // "started" records per job, over every invocation
+	starts map[string]int // "started" records per stable job ID (event.StableID), over every invocation
+	// What the events tell about jobs, by graph ID, set before the
+	// outcome reaches the dispatcher: the figures of a done job, the last
+	// failure of a failed one, why a job queued again runs again.
+	finals           map[string]journal.Record
+	fails            map[string]failure
+	again            map[string]string
+	phase            schedule.Phase  // the latest phase entered (dispatcher goroutine only)
+	runInfo          event.Event     // run_started, for the run's settings and versions
 	firstRec         int             // index in recs of this invocation's first record
 	skipped          map[string]bool // jobs done by an earlier invocation
 	preflightSummary string
@@ -68,13 +76,16 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		firstRec:         len(recs),
 		skipped:          map[string]bool{},
 		started:          map[string]bool{},
-		superseded:       map[string]string{},
+		superseded:       map[string]failure{},
 		repairs:          map[string]int{},
 		repairsThisRun:   map[string]int{},
 		repairQueued:     map[string]bool{},
 		loadJobs:         map[journal.LoadKey][]string{},
 		redumps:          map[string]string{},
 		externallyServed: map[string]bool{},
+		finals:           map[string]journal.Record{},
+		fails:            map[string]failure{},
+		again:            map[string]string{},
 	}
 	for _, j := range built.Jobs() {
 		if j.Kind == schedule.KindLoad {
@@ -87,7 +98,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 	}
 	for _, r := range recs {
 		if r.State == journal.Started {
-			e.starts[r.Job]++
+			e.starts[event.StableID(r.Job)]++
 		}
 	}
 	if n, err := strconv.Atoi(os.Getenv("OEDL_TEST_CRASH_AT")); err == nil {
@@ -121,11 +132,12 @@ func (e *Executor) Start(ctx context.Context, j *schedule.Job) {
 }
 
 // attempt is the number of the next attempt of a job, over every
-// invocation (the journal remembers earlier ones).
+// invocation (the journal remembers earlier ones) and every graph job
+// doing the same work (a reload is the next attempt of its load).
 func (e *Executor) attempt(id string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.starts[id] + 1
+	return e.starts[event.StableID(id)] + 1
 }
 
 // record appends to the journal and keeps a copy for in-run decisions
@@ -139,7 +151,7 @@ func (e *Executor) record(r journal.Record) error {
 	// Append filled Seq and Time in its copy; ours only needs the order.
 	e.recs = append(e.recs, r)
 	if r.State == journal.Started {
-		e.starts[r.Job]++
+		e.starts[event.StableID(r.Job)]++
 	}
 	e.written++
 	if e.crashAt > 0 && e.written >= e.crashAt {
@@ -152,9 +164,16 @@ func (e *Executor) record(r journal.Record) error {
 	return nil
 }
 
-func (e *Executor) emit(ev event.Event) { e.sink.Emit(ev) }
+// emit publishes an event of the executor's own (progress, retries,
+// warnings) under the job's stable ID.
+func (e *Executor) emit(ev event.Event) {
+	ev.Job = event.StableID(ev.Job)
+	e.sink.Emit(ev)
+}
 
 // run does j's work with bounded, visible retries, and journals the end.
+// A retried attempt is told as it happened: job_failed (retrying), then
+// job_retry, then job_started of the next attempt.
 func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedule.Outcome {
 	for try := 1; ; try++ {
 		start := time.Now()
@@ -167,38 +186,70 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			rec.State = journal.Done
 			if jerr := e.record(rec); jerr != nil {
 				out.Err = jerr
+				e.noteFailure(j.ID, failure{reason: event.ReasonError, text: jerr.Error(), attempt: attempt})
+				return out
 			}
+			e.mu.Lock()
+			e.finals[j.ID] = rec
+			e.mu.Unlock()
 			return out
 		}
-		rec.State, rec.Err = journal.Failed, err.Error()
+		f := classify(ctx, err)
+		f.attempt, f.elapsed = attempt, rec.Elapsed
+		rec.State = journal.Failed
+		f.toRecord(&rec)
 		if jerr := e.record(rec); jerr != nil {
+			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: errors.Join(err, jerr)}
 		}
-		if ctx.Err() != nil {
+		if f.reason == event.ReasonCancelled {
+			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: err}
 		}
 		if j.Kind == schedule.KindLoad {
-			return e.repairAfter(j, err)
+			return e.repairAfter(j, err, f)
 		}
-		if !retryable(j.Kind) || try > e.cfg.Retries || isPermanent(err) {
+		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)
+		e.noteFailure(j.ID, f)
+		if !f.retrying {
 			return schedule.Outcome{Err: err}
 		}
+		e.emitFailed(j, f)
 		// A short pause, growing with each try: the usual transient cause
 		// is a database another utility is just letting go of.
 		select {
 		case <-ctx.Done():
-			return schedule.Outcome{Err: err}
+			e.noteFailure(j.ID, failure{reason: event.ReasonCancelled, text: "stopped: the run was interrupted", attempt: attempt})
+			return schedule.Outcome{Err: ctx.Err()}
 		case <-time.After(time.Duration(try) * retryPause):
 		}
 		attempt++
 		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
-			Attempt: attempt, Err: err.Error(), Log: e.cfg.logPath(j.ID),
-			Message: fmt.Sprintf("try %d of %d", try+1, e.cfg.Retries+1)})
+			Attempt: attempt, Log: rec.Log, Message: fmt.Sprintf("attempt %d of %d", try+1, e.cfg.Retries+1)})
 		if jerr := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started,
 			Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); jerr != nil {
 			return schedule.Outcome{Err: jerr}
 		}
+		e.emit(event.Event{Kind: event.JobStarted, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+			Attempt: attempt, TotalRecords: j.Records, TotalBytes: j.Bytes})
 	}
+}
+
+// emitFailed sends the job_failed of an attempt that the executor handles
+// itself (a retry, a repair), before what follows from it.
+func (e *Executor) emitFailed(j *schedule.Job, f failure) {
+	ev := event.Event{Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		Log: e.cfg.logPath(j.ID), TotalRecords: j.Records, TotalBytes: j.Bytes}
+	f.toEvent(&ev)
+	e.emit(ev)
+}
+
+// noteFailure keeps the last failure of a job for the dispatcher's
+// job_failed event.
+func (e *Executor) noteFailure(id string, f failure) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fails[id] = f
 }
 
 // retryPause is the pause before the first retry of a job (doubled for

@@ -76,5 +76,6 @@ func (e *Executor) loadJob(ctx context.Context, j *schedule.Job, log *os.File) (
 		names[i] = filepath.Base(f)
 	}
 	rec.Message = "loaded " + strings.Join(names, " ")
+	rec.Bytes = done
 	return rec, nil
 }

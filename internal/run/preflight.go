@@ -15,6 +15,7 @@ import (
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // UsageError is bad input found before anything ran (exit 2): a plan
@@ -252,7 +253,7 @@ func (r *runner) checkSpace() (string, error) {
 			order = append(order, key)
 		}
 		byFS[key].bytes += n
-		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, openedge.FormatSize(n)))
+		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, units.FormatIEC(n)))
 		return nil
 	}
 	if err := add(r.cfg.Work, dumps, "dumps"); err != nil {
@@ -274,9 +275,9 @@ func (r *runner) checkSpace() (string, error) {
 		free := int64(st.Bavail) * int64(st.Bsize)
 		if free < n.bytes {
 			return "", precondition("not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
-				n.dir, openedge.FormatSize(free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + "))
+				n.dir, units.FormatIEC(free), units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
 		}
-		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", openedge.FormatSize(free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + ")))
+		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", units.FormatIEC(free), units.FormatIEC(n.bytes), strings.Join(n.what, " + ")))
 	}
 	return strings.Join(parts, "; "), nil
 }

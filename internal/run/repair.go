@@ -34,7 +34,7 @@ func (e *Executor) repairJobFor(area string, n int) *schedule.Job {
 // repairAfter handles a failed load: it queues a repair of the load's area
 // (unless one is already queued, which will cover this load too) or, when
 // the area has used up its repairs, fails the load for good.
-func (e *Executor) repairAfter(j *schedule.Job, loadErr error) schedule.Outcome {
+func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedule.Outcome {
 	e.mu.Lock()
 	queued := e.repairQueued[j.Area]
 	n := e.repairsThisRun[j.Area]
@@ -46,12 +46,19 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error) schedule.Outcome 
 	num := e.repairs[j.Area]
 	e.mu.Unlock()
 	if !queued && n >= e.cfg.Retries {
-		return schedule.Outcome{Err: fmt.Errorf("%w; area %q was already repaired %d time(s) in this run, giving up", loadErr, j.Area, n)}
+		err := fmt.Errorf("%w; area %q was already repaired %s in this run, giving up", loadErr, j.Area, times(n))
+		f.text = err.Error()
+		e.noteFailure(j.ID, f)
+		return schedule.Outcome{Err: err}
 	}
+	f.retrying = true
 	e.mu.Lock()
-	e.superseded[j.ID] = loadErr.Error()
+	e.superseded[j.ID] = f
 	redump := e.redumpFor(j)
 	e.mu.Unlock()
+	// Told here, before the repair and the new dump it brings: the
+	// dispatcher hears of this load as finished (the repair carries it on).
+	e.emitFailed(j, f)
 	var add []*schedule.Job
 	if redump != nil {
 		add = append(add, redump)
@@ -61,11 +68,11 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error) schedule.Outcome 
 	}
 	r := e.repairJobFor(j.Area, num)
 	r.Before = []string{e.built.LoadBarrier}
-	msg := fmt.Sprintf("%s failed; area %q will be truncated and every table placed in it loaded again", j.ID, j.Area)
-	if err := e.record(journal.Record{Job: r.ID, Kind: string(r.Kind), State: journal.Repair, Area: j.Area, Message: msg, Err: loadErr.Error()}); err != nil {
+	msg := fmt.Sprintf("%s failed; area %q will be truncated and every table placed in it loaded again", event.StableID(j.ID), j.Area)
+	if err := e.record(journal.Record{Job: r.ID, Kind: string(r.Kind), State: journal.Repair, Area: j.Area, Message: msg, Err: f.text}); err != nil {
 		return schedule.Outcome{Err: err}
 	}
-	e.emit(event.Event{Kind: event.Warning, Job: r.ID, JobKind: string(r.Kind), Area: j.Area, Message: msg, Err: loadErr.Error(), Log: e.cfg.logPath(j.ID)})
+	e.emit(event.Event{Kind: event.Warning, Job: r.ID, JobKind: string(r.Kind), Area: j.Area, Message: msg, Err: f.text, Log: e.cfg.logPath(j.ID)})
 	return schedule.Outcome{Add: append(add, r)}
 }
 
@@ -82,7 +89,7 @@ func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 	// No Before: the dispatcher may start the source's shutdown before it
 	// sees this job. Run after it, the dump opens the source single-user;
 	// run during it, it fails and is retried.
-	d := &schedule.Job{ID: fmt.Sprintf("%s@r%d", schedule.DumpID(j.Table), e.reloads), Kind: schedule.KindDump,
+	d := &schedule.Job{ID: schedule.AgainID(schedule.DumpID(j.Table), e.reloads), Kind: schedule.KindDump,
 		Table: j.Table, Records: j.Records, Bytes: j.Bytes, Slot: schedule.SlotDump}
 	if e.cfg.Cost != nil {
 		d.Cost = e.cfg.Cost(d)
@@ -90,6 +97,7 @@ func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 		d.Cost = schedule.DefaultCost(d)
 	}
 	e.redumps[j.Table] = d.ID
+	e.again[d.ID] = "dumped again: its load failed, and the file may have been the cause"
 	return d
 }
 
@@ -120,7 +128,8 @@ func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File)
 			continue
 		}
 		e.reloads++
-		id := fmt.Sprintf("%s@r%d", schedule.LoadID(key.Table, key.Section), e.reloads)
+		id := schedule.AgainID(schedule.LoadID(key.Table, key.Section), e.reloads)
+		e.again[id] = fmt.Sprintf("loaded again: area %s was truncated (%s)", j.Area, j.ID)
 		l := &schedule.Job{ID: id, Kind: schedule.KindLoad, Table: key.Table, Section: key.Section, Area: j.Area,
 			Deps: []string{j.ID}, Before: []string{e.built.LoadBarrier}, Slot: schedule.SlotLoad}
 		if d, ok := e.redumps[key.Table]; ok {
@@ -172,4 +181,15 @@ func (e *Executor) waiting(key journal.LoadKey) bool {
 		}
 	}
 	return false
+}
+
+// times is "once", "twice", "3 times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }

@@ -18,8 +18,10 @@ import (
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
 
@@ -215,13 +217,26 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if resumed {
 		state = fmt.Sprintf("resumed: %d job(s) already done, %d area(s) to repair", len(plan.skip), len(plan.repairNums))
 	}
+	oeVersion := openedge.Version(c.DLC)
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
-		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings}); err != nil {
+		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
+		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion}); err != nil {
 		return nil, none, err
 	}
 	c.Log.Info("run " + state)
-	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.RunStarted,
-		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state})
+	now := time.Now()
+	since, invocation := now, 1
+	for _, r := range rp.Runs {
+		if r.State == journal.Started {
+			if invocation == 1 {
+				since = r.Time // the outage began with the first invocation
+			}
+			invocation++
+		}
+	}
+	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
+		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
+		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion})
 	for _, w := range r.warnings {
 		c.Log.Warn(w)
 		c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: w})
@@ -241,14 +256,27 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if err != nil || ctx.Err() != nil {
 		r.cleanup(e)
 	}
-	finish := journal.Record{Job: journal.RunJob, State: journal.Done, Message: "verified"}
+	ev := event.Event{V: event.SchemaVersion, Kind: event.RunFinished, Elapsed: res.Elapsed(), Verify: verifySummary(e.verified)}
+	finish := journal.Record{Job: journal.RunJob, State: journal.Done}
 	switch {
 	case ctx.Err() != nil:
-		finish.State, finish.Err = journal.Failed, "interrupted"
+		// "interrupted" is the journal's word for a cancelled run since
+		// its first version (journal.Record.Interrupted reads it).
+		finish.State, finish.Err, finish.Reason = journal.Failed, "interrupted", event.ReasonCancelled
+		ev.Status, ev.Err, ev.Message = event.StatusInterrupted, "interrupted", interruptedSummary(res)
 		err = fmt.Errorf("%w: %v", ctx.Err(), err)
 	case err != nil:
-		finish.State, finish.Err = journal.Failed, err.Error()
-		err = &FailedError{Failed: failures(res), Err: err, Work: c.Work}
+		fe := &FailedError{Failed: e.failedJobs(res), Blocked: len(res.Blocked), Err: err, Work: c.Work}
+		finish.State, finish.Err = journal.Failed, fe.Summary()
+		ev.Status, ev.Err, ev.Message = event.StatusFailed, fe.Summary(), fe.Summary()
+		err = fe
+	default:
+		finish.Message = "verified"
+		ev.Status, ev.Message = event.StatusVerified, "verified"
+		if v := e.verified; v != nil {
+			finish.Message = fmt.Sprintf("verified: %s tables, %s records", units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records))
+			ev.Message = finish.Message
+		}
 	}
 	if jerr := e.record(finish); jerr != nil && err == nil {
 		err = jerr
@@ -264,18 +292,41 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if rerr := writeReport(c); rerr != nil {
 		c.Log.Warn("report: " + rerr.Error())
 	}
-	ev := event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.RunFinished, Elapsed: res.Elapsed(), Message: finish.Message}
-	if err != nil {
-		ev.Err = err.Error()
-	}
+	ev.Time = time.Now()
 	return out, ev, err
 }
 
 // FailedError is a run that ended with failed jobs (exit 1).
 type FailedError struct {
-	Failed []string // "job: error"
-	Err    error
-	Work   string
+	Failed  []FailedJob // the jobs that failed for good, by stable ID
+	Blocked int         // jobs not run because one they need failed
+	Err     error
+	Work    string
+}
+
+// FailedJob is one job that failed for good: its last attempt.
+type FailedJob struct {
+	ID      string // stable job ID: "load:PUB.customer"
+	Attempt int
+	Err     string
+	Log     string
+}
+
+// Summary is the failure in one line: "1 job failed (load:PUB.customer); 5
+// not run because of it".
+func (e *FailedError) Summary() string {
+	if len(e.Failed) == 0 {
+		return "the run failed: " + oneLineErr(e.Err)
+	}
+	ids := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		ids[i] = f.ID
+	}
+	s := fmt.Sprintf("%s failed (%s)", plural(len(e.Failed), "job"), strings.Join(ids, ", "))
+	if e.Blocked > 0 {
+		s += fmt.Sprintf("; %s not run because of it", plural(e.Blocked, "job"))
+	}
+	return s
 }
 
 func (e *FailedError) Error() string {
@@ -283,33 +334,81 @@ func (e *FailedError) Error() string {
 	if len(e.Failed) == 0 {
 		fmt.Fprintf(&b, "the run failed: %v", e.Err)
 	} else {
-		fmt.Fprintf(&b, "the run failed; %d job(s):", len(e.Failed))
+		fmt.Fprintf(&b, "the run failed: %s:", e.Summary())
 	}
 	for _, f := range e.Failed {
-		b.WriteString("\n  " + f)
+		fmt.Fprintf(&b, "\n  %s", f.ID)
+		if f.Attempt > 1 {
+			fmt.Fprintf(&b, " (attempt %d)", f.Attempt)
+		}
+		fmt.Fprintf(&b, ": %s", f.Err)
+		if f.Log != "" {
+			fmt.Fprintf(&b, "\n    log: %s", f.Log)
+		}
 	}
 	fmt.Fprintf(&b, "\nfix the cause, then continue with: oedl run --resume --work %s (with the same --source, --target and --plan)", e.Work)
 	return b.String()
 }
 func (e *FailedError) Unwrap() error { return e.Err }
 
-func failures(res *schedule.Result) []string {
+// failedJobs are the jobs of res that failed for good, with their last
+// attempt, by stable ID.
+func (e *Executor) failedJobs(res *schedule.Result) []FailedJob {
 	if res == nil {
 		return nil
 	}
-	ids := make([]string, 0, len(res.Failed))
-	for id := range res.Failed {
-		ids = append(ids, id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]FailedJob, 0, len(res.Failed))
+	for id, err := range res.Failed {
+		f := FailedJob{ID: event.StableID(id), Err: err.Error(), Log: e.cfg.logPath(id)}
+		if ff, ok := e.fails[id]; ok {
+			f.Attempt, f.Err = ff.attempt, ff.text
+		}
+		out = append(out, f)
 	}
-	sort.Strings(ids)
-	out := make([]string, 0, len(ids)+1)
-	for _, id := range ids {
-		out = append(out, fmt.Sprintf("%s: %v", id, res.Failed[id]))
-	}
-	if n := len(res.Blocked); n > 0 {
-		out = append(out, fmt.Sprintf("(%d job(s) not run because of these)", n))
-	}
+	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
 	return out
+}
+
+// interruptedSummary is a cancelled run in one line.
+func interruptedSummary(res *schedule.Result) string {
+	if res == nil {
+		return "interrupted"
+	}
+	stopped := 0
+	for _, err := range res.Failed {
+		if errors.Is(err, context.Canceled) {
+			stopped++
+		}
+	}
+	return fmt.Sprintf("interrupted: %s stopped, %s not started; the journal is consistent and --resume continues",
+		plural(stopped, "running job"), plural(len(res.Cancelled), "job"))
+}
+
+// verifySummary is the verification for run_finished (nil when it did not run).
+func verifySummary(v *verify.Result) *event.VerifySummary {
+	if v == nil {
+		return nil
+	}
+	return &event.VerifySummary{OK: v.OK, Tables: len(v.Rows), Mismatched: len(v.Bad),
+		RecordsBefore: v.Before.Records, RecordsAfter: v.After.Records,
+		ChecksumBefore: v.Before.Checksum, ChecksumAfter: v.After.Checksum}
+}
+
+// plural is "1 job", "3 jobs", with thousands separators.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return units.Thousands(int64(n)) + " " + noun + "s"
+}
+
+func oneLineErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
 }
 
 // cleanup stops the brokers this run started, so that a resume (or the
@@ -383,24 +482,64 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 	return nil
 }
 
-// dispatchSink passes the dispatcher's events on, telling the truth about
-// loads handed to a repair (the dispatcher counts them finished).
+// dispatchSink passes the dispatcher's events on under stable job IDs,
+// with what only the executor knows: the attempt, a done job's records
+// and bytes, why a job failed (or that it was cancelled), the truth about
+// loads handed to a repair (the dispatcher counts them finished), why a
+// job queued again runs again, and the phase the run enters.
 func (e *Executor) dispatchSink() event.Sink {
 	return event.SinkFunc(func(ev event.Event) {
-		if ev.Kind == event.JobFinished || ev.Kind == event.JobFailed {
+		id := ev.Job
+		switch ev.Kind {
+		case event.JobStarted:
+			e.enterPhase(ev)
+			ev.Attempt = e.attempt(id)
+		case event.JobQueued:
 			e.mu.Lock()
-			why, ok := e.superseded[ev.Job]
+			why, ok := e.again[id]
 			e.mu.Unlock()
 			if ok {
-				ev.Kind, ev.Err = event.JobFailed, why
-				ev.Message = "area " + ev.Area + " is repaired and its tables loaded again"
+				ev.Kind, ev.Attempt, ev.Message = event.JobRetry, e.attempt(id), why
 			}
-			if ev.Kind == event.JobFailed {
-				ev.Log = e.cfg.logPath(ev.Job)
+		case event.JobFinished:
+			e.mu.Lock()
+			_, superseded := e.superseded[id]
+			final := e.finals[id]
+			e.mu.Unlock()
+			if superseded {
+				return // its job_failed went out when its repair was decided (repairAfter)
 			}
+			ev.Attempt, ev.Elapsed = final.Attempt, final.Elapsed
+			ev.Records = final.Records
+			ev.Bytes = final.Bytes
+			for _, f := range final.Files {
+				ev.Bytes += f.Size
+			}
+		case event.JobFailed:
+			e.mu.Lock()
+			f, ok := e.fails[id]
+			e.mu.Unlock()
+			if ok {
+				f.toEvent(&ev)
+			} else {
+				ev.Reason = event.ReasonError
+			}
+			ev.Log = e.cfg.logPath(id)
 		}
+		ev.Job = event.StableID(id)
 		e.sink.Emit(ev)
 	})
+}
+
+// enterPhase sends a phase event when a job of a later phase than the
+// run's starts (schedule.PhaseOf). Called from the dispatcher's goroutine.
+func (e *Executor) enterPhase(started event.Event) {
+	p := schedule.PhaseOf(schedule.Kind(started.JobKind))
+	if p == "" || p.Rank() <= e.phase.Rank() {
+		return
+	}
+	e.phase = p
+	e.sink.Emit(event.Event{V: event.SchemaVersion, Time: started.Time, Kind: event.Phase, Phase: string(p)})
 }
 
 func (e *Executor) repairLog() []string {

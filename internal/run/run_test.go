@@ -366,5 +366,5 @@ func TestSpaceOnResumeCountsDumpsOnDisk(t *testing.T) {
 	r.dumpProven = func(string) bool { return true }
 	msg, err := r.checkSpace()
 	require.NoError(t, err)
-	assert.Contains(t, msg, "dumps 0.0B")
+	assert.Contains(t, msg, "dumps 0 B")
 }

@@ -12,30 +12,38 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // JobError is a failed utility call, with what a DBA needs to act: the
-// call, the utility's own last message and the log holding all of it.
+// call, why it failed, the utility's own last message and the log holding
+// all of it.
 type JobError struct {
 	Job     string
 	Argv    []string
-	Reason  string // "proutil exited with code 1", "timed out after 10m0s", ...
+	Reason  string // "proutil load was killed by signal 9 (SIGKILL)", "proutil dump hung: killed after 13s", ...
 	Message string // the utility's own last message, e.g. "** Cannot find or open file ... (43)"
 	Log     string
+	// Cause is Reason as an event.Reason* a script can test, with its
+	// figure (ExitCode, Signal or Timeout).
+	Cause    string
+	ExitCode int
+	Signal   string
+	Timeout  time.Duration
 }
 
+// Error is the reason and the utility's message. The log's path is not in
+// it: every consumer shows the log on its own (the event's "log", the
+// screen's log line), and a path repeated inside a one-line message is
+// what pushed failure lines past the terminal's edge.
 func (e *JobError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Reason)
 	if e.Message != "" {
-		fmt.Fprintf(&b, ": %s", e.Message)
+		return e.Reason + ": " + e.Message
 	}
-	if e.Log != "" {
-		fmt.Fprintf(&b, " (log: %s)", e.Log)
-	}
-	return b.String()
+	return e.Reason
 }
 
 // runStep runs one call, appending argv, output and timing to the job's
@@ -61,13 +69,22 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	last := lastMessage(res.Output)
 	switch {
 	case res.TimedOut:
-		jerr.Reason = fmt.Sprintf("%s hung: killed after %s", name, timeout)
-		jerr.Message = last
+		jerr.Cause, jerr.Timeout = event.ReasonHang, timeout
+		jerr.Reason = fmt.Sprintf("%s hung: no end after %s (the job's timeout), killed", name, units.FormatDuration(timeout))
+		if strings.HasPrefix(last, "**") {
+			jerr.Message = last // an error it printed before it hung; its banner or progress says nothing
+		}
 		return res, jerr
 	case ctx.Err() != nil:
 		return res, ctx.Err()
 	case err != nil && !errors.Is(err, execx.ErrExit):
+		jerr.Cause = event.ReasonCouldNotRun
 		jerr.Reason = fmt.Sprintf("%s could not run: %v", prog, err)
+		return res, jerr
+	case res.Signal != 0:
+		jerr.Cause, jerr.Signal = event.ReasonSignal, execx.SignalName(res.Signal)
+		jerr.Reason = fmt.Sprintf("%s was killed by signal %d (%s)", name, int(res.Signal), jerr.Signal)
+		jerr.Message = last
 		return res, jerr
 	}
 	code := res.ExitCode
@@ -76,11 +93,18 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	}
 	if cerr := openedge.CheckSuccess(utility, res.Output, code); cerr != nil {
 		var ue *openedge.UtilityError
-		if errors.As(cerr, &ue) && ue.ExitCode != 0 {
+		switch {
+		case diskFull(res.Output):
+			jerr.Cause, jerr.ExitCode = event.ReasonDiskFull, res.ExitCode
+			jerr.Reason = fmt.Sprintf("%s ran out of disk space (errno 28, exit code %d)", name, res.ExitCode)
+		case errors.As(cerr, &ue) && ue.ExitCode != 0:
+			jerr.Cause, jerr.ExitCode = event.ReasonExit, ue.ExitCode
 			jerr.Reason = fmt.Sprintf("%s exited with code %d", name, ue.ExitCode)
-		} else if errors.As(cerr, &ue) && ue.Marker != 0 {
+		case errors.As(cerr, &ue) && ue.Marker != 0:
+			jerr.Cause = event.ReasonNoSuccess
 			jerr.Reason = fmt.Sprintf("%s printed no success message (%d)", name, ue.Marker)
-		} else {
+		default:
+			jerr.Cause = event.ReasonError
 			jerr.Reason = fmt.Sprintf("%s failed: %v", name, cerr)
 		}
 		jerr.Message = last

@@ -6,6 +6,7 @@ import (
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
 
@@ -31,7 +32,7 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 	e.verified = res
 	e.mu.Unlock()
 	rec := journal.Record{Records: res.After.Records, CountKnown: true,
-		Message: fmt.Sprintf("%d tables, %d records; sha256 before %s after %s", len(res.Rows), res.After.Records, res.Before.ShortSum(), res.After.ShortSum())}
+		Message: fmt.Sprintf("%s tables, %s records; sha256 before %s after %s", units.Thousands(int64(len(res.Rows))), units.Thousands(res.After.Records), res.Before.ShortSum(), res.After.ShortSum())}
 	for _, f := range []string{verify.JSONFile, verify.BeforeList, verify.AfterList} {
 		if pf, err := proof(e.cfg.work(f)); err == nil {
 			rec.Files = append(rec.Files, pf)

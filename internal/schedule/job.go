@@ -90,6 +90,12 @@ func LoadID(table string, section int) string {
 // the same area within a run.
 func RepairID(area string, attempt int) string { return fmt.Sprintf("repair:%s:%d", area, attempt) }
 
+// AgainID names a job that does again what the job id did (a reload
+// after a repair, a new dump of a table whose load failed): the graph
+// needs a new node, so it gets a new ID; event.StableID maps it back to
+// id for the events, the screen and the report.
+func AgainID(id string, n int) string { return fmt.Sprintf("%s@r%d", id, n) }
+
 // DumpsDoneID is the barrier that staged loads wait for.
 const DumpsDoneID = "barrier:dumps-done"
 

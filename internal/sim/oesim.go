@@ -71,8 +71,8 @@ func oesimGen(p *proc, args []string) int {
 	if err != nil {
 		return p.fail("oesim gen: %v", err)
 	}
-	p.say("Generated %s (%s profile): %d tables, %d records, %s of records in %.1fs.", res.base, *profile, res.tables,
-		res.records, units.FormatBytes(res.bytes), time.Since(start).Seconds())
+	p.say("Generated %s (%s profile): %s tables, %s records, %s of records in %s.", res.base, *profile, units.Thousands(int64(res.tables)),
+		units.Thousands(res.records), units.FormatIEC(res.bytes), units.FormatDuration(time.Since(start)))
 	p.say("Structure: %s.st  Definitions: %s.df", res.base, res.base)
 	return exitOK
 }

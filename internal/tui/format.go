@@ -2,64 +2,24 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/units"
 )
 
-// formatRate is bytes per second: "12.4 MiB/s"; "" when unknown.
-func formatRate(r float64) string {
-	if r <= 0 {
-		return ""
-	}
-	return units.FormatIEC(int64(r)) + "/s"
-}
-
-// formatDuration is a short clock-like duration: "42s", "3m05s", "1h02m".
-func formatDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int64(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int64(d/time.Minute), int64(d%time.Minute/time.Second))
-	default:
-		return fmt.Sprintf("%dh%02dm", int64(d/time.Hour), int64(d%time.Hour/time.Minute))
-	}
-}
-
-// thousands writes n with comma separators.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return sign + b.String()
-}
+// formatDuration is a live clock: whole seconds, "42s", "3m05s", "1h02m".
+func formatDuration(d time.Duration) string { return units.FormatClock(d) }
 
 // cut shortens s to n display cells with an ellipsis.
 func cut(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	if n == 1 {
-		return "…"
-	}
-	return string(r[:n-1]) + "…"
+	return ansi.Truncate(s, n, "…")
 }
 
 // trendArrow is the trend as a glyph and a word.
@@ -78,6 +38,8 @@ func trendWord(t Trend) string {
 // timeText is the ETA, or how the run ended, for a header line.
 func timeText(s *State) string {
 	switch {
+	case s.Finished && s.Status == event.StatusInterrupted:
+		return "cancelled after " + formatDuration(s.Elapsed())
 	case s.Finished && s.Err != "":
 		return "failed after " + formatDuration(s.Elapsed())
 	case s.Finished:

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ type model struct {
 	frames int // views built, for the redraw-rate test and benchmark
 	shown  time.Duration
 
+	help        bool // ? shows the keys
 	confirming  bool // q or Ctrl-C pressed once: asking
 	cancelled   bool // the user confirmed; Cancel was called
 	interrupted bool // ctx ended (SIGINT from outside)
@@ -130,6 +132,8 @@ func (m *model) key(k string) {
 		m.cancel()
 	case m.confirming && (k == "n" || k == "N" || k == "esc"):
 		m.confirming = false
+	case k == "?":
+		m.help = !m.help
 	default:
 		return
 	}
@@ -161,30 +165,34 @@ func (m *model) rebuild() {
 
 func (m *model) View() string { return m.view }
 
-// finishedLine is the permanent line printed above the live area when a
-// job ends.
+// finishedLine is the permanent text printed above the live area when a
+// job ends: one line for a job done, the whole failure for a job failed
+// (wrapped to the terminal's width, its log on a line of its own).
 func (m *model) finishedLine(e event.Event) string {
 	j, ok := m.st.Job(e.Job)
 	if !ok {
 		return ""
 	}
-	name := cut(jobName(j), 48)
+	w := max(m.width, 40)
+	name := jobName(j)
 	if j.Table != "" {
-		name = cut(j.Kind+" "+j.Table, 48)
+		name = j.Kind + " " + j.Table
 	}
 	switch e.Kind {
 	case event.JobFinished:
-		return m.sty.ok.Render("✓") + " " + name + m.sty.dim.Render(finishedDetail(j))
+		line := m.sty.ok.Render("✓") + " " + cut(name, 48)
+		switch {
+		case j.Failures > 0:
+			line += m.sty.ok.Render(fmt.Sprintf(" (recovered on attempt %d)", j.Attempt))
+		case j.Attempt > 1:
+			line += fmt.Sprintf(" (attempt %d: done again after a repair)", j.Attempt)
+		}
+		return cutLine(line+m.sty.dim.Render(finishedDetail(j)), w)
 	case event.JobFailed:
-		s := m.sty.bad.Render("✗") + " " + name
-		if j.Attempt > 0 {
-			s += fmt.Sprintf(" (attempt %d)", j.Attempt)
-		}
-		s += ": " + cut(e.Err, max(20, m.width-len(name)-20))
-		if j.Log != "" {
-			s += m.sty.dim.Render("  log: " + j.Log)
-		}
-		return s
+		f := Failure{Job: j.ID, Kind: j.Kind, Table: j.Table, Attempt: j.Attempt, Err: e.Err, Log: cmp.Or(e.Log, j.Log), Retrying: e.Retrying}
+		return strings.Join(m.failureLines(f, w, 0), "\n")
+	case event.JobCancelled:
+		return m.sty.warn.Render("■") + " " + cut(name, 48) + m.sty.dim.Render(" stopped")
 	}
 	return ""
 }

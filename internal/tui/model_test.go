@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // testOptions are deterministic: no colour, a clock the test moves, fixed
@@ -59,7 +60,7 @@ func TestViewGoldenSizes(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return thousands(int64(n)) }
+func itoa(n int) string { return units.Thousands(int64(n)) }
 
 func TestQuitAsksOnceThenCancels(t *testing.T) {
 	now := at(10)
@@ -207,11 +208,12 @@ func TestTeatestCancelFlow(t *testing.T) {
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("waiting for the running jobs to stop")) },
 		teatest.WithDuration(5*time.Second))
-	p.Emit(event.Event{Time: now, Kind: event.RunFinished, Err: "interrupted"})
+	p.Emit(event.Event{Time: now, Kind: event.RunFinished, Err: "interrupted", Status: event.StatusInterrupted})
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.cancelled)
-	assert.Contains(t, final.View(), "failed after 30s")
+	assert.Contains(t, final.View(), "cancelled after 30s", "a cancel is a cancel")
+	assert.NotContains(t, final.View(), "failed")
 	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
 }
 

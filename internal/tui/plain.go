@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -115,23 +116,40 @@ func (p *Plain) Summary() {
 	fmt.Fprintf(p.w, "%s %s\n", stamp(p.s.Now), SummaryLine(p.s))
 }
 
-// SummaryLine is the one-line picture: "[ 48%] load  elapsed 12m04s  ETA
-// 8m10s  dump 120/120  load 60/120  idxbuild 0%  jobs 4 running, 60 queued,
-// 1 failed".
+// SummaryLine is the one-line picture: "[ 48%] dump+load  elapsed 12m04s
+// ETA 8m10s  dump 120/120  load 60/120  idxbuild 0%  jobs 4 running, 60
+// queued, 1 failed (1 table); 122 waiting for area Small64_Data (1 load
+// per area; --loads-per-area)".
 func SummaryLine(s *State) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%3d%%] %s  elapsed %s  %s ", percent(s.Overall()), s.CurrentPhase(), formatDuration(s.Elapsed()), timeText(s))
+	fmt.Fprintf(&b, "[%3d%%] %s  elapsed %s", percent(s.Overall()), s.CurrentPhase(), formatDuration(s.Elapsed()))
+	if s.Invocation > 1 {
+		fmt.Fprintf(&b, "  outage %s", formatDuration(s.Outage()))
+	}
+	fmt.Fprintf(&b, "  %s ", timeText(s))
 	for _, p := range s.Progress() {
 		if p.Tables > 0 {
-			fmt.Fprintf(&b, " %s %d/%d", p.Kind, p.TablesDone, p.Tables)
+			fmt.Fprintf(&b, " %s %s/%s", p.Kind, units.Thousands(int64(p.TablesDone)), units.Thousands(int64(p.Tables)))
 		} else {
 			fmt.Fprintf(&b, " %s %.0f%%", p.Kind, p.Fraction()*100)
 		}
 	}
+	if r := s.Throughput(); r > 0 {
+		fmt.Fprintf(&b, "  %s", units.FormatRate(r))
+	}
 	c := s.Counts()
-	fmt.Fprintf(&b, "  jobs %d running, %d queued, %d done", c.Running, c.Queued, c.Done)
+	fmt.Fprintf(&b, "  jobs %s running, %s queued, %s done", units.Thousands(int64(c.Running)), units.Thousands(int64(c.Queued)), units.Thousands(int64(c.Done)))
+	if c.Stalled > 0 {
+		fmt.Fprintf(&b, ", %d stalled", c.Stalled)
+	}
+	if c.Recovered > 0 {
+		fmt.Fprintf(&b, ", %d recovered", c.Recovered)
+	}
 	if c.Failed > 0 {
-		fmt.Fprintf(&b, ", %d failed", c.Failed)
+		fmt.Fprintf(&b, ", %d failed (%s)", c.Failed, plural(c.FailedTables, "table"))
+	}
+	if ws := s.Waiting(); len(ws) > 0 {
+		fmt.Fprintf(&b, "; %s", ws[0])
 	}
 	return b.String()
 }
@@ -144,10 +162,19 @@ func (p *Plain) line(e event.Event) string {
 	if e.Table == "" {
 		name = e.Job
 	}
+	attempt := func() string {
+		if e.Attempt > 1 || (e.Kind == event.JobFailed && e.Attempt > 0) {
+			return fmt.Sprintf(" (attempt %d)", e.Attempt)
+		}
+		return ""
+	}
 	switch e.Kind {
 	case event.RunStarted:
 		s := "run started"
-		if e.Message != "" {
+		if e.Attempt > 1 {
+			s = fmt.Sprintf("run resumed (invocation %d; the outage began at %s)", e.Attempt, stamp(e.Since))
+		}
+		if e.Message != "" && e.Message != "started" {
 			s += ": " + e.Message
 		}
 		if e.TotalBytes > 0 {
@@ -155,10 +182,25 @@ func (p *Plain) line(e event.Event) string {
 		}
 		return s
 	case event.RunFinished:
+		switch e.Status {
+		case event.StatusInterrupted:
+			// The CLI's last line says the run was interrupted; this one
+			// says what stopped.
+			c := p.s.Counts()
+			return fmt.Sprintf("run stopped after %s: %s stopped, %s not started", formatDuration(p.s.Elapsed()),
+				plural(c.Cancelled, "running job"), plural(c.Queued, "job"))
+		case event.StatusFailed:
+			return fmt.Sprintf("run FAILED after %s: %s", formatDuration(p.s.Elapsed()), cmp.Or(e.Message, e.Err))
+		}
 		if e.Err != "" {
 			return fmt.Sprintf("run FAILED after %s: %s", formatDuration(p.s.Elapsed()), e.Err)
 		}
-		return "run finished in " + formatDuration(p.s.Elapsed())
+		s := "run finished in " + formatDuration(p.s.Elapsed())
+		if v := e.Verify; v != nil && v.OK {
+			s += fmt.Sprintf(": verified, %s tables, %s records, sha256 %s = %s", units.Thousands(int64(v.Tables)),
+				units.Thousands(v.RecordsAfter), short(v.ChecksumBefore), short(v.ChecksumAfter))
+		}
+		return s
 	case event.Phase:
 		return "phase " + e.Phase
 	case event.Warning:
@@ -168,16 +210,20 @@ func (p *Plain) line(e event.Event) string {
 		if e.Area != "" {
 			s += " (area " + e.Area + ")"
 		}
-		if e.Attempt > 1 {
-			s += fmt.Sprintf(" attempt %d", e.Attempt)
+		return s + attempt()
+	case event.JobFinished:
+		s := "done    " + name + finishedDetail(j)
+		switch {
+		case j.Failures > 0:
+			s += fmt.Sprintf(" (recovered on attempt %d)", e.Attempt)
+		case e.Attempt > 1:
+			s += fmt.Sprintf(" (attempt %d: done again after a repair)", e.Attempt)
 		}
 		return s
-	case event.JobFinished:
-		return "done    " + name + finishedDetail(j)
 	case event.JobFailed:
-		s := "FAILED  " + name
-		if j.Attempt > 0 {
-			s += fmt.Sprintf(" (attempt %d)", j.Attempt)
+		s := "FAILED  " + name + attempt()
+		if e.Retrying {
+			s = "failed  " + name + attempt() + ", will retry"
 		}
 		if e.Err != "" {
 			s += ": " + e.Err
@@ -189,23 +235,30 @@ func (p *Plain) line(e event.Event) string {
 	case event.JobRetry:
 		s := "retry   " + name
 		if e.Attempt > 0 {
-			s += fmt.Sprintf(" (attempt %d)", e.Attempt)
+			s += fmt.Sprintf(": attempt %d", e.Attempt)
 		}
-		if e.Message != "" {
-			s += ": " + e.Message
+		if e.Message != "" && !strings.HasPrefix(e.Message, "attempt ") {
+			s += ", " + e.Message
+		} else if e.Message != "" {
+			s = "retry   " + name + ": " + e.Message
 		}
 		return s
+	case event.JobCancelled:
+		return "stopped " + name
 	case event.JobSkipped:
 		return "skip    " + name + " (done by an earlier run)"
 	}
 	return ""
 }
 
+// short is the first 12 hex digits of a checksum, as verify prints it.
+func short(sum string) string { return sum[:min(12, len(sum))] }
+
 // finishedDetail is " 12,345 records, 4.2 MiB in 3s (1.4 MiB/s)".
 func finishedDetail(j Job) string {
 	var parts []string
 	if j.Records > 0 {
-		parts = append(parts, thousands(j.Records)+" records")
+		parts = append(parts, units.Thousands(j.Records)+" records")
 	}
 	if j.Bytes > 0 {
 		parts = append(parts, units.FormatIEC(j.Bytes))
@@ -214,9 +267,9 @@ func finishedDetail(j Job) string {
 	if len(parts) > 0 {
 		s = " " + strings.Join(parts, ", ")
 	}
-	s += " in " + formatDuration(j.Elapsed)
+	s += " in " + units.FormatDuration(j.Elapsed)
 	if j.Bytes > 0 && j.Elapsed >= time.Second {
-		s += " (" + formatRate(float64(j.Bytes)/j.Elapsed.Seconds()) + ")"
+		s += " (" + units.FormatRate(float64(j.Bytes)/j.Elapsed.Seconds()) + ")"
 	}
 	return s
 }

@@ -22,9 +22,9 @@ func TestRunningTableShowsBytesAndRate(t *testing.T) {
 		want    []string
 		falling bool
 	}{
-		{"dump", []int64{2 * mib, 4 * mib, 6 * mib}, []string{"6.0 MiB", "60%", "2.0 MiB/s", "1,200"}, false},
-		{"load", []int64{1 * mib, 3 * mib, 5 * mib}, []string{"5.0 MiB", "50%", "MiB/s"}, false},
-		{"load", []int64{4 * mib, 4 * mib, 4 * mib}, []string{"4.0 MiB", "40%"}, true},
+		{"dump", []int64{2 * mib, 4 * mib, 6 * mib}, []string{"6 MiB", "60%", "2 MiB/s", "1,200"}, false},
+		{"load", []int64{1 * mib, 3 * mib, 5 * mib}, []string{"5 MiB", "50%", "MiB/s"}, false},
+		{"load", []int64{4 * mib, 4 * mib, 4 * mib}, []string{"4 MiB", "40%"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {

@@ -18,22 +18,48 @@ type Snapshot struct {
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	Finished bool          `json:"finished"`
 	Err      string        `json:"error,omitempty"`
-	Overall  float64       `json:"overall"` // fraction of all bytes dumped, loaded and indexed
-	Progress []Progress    `json:"progress"`
-	Counts   Counts        `json:"counts"`
-	ETA      ETA           `json:"eta"`
-	Running  []Job         `json:"running"`
-	Failures []Failure     `json:"failures,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Status   string        `json:"status,omitempty"` // how it ended: verified, failed, interrupted
+	// Since: the outage began (the first invocation's start); Outage counts
+	// from it across resumes, Elapsed is this invocation's.
+	Since      time.Time     `json:"since,omitzero"`
+	Outage     time.Duration `json:"outage_ns,omitempty"`
+	Invocation int           `json:"invocation,omitempty"`
+	Phases     []PhaseTime   `json:"phases,omitempty"`
+	Overall    float64       `json:"overall"` // fraction of all bytes dumped, loaded and indexed
+	// BytesPerSecond: what the running dumps and loads move now.
+	BytesPerSecond float64    `json:"bytes_per_second,omitempty"`
+	Waiting        []Wait     `json:"waiting,omitempty"`
+	Progress       []Progress `json:"progress"`
+	Counts         Counts     `json:"counts"`
+	ETA            ETA        `json:"eta"`
+	Running        []Job      `json:"running"`
+	Failures       []Failure  `json:"failures,omitempty"`
+	Warnings       []string   `json:"warnings,omitempty"`
+}
+
+// PhaseTime is a phase and how long it took (so far, when it runs).
+type PhaseTime struct {
+	Name     string        `json:"name"`
+	Duration time.Duration `json:"duration_ns"`
+	Running  bool          `json:"running,omitempty"`
 }
 
 // Snapshot copies the picture.
 func (s *State) Snapshot() Snapshot {
-	return Snapshot{
+	snap := Snapshot{
 		V: event.SchemaVersion, Phase: s.CurrentPhase(), Started: s.Started, Now: s.Now, Elapsed: s.Elapsed(),
-		Finished: s.Finished, Err: s.Err, Overall: s.Overall(), Progress: s.Progress(), Counts: s.counts,
+		Finished: s.Finished, Err: s.Err, Status: s.Status, Since: s.Since, Outage: s.Outage(), Invocation: s.Invocation,
+		Overall: s.Overall(), BytesPerSecond: s.Throughput(), Waiting: s.Waiting(), Progress: s.Progress(), Counts: s.Counts(),
 		ETA: s.ETA(), Running: s.Running(), Failures: s.Failures(), Warnings: s.Warnings(),
 	}
+	for _, p := range s.phases {
+		end, running := p.End, p.End.IsZero()
+		if running {
+			end = s.Now
+		}
+		snap.Phases = append(snap.Phases, PhaseTime{Name: p.Name, Duration: end.Sub(p.Start), Running: running && !s.Finished})
+	}
+	return snap
 }
 
 // MarshalJSON writes the Snapshot.
@@ -43,7 +69,10 @@ func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(s.Snapshot()
 // them, what the running jobs are doing ("dump+load").
 func (s *State) CurrentPhase() string {
 	if s.Finished {
-		if s.Err != "" {
+		switch {
+		case s.Status == event.StatusInterrupted:
+			return "cancelled"
+		case s.Err != "":
 			return "failed"
 		}
 		return "finished"

@@ -16,8 +16,11 @@ const (
 	StatusQueued  JobStatus = "queued" // waiting for its dependencies, a slot, or a retry
 	StatusRunning JobStatus = "running"
 	StatusDone    JobStatus = "done"
-	StatusFailed  JobStatus = "failed"
+	StatusFailed  JobStatus = "failed"  // for good: no attempt follows
 	StatusSkipped JobStatus = "skipped" // done by an earlier run (resume)
+	// StatusCancelled: stopped by an interrupt; not a failure, --resume
+	// runs it again.
+	StatusCancelled JobStatus = "cancelled"
 )
 
 // Job is what State knows about one job.
@@ -37,21 +40,37 @@ type Job struct {
 	TotalBytes   int64         `json:"total_bytes,omitempty"`
 	Rate         float64       `json:"bytes_per_second,omitempty"` // recent, while running
 	Err          string        `json:"error,omitempty"`
+	Reason       string        `json:"reason,omitempty"` // of the last failure (event.Reason*)
 	Log          string        `json:"log,omitempty"`
+	// Failures counts its failed attempts; Recovered: it failed and a
+	// later attempt went through.
+	Failures  int  `json:"failures,omitempty"`
+	Recovered bool `json:"recovered,omitempty"`
+	// Stalled is how long a running dump or load has made no progress,
+	// once that is StallAfter or more (0 otherwise).
+	Stalled time.Duration `json:"stalled_ns,omitempty"`
 
 	contrib  int64 // bytes this job adds to its kind's BytesDone
 	lastAt   time.Time
 	lastSeen int64
+	moved    time.Time // its figures last moved (or it started)
 }
 
 // Failure is one failed attempt.
 type Failure struct {
 	Time    time.Time `json:"time"`
 	Job     string    `json:"job"`
+	Kind    string    `json:"kind,omitempty"`
 	Table   string    `json:"table,omitempty"`
 	Attempt int       `json:"attempt,omitempty"`
 	Err     string    `json:"error"`
+	Reason  string    `json:"reason,omitempty"` // event.Reason*
 	Log     string    `json:"log,omitempty"`
+	// Retrying: another attempt was to follow. Recovered: a later attempt
+	// of the job went through (RecoveredOn says which).
+	Retrying    bool `json:"retrying,omitempty"`
+	Recovered   bool `json:"recovered,omitempty"`
+	RecoveredOn int  `json:"recovered_on,omitempty"`
 }
 
 // Progress is one bar: the tables and bytes of one kind of work.
@@ -79,13 +98,20 @@ func (p Progress) Fraction() float64 {
 	return 0
 }
 
-// Counts are jobs by status.
+// Counts are jobs by status. A job is one table's dump or load (or one
+// whole-database step) over all its attempts: a load tried three times
+// that failed is one failed job. FailedTables counts the tables among
+// the failed jobs; Recovered, the jobs that failed and then went through.
 type Counts struct {
-	Done    int `json:"done"`
-	Running int `json:"running"`
-	Queued  int `json:"queued"`
-	Failed  int `json:"failed"`
-	Skipped int `json:"skipped"`
+	Done         int `json:"done"`
+	Running      int `json:"running"`
+	Queued       int `json:"queued"`
+	Failed       int `json:"failed"`
+	FailedTables int `json:"failed_tables"`
+	Skipped      int `json:"skipped"`
+	Cancelled    int `json:"cancelled,omitempty"`
+	Recovered    int `json:"recovered,omitempty"`
+	Stalled      int `json:"stalled,omitempty"`
 }
 
 // progressKinds are the bars, in the order work flows.
@@ -129,6 +155,23 @@ type State struct {
 	Now      time.Time // the latest event time, or Advance
 	Finished bool
 	Err      string // the run's error, once finished
+	Status   string // how the run ended (event.Status*), once finished
+	// Since is when the outage began: the first invocation's start, so
+	// the outage clock counts across resumes. Invocation is which `oedl
+	// run` this is (1 the first, 2 after one resume...).
+	Since      time.Time
+	Invocation int
+	// Settings that shape the queue (run_started): dump_jobs, load_jobs,
+	// loads_per_area, for why work waits.
+	Settings map[string]int64
+	// StallAfter: a running dump or load whose figures have not moved for
+	// this long is flagged stalled. Default DefaultStallAfter.
+	StallAfter time.Duration
+	// Versions of the programs (run_started).
+	OEDLVersion, OpenEdgeVersion string
+	Verify                       *event.VerifySummary // run_finished
+
+	phases []PhaseSpan
 
 	jobs     map[string]*Job
 	running  map[string]*Job
@@ -140,9 +183,24 @@ type State struct {
 	cost     func(*schedule.Job) time.Duration
 }
 
+// DefaultStallAfter is how long a running dump or load may show no
+// progress before the screen flags it. A dump's files and a load's read
+// offset move every second on a working utility (oedl measures them four
+// times a second); 20 s without a byte is a utility waiting on something:
+// a lock, a full disk, a hung NFS mount. It is far below --job-timeout,
+// which ends the job; this only tells the DBA to look.
+const DefaultStallAfter = 20 * time.Second
+
+// PhaseSpan is one phase of the run on its clock: from the phase event
+// that entered it to the next one (End is zero while it runs).
+type PhaseSpan struct {
+	Name       string    `json:"name"`
+	Start, End time.Time `json:"-"`
+}
+
 // NewState returns an empty picture.
 func NewState() *State {
-	s := &State{jobs: map[string]*Job{}, running: map[string]*Job{}, tally: map[string]*kindTally{}}
+	s := &State{jobs: map[string]*Job{}, running: map[string]*Job{}, tally: map[string]*kindTally{}, StallAfter: DefaultStallAfter}
 	for _, k := range progressKinds {
 		s.tally[k] = &kindTally{Progress: Progress{Kind: k}, tables: map[string]*[2]int{}}
 	}
@@ -159,18 +217,42 @@ func (s *State) Apply(e event.Event) {
 		if s.Started.IsZero() || s.Finished {
 			s.Started = e.Time
 		}
-		s.Finished, s.Err = false, ""
+		switch {
+		case !e.Since.IsZero():
+			s.Since = e.Since
+		case s.Since.IsZero():
+			s.Since = e.Time // a journal replayed: its first start
+		}
+		if e.Attempt > 0 {
+			s.Invocation = e.Attempt
+		} else {
+			s.Invocation++
+		}
+		if e.Settings != nil {
+			s.Settings = e.Settings
+		}
+		s.OEDLVersion, s.OpenEdgeVersion = cmp.Or(e.OEDLVersion, s.OEDLVersion), cmp.Or(e.OpenEdgeVersion, s.OpenEdgeVersion)
+		s.Finished, s.Err, s.Status = false, "", ""
 		for _, k := range []string{"dump", "load"} {
 			s.tally[k].planBytes = e.TotalBytes
 		}
 	case event.RunFinished:
-		s.Finished, s.Err = true, e.Err
+		s.Finished, s.Err, s.Status, s.Verify = true, e.Err, e.Status, e.Verify
+		if s.Status == "" { // an older journal's end
+			s.Status = event.StatusVerified
+			if e.Err != "" {
+				s.Status = event.StatusFailed
+			}
+		}
+		s.endPhase(e.Time)
 	case event.Phase:
 		s.Phase = e.Phase
+		s.endPhase(e.Time)
+		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time})
 	case event.Warning:
 		s.warnings = appendKeep(s.warnings, e.Message, keepFailures)
 	case event.JobQueued, event.JobStarted, event.JobProgress, event.JobFinished,
-		event.JobFailed, event.JobRetry, event.JobSkipped:
+		event.JobFailed, event.JobRetry, event.JobSkipped, event.JobCancelled:
 		s.applyJob(e)
 	}
 	s.eta.sample(s.etaInput())
@@ -216,15 +298,21 @@ func (s *State) applyJob(e event.Event) {
 		if j.Status != StatusRunning {
 			s.setStatus(j, StatusQueued)
 		}
+		if e.Kind == event.JobRetry && finished(j.Status) {
+			s.setStatus(j, StatusQueued) // a repair undid it: loaded again
+		}
 	case event.JobStarted:
 		if t := s.tally[j.Kind]; t != nil && t.since.IsZero() {
 			t.since = e.Time
 		}
 		j.Started, j.Ended, j.Err = e.Time, time.Time{}, ""
 		j.Records, j.Bytes, j.Rate = 0, 0, 0
-		j.lastAt, j.lastSeen = e.Time, 0
+		j.lastAt, j.lastSeen, j.moved = e.Time, 0, e.Time
 		s.setStatus(j, StatusRunning)
 	case event.JobProgress:
+		if e.Records > j.Records || e.Bytes > j.Bytes {
+			j.moved = e.Time
+		}
 		j.Records = max(j.Records, e.Records)
 		s.observeBytes(j, e.Time, e.Bytes)
 	case event.JobFinished:
@@ -242,14 +330,43 @@ func (s *State) applyJob(e event.Event) {
 		}
 		s.end(j, e, StatusDone)
 		s.learnJobRate(j)
+		if j.Failures > 0 && !j.Recovered {
+			j.Recovered = true
+			s.counts.Recovered++
+			s.markRecovered(j)
+		}
 	case event.JobSkipped:
 		s.end(j, e, StatusSkipped)
 	case event.JobFailed:
-		j.Err = e.Err
-		s.end(j, e, StatusFailed)
+		j.Err, j.Reason = e.Err, e.Reason
+		j.Failures++
+		if e.Retrying {
+			// Not the job's end: it waits for its next attempt.
+			s.end(j, e, StatusQueued)
+		} else {
+			s.end(j, e, StatusFailed)
+		}
 		s.recordFailure(j, e)
+	case event.JobCancelled:
+		s.end(j, e, StatusCancelled)
 	}
 	s.recount(j)
+}
+
+// markRecovered marks the failures of a job that went through at last.
+func (s *State) markRecovered(j *Job) {
+	for i := range s.failures {
+		if f := &s.failures[i]; f.Job == j.ID {
+			f.Recovered, f.RecoveredOn = true, j.Attempt
+		}
+	}
+}
+
+// endPhase closes the running phase at t.
+func (s *State) endPhase(t time.Time) {
+	if n := len(s.phases); n > 0 && s.phases[n-1].End.IsZero() {
+		s.phases[n-1].End = t
+	}
 }
 
 func (s *State) end(j *Job, e event.Event, st JobStatus) {
@@ -369,6 +486,8 @@ func (s *State) count(st JobStatus, d int) {
 		s.counts.Failed += d
 	case StatusSkipped:
 		s.counts.Skipped += d
+	case StatusCancelled:
+		s.counts.Cancelled += d
 	}
 }
 
@@ -407,10 +526,12 @@ func (s *State) recordFailure(j *Job, e event.Event) {
 			f.Log = cmp.Or(f.Log, j.Log)
 			f.Err = cmp.Or(f.Err, e.Err)
 			f.Attempt = max(f.Attempt, j.Attempt)
+			f.Reason = cmp.Or(f.Reason, e.Reason)
 			return
 		}
 	}
-	f := Failure{Time: e.Time, Job: j.ID, Table: j.Table, Attempt: j.Attempt, Err: e.Err, Log: j.Log}
+	f := Failure{Time: e.Time, Job: j.ID, Kind: j.Kind, Table: j.Table, Attempt: j.Attempt, Err: e.Err, Reason: e.Reason,
+		Log: j.Log, Retrying: e.Retrying}
 	s.failures = appendKeep(s.failures, f, keepFailures)
 }
 
@@ -430,8 +551,62 @@ func (s *State) Elapsed() time.Duration {
 	return s.Now.Sub(s.Started)
 }
 
-// Counts are the jobs by status.
-func (s *State) Counts() Counts { return s.counts }
+// Counts are the jobs by status, with the failed tables and the stalled
+// jobs counted now.
+func (s *State) Counts() Counts {
+	c := s.counts
+	tables := map[string]bool{}
+	for _, j := range s.jobs {
+		if j.Status == StatusFailed && j.Table != "" {
+			tables[j.Table] = true // a whole-database step is a job, not a table
+		}
+	}
+	c.FailedTables = len(tables)
+	for _, j := range s.running {
+		if s.stalledFor(j) > 0 {
+			c.Stalled++
+		}
+	}
+	return c
+}
+
+// stalledFor is how long a running dump or load has shown no progress,
+// when that is StallAfter or more; 0 otherwise. idxbuild and the other
+// steps print nothing while they work, so silence says nothing of them.
+func (s *State) stalledFor(j *Job) time.Duration {
+	if j.Status != StatusRunning || (j.Kind != "dump" && j.Kind != "load") || j.moved.IsZero() || s.StallAfter <= 0 {
+		return 0
+	}
+	if d := s.Now.Sub(j.moved); d >= s.StallAfter {
+		return d
+	}
+	return 0
+}
+
+// Outage is the time since the outage began (Since): it counts across
+// resumes, where Elapsed is this invocation's.
+func (s *State) Outage() time.Duration {
+	if s.Since.IsZero() {
+		return s.Elapsed()
+	}
+	return s.Now.Sub(s.Since)
+}
+
+// Phases are the phases entered so far, in order; the last one's End is
+// zero while the run is in it.
+func (s *State) Phases() []PhaseSpan { return append([]PhaseSpan(nil), s.phases...) }
+
+// Throughput is the bytes per second the running dumps and loads move
+// now: the sum of their recent rates.
+func (s *State) Throughput() float64 {
+	var r float64
+	for _, j := range s.running {
+		if j.Kind == "dump" || j.Kind == "load" {
+			r += j.Rate
+		}
+	}
+	return r
+}
 
 // Progress returns the dump, load and idxbuild bars.
 func (s *State) Progress() []Progress {
@@ -479,7 +654,9 @@ func (s *State) bytesTotal() int64 {
 func (s *State) Running() []Job {
 	out := make([]Job, 0, len(s.running))
 	for _, j := range s.running {
-		out = append(out, *j)
+		c := *j
+		c.Stalled = s.stalledFor(j)
+		out = append(out, c)
 	}
 	sort.Slice(out, func(a, b int) bool {
 		if !out[a].Started.Equal(out[b].Started) {

@@ -99,16 +99,17 @@ func TestStateFailureRetryAndSkip(t *testing.T) {
 		ev(1, event.JobStarted, "load:PUB.a", "load", "PUB.a"),
 		fail, failWithLog, // the dispatcher and the runner both report it
 	)
-	assert.Equal(t, Counts{Failed: 1, Skipped: 1}, s.Counts())
+	assert.Equal(t, Counts{Failed: 1, FailedTables: 1, Skipped: 1}, s.Counts())
 	require.Len(t, s.Failures(), 1)
-	assert.Equal(t, Failure{Time: at(5), Job: "load:PUB.a", Table: "PUB.a", Attempt: 1, Err: "exit status 1", Log: "/work/logs/load_PUB.a.1.log"}, s.Failures()[0])
+	assert.Equal(t, Failure{Time: at(5), Job: "load:PUB.a", Kind: "load", Table: "PUB.a", Attempt: 1, Err: "exit status 1", Log: "/work/logs/load_PUB.a.1.log"}, s.Failures()[0])
 	assert.Equal(t, 1, s.Progress()[0].TablesDone, "a skipped dump counts as done")
 
 	apply(s, retry)
 	assert.Equal(t, Counts{Queued: 1, Skipped: 1}, s.Counts())
 	apply(s, ev(7, event.JobStarted, "load:PUB.a", "load", "PUB.a"), ev(9, event.JobFinished, "load:PUB.a", "load", "PUB.a"))
-	assert.Equal(t, Counts{Done: 1, Skipped: 1}, s.Counts())
-	assert.Len(t, s.Failures(), 1, "the failure stays in the picture after a successful retry")
+	assert.Equal(t, Counts{Done: 1, Skipped: 1, Recovered: 1}, s.Counts(), "a table that recovered is not failed")
+	require.Len(t, s.Failures(), 1, "the failure stays in the picture after a successful retry")
+	assert.True(t, s.Failures()[0].Recovered, "marked recovered")
 
 	for i := range 8 {
 		e := ev(10+float64(i), event.JobFailed, "load:PUB.x", "load", "PUB.x")
@@ -118,6 +119,97 @@ func TestStateFailureRetryAndSkip(t *testing.T) {
 	}
 	assert.Len(t, s.Failures(), keepFailures)
 	assert.Equal(t, 8, s.Failures()[keepFailures-1].Attempt, "the newest failures are kept")
+}
+
+// A failure another attempt follows is not the job's end: the job waits
+// for its retry, counted queued, not failed; three failed attempts of one
+// load are one failed table.
+func TestStateRetryingFailureIsNotAFailedJob(t *testing.T) {
+	s := NewState()
+	for i := range 3 {
+		a := float64(i * 10)
+		start := ev(a, event.JobStarted, "load:PUB.pt_mstr", "load", "PUB.pt_mstr")
+		start.Attempt = i + 1
+		fail := ev(a+1, event.JobFailed, "load:PUB.pt_mstr", "load", "PUB.pt_mstr")
+		fail.Attempt, fail.Err, fail.Reason, fail.Retrying = i+1, "proutil load was killed by signal 9 (SIGKILL)", event.ReasonSignal, i < 2
+		apply(s, start, fail)
+		if i < 2 {
+			assert.Equal(t, Counts{Queued: 1}, s.Counts(), "attempt %d: waits for its retry", i+1)
+			retry := ev(a+2, event.JobRetry, "load:PUB.pt_mstr", "load", "PUB.pt_mstr")
+			retry.Attempt = i + 2
+			apply(s, retry)
+		}
+	}
+	assert.Equal(t, Counts{Failed: 1, FailedTables: 1}, s.Counts(), "one table failed, after three tries")
+	require.Len(t, s.Failures(), 3)
+	assert.True(t, s.Failures()[0].Retrying)
+	assert.False(t, s.Failures()[2].Retrying)
+	assert.Equal(t, event.ReasonSignal, s.Failures()[2].Reason)
+
+	apply(s, ev(40, event.JobStarted, "load:PUB.b", "load", "PUB.b"), ev(41, event.JobCancelled, "load:PUB.b", "load", "PUB.b"))
+	assert.Equal(t, 1, s.Counts().Cancelled, "a cancel is a cancel")
+	assert.Equal(t, 1, s.Counts().Failed, "not a failure")
+	assert.Len(t, s.Failures(), 3)
+}
+
+// A running dump whose figures do not move for StallAfter is flagged
+// stalled while it runs, and no longer once they move.
+func TestStateFlagsAStalledJob(t *testing.T) {
+	s := NewState()
+	start := ev(0, event.JobStarted, "dump:PUB.tr_hist", "dump", "PUB.tr_hist")
+	start.TotalBytes = 10 << 20
+	p := ev(1, event.JobProgress, "dump:PUB.tr_hist", "dump", "PUB.tr_hist")
+	p.Bytes = 1 << 20
+	apply(s, start, p)
+	for sec := 2.0; sec <= 20; sec++ {
+		same := ev(sec, event.JobProgress, "dump:PUB.tr_hist", "dump", "PUB.tr_hist")
+		same.Bytes = 1 << 20
+		s.Apply(same)
+	}
+	assert.Zero(t, s.Counts().Stalled, "19 s without progress is not a stall yet")
+	s.Advance(at(21))
+	assert.Equal(t, 1, s.Counts().Stalled)
+	assert.Equal(t, 20*time.Second, s.Running()[0].Stalled)
+	moved := ev(22, event.JobProgress, "dump:PUB.tr_hist", "dump", "PUB.tr_hist")
+	moved.Bytes = 2 << 20
+	s.Apply(moved)
+	assert.Zero(t, s.Counts().Stalled, "it moved again")
+
+	idx := ev(22, event.JobStarted, "idxbuild", "idxbuild", "")
+	s.Apply(idx)
+	s.Advance(at(100))
+	for _, j := range s.Running() {
+		if j.Kind == "idxbuild" {
+			assert.Zero(t, j.Stalled, "idxbuild prints nothing while it works: silence says nothing")
+		}
+	}
+}
+
+// Why work waits: loads held back by their area's cap, by the load slots,
+// by their dump; dumps by the dump slots; each with the flag that changes it.
+func TestStateSaysWhyWorkWaits(t *testing.T) {
+	started := ev(0, event.RunStarted, "", "", "")
+	started.Settings = map[string]int64{"dump_jobs": 1, "load_jobs": 2, "loads_per_area": 1}
+	s := apply(NewState(), started,
+		ev(0, event.JobStarted, "dump:PUB.big", "dump", "PUB.big"),
+		ev(0, event.JobQueued, "dump:PUB.c", "dump", "PUB.c"),
+		ev(0, event.JobQueued, "dump:PUB.d", "dump", "PUB.d"))
+	for _, table := range []string{"PUB.a1", "PUB.a2", "PUB.a3"} {
+		apply(s, ev(0, event.JobSkipped, "dump:"+table, "dump", table))
+		q := ev(0, event.JobQueued, "load:"+table, "load", table)
+		q.Area = "Small64_Data"
+		s.Apply(q)
+	}
+	running := ev(1, event.JobStarted, "load:PUB.a1", "load", "PUB.a1")
+	running.Area = "Small64_Data"
+	wait := ev(1, event.JobQueued, "load:PUB.big", "load", "PUB.big")
+	wait.Area = "big_Data"
+	apply(s, running, wait)
+	got := s.Waiting()
+	require.Len(t, got, 3)
+	assert.Equal(t, "2 waiting for a dump slot (1 at a time; --dump-jobs)", got[0].String())
+	assert.Equal(t, "2 waiting for area Small64_Data (1 load per area; --loads-per-area)", got[1].String())
+	assert.Equal(t, "1 waiting for their table's dump", got[2].String())
 }
 
 func TestStateSectionLoadsReopenATable(t *testing.T) {

@@ -13,6 +13,7 @@ const (
 	MB
 	GB
 	TB
+	PB
 )
 
 // suffixes maps an upper-cased unit to its multiple. "KIB" is accepted
@@ -32,6 +33,9 @@ var suffixes = map[string]int64{
 	"T":   TB,
 	"TB":  TB,
 	"TIB": TB,
+	"P":   PB,
+	"PB":  PB,
+	"PIB": PB,
 }
 
 // ParseBytes reads a size such as "512MB", "1.5G", "100 K" or "0" and returns
@@ -58,7 +62,7 @@ func ParseBytes(s string) (int64, error) {
 	}
 	mult, ok := suffixes[unit]
 	if !ok {
-		return 0, fmt.Errorf("size %q: unknown unit %q (use B, K, KB, M, MB, G, GB, T or TB)", s, text[end:])
+		return 0, fmt.Errorf("size %q: unknown unit %q (use B, K, KB, KiB, M, MB, MiB, G, GB, GiB, T, TB, TiB, P, PB or PiB: all powers of 1024)", s, text[end:])
 	}
 	if !strings.Contains(num, ".") {
 		n, err := strconv.ParseInt(num, 10, 64)
@@ -77,34 +81,4 @@ func ParseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q: too large", s)
 	}
 	return int64(v), nil
-}
-
-// FormatBytes prints n with the largest unit that keeps the number at or
-// above 1, one decimal when it is not whole: "0 B", "512 B", "1.5 GB",
-// "2 GB". The result reads back with ParseBytes to within the rounding of
-// the decimal.
-func FormatBytes(n int64) string {
-	sign := ""
-	u := uint64(n)
-	if n < 0 {
-		sign = "-"
-		u = uint64(-(n + 1)) + 1 // -MinInt64 does not fit in int64
-	}
-	units := []struct {
-		name string
-		mult uint64
-	}{{"TB", uint64(TB)}, {"GB", uint64(GB)}, {"MB", uint64(MB)}, {"KB", uint64(KB)}}
-	for _, un := range units {
-		// A value that would print as "1024.0" of the smaller unit is
-		// promoted: 1023.97 KB prints as "1 MB", not "1024 KB".
-		if u+un.mult/20480 >= un.mult {
-			// Round to one decimal in integer arithmetic: tenths of the unit.
-			tenths := (u/un.mult)*10 + ((u%un.mult)*10+un.mult/2)/un.mult
-			if tenths%10 == 0 {
-				return fmt.Sprintf("%s%d %s", sign, tenths/10, un.name)
-			}
-			return fmt.Sprintf("%s%d.%d %s", sign, tenths/10, tenths%10, un.name)
-		}
-	}
-	return fmt.Sprintf("%s%d B", sign, u)
 }

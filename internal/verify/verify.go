@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Status of one table.
@@ -169,9 +170,9 @@ func (r *Result) Err() error {
 	for _, b := range r.Bad {
 		switch b.Status {
 		case Missing:
-			parts = append(parts, fmt.Sprintf("%s missing after (had %d records)", b.Table, b.Before))
+			parts = append(parts, fmt.Sprintf("%s missing after (had %s records)", b.Table, units.Thousands(b.Before)))
 		case Extra:
-			parts = append(parts, fmt.Sprintf("%s not in the source (%d records)", b.Table, b.After))
+			parts = append(parts, fmt.Sprintf("%s not in the source (%s records)", b.Table, units.Thousands(b.After)))
 		default:
 			parts = append(parts, fmt.Sprintf("%s %d -> %d", b.Table, b.Before, b.After))
 		}

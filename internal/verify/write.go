@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // File names written by Write.
@@ -44,7 +45,7 @@ func WriteText(w io.Writer, r *Result) error {
 		verdict = "MISMATCH"
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "verify:\t%s\t%d tables, %d records before, %d after\n", verdict, len(r.Rows), r.Before.Records, r.After.Records)
+	fmt.Fprintf(tw, "verify:\t%s\t%s tables, %s records before, %s after\n", verdict, units.Thousands(int64(len(r.Rows))), units.Thousands(r.Before.Records), units.Thousands(r.After.Records))
 	fmt.Fprintf(tw, "before:\tsha256 %s\t%d tables  %s\n", r.Before.ShortSum(), len(r.Before.Tables), r.Before.File)
 	fmt.Fprintf(tw, "after:\tsha256 %s\t%d tables  %s\n", r.After.ShortSum(), len(r.After.Tables), r.After.File)
 	if err := tw.Flush(); err != nil {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,22 +27,7 @@ func TestInterruptAndResume(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
-	jpath := filepath.Join(e.work, journal.FileName)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		recs, _ := journal.Read(jpath)
-		loads := 0
-		for _, r := range recs {
-			if r.Kind == "load" && r.State == journal.Started {
-				loads++
-			}
-		}
-		if loads >= 3 {
-			break
-		}
-		require.True(t, time.Now().Before(deadline), "no loads started")
-		time.Sleep(20 * time.Millisecond) // polling the journal of another process
-	}
+	waitForLoads(t, filepath.Join(e.work, journal.FileName), 3)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	err := cmd.Wait()
 	var ee *exec.ExitError

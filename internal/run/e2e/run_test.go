@@ -145,7 +145,7 @@ func TestFaults(t *testing.T) {
 			}
 			require.Equal(t, 1, r.code, r.stderr)
 			assert.Contains(t, r.stderr, tt.job)
-			assert.Contains(t, r.stderr, "(log: "+e.work+"/logs/")
+			assert.Contains(t, r.stderr, "log: "+e.work+"/logs/")
 			assert.Contains(t, r.stderr, "--resume")
 			assert.NotContains(t, r.stderr, "verified:")
 			// The journal ends with the run's failure, never a success.

@@ -25,17 +25,17 @@ set -eu
 DB=${1:?usage: tablemove.sh DB}
 PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 
-# PUB.pay#roll$2: 58.6K, 1000 records; BI needs about 234.4K
+# PUB.pay#roll$2: 58.6 KiB, 1,000 records; BI needs about 234.4 KiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.pay#roll$2' 'Small256_Data' 'Small256_Index'
 
-# PUB.Small8: 1.1G, 6000000 records; BI needs about 4.4G
+# PUB.Small8: 1.1 GiB, 6,000,000 records; BI needs about 4.4 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.Small8' 'Small8_Data' 'Small8_Index'
 
-# PUB.cust_order: 1.1G, 8000000 records; BI needs about 4.4G
+# PUB.cust_order: 1.1 GiB, 8,000,000 records; BI needs about 4.4 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.cust_order' 'cust_order_2_Data' 'cust_order_2_Index'
 
-# PUB.a-very-long-table-name-for-areas: 1.2G, 7000000 records; BI needs about 4.8G
+# PUB.a-very-long-table-name-for-areas: 1.2 GiB, 7,000,000 records; BI needs about 4.8 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.a-very-long-table-name-for-areas' 'a_very_long_table_name_for_Data' 'a_very_long_table_name_for_Index'
 
-# PUB.cust-order: 1.3G, 9000000 records; BI needs about 5.2G
+# PUB.cust-order: 1.3 GiB, 9,000,000 records; BI needs about 5.2 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.cust-order' 'cust_order_Data' 'cust_order_Index'

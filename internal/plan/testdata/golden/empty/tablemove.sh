@@ -25,8 +25,8 @@ set -eu
 DB=${1:?usage: tablemove.sh DB}
 PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 
-# PUB.audit_trail: 0.0B, 0 records; BI needs about 0.0B
+# PUB.audit_trail: 0 B, 0 records; BI needs about 0 B
 "$PROUTIL" "$DB" -C tablemove 'PUB.audit_trail' 'Small64_Data' 'Small64_Index'
 
-# PUB.country: 16.4K, 240 records; BI needs about 65.6K
+# PUB.country: 16.4 KiB, 240 records; BI needs about 65.6 KiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.country' 'Small128_Data' 'Small128_Index'

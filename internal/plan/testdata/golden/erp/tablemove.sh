@@ -25,50 +25,50 @@ set -eu
 DB=${1:?usage: tablemove.sh DB}
 PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 
-# PUB.vec_mstr: 0.0B, 0 records; BI needs about 0.0B
+# PUB.vec_mstr: 0 B, 0 records; BI needs about 0 B
 "$PROUTIL" "$DB" -C tablemove 'PUB.vec_mstr' 'Small64_Data' 'Small64_Index'
 
-# PUB.xxrpn_amend: 0.0B, 0 records; BI needs about 0.0B
+# PUB.xxrpn_amend: 0 B, 0 records; BI needs about 0 B
 "$PROUTIL" "$DB" -C tablemove 'PUB.xxrpn_amend' 'Small64_Data' 'Small64_Index'
 
-# PUB.code_mstr: 131.8K, 3000 records; BI needs about 527.2K
+# PUB.code_mstr: 131.8 KiB, 3,000 records; BI needs about 527.2 KiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.code_mstr' 'Small256_Data' 'Small256_Index'
 
-# PUB.acd_det: 578.6K, 6108 records; BI needs about 2.3M
+# PUB.acd_det: 578.6 KiB, 6,108 records; BI needs about 2.3 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.acd_det' 'Small128_Data' 'Small128_Index'
 
-# PUB.absc_det: 727.4K, 12210 records; BI needs about 2.8M
+# PUB.absc_det: 727.4 KiB, 12,210 records; BI needs about 2.8 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.absc_det' 'Small256_Data' 'Small256_Index'
 
-# PUB.ap_mstr: 2.9M, 18405 records; BI needs about 11.6M
+# PUB.ap_mstr: 2.9 MiB, 18,405 records; BI needs about 11.6 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.ap_mstr' 'Small64_Data' 'Small64_Index'
 
-# PUB.ard_det: 9.8M, 83500 records; BI needs about 39.2M
+# PUB.ard_det: 9.8 MiB, 83,500 records; BI needs about 39.2 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.ard_det' 'Small128_Data' 'Small128_Index'
 
-# PUB.absd_det: 11.1M, 100449 records; BI needs about 44.4M
+# PUB.absd_det: 11.1 MiB, 100,449 records; BI needs about 44.4 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.absd_det' 'Small128_Data' 'Small128_Index'
 
-# PUB.abs_mstr: 26.1M, 84520 records; BI needs about 104.4M
+# PUB.abs_mstr: 26.1 MiB, 84,520 records; BI needs about 104.4 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.abs_mstr' 'Small32_Data' 'Small32_Index'
 
-# PUB.pt_mstr: 198.4M, 400000 records; BI needs about 793.6M
+# PUB.pt_mstr: 198.4 MiB, 400,000 records; BI needs about 793.6 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.pt_mstr' 'Medium16_Data' 'Medium16_Index'
 
-# PUB.sod_det: 469.2M, 1200000 records; BI needs about 1.8G
+# PUB.sod_det: 469.2 MiB, 1,200,000 records; BI needs about 1.8 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.sod_det' 'Medium32_Data' 'Medium32_Index'
 
-# PUB.tr_hist: 885.0M, 2900000 records; BI needs about 3.5G
+# PUB.tr_hist: 885 MiB, 2,900,000 records; BI needs about 3.5 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.tr_hist' 'Medium32_Data' 'Medium32_Index'
 
-# PUB.glec_det: 1.0G, 9766305 records; BI needs about 4.0G
+# PUB.glec_det: 1 GiB, 9,766,305 records; BI needs about 4 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.glec_det' 'glec_det_Data' 'glec_det_Index'
 
-# PUB.gltr_hist: 1.0G, 5145602 records; BI needs about 4.0G
+# PUB.gltr_hist: 1 GiB, 5,145,602 records; BI needs about 4 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.gltr_hist' 'gltr_hist_Data' 'gltr_hist_Index'
 
-# PUB.gltmp_det: 1.3G, 14856965 records; BI needs about 5.2G
+# PUB.gltmp_det: 1.3 GiB, 14,856,965 records; BI needs about 5.2 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.gltmp_det' 'gltmp_det_Data' 'gltmp_det_Index'
 
-# PUB.xxext_xref: 3.7G, 18535331 records; BI needs about 14.8G
+# PUB.xxext_xref: 3.7 GiB, 18,535,331 records; BI needs about 14.8 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.xxext_xref' 'xxext_xref_Data' 'xxext_xref_Index'

@@ -25,11 +25,11 @@ set -eu
 DB=${1:?usage: tablemove.sh DB}
 PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 
-# PUB.state: 2.0K, 50 records; BI needs about 8.0K
+# PUB.state: 2 KiB, 50 records; BI needs about 8 KiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.state' 'Small256_Data' 'Small256_Index'
 
-# PUB.customer: 1.4M, 5000 records; BI needs about 5.6M
+# PUB.customer: 1.4 MiB, 5,000 records; BI needs about 5.6 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.customer' 'Small32_Data' 'Small32_Index'
 
-# PUB.history: 46.6G, 200000000 records; BI needs about 186.4G
+# PUB.history: 46.6 GiB, 200,000,000 records; BI needs about 186.4 GiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.history' 'history_Data' 'history_Index'

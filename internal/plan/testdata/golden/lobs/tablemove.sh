@@ -25,11 +25,11 @@ set -eu
 DB=${1:?usage: tablemove.sh DB}
 PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 
-# PUB.customer: 820.3K, 3000 records; BI needs about 3.2M
+# PUB.customer: 820.3 KiB, 3,000 records; BI needs about 3.2 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.customer' 'Small32_Data' 'Small32_Index' 'LOB_Data'
 
-# PUB.document: 2.3M, 20000 records; BI needs about 9.2M
+# PUB.document: 2.3 MiB, 20,000 records; BI needs about 9.2 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.document' 'Small128_Data' 'Small128_Index' 'LOB_Data'
 
-# PUB.item: 3.4M, 40000 records; BI needs about 13.6M
+# PUB.item: 3.4 MiB, 40,000 records; BI needs about 13.6 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.item' 'Small128_Data' 'Small128_Index'

@@ -1,0 +1,72 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/journal"
+)
+
+// failure is one failed attempt as the events, the journal and the screen
+// tell it: the reason a script can test, its figures, and the words.
+type failure struct {
+	reason   string // event.Reason*
+	exitCode int
+	signal   string
+	timeout  time.Duration
+	text     string // "proutil load was killed by signal 9 (SIGKILL): <its last message>"
+	attempt  int
+	elapsed  time.Duration // of the attempt
+	retrying bool          // another attempt follows
+}
+
+// classify tells why an attempt failed. An attempt that ends while the
+// run is being interrupted is a cancel, whatever its utility said on the
+// way down (it was killed by oedl): that is not the utility failing.
+func classify(ctx context.Context, err error) failure {
+	if ctx.Err() != nil {
+		return failure{reason: event.ReasonCancelled, text: "stopped: the run was interrupted"}
+	}
+	var je *JobError
+	if errors.As(err, &je) {
+		f := failure{reason: je.Cause, exitCode: je.ExitCode, signal: je.Signal, timeout: je.Timeout, text: err.Error()}
+		if f.reason == "" {
+			f.reason = event.ReasonError
+		}
+		return f
+	}
+	return failure{reason: event.ReasonError, text: err.Error()}
+}
+
+// toRecord puts the failure in a journal record.
+func (f failure) toRecord(r *journal.Record) {
+	r.Err, r.Reason, r.ExitCode, r.Signal, r.Timeout = f.text, f.reason, f.exitCode, f.signal, f.timeout
+}
+
+// toEvent puts the failure in a job_failed event (job_cancelled for a
+// cancel).
+func (f failure) toEvent(ev *event.Event) {
+	ev.Kind = event.JobFailed
+	if f.reason == event.ReasonCancelled {
+		ev.Kind = event.JobCancelled
+	}
+	ev.Err, ev.Reason, ev.ExitCode, ev.Signal, ev.Timeout = f.text, f.reason, f.exitCode, f.signal, f.timeout
+	ev.Retrying = f.retrying
+	if f.attempt > 0 {
+		ev.Attempt = f.attempt
+	}
+	if f.elapsed > 0 {
+		ev.Elapsed = f.elapsed
+	}
+}
+
+// errnoNoSpace matches the errno OpenEdge prints with a failed write
+// ("... errno = 28.", "errno 28"): ENOSPC on Linux, the disk is full. The
+// number decides, not the words around it.
+var errnoNoSpace = regexp.MustCompile(`errno\s*=?\s*28\b`)
+
+// diskFull reports whether a utility's output says its disk filled up.
+func diskFull(output string) bool { return errnoNoSpace.MatchString(output) }
