@@ -358,13 +358,13 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 	p.say("Multi-threaded index sorting and building complete. Elapsed time: %.3f", time.Since(start).Seconds())
 	s.log(fmt.Sprintf("(11480) Temporary sort file at %s used up %dK of disk space.", ip.tempDir, (totalSort+1023)/1024))
 	p.say("%d indexes were rebuilt. (11465)", rebuilt)
+	p.say("Index rebuild complete. %d error(s) encountered.", errorsFound)
 	if ip.rusage {
 		var ru syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		p.say("Resource usage: CPU user %.3f, system %.3f", tv(ru.Utime), tv(ru.Stime))
-		p.say("Resource usage: DISK reads: %dKB, writes: %dKB", ru.Inblock/2, ru.Oublock/2)
+		p.say("Resource usage: CPU user %.6f, system %.6f", tv(ru.Utime), tv(ru.Stime))
+		p.say(": DISK reads: %d KB at 0 MB/sec, writes: %d KB at 0 MB/sec", ru.Inblock/2, ru.Oublock/2)
 	}
-	p.say("Index rebuild complete. %d error(s) encountered.", errorsFound)
 	s.log(fmt.Sprintf("Index rebuild complete. %d error(s) encountered.", errorsFound))
 	if errorsFound > 0 {
 		return exitFail

@@ -225,7 +225,7 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 			return p.fail("** %v", err)
 		}
 	}
-	p.say("%d records loaded.", total)
+	p.say("Loaded %d records. (15167)", total)
 	if build && len(t.Indexes) > 0 {
 		if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, mergeThreads: 1, pfactor: 100, charge: p.env.charge}); err != nil {
 			return p.fail("** %v", err)
