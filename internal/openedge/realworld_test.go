@@ -25,6 +25,8 @@ const realWorld = "../../testdata"
 var realWorldKinds = map[string]func(t *testing.T, name string, data []byte) any{
 	"tabanalys": realWorldAnalysis,
 	"csoutput":  realWorldCSOutput,
+	"df":        realWorldDF,
+	"st":        realWorldStructure,
 }
 
 // TestRealWorldLayouts reads every file of the corpus with its parser and
@@ -114,4 +116,52 @@ func realWorldCSOutput(t *testing.T, name string, data []byte) any {
 	}
 	require.True(t, IsCSTab(data), "%s is recognised as a -csoutput table file by its content", name)
 	return a
+}
+
+// dfMeaning is what a .df says to oedl and oesim.
+type dfMeaning struct {
+	Codepage      string
+	Tables        []*DFTable
+	Sequences     []*DFSequence
+	OrphanFields  []*DFField `json:",omitempty"`
+	OrphanIndexes []*DFIndex `json:",omitempty"`
+	Changes       []*DFChange `json:",omitempty"`
+	Steps         int
+}
+
+func realWorldDF(t *testing.T, name string, data []byte) any {
+	d, err := ParseDF(bytes.NewReader(data), name)
+	if err != nil {
+		return failure{err.Error()}
+	}
+	var out bytes.Buffer
+	_, err = d.WriteTo(&out)
+	require.NoError(t, err)
+	require.Equal(t, string(data), out.String(), "%s writes back byte for byte", name)
+	return dfMeaning{Codepage: d.Codepage(), Tables: d.Tables(), Sequences: d.Sequences(), OrphanFields: d.OrphanFields(),
+		OrphanIndexes: d.OrphanIndexes(), Changes: d.Changes(), Steps: len(d.Steps())}
+}
+
+// stMeaning is a structure file as prostrct reads it, with what Validate
+// says of it.
+type stMeaning struct {
+	Areas    []*StructArea
+	Validate string `json:",omitempty"`
+}
+
+func realWorldStructure(t *testing.T, name string, data []byte) any {
+	s, err := ParseStructure(bytes.NewReader(data), name)
+	if err != nil {
+		return failure{err.Error()}
+	}
+	m := stMeaning{Areas: s.Areas}
+	if err := s.Validate(); err != nil {
+		m.Validate = err.Error()
+	}
+	var out bytes.Buffer
+	require.NoError(t, WriteStructure(&out, s))
+	back, err := ParseStructure(&out, name+" (written)")
+	require.NoError(t, err)
+	require.Equal(t, len(s.Areas), len(back.Areas), "%s writes and reads back", name)
+	return m
 }

@@ -111,13 +111,13 @@ type stMismatch struct {
 func parseSTLine(s string) (stLine, error) {
 	var l stLine
 	switch s[0] {
-	case 'a', 'b', 'd', 't':
+	case 'a', 'b', 'd', 'e', 't':
 		l.typ = AreaType(s[0])
 	default:
-		return l, fmt.Errorf("unknown line type %q (want a, b, d or t, or a comment starting with *, : or #)", firstWord(s))
+		return l, fmt.Errorf("unknown line type %q (want a, b, d, e or t, or a comment starting with *, : or #)", firstWord(s))
 	}
 	if len(s) > 1 && !isSTBlank(s[1]) {
-		return l, fmt.Errorf("unknown line type %q (want a, b, d or t)", firstWord(s))
+		return l, fmt.Errorf("unknown line type %q (want a, b, d, e or t)", firstWord(s))
 	}
 	s = strings.TrimLeft(s[1:], stBlanks)
 	if strings.HasPrefix(s, `"`) {

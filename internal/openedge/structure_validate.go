@@ -63,7 +63,7 @@ func (v *stValidator) addf(line int, format string, args ...any) {
 
 func (v *stValidator) area(a *StructArea) {
 	label := a.label()
-	if a.Type != AreaData && (a.RPB != 0 || a.BPC != 0) {
+	if !a.Type.hasAreaInfo() && (a.RPB != 0 || a.BPC != 0) {
 		v.addf(a.Line, "%s: records per block and blocks per cluster are only for data areas", label)
 	}
 	if a.RPB != 0 && (a.RPB > maxRPB || a.RPB&(a.RPB-1) != 0) {
@@ -74,7 +74,7 @@ func (v *stValidator) area(a *StructArea) {
 	default:
 		v.addf(a.Line, "%s: blocks per cluster %d is not 1, 8, 64 or 512", label, a.BPC)
 	}
-	if a.Type == AreaData && a.Number != 0 {
+	if a.Type.hasAreaInfo() && a.Number != 0 {
 		if a.isSchema() && a.Number != SchemaAreaNum {
 			v.addf(a.Line, "%s: the Schema Area is always area %d, not %d", label, SchemaAreaNum, a.Number)
 		}
@@ -100,7 +100,7 @@ func (v *stValidator) numbering() {
 		if a.Number != 0 {
 			byNum[a.Number] = append(byNum[a.Number], a)
 		}
-		if a.Type != AreaData || a.isSchema() {
+		if !a.Type.hasAreaInfo() || a.isSchema() {
 			continue
 		}
 		if a.Number != 0 {
