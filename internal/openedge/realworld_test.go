@@ -27,6 +27,7 @@ var realWorldKinds = map[string]func(t *testing.T, name string, data []byte) any
 	"csoutput":  realWorldCSOutput,
 	"df":        realWorldDF,
 	"st":        realWorldStructure,
+	"logs":      realWorldLog,
 }
 
 // TestRealWorldLayouts reads every file of the corpus with its parser and
@@ -123,8 +124,8 @@ type dfMeaning struct {
 	Codepage      string
 	Tables        []*DFTable
 	Sequences     []*DFSequence
-	OrphanFields  []*DFField `json:",omitempty"`
-	OrphanIndexes []*DFIndex `json:",omitempty"`
+	OrphanFields  []*DFField  `json:",omitempty"`
+	OrphanIndexes []*DFIndex  `json:",omitempty"`
 	Changes       []*DFChange `json:",omitempty"`
 	Steps         int
 }
@@ -163,5 +164,58 @@ func realWorldStructure(t *testing.T, name string, data []byte) any {
 	back, err := ParseStructure(&out, name+" (written)")
 	require.NoError(t, err)
 	require.Equal(t, len(s.Areas), len(back.Areas), "%s writes and reads back", name)
+	return m
+}
+
+// logMeaning is what oedl decides from a utility's console output: the
+// message numbers, success (CheckSuccess, as if the exit code were 0) and
+// the figures the result parsers read.
+type logMeaning struct {
+	Utility  string
+	Messages []int
+	Check    string          `json:",omitempty"` // CheckSuccess's error
+	Dump     *DumpResult     `json:",omitempty"`
+	Load     *LoadResult     `json:",omitempty"`
+	Idxbuild *IdxbuildResult `json:",omitempty"`
+	Error    string          `json:",omitempty"` // the result parser's error
+}
+
+// logUtilities name the utility of a log by the start of its file name.
+var logUtilities = []string{"dump", "load", "idxbuild", "procopy", "prostrct", "truncate", "aimage"}
+
+func realWorldLog(t *testing.T, name string, data []byte) any {
+	base := filepath.Base(name)
+	m := logMeaning{}
+	for _, u := range logUtilities {
+		if strings.HasPrefix(base, u+"_") {
+			m.Utility = u
+		}
+	}
+	require.NotEmpty(t, m.Utility, "%s: name a log after its utility (%v)", name, logUtilities)
+	out := string(data)
+	for _, msg := range ScanMessages(out) {
+		m.Messages = append(m.Messages, msg.Num)
+	}
+	if err := CheckSuccess(m.Utility, out, 0); err != nil {
+		m.Check = err.Error()
+	}
+	var err error
+	switch m.Utility {
+	case "dump":
+		var r DumpResult
+		r, err = ParseDumpOutput(out)
+		m.Dump = &r
+	case "load":
+		var r LoadResult
+		r, err = ParseLoadOutput(out)
+		m.Load = &r
+	case "idxbuild":
+		var r IdxbuildResult
+		r, err = ParseIdxbuildOutput(out)
+		m.Idxbuild = &r
+	}
+	if err != nil {
+		m.Error = err.Error()
+	}
 	return m
 }
