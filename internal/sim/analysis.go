@@ -34,14 +34,14 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 		defer s.close()
 		a, err := analyse(s.db, kind)
 		if err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		if s.online {
-			p.say("[Warning] database in use - reported statistics are approximations. (2486)")
+			p.msg("2486")
 		}
 		var buf bytes.Buffer
 		if err := openedge.WriteAnalysis(&buf, a); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		p.stdout.Write(buf.Bytes())
 		if fs.bools["-csoutput"] {
@@ -77,17 +77,17 @@ func fieldSep(v string) (byte, error) {
 func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, a *openedge.Analysis) int {
 	var tab, ix bytes.Buffer
 	if err := cs.WriteTab(&tab, a); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if err := atomicfile.WriteFileNoSync(prefix+".tab.txt", tab.Bytes()); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if len(a.Indexes) > 0 {
 		if err := cs.WriteIndex(&ix, a); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		if err := atomicfile.WriteFileNoSync(prefix+".ix.txt", ix.Bytes()); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 	}
 	return exitOK
