@@ -3,6 +3,7 @@ package sim
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,58 +82,37 @@ func loadDFProcedure(p *proc, s *session, param string) int {
 	if err != nil {
 		return p.failErr(err)
 	}
-	err = s.db.Update(func(c *store.Control) error { return applyDF(c, df) })
+	l := &dfLoad{df: df, records: s.db.CountRecords}
+	err = s.db.Update(func(c *store.Control) error {
+		l.c = c
+		return l.apply()
+	})
 	if err != nil {
 		// load_df.p writes its errors to DB.e next to the database.
-		os.WriteFile(s.paths.Base+".e", []byte(err.Error()+"\n"), 0o644)
-		return p.failErr(err)
+		var out strings.Builder
+		var de *dfError
+		if errors.As(err, &de) {
+			p.sayErr(de.line)
+			p.sayErr(de.cause)
+			out.WriteString(p.texts.Sprintf(de.line.Key, de.line.Args...) + "\n" + p.texts.Sprintf(de.cause.Key, de.cause.Args...) + "\n")
+		} else {
+			p.sayErr(err)
+			out.WriteString(err.Error() + "\n")
+		}
+		os.WriteFile(s.paths.Base+".e", []byte(out.String()), 0o644)
+		return exitFail
 	}
-	s.log(fmt.Sprintf("Definitions loaded from %s: %d tables, %d sequences.", param, len(df.Tables()), len(df.Sequences())))
+	// The storage of what was dropped goes once the schema no longer
+	// names it.
+	for _, o := range l.freed {
+		if af, err := s.db.Area(o.area); err == nil {
+			if err := af.Free(o.kind, o.object); err != nil {
+				return p.failErr(err)
+			}
+		}
+	}
+	s.log(fmt.Sprintf("Definitions loaded from %s: %d statements.", param, len(df.Steps())))
 	return exitOK
-}
-
-// applyDF adds a .df's tables and sequences to the schema.
-func applyDF(c *store.Control, df *openedge.DF) error {
-	if c.Void {
-		return msg.E("oesim.db.void")
-	}
-	areaOf := func(name string) (int, error) {
-		if name == "" {
-			return openedge.SchemaAreaNum, nil
-		}
-		a := c.AreaByName(name)
-		if a == nil || a.Type != 'd' {
-			return 0, msg.E("oesim.area.unknown", name)
-		}
-		return a.Number, nil
-	}
-	for _, dt := range df.Tables() {
-		if c.Table(dt.Name) != nil {
-			return msg.E("oesim.df.table.exists", df.Name(), dt.Line, dt.Name)
-		}
-		t, err := store.TableFromDF(dt, areaOf)
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", df.Name(), dt.Line, err)
-		}
-		t.Number = c.NextTable
-		c.NextTable++
-		for _, ix := range t.Indexes {
-			ix.Number = c.NextIndex
-			c.NextIndex++
-		}
-		c.Tables = append(c.Tables, t)
-	}
-	for _, ds := range df.Sequences() {
-		if seqByName(c, ds.Name) != nil {
-			return msg.E("oesim.df.seq.exists", df.Name(), ds.Line, ds.Name)
-		}
-		c.Sequences = append(c.Sequences, &store.Sequence{Name: ds.Name, Initial: ds.Initial, Increment: ds.Increment,
-			Min: ds.Min, Max: ds.Max, Cycle: ds.Cycle, Current: ds.Initial})
-	}
-	if df.Codepage() != "" && !strings.EqualFold(df.Codepage(), "UNDEFINED") && c.Codepage == "" {
-		c.Codepage = df.Codepage()
-	}
-	return nil
 }
 
 func seqByName(c *store.Control, name string) *store.Sequence {
