@@ -160,6 +160,18 @@ func analyse(db *store.DB, kind string) (*openedge.Analysis, error) {
 			}
 		}
 	}
+	if kind != "ixanalys" {
+		// The meta-schema's records are in every report, as the real
+		// ones show them (PUB._Area in the Control Area, PUB._Field in
+		// the Schema Area, ...): oedl leaves them out by name.
+		rmBlocks += systemTables(c, a)
+	}
+	if kind == "dbanalys" {
+		var err error
+		if a.DB, err = dbAnalysis(db, a, areas); err != nil {
+			return nil, err
+		}
+	}
 	a.RMBlocks = rmBlocks
 	if rmUsable > 0 {
 		a.RMUsedPct = math.Round(float64(rmBytes)/float64(rmUsable)*10000) / 100

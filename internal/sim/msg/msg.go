@@ -52,11 +52,13 @@ type Entry struct {
 	// "\n" splits a message printed on two lines (6203, 6204, 17816),
 	// the number going after the last one.
 	EN, PT string
-	// Seen says how sure the texts are (docs/oesim.md): "real" (output
-	// seen), "real-pt" (the Portuguese seen, the English its
-	// translation), "doc", "inf" (inferred), "mem" (remembered, not
-	// found), "oesim" (oesim's own words, printed with "(oesim)" instead
-	// of a number).
+	// Seen says how sure the texts are (docs/oesim.md): "both" (both
+	// texts seen in real output), "real" (the English seen, the
+	// Portuguese oesim's), "real-pt" (the Portuguese seen, the English
+	// its translation), "doc" (documentation or the Data Dictionary's
+	// source), "inf" (inferred), "mem" (remembered, not found), "number"
+	// (the number seen, the text oesim's), "oesim" (oesim's own words,
+	// printed with "(oesim)" instead of a number).
 	Seen string
 }
 
