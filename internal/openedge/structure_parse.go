@@ -78,6 +78,16 @@ func (p *stParser) add(l stLine, lineNo int) {
 	if l.typ == AreaData && !l.hasName {
 		l.name, l.hasName = SchemaAreaName, true
 	}
+	if l.typ == AreaEncryption && !l.hasName {
+		// After its first line, the Encryption Policy Area's lines may
+		// omit its name and area information (documented).
+		for _, a := range p.s.Areas {
+			if a.Type == AreaEncryption {
+				l.name, l.hasName, l.number, l.rpb, l.bpc = a.Name, true, a.Number, a.RPB, a.BPC
+				break
+			}
+		}
+	}
 	// OpenEdge compares area names case-insensitively; the first spelling wins.
 	key := string(l.typ) + "\x00" + strings.ToLower(l.name)
 	if l.typ == AreaAfterImage && !l.hasName {

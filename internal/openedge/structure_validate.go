@@ -82,6 +82,9 @@ func (v *stValidator) area(a *StructArea) {
 			v.addf(a.Line, "%s: data area numbers run from %d to %d", label, FirstUserAreaNum, maxAreaNum)
 		}
 	}
+	if a.Type == AreaEncryption {
+		v.encryptionArea(a, label)
+	}
 	for i, e := range a.Extents {
 		if !e.Fixed && i != len(a.Extents)-1 {
 			v.addf(e.Line, "%s: a %s extent must be the last extent of its area (line %d follows)", label, variableExtent, a.Extents[i+1].Line)
@@ -139,4 +142,22 @@ func (a *StructArea) label() string {
 // capitalises its name.
 func (a *StructArea) isSchema() bool {
 	return a.Type == AreaData && strings.EqualFold(a.Name, SchemaAreaName)
+}
+
+// EncryptionAreaName is the one name the e area may have.
+const EncryptionAreaName = "Encryption Policy Area"
+
+// encryptionArea checks the documented rules of the Encryption Policy
+// Area: that name, a number on its first line (above the Schema Area's),
+// and Type II (its cluster size defaults to 8 when not given).
+func (v *stValidator) encryptionArea(a *StructArea, label string) {
+	if !strings.EqualFold(a.Name, EncryptionAreaName) {
+		v.addf(a.Line, "%s: an e line defines the %q and no other area", label, EncryptionAreaName)
+	}
+	if a.Number == 0 {
+		v.addf(a.Line, "%s: the first line of the %s must give its area number", label, EncryptionAreaName)
+	}
+	if a.BPC == 1 {
+		v.addf(a.Line, "%s: the %s is a Type II area (blocks per cluster 8, 64 or 512)", label, EncryptionAreaName)
+	}
 }

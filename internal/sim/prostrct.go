@@ -135,6 +135,9 @@ func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*s
 			}
 			if a.BPC == 0 {
 				a.BPC = 1
+				if a.Type == 'e' {
+					a.BPC = 8 // the Encryption Policy Area is Type II: CLUSTERSIZE_DEFAULT
+				}
 			}
 		}
 		if a.Type == 'a' || a.Type == 't' {
@@ -334,6 +337,9 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 			}
 			if a.BPC == 0 {
 				a.BPC = 1
+				if a.Type == 'e' {
+					a.BPC = 8 // the Encryption Policy Area is Type II: CLUSTERSIZE_DEFAULT
+				}
 			}
 			ch.area = a
 			c.Areas = append(c.Areas, a)
