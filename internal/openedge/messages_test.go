@@ -187,6 +187,19 @@ func FuzzScanMessages(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Add("(1)\n()\n) (\n** (0)")
+	// The utility output of the real-world corpus, English and Portuguese
+	// (Latin-1 bytes included); the long idxbuild logs cut to their end.
+	logs, _ := filepath.Glob(filepath.Join(realWorld, "logs", "*", "*.out"))
+	for _, p := range logs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) > 1024 {
+			b = b[len(b)-1024:]
+		}
+		f.Add(string(b))
+	}
 	f.Fuzz(func(t *testing.T, out string) {
 		msgs := ScanMessages(out)
 		lines := strings.Split(out, "\n")

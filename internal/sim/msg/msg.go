@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,14 +136,35 @@ func (t *Texts) Sprintf(key string, args ...any) string {
 const fileHeader = "OESIM-PROMSGS 1 "
 
 // Write writes the message file of a language.
-func Write(w io.Writer, l Lang) error {
+func Write(w io.Writer, l Lang) error { return write(w, Builtin(l)) }
+
+// write writes texts: the catalog's keys in catalog order, then any other
+// key in key order. A format's backslashes and line ends are escaped.
+func write(w io.Writer, t *Texts) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s%s\n", fileHeader, l.code())
+	fmt.Fprintf(bw, "%s%s\n", fileHeader, t.Lang.code())
+	keys := make([]string, 0, len(t.formats))
+	for k := range t.formats {
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
 	for _, e := range Catalog {
-		fmt.Fprintf(bw, "%s\t%s\n", e.Key, strings.ReplaceAll(e.format(l), "\n", `\n`))
+		if f, ok := t.formats[e.Key]; ok {
+			fmt.Fprintf(bw, "%s\t%s\n", e.Key, escaper.Replace(f))
+		}
+	}
+	for _, k := range keys {
+		fmt.Fprintf(bw, "%s\t%s\n", k, escaper.Replace(t.formats[k]))
 	}
 	return bw.Flush()
 }
+
+var (
+	escaper   = strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`)
+	unescaper = strings.NewReplacer(`\\`, `\`, `\n`, "\n", `\r`, "\r")
+)
 
 // Read reads a message file written by Write.
 func Read(r io.Reader, name string) (*Texts, error) {
@@ -164,7 +186,7 @@ func Read(r io.Reader, name string) (*Texts, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: want key<TAB>format", name, n)
 		}
-		t.formats[key] = strings.ReplaceAll(f, `\n`, "\n")
+		t.formats[key] = unescaper.Replace(f)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -92,3 +92,32 @@ func TestOpen(t *testing.T) {
 	require.NoError(t, err, "a DLC without promsgs prints English")
 	assert.Equal(t, English, tx.Lang)
 }
+
+// FuzzRead: a message file either reads or is refused, and what write
+// writes of it reads back to the same texts. (Printing with a read file is
+// fmt's business: a mutated "%99999999d" only makes the fuzzer slow.)
+func FuzzRead(f *testing.F) {
+	// Seeds: the head of each real file (a whole file slows the fuzzer
+	// to a crawl).
+	for _, l := range []Lang{English, Portuguese} {
+		var b bytes.Buffer
+		if err := Write(&b, l); err != nil {
+			f.Fatal(err)
+		}
+		lines := strings.SplitAfter(b.String(), "\n")
+		f.Add(strings.Join(lines[:min(12, len(lines))], ""))
+	}
+	f.Add("OESIM-PROMSGS 1 pt\n11465\t%d %s %v\n15167\t\\n\\n%\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		tx, err := Read(strings.NewReader(in), "fuzz")
+		if err != nil {
+			require.Nil(t, tx)
+			return
+		}
+		var b bytes.Buffer
+		require.NoError(t, write(&b, tx))
+		back, err := Read(&b, "rewritten")
+		require.NoError(t, err)
+		require.Equal(t, tx, back)
+	})
+}
