@@ -56,7 +56,9 @@ func demoSourceSize(ctx context.Context, r execx.Runner, dlc, db string) (int64,
 	}
 	var total int64
 	for _, t := range a.Tables {
-		total += t.Bytes
+		if !t.System() {
+			total += t.Bytes
+		}
 	}
 	return total, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/simtest"
 )
 
@@ -76,4 +77,42 @@ func TestDemoShowsTheDecisions(t *testing.T) {
 		}
 	}
 	assert.Positive(t, sections, "a threaded dump's sections are loaded as they land")
+}
+
+// TestDemoPortuguese: `PROMSGS=<a Portuguese message file> oedl demo`.
+// The utilities speak Portuguese (the file is oesim's, written as the
+// demo's own DLC would hold it), and the demo ends verified all the same:
+// oedl reads numbers, exit codes and structure, never words.
+func TestDemoPortuguese(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds oesim and runs a migration")
+	}
+	oesim := simtest.Oesim(t)
+	msgs := t.TempDir()
+	require.NoError(t, msg.Install(msgs))
+	t.Setenv("PROMSGS", filepath.Join(msgs, "prolang", "brz", "promsgs.brz"))
+	dir := filepath.Join(t.TempDir(), "demo")
+	var stdout, stderr bytes.Buffer
+	// IsTerminal: the live screen draws the run, into the buffer.
+	code := Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr, IsTerminal: true},
+		[]string{"demo", "--dir", dir, "--profile", "sports", "--scale", "2MB", "--oesim", oesim})
+	require.Equal(t, ExitOK, code, stderr.String())
+	assert.Contains(t, stderr.String(), "verified", "the screen's end")
+
+	work := filepath.Join(dir, "work")
+	idx, err := filepath.Glob(filepath.Join(work, "logs", "idxbuild*"))
+	require.NoError(t, err)
+	require.NotEmpty(t, idx)
+	data, err := os.ReadFile(idx[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "índices foram reconstruídos. (11465)")
+
+	for _, args := range [][]string{
+		{"verify", "--before", filepath.Join(work, "source.tba"), "--after", filepath.Join(work, "target.tba")},
+		{"report", "--work", work},
+	} {
+		stdout.Reset()
+		code = Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr}, args)
+		assert.Equal(t, ExitOK, code, "%v: %s", args, stderr.String())
+	}
 }

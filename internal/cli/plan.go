@@ -219,14 +219,17 @@ func fileInput(opts *PlanOptions) (plan.Input, *openedge.DF, error) {
 }
 
 // readAnalysis reads a tabanalys or dbanalys report, or the -csoutput
-// DB.tab.txt file (exact byte sizes instead of the report's one decimal)
-// together with DB.ix.txt beside it when there is one.
+// DB.tab.txt file (exact byte sizes instead of the report's one decimal),
+// known by its name or its content, together with DB.ix.txt beside it when
+// there is one. `oedl verify` reads its reports with it too, so that it
+// accepts whatever `oedl plan` does.
 func readAnalysis(path string) (*openedge.Analysis, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, UsageError("--tabanalys: %v", err)
+		return nil, UsageError("%v", err)
 	}
 	prefix, isCS := strings.CutSuffix(path, ".tab.txt")
+	isCS = isCS || openedge.IsCSTab(data)
 	if !isCS {
 		a, err := openedge.ParseAnalysis(bytes.NewReader(data), path)
 		if err != nil {

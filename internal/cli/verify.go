@@ -88,15 +88,5 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	return nil
 }
 
-func readReport(path string) (*openedge.Analysis, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, UsageError("%v", err)
-	}
-	defer f.Close()
-	a, err := openedge.ParseAnalysis(f, path)
-	if err != nil {
-		return nil, UsageError("%v", err)
-	}
-	return a, nil
-}
+// readReport reads a report or -csoutput file exactly as `oedl plan` does.
+func readReport(path string) (*openedge.Analysis, error) { return readAnalysis(path) }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -186,6 +187,8 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The report lists the meta-schema too (PUB._Field, ...): not dumped.
+	a.Tables = slices.DeleteFunc(a.Tables, openedge.TableStat.System)
 	var dbBytes int64
 	for _, t := range a.Tables {
 		dbBytes += t.Bytes

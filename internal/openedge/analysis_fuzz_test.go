@@ -37,6 +37,16 @@ func FuzzParseAnalysis(f *testing.F) {
 	f.Add([]byte("Options: ixanalys\nINDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"I\": 8\nPUB.t\n  i 1 1 1 1 1.0B 1.0 1.0\nTotals: 1 1.0B 1.0 0.0\n"))
 	f.Add([]byte("RECORD BLOCK SUMMARY (6129)\nRECORD BLOCK SUMMARY FOR AREA \"A\" : 7\nSummary for AREA \"A\" : 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\nTotals: 0 0.0B 0 0 0 0 0.0 1.0\n"))
 	f.Add([]byte(report("LOB SUMMARY FOR AREA x: 1\nSummary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n")))
+	// The layouts of the real-world corpus (../../testdata), cut small: a
+	// LOB section with its own 5-number summary, rows without owner (and
+	// one wrapped), "X" :7 headings, tenant and group headings.
+	f.Add([]byte(report("LOB SUMMARY FOR AREA Lobs: 9\nLOB SUMMARY FOR SHARED TABLES:\nPUB.Country:4\n    CountryFlag:12  239 1.9M 1.2K 14.1K 8.2K\n" +
+		"Subtotals: 239 1.9M 1.2K 14.1K 8.2K\nSummary for AREA \"Lobs\": 9\nSubtotals: 239 1.9M 1.2K 14.1K 8.2K\n")))
+	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Info Area\" : 7\nTable Records Size Min Max Mean Count Factor Factor\n" +
+		"Customer 83 12.1K 118 222 149 83 1.0 1.5\nInvoice 147 5613B 32 45 38 147 1.0 1.2\nVendor-Product-Cross-Reference\n 42 1931B 40 51 45 42 1.0 1.1\n" +
+		"Subtotals: 272 19.5K 32 222 73 272 1.0 1.3\nTotals: 272 19.5K 32 222 73 272 1.0 1.3\n"))
+	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Dados\" :7\nRECORD BLOCK SUMMARY FOR GROUP g: 3\nPUB.a.Initial(Composite)\n 1 1.0B 1 1 1 1 1.0 1.0\n" +
+		"Summary for AREA \"Dados\" :7\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\nTotals: 1 1.0B 1 1 1 1 1.0 1.0\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := ParseAnalysis(bytes.NewReader(in), "fuzz")
 		if err != nil {

@@ -60,13 +60,15 @@ type analysisParser struct {
 	area                   reportAreaKey
 	haveArea               bool
 	tenancy                string
-	inLOB                  bool // LOB SUMMARY inside a record area: rows ignored
+	inLOB                  bool // in a LOB SUMMARY: rows ignored
+	summaryLOB             bool // the awaited "Summary for AREA" follows a LOB section: its Subtotals: may be the LOB one, or missing
 	ixOwner, ixTable       string
 	summaryArea            int    // index in a.Areas awaiting its Subtotals: line, or -1
 	summarized             []bool // per a.Areas: "Summary for AREA" seen
 	summaryLine            int
 	pendingName            string // a wrapped name waiting for its numbers line
 	pendingLine            int
+	pendingMaybe           bool // the pending name has no owner: a row only if numbers follow
 	areaIdx                map[reportAreaKey]int
 	tables                 chunked[TableStat]
 	indexes                chunked[IndexStat]
@@ -84,9 +86,12 @@ func (p *analysisParser) line(raw string) error {
 	}
 	indented := raw[0] == ' ' || raw[0] == '\t'
 	if p.pendingName != "" {
-		return p.continuation(text, indented)
+		return p.continuation(raw, text, indented)
 	}
 	heading, numbered := stripMessageNumber(text)
+	if p.summaryLOB && p.summaryLine > 0 && isHeading(heading) {
+		p.clearSummary() // the summary closing a LOB section had no Subtotals:
+	}
 	if done, err := p.sectionHeading(heading); done || err != nil {
 		return err
 	}
@@ -221,7 +226,26 @@ func (p *analysisParser) enter(part analysisPart) error {
 	return nil
 }
 
+func (p *analysisParser) clearSummary() {
+	p.summaryArea, p.summaryLine, p.summaryLOB = -1, 0, false
+}
+
+// isHeading says whether a line is a section or area title: what ends an
+// awaited Subtotals: line.
+func isHeading(h string) bool {
+	for _, prefix := range []string{"RECORD BLOCK SUMMARY", "INDEX BLOCK SUMMARY", "LOB SUMMARY", "Summary for AREA ",
+		"SUMMARY FOR AREA ", "CHAIN ANALYSIS FOR AREA ", "DATABASE ", "AREA "} {
+		if strings.HasPrefix(h, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *analysisParser) leave() error {
+	if p.summaryLOB {
+		p.clearSummary()
+	}
 	if p.summaryArea >= 0 && p.summaryLine > 0 {
 		return fmt.Errorf("%s:%d: Summary for AREA has no Subtotals: line", p.name, p.summaryLine)
 	}
@@ -318,17 +342,27 @@ func (p *analysisParser) areaIndex(k reportAreaKey) int {
 }
 
 func (p *analysisParser) summaryHeading(h string) error {
-	if p.part != partRecord {
-		return p.errorf("%q outside the RECORD BLOCK SUMMARY", h)
-	}
-	if p.summaryLine > 0 {
-		return fmt.Errorf("%s:%d: Summary for AREA has no Subtotals: line", p.name, p.summaryLine)
-	}
 	k, ok := parseAreaKey(h[len("Summary for AREA "):])
 	if !ok {
 		return p.errorf("malformed area heading %q (want AREA \"name\": number)", h)
 	}
-	p.summaryArea, p.summaryLine = p.areaIndex(k), p.lineNo
+	if p.summaryLine > 0 && !p.summaryLOB {
+		return fmt.Errorf("%s:%d: Summary for AREA has no Subtotals: line", p.name, p.summaryLine)
+	}
+	if p.inLOB {
+		// After a LOB section the summary is the area's record summary (8
+		// numbers) or the LOB one (5: LOBs, Size, Min, Max, Mean), which
+		// may also come without a Subtotals: line; its Subtotals: decides.
+		if p.part != partRecord {
+			return nil
+		}
+		p.summaryArea, p.summaryLine, p.summaryLOB = p.areaIndex(k), p.lineNo, true
+		return nil
+	}
+	if p.part != partRecord {
+		return p.errorf("%q outside the RECORD BLOCK SUMMARY", h)
+	}
+	p.summaryArea, p.summaryLine, p.summaryLOB = p.areaIndex(k), p.lineNo, false
 	p.inLOB = false
 	return nil
 }
@@ -341,6 +375,10 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 			return true, nil // a per-heading subtotal: recomputable, not kept
 		}
 		f := p.split(text[len("Subtotals:"):])
+		if p.summaryLOB && len(f) == 5 {
+			p.clearSummary() // the LOB totals: the area's records are summed from its rows
+			return true, nil
+		}
 		if len(f) != 8 {
 			return true, p.errorf("area Subtotals: has %d numbers, want 8", len(f))
 		}
@@ -355,12 +393,13 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		s := &p.a.Areas[p.summaryArea]
 		s.Records, s.Bytes = records, bytes
 		p.summarized[p.summaryArea] = true
-		p.summaryArea, p.summaryLine = -1, 0
+		p.clearSummary()
 		return true, nil
 	case strings.HasPrefix(text, "Totals:"):
-		if p.summaryLine > 0 {
+		if p.summaryLine > 0 && !p.summaryLOB {
 			return true, fmt.Errorf("%s:%d: Summary for AREA has no Subtotals: line", p.name, p.summaryLine)
 		}
+		p.clearSummary()
 		switch p.part {
 		case partRecord:
 			p.recordTotals = true

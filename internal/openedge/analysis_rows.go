@@ -23,16 +23,29 @@ func isNumberField(s string) bool {
 
 // tableLine handles a line of a record summary: a table row, a wrapped
 // name, or something that is not a row (headers, dashes).
+//
+// A row names its table owner.table; releases and documentation samples
+// that print the name alone ("Customer  83  12.1K ...") give PUB tables.
+// Such a line is told from a column header ("Table  Records  Size ...") by
+// its second field, a number; a name alone on its line is a wrapped row
+// only when an indented numbers line follows.
 func (p *analysisParser) tableLine(text string, indented bool) error {
 	f := p.split(text)
 	switch {
-	case !indented && isName(f[0]) && strings.IndexByte(f[0], '.') > 0:
+	case !indented && isName(f[0]):
+		owned := strings.IndexByte(f[0], '.') > 0
+		if len(f) == 1 {
+			if !p.haveArea && owned {
+				return p.errorf("table row %s outside an area", f[0])
+			}
+			p.pendingName, p.pendingLine, p.pendingMaybe = f[0], p.lineNo, !owned
+			return nil
+		}
+		if !owned && !isNumberField(f[1]) {
+			return nil // column headers, "Size key:"
+		}
 		if !p.haveArea {
 			return p.errorf("table row %s outside an area", f[0])
-		}
-		if len(f) == 1 {
-			p.pendingName, p.pendingLine = f[0], p.lineNo
-			return nil
 		}
 		if len(f) != 9 {
 			return p.errorf("table row %s has %d numbers, want 8", f[0], len(f)-1)
@@ -49,7 +62,11 @@ func (p *analysisParser) tableLine(text string, indented bool) error {
 func (p *analysisParser) indexLine(text string, indented bool) error {
 	f := p.split(text)
 	switch {
-	case !indented && isName(f[0]) && strings.IndexByte(f[0], '.') > 0:
+	case !indented && isName(f[0]):
+		owned := strings.IndexByte(f[0], '.') > 0
+		if !owned && len(f) > 1 {
+			return nil // column headers
+		}
 		if !p.haveArea {
 			return p.errorf("table %s outside an area", f[0])
 		}
@@ -73,13 +90,21 @@ func (p *analysisParser) indexLine(text string, indented bool) error {
 	return nil
 }
 
-// continuation is the line after a wrapped name: the numbers alone.
-func (p *analysisParser) continuation(text string, indented bool) error {
-	name := p.pendingName
-	p.pendingName = ""
+// continuation is the line after a wrapped name: the numbers alone. After
+// a name without owner that is not followed by numbers, the name was not a
+// row and the line is read for itself.
+func (p *analysisParser) continuation(raw, text string, indented bool) error {
+	name, maybe := p.pendingName, p.pendingMaybe
+	p.pendingName, p.pendingMaybe = "", false
 	f := p.split(text)
 	if !indented || !isNumberField(f[0]) {
+		if maybe {
+			return p.line(raw)
+		}
 		return p.errorf("%q (line %d) is not followed by its numbers", name, p.pendingLine)
+	}
+	if maybe && !p.haveArea {
+		return p.errorf("table row %s outside an area", name)
 	}
 	if p.part == partIndex {
 		return p.indexNumbers(name, f)
@@ -113,8 +138,12 @@ func partitionSuffix(name string) string {
 	return ""
 }
 
+// splitOwner cuts "owner.rest"; a name without owner is a PUB table.
 func splitOwner(s string) (owner, rest string) {
-	owner, rest, _ = strings.Cut(s, ".")
+	owner, rest, ok := strings.Cut(s, ".")
+	if !ok {
+		return "PUB", s
+	}
 	return owner, rest
 }
 

@@ -1,5 +1,7 @@
 package openedge
 
+import "strings"
+
 // Analysis is a parsed tabanalys or dbanalys report (or the -csoutput files).
 // Only what oedl needs is kept: the record block summary per table, the index
 // block summary per index and the per-area subtotals.
@@ -23,6 +25,11 @@ type Analysis struct {
 	Areas   []AreaSummary // in report order
 	Tables  []TableStat   // in report order
 	Indexes []IndexStat   // in report order
+
+	// DB is the rest of a dbanalys (chains, block analysis, database
+	// summary, closing line), which WriteAnalysis prints when set; the
+	// parser does not fill it.
+	DB *DBAnalysis `json:",omitempty"`
 }
 
 // AreaSummary is the "Summary for AREA "X": N / Subtotals:" of one area.
@@ -64,6 +71,13 @@ func (t TableStat) QualifiedName() string {
 		owner = "PUB"
 	}
 	return owner + "." + t.Name
+}
+
+// System reports whether the row is a table every database has of its
+// own: the meta-schema (PUB._File, PUB._Area, ... which the reports list
+// too) or the SQL catalog (SYSPROGRESS.*). A dump/load never moves them.
+func (t TableStat) System() bool {
+	return strings.HasPrefix(t.Name, "_") || strings.EqualFold(t.Owner, "SYSPROGRESS")
 }
 
 // IndexStat is one row of an INDEX BLOCK SUMMARY.

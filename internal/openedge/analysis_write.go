@@ -36,7 +36,9 @@ const (
 // WriteAnalysis prints a in the layout of an OpenEdge 11.5.1 tabanalys report
 // (with an INDEX BLOCK SUMMARY when a has indexes, as dbanalys prints it, and
 // only that when a.Options is an ixanalys's), so that oesim's output goes
-// through the same ParseAnalysis as the real thing.
+// through the same ParseAnalysis as the real thing. With a.DB set it is a
+// whole dbanalys: chain and block analysis of each area first, the
+// database summary, the database block analysis and the closing line.
 //
 // Areas are printed in the order of a.Areas followed by any area that only
 // a table or an index names. Within an area, the shared tables come first,
@@ -52,6 +54,9 @@ func WriteAnalysis(w io.Writer, a *Analysis) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	p := &analysisPrinter{w: bw, a: a}
 	p.header()
+	if a.DB != nil {
+		p.chains(a.DB)
+	}
 	// An ixanalys prints only the index summary; anything else with tables
 	// prints the record summary, and the index summary when there are indexes.
 	indexOnly := IndexOnlyOptions(a.Options) && len(a.Tables) == 0
@@ -61,7 +66,13 @@ func WriteAnalysis(w io.Writer, a *Analysis) error {
 	if len(a.Indexes) > 0 || indexOnly {
 		p.indexSummary()
 	}
+	if a.DB != nil {
+		p.databaseSummary()
+	}
 	p.str("\n" + sizeKey)
+	if a.DB != nil {
+		p.blockAnalysis(a.DB)
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write analysis: %w", err)
 	}

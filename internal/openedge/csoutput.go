@@ -2,6 +2,7 @@ package openedge
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -52,6 +53,30 @@ const (
 	csTableNum
 	csFirstOwn // first column specific to the file
 )
+
+// IsCSTab says whether data looks like a -csoutput <db>.tab.txt rather than
+// a report: its first line that is not blank starts with the quoted
+// "Time Stamp" header of -verbose, or with the unquoted time stamp of a row
+// (2015-07-07T17:05:42...). A report starts with its banner or a title.
+func IsCSTab(data []byte) bool {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if bytes.HasPrefix(line, []byte(`"Time Stamp"`)) {
+			return true
+		}
+		return len(line) > 11 && allDigits(string(line[:4])) && line[4] == '-' && line[7] == '-' && line[10] == 'T'
+	}
+	return false
+}
 
 // ParseCSTab reads a space-separated <db>.tab.txt into Analysis.Tables.
 func ParseCSTab(r io.Reader, name string) (*Analysis, error) {

@@ -22,6 +22,8 @@ type DF struct {
 	seqs          []*DFSequence
 	orphanFields  []*DFField
 	orphanIndexes []*DFIndex
+	changes       []*DFChange
+	steps         []DFStep // every typed statement, in file order
 
 	// The statements behind the typed views, for Set*.
 	tableStmt map[*DFTable]*dfStmt

@@ -7,14 +7,6 @@ import (
 	"strings"
 )
 
-// dfObjects are the objects a .df statement acts on (DumpFileGrammar.g4,
-// openedge-formats.md §6.2): ADD TABLE, UPDATE FIELD, DROP INDEX, ...
-var dfObjects = []string{"DATABASE", "SEQUENCE", "TABLE", "FIELD", "INDEX", "CONSTRAINT"}
-
-// dfIndexQualifiers come between the verb and INDEX: ADD UNIQUE INDEX,
-// UPDATE PRIMARY INDEX, UPDATE INACTIVE INDEX.
-var dfIndexQualifiers = []string{"UNIQUE", "PRIMARY", "INACTIVE"}
-
 // CheckSchema checks a .df that builds a whole schema into an empty
 // database (the plan's target.df, loaded by prodict/load_df.p right after
 // prostrct create) against the structure it is loaded into, and returns
@@ -86,31 +78,26 @@ func CheckSchema(d *DF, st *Structure) error {
 }
 
 // unknownStatement returns the head of a statement the typed views did not
-// take, and whether the grammar knows it (UPDATE TABLE, DROP INDEX, ADD
-// DATABASE, ...).
+// take, and whether the Data Dictionary's loader knows it (UPDATE TABLE,
+// DROP INDEX, ADD DATABASE, RENAME FILE, ...): its action and object words,
+// with their synonyms (dfVerb, dfObject).
 func unknownStatement(s *dfStmt) (string, bool) {
 	raw := s.lines[0].raw
 	toks, err := lexOne(raw, nil)
 	if err != nil || len(toks) < 2 {
 		return strings.TrimSpace(string(raw)), false
 	}
-	word := func(i int) string {
-		if i >= len(toks) || toks[i].quoted {
-			return ""
-		}
-		return strings.ToUpper(toks[i].text(raw))
+	h := dfHead{raw: raw, toks: toks, line: s.lines[0].line}
+	words := 2
+	obj, at := dfObject(h, 1)
+	if obj != "" {
+		words = at
 	}
-	head := word(0) + " " + word(1)
-	obj := word(1)
-	for _, q := range dfIndexQualifiers {
-		if obj == q && word(2) == "INDEX" {
-			return head + " INDEX", true
-		}
-	}
-	for _, o := range dfObjects {
-		if obj == o {
-			return head, true
+	head := make([]string, 0, words)
+	for i := 0; i < words && i < len(toks); i++ {
+		if !toks[i].quoted {
+			head = append(head, strings.ToUpper(toks[i].text(raw)))
 		}
 	}
-	return head, false
+	return strings.Join(head, " "), dfVerb(h) != "" && obj != ""
 }

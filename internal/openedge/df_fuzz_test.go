@@ -20,7 +20,8 @@ func FuzzParseDF(f *testing.F) {
 	// input it finds, which takes seconds on a 5 KB file and would use most
 	// of a short run. The whole samples are covered by the unit tests.
 	files, _ := filepath.Glob(filepath.Join("testdata", "df", "*.df"))
-	for _, p := range files {
+	corpus, _ := filepath.Glob(filepath.Join(realWorld, "df", "*.df")) // real layouts: # comments, DECIMALS ?, ADD FILE, incremental
+	for _, p := range append(files, corpus...) {
 		data, err := os.ReadFile(p)
 		require.NoError(f, err)
 		if len(data) <= 1024 {

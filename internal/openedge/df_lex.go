@@ -53,14 +53,14 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // physical line number). It returns the byte just past the line, the number
 // of physical lines it spans, and its tokens appended to toks. A comment
 // line (first non-blank byte '#') has no tokens and ends at the next line
-// feed whatever quotes it holds.
+// feed whatever quotes it holds; so does the rest of a line after a '#'
+// that starts a word.
 func lexLine(data []byte, pos, line int, toks []dfTok) (end, lines int, _ []dfTok, _ error) {
 	start := pos
 	if pos == 0 && bytes.HasPrefix(data, utf8BOM) {
 		pos = len(utf8BOM)
 	}
 	lines = 1
-	first := true
 	for pos < len(data) {
 		c := data[pos]
 		switch {
@@ -68,7 +68,11 @@ func lexLine(data []byte, pos, line int, toks []dfTok) (end, lines int, _ []dfTo
 			return pos + 1, lines, toks, nil
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			pos++
-		case c == '#' && first:
+		case c == '#':
+			// A comment runs to the end of the physical line, whether it
+			// starts the line or follows an option (AREA "x" # note), as
+			// the Data Dictionary's loader reads it (prodict/dump/_lodsddl.p
+			// skips the rest of the line at a word starting with '#').
 			nl := bytes.IndexByte(data[pos:], '\n')
 			if nl < 0 {
 				return len(data), lines, toks, nil
@@ -98,7 +102,6 @@ func lexLine(data []byte, pos, line int, toks []dfTok) (end, lines int, _ []dfTo
 			}
 			toks = append(toks, dfTok{off: tokStart - start, end: pos - start})
 		}
-		first = false
 	}
 	return pos, lines, toks, nil
 }

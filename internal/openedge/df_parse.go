@@ -167,8 +167,9 @@ type dfParser struct {
 // lexer found no token on: only a comment can hold a '#'.
 func isCommentLine(raw []byte) bool { return bytes.IndexByte(raw, '#') >= 0 }
 
-// statementVerbs are the first words of .df statements (DumpFileGrammar).
-var statementVerbs = []string{"ADD", "UPDATE", "RENAME", "DROP", "CHANGE"}
+// statementVerbs are the first words of .df statements (DumpFileGrammar),
+// with the synonyms the Data Dictionary's loader accepts.
+var statementVerbs = []string{"ADD", "UPDATE", "RENAME", "DROP", "CHANGE", "CREATE", "NEW", "MODIFY", "ALTER", "DELETE", "REMOVE"}
 
 func isStatementStart(raw []byte, t dfTok) bool {
 	for _, v := range statementVerbs {

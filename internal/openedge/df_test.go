@@ -3,9 +3,12 @@ package openedge
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -394,6 +397,16 @@ func dumpDF(d *DF) string {
 	for _, i := range d.OrphanIndexes() {
 		dumpIndex(&b, "orphan ", i)
 	}
+	for _, c := range d.Changes() {
+		keys := slices.Sorted(maps.Keys(c.Options))
+		opts := make([]string, len(keys))
+		for i, k := range keys {
+			opts[i] = k + "=" + strconv.Quote(c.Options[k])
+		}
+		fmt.Fprintf(&b, "change %s %s %q table=%q to=%q as=%q primary=%t inactive=%t line=%d options=[%s]\n",
+			c.Verb, c.Object, c.Name, c.Table, c.NewName, c.Type, c.Primary, c.Inactive, c.Line, strings.Join(opts, " "))
+	}
+	fmt.Fprintf(&b, "steps %d\n", len(d.Steps()))
 	return b.String()
 }
 

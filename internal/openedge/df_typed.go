@@ -6,27 +6,82 @@ import "strings"
 // reads the options it knows and ignores the others, which stay in the
 // statement's bytes all the same.
 
-// typeStmt classifies a statement and builds its typed view.
+// typeStmt classifies a statement and builds its typed view. The words
+// are read as the Data Dictionary's loader reads them
+// (prodict/dump/_lodsddl.p): ADD has the synonyms CREATE and NEW, TABLE
+// the older FILE, FIELD COLUMN and INDEX KEY; UPDATE, RENAME and DROP
+// statements (an incremental .df) are typed as changes.
 func (p *dfParser) typeStmt(st *dfStmt, tk *stmtToks) error {
 	l := st.lines[0]
 	h := dfHead{raw: l.raw, toks: tk.line(0), line: l.line}
 	st.kind = dfOther
-	if !h.is(0, "ADD") {
+	verb := dfVerb(h)
+	if verb == "" {
 		return nil
 	}
-	switch {
-	case h.is(1, "TABLE"):
+	if verb != "ADD" {
+		return p.change(st, tk, h, verb)
+	}
+	switch obj, at := dfObject(h, 1); obj {
+	case "TABLE":
 		return p.addTable(st, tk, h)
-	case h.is(1, "FIELD"):
+	case "FIELD":
 		return p.addField(st, tk, h)
-	case h.is(1, "INDEX"):
-		return p.addIndex(st, tk, h, 2, false)
-	case h.is(1, "UNIQUE") && h.is(2, "INDEX"):
-		return p.addIndex(st, tk, h, 3, true)
-	case h.is(1, "SEQUENCE"):
+	case "INDEX":
+		return p.addIndex(st, tk, h, at, indexFlagged(h, 1, at, "UNIQUE"))
+	case "SEQUENCE":
 		return p.addSequence(st, tk, h)
 	}
 	return nil // ADD DATABASE, ADD CONSTRAINT, ...: kept verbatim
+}
+
+// dfVerb is the action of a statement header, synonyms folded: ADD,
+// UPDATE, RENAME or DROP; "" for anything else.
+func dfVerb(h dfHead) string {
+	for _, v := range [...]struct{ word, verb string }{
+		{"ADD", "ADD"}, {"CREATE", "ADD"}, {"NEW", "ADD"},
+		{"UPDATE", "UPDATE"}, {"MODIFY", "UPDATE"}, {"ALTER", "UPDATE"}, {"CHANGE", "UPDATE"},
+		{"DROP", "DROP"}, {"DELETE", "DROP"}, {"REMOVE", "DROP"},
+		{"RENAME", "RENAME"},
+	} {
+		if h.is(0, v.word) {
+			return v.verb
+		}
+	}
+	return ""
+}
+
+// dfObject is the object word of a header from token i on, synonyms
+// folded (TABLE, FIELD, INDEX, SEQUENCE, DATABASE, CONSTRAINT), and the
+// index of the token after it, the object's name. "ADD UNIQUE INDEX",
+// "UPDATE PRIMARY INDEX" and "UPDATE INACTIVE INDEX" put flags before the
+// object word: they are skipped.
+func dfObject(h dfHead, i int) (string, int) {
+	for ; i < len(h.toks) && i < 5; i++ {
+		for _, o := range [...]struct{ word, obj string }{
+			{"TABLE", "TABLE"}, {"FILE", "TABLE"}, {"FIELD", "FIELD"}, {"COLUMN", "FIELD"},
+			{"INDEX", "INDEX"}, {"KEY", "INDEX"}, {"SEQUENCE", "SEQUENCE"},
+			{"DATABASE", "DATABASE"}, {"CONNECT", "DATABASE"}, {"CONSTRAINT", "CONSTRAINT"},
+		} {
+			if h.is(i, o.word) {
+				return o.obj, i + 1
+			}
+		}
+		if !h.is(i, "UNIQUE") && !h.is(i, "PRIMARY") && !h.is(i, "INACTIVE") {
+			return "", 0
+		}
+	}
+	return "", 0
+}
+
+// indexFlagged says whether flag is among the header words from..to.
+func indexFlagged(h dfHead, from, to int, flag string) bool {
+	for i := from; i < to; i++ {
+		if h.is(i, flag) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *dfParser) addTable(st *dfStmt, tk *stmtToks, h dfHead) error {
@@ -62,6 +117,7 @@ func (p *dfParser) addTable(st *dfStmt, tk *stmtToks, h dfHead) error {
 		return lineErrorf(h.line, "table %q is already added on line %d", name, prev.Line)
 	}
 	st.kind = dfAddTable
+	p.d.steps = append(p.d.steps, DFStep{Table: t})
 	p.d.tables = append(p.d.tables, t)
 	p.d.tableByKey[key] = t
 	p.d.tableStmt[t] = st
@@ -91,7 +147,11 @@ func (p *dfParser) addField(st *dfStmt, tk *stmtToks, h dfHead) error {
 		case "ORDER":
 			f.Order, err = o.intArg(st)
 		case "DECIMALS":
-			f.Decimals, err = o.intArg(st)
+			// DECIMALS ? is the unknown value, which the loader accepts
+			// for any type ("the default for non-decimal fields anyway").
+			if v, _ := o.arg(0); v != "?" {
+				f.Decimals, err = o.intArg(st)
+			}
 		case "LOB-AREA":
 			f.LobArea, err = o.stringArg(st)
 		case "FORMAT":
@@ -112,6 +172,7 @@ func (p *dfParser) addField(st *dfStmt, tk *stmtToks, h dfHead) error {
 		}
 	}
 	st.kind = dfAddField
+	p.d.steps = append(p.d.steps, DFStep{Field: f})
 	p.fields = append(p.fields, f)
 	p.d.fieldStmt[f] = st
 	return nil
@@ -126,7 +187,8 @@ func (p *dfParser) addIndex(st *dfStmt, tk *stmtToks, h dfHead, at int, unique b
 		return lineErrorf(h.line, "ADD INDEX %q without ON \"table\"", name)
 	}
 	table, _ := h.name(at + 2)
-	ix := &DFIndex{Name: name, Table: table, Unique: unique, Line: h.line}
+	ix := &DFIndex{Name: name, Table: table, Unique: unique, Line: h.line,
+		Primary: indexFlagged(h, 1, at, "PRIMARY"), Inactive: indexFlagged(h, 1, at, "INACTIVE")}
 	st.headLen = at + 3
 	p.opts = st.options(tk, at+3, p.opts[:0])
 	var err error
@@ -157,6 +219,7 @@ func (p *dfParser) addIndex(st *dfStmt, tk *stmtToks, h dfHead, at int, unique b
 		}
 	}
 	st.kind = dfAddIndex
+	p.d.steps = append(p.d.steps, DFStep{Index: ix})
 	p.indexes = append(p.indexes, ix)
 	p.d.indexStmt[ix] = st
 	return nil
@@ -201,6 +264,7 @@ func (p *dfParser) addSequence(st *dfStmt, tk *stmtToks, h dfHead) error {
 	}
 	p.seqLine[foldName(name)] = h.line
 	st.kind = dfAddSequence
+	p.d.steps = append(p.d.steps, DFStep{Sequence: s})
 	p.d.seqs = append(p.d.seqs, s)
 	return nil
 }

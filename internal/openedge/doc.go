@@ -8,9 +8,18 @@
 //   - df*.go: .df data definition files (parse, round-trip byte for byte,
 //     rewrite AREA / index AREA / LOB-AREA, recompute the PSC trailer).
 //   - messages*.go: "(NNNN)" message numbers, success markers and counts in
-//     utility output. oedl keys on message numbers, never on prose, because
-//     the wording drifts between releases while the numbers do not.
+//     utility output. oedl keys on message numbers and structure, never on
+//     prose: the wording drifts between releases and is the language of
+//     the message file (PROMSGS: Portuguese on a Brazilian install), while
+//     the numbers do not. A count is the first whole number of its
+//     message; idxbuild's error count, which has no number, is the first
+//     whole number of the line right after (11465); the indexes a load
+//     left inactive are the one-word lines after its count (15167).
+//     docs/formats-analysis.md, "Utility output", says why.
 //   - tools*.go: argv builders for proutil / prostrct / procopy / _progres.
+//
+// The layouts seen in public material are reproduced in the top-level
+// testdata/ and read by realworld_test.go (testdata/README.md).
 //
 // Every parser takes the name of its input so that errors can say
 // "file:line: what is wrong"; none of them returns a partial result as if it

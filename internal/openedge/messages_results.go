@@ -15,22 +15,24 @@ type DumpResult struct {
 
 // LoadResult is what a binary load reports about itself.
 type LoadResult struct {
-	Records    int64
-	CountKnown bool // the load printed "N records loaded"; no release is known to for sure
-	// Deactivated lists what follows "YOU SHOULD REBUILD THE FOLLOWING
-	// INDEXES" (a load without "build indexes"), one entry per line.
+	Records    int64 // "Loaded N records. (15167)"
+	CountKnown bool  // the load printed (15167); without it the caller counts some other way
+	// Deactivated lists the indexes the load left to rebuild (a load
+	// without "build indexes"): the one-word lines under the warning that
+	// follows the count, one index per line.
 	Deactivated []string
 }
 
 // IdxbuildResult is what idxbuild reports about itself.
 type IdxbuildResult struct {
 	Indexes int // "N indexes were rebuilt. (11465)"
-	Errors  int // "Index rebuild complete. N error(s) encountered."
+	Errors  int // the count on the closing line that follows (11465)
 }
 
 // ParseDumpOutput reads the console output of proutil -C dump. It fails
-// when "Binary Dump complete. (6254)" or the record count is missing,
-// whatever the exit code was.
+// when "Binary Dump complete. (6254)" or the record count (13932) is
+// missing, whatever the exit code was. Only numbered lines are read: the
+// wording is the message file's (PROMSGS), not oedl's.
 func ParseDumpOutput(out string) (DumpResult, error) {
 	var r DumpResult
 	if !HasMessage(out, MsgDumpComplete) {
@@ -41,20 +43,16 @@ func ParseDumpOutput(out string) (DumpResult, error) {
 	forEachLine(out, func(n int, line string) bool {
 		m, ok := lineMessage(n, line)
 		switch {
-		case ok && m.Num == MsgDumpedRecords: // "Dumped 1117 records."
+		case !ok:
+		case m.Num == MsgDumpedRecords: // "Dumped 1117 records."
 			r.Records, err = firstInt(m)
 			countFound = err == nil
-		case ok && m.Num == MsgDumpThreads: // "Binary dump started 2 threads."
+		case m.Num == MsgDumpThreads: // "Binary dump started 2 threads."
 			var t int64
 			t, err = firstInt(m)
 			r.Threads = int(t)
-		case ok && m.Num == MsgDumpBracket: // "222 records for bracket 2."
+		case m.Num == MsgDumpBracket: // "222 records for bracket 2."
 			err = r.addBracket(m)
-		case !ok && !countFound: // 10.x, [MEM]: "1117 records dumped."
-			if f := strings.Fields(line); len(f) == 3 && f[1] == "records" && f[2] == "dumped." {
-				r.Records, err = strconv.ParseInt(f[0], 10, 64)
-				countFound = err == nil
-			}
 		}
 		return err == nil
 	})
@@ -70,16 +68,14 @@ func ParseDumpOutput(out string) (DumpResult, error) {
 	return r, nil
 }
 
+// addBracket reads (17816): the records are the first whole number, the
+// bracket the last ("222 records for bracket 2.", in any language).
 func (r *DumpResult) addBracket(m Message) error {
-	f := strings.Fields(m.Text)
-	if len(f) < 5 || f[1] != "records" {
+	nums := wholeNumbers(m.Text)
+	if len(nums) < 2 || nums[len(nums)-1] < 1 || nums[len(nums)-1] > 1<<16 {
 		return fmt.Errorf("line %d: malformed bracket message %q", m.Line, m.String())
 	}
-	n, err1 := strconv.ParseInt(f[0], 10, 64)
-	b, err2 := strconv.Atoi(strings.TrimSuffix(f[len(f)-1], "."))
-	if err1 != nil || err2 != nil || b < 1 || b > 1<<16 {
-		return fmt.Errorf("line %d: malformed bracket message %q", m.Line, m.String())
-	}
+	n, b := nums[0], int(nums[len(nums)-1])
 	for len(r.Brackets) < b {
 		r.Brackets = append(r.Brackets, 0)
 	}
@@ -88,38 +84,33 @@ func (r *DumpResult) addBracket(m Message) error {
 }
 
 // ParseLoadOutput reads the console output of proutil -C load. It fails when
-// "Binary Load complete. (6256)" is missing. The record count is taken from
-// "N records loaded" when the release prints it (CountKnown), and the
-// caller must count some other way when it does not.
+// "Binary Load complete. (6256)" is missing. The record count is the number
+// in (15167) ("Loaded 203 records.", "Carregados 203 registros."): when a
+// release does not print it, CountKnown is false and the caller must count
+// some other way.
+//
+// The indexes left to rebuild are found by structure, not by the warning's
+// wording: after the count, every line that is one word and carries no
+// message number is an index name (ABL names hold no blank; the warning
+// heading above them is a sentence).
 func ParseLoadOutput(out string) (LoadResult, error) {
 	var r LoadResult
 	if !HasMessage(out, MsgLoadComplete) {
 		return r, missingMarker("load", MsgLoadComplete, out)
 	}
-	inRebuildList := false
 	var err error
 	forEachLine(out, func(n int, line string) bool {
-		text := strings.TrimSpace(line)
-		_, numbered := lineMessage(n, line)
-		if inRebuildList {
-			if text == "" || numbered {
-				inRebuildList = false
-			} else {
-				r.Deactivated = append(r.Deactivated, text)
-				return true
-			}
-		}
-		if strings.Contains(strings.ToUpper(text), "YOU SHOULD REBUILD THE FOLLOWING INDEXES") {
-			inRebuildList = true
-			return true
-		}
-		if i := strings.Index(text, " records loaded"); i > 0 && !r.CountKnown {
-			f := strings.Fields(text[:i])
-			r.Records, err = strconv.ParseInt(f[len(f)-1], 10, 64)
-			if err != nil {
-				err = fmt.Errorf("line %d: malformed record count in %q", n, text)
-			}
+		m, numbered := lineMessage(n, line)
+		switch {
+		case numbered && m.Num == MsgLoadedRecords && !r.CountKnown:
+			r.Records, err = firstInt(m)
 			r.CountKnown = err == nil
+		case numbered && m.Num == MsgLoadComplete:
+			return false
+		case !numbered && r.CountKnown:
+			if f := strings.Fields(line); len(f) == 1 {
+				r.Deactivated = append(r.Deactivated, f[0])
+			}
 		}
 		return err == nil
 	})
@@ -127,9 +118,16 @@ func ParseLoadOutput(out string) (LoadResult, error) {
 }
 
 // ParseIdxbuildOutput reads the console output of proutil -C idxbuild. It
-// needs both "N indexes were rebuilt. (11465)" and the "N error(s)" count of
-// the closing line, and fails when the count is not 0; the result is filled
-// in either way so that the caller can report the numbers.
+// needs "N indexes were rebuilt. (11465)" and the error count of the
+// closing line, and fails when the count is not 0; the result is filled in
+// either way so that the caller can report the numbers.
+//
+// The closing line has no message number ("Index rebuild complete. 0
+// error(s) encountered.", "Recompilação de índice concluída.  0 erro(s)
+// encontrado(s).Tempo decorrido:219.609"), so it is found by position: it
+// is the first non-empty line after (11465), and the count is its first
+// whole number. A release that printed something else there would be
+// refused, never read as 0 errors.
 func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 	var r IdxbuildResult
 	m, ok := FindMessage(out, MsgIndexesRebuilt)
@@ -141,26 +139,25 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 		return r, err
 	}
 	r.Indexes = int(n)
-	errorsFound := false
-	forEachLine(out, func(n int, line string) bool {
-		i := strings.Index(line, " error(s)")
-		if i < 0 {
+	closing, line := "", 0
+	forEachLine(out, func(n int, l string) bool {
+		if n <= m.Line || strings.TrimSpace(l) == "" {
 			return true
 		}
-		f := strings.Fields(line[:i])
-		if len(f) == 0 {
-			return true
-		}
-		e, perr := strconv.Atoi(f[len(f)-1])
-		if perr != nil {
-			return true
-		}
-		r.Errors, errorsFound = e, true
+		closing, line = l, n
 		return false
 	})
-	if !errorsFound {
-		return r, fmt.Errorf("idxbuild output has (%d) but no \"N error(s)\" count", MsgIndexesRebuilt)
+	if closing == "" {
+		return r, fmt.Errorf("idxbuild output has (%d) but no closing line with the error count after it", MsgIndexesRebuilt)
 	}
+	if _, numbered := lineMessage(line, closing); numbered {
+		return r, fmt.Errorf("line %d: idxbuild's closing line after (%d) is a numbered message, not the error count: %q", line, MsgIndexesRebuilt, strings.TrimSpace(closing))
+	}
+	nums := wholeNumbers(closing)
+	if len(nums) == 0 {
+		return r, fmt.Errorf("line %d: idxbuild's closing line after (%d) has no error count: %q", line, MsgIndexesRebuilt, strings.TrimSpace(closing))
+	}
+	r.Errors = int(nums[0])
 	if r.Errors != 0 {
 		return r, fmt.Errorf("idxbuild rebuilt %d indexes with %d error(s)", r.Indexes, r.Errors)
 	}
@@ -169,10 +166,25 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 
 // firstInt is the first whole number in a message's text.
 func firstInt(m Message) (int64, error) {
-	for _, f := range strings.Fields(m.Text) {
-		if n, err := strconv.ParseInt(strings.TrimSuffix(f, "."), 10, 64); err == nil {
-			return n, nil
-		}
+	if nums := wholeNumbers(m.Text); len(nums) > 0 {
+		return nums[0], nil
 	}
 	return 0, fmt.Errorf("line %d: no number in %q", m.Line, m.String())
+}
+
+// wholeNumbers are the fields of s that are whole numbers once a trailing
+// "." or ":" is cut ("203", "2." and "area 8 :" count; "0.413", "12K",
+// "(11465)" and "219.609" do not).
+func wholeNumbers(s string) []int64 {
+	var out []int64
+	for _, f := range strings.Fields(s) {
+		f = strings.TrimRight(f, ".:,")
+		if !allDigits(f) || len(f) > 18 {
+			continue
+		}
+		if n, err := strconv.ParseInt(f, 10, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }

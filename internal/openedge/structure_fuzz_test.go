@@ -15,6 +15,8 @@ import (
 // (line numbers aside) and valid.
 func FuzzParseStructure(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "structure", "*.st"))
+	corpus, _ := filepath.Glob(filepath.Join(realWorld, "st", "*.st")) // e lines, CRLF, Windows paths
+	files = append(files, corpus...)
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		require.NoError(f, err)

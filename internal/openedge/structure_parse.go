@@ -78,6 +78,16 @@ func (p *stParser) add(l stLine, lineNo int) {
 	if l.typ == AreaData && !l.hasName {
 		l.name, l.hasName = SchemaAreaName, true
 	}
+	if l.typ == AreaEncryption && !l.hasName {
+		// After its first line, the Encryption Policy Area's lines may
+		// omit its name and area information (documented).
+		for _, a := range p.s.Areas {
+			if a.Type == AreaEncryption {
+				l.name, l.hasName, l.number, l.rpb, l.bpc = a.Name, true, a.Number, a.RPB, a.BPC
+				break
+			}
+		}
+	}
 	// OpenEdge compares area names case-insensitively; the first spelling wins.
 	key := string(l.typ) + "\x00" + strings.ToLower(l.name)
 	if l.typ == AreaAfterImage && !l.hasName {
@@ -111,13 +121,13 @@ type stMismatch struct {
 func parseSTLine(s string) (stLine, error) {
 	var l stLine
 	switch s[0] {
-	case 'a', 'b', 'd', 't':
+	case 'a', 'b', 'd', 'e', 't':
 		l.typ = AreaType(s[0])
 	default:
-		return l, fmt.Errorf("unknown line type %q (want a, b, d or t, or a comment starting with *, : or #)", firstWord(s))
+		return l, fmt.Errorf("unknown line type %q (want a, b, d, e or t, or a comment starting with *, : or #)", firstWord(s))
 	}
 	if len(s) > 1 && !isSTBlank(s[1]) {
-		return l, fmt.Errorf("unknown line type %q (want a, b, d or t)", firstWord(s))
+		return l, fmt.Errorf("unknown line type %q (want a, b, d, e or t)", firstWord(s))
 	}
 	s = strings.TrimLeft(s[1:], stBlanks)
 	if strings.HasPrefix(s, `"`) {

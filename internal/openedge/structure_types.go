@@ -8,6 +8,11 @@ const (
 	AreaBeforeImage AreaType = 'b'
 	AreaData        AreaType = 'd'
 	AreaTransaction AreaType = 't'
+	// AreaEncryption is the Encryption Policy Area of transparent data
+	// encryption (10.2B+): `e "Encryption Policy Area":13,32;8 .`. It is
+	// laid out like a data area (number, records per block, blocks per
+	// cluster, _N.dM extent files) but holds no table.
+	AreaEncryption AreaType = 'e'
 )
 
 // Well-known area numbers.
@@ -53,5 +58,12 @@ type Extent struct {
 	Line   int
 }
 
+// hasAreaInfo reports whether the area type takes a number, records per
+// block and blocks per cluster: data areas and the Encryption Policy Area.
+func (t AreaType) hasAreaInfo() bool { return t == AreaData || t == AreaEncryption }
+
 // TypeII reports whether the area is a Type II (clustered) area.
 func (a *StructArea) TypeII() bool { return a.BPC == 8 || a.BPC == 64 || a.BPC == 512 }
+
+// MarshalText writes the type as its letter ("d"), for readable JSON.
+func (t AreaType) MarshalText() ([]byte, error) { return []byte{byte(t)}, nil }

@@ -63,7 +63,7 @@ func (v *stValidator) addf(line int, format string, args ...any) {
 
 func (v *stValidator) area(a *StructArea) {
 	label := a.label()
-	if a.Type != AreaData && (a.RPB != 0 || a.BPC != 0) {
+	if !a.Type.hasAreaInfo() && (a.RPB != 0 || a.BPC != 0) {
 		v.addf(a.Line, "%s: records per block and blocks per cluster are only for data areas", label)
 	}
 	if a.RPB != 0 && (a.RPB > maxRPB || a.RPB&(a.RPB-1) != 0) {
@@ -74,13 +74,16 @@ func (v *stValidator) area(a *StructArea) {
 	default:
 		v.addf(a.Line, "%s: blocks per cluster %d is not 1, 8, 64 or 512", label, a.BPC)
 	}
-	if a.Type == AreaData && a.Number != 0 {
+	if a.Type.hasAreaInfo() && a.Number != 0 {
 		if a.isSchema() && a.Number != SchemaAreaNum {
 			v.addf(a.Line, "%s: the Schema Area is always area %d, not %d", label, SchemaAreaNum, a.Number)
 		}
 		if !a.isSchema() && (a.Number < FirstUserAreaNum || a.Number > maxAreaNum) {
 			v.addf(a.Line, "%s: data area numbers run from %d to %d", label, FirstUserAreaNum, maxAreaNum)
 		}
+	}
+	if a.Type == AreaEncryption {
+		v.encryptionArea(a, label)
 	}
 	for i, e := range a.Extents {
 		if !e.Fixed && i != len(a.Extents)-1 {
@@ -100,7 +103,7 @@ func (v *stValidator) numbering() {
 		if a.Number != 0 {
 			byNum[a.Number] = append(byNum[a.Number], a)
 		}
-		if a.Type != AreaData || a.isSchema() {
+		if !a.Type.hasAreaInfo() || a.isSchema() {
 			continue
 		}
 		if a.Number != 0 {
@@ -139,4 +142,22 @@ func (a *StructArea) label() string {
 // capitalises its name.
 func (a *StructArea) isSchema() bool {
 	return a.Type == AreaData && strings.EqualFold(a.Name, SchemaAreaName)
+}
+
+// EncryptionAreaName is the one name the e area may have.
+const EncryptionAreaName = "Encryption Policy Area"
+
+// encryptionArea checks the documented rules of the Encryption Policy
+// Area: that name, a number on its first line (above the Schema Area's),
+// and Type II (its cluster size defaults to 8 when not given).
+func (v *stValidator) encryptionArea(a *StructArea, label string) {
+	if !strings.EqualFold(a.Name, EncryptionAreaName) {
+		v.addf(a.Line, "%s: an e line defines the %q and no other area", label, EncryptionAreaName)
+	}
+	if a.Number == 0 {
+		v.addf(a.Line, "%s: the first line of the %s must give its area number", label, EncryptionAreaName)
+	}
+	if a.BPC == 1 {
+		v.addf(a.Line, "%s: the %s is a Type II area (blocks per cluster 8, 64 or 512)", label, EncryptionAreaName)
+	}
 }

@@ -50,7 +50,7 @@ func WriteStructure(w io.Writer, s *Structure) error {
 // path: `d "Data":7,32;8 ` or `b `.
 func (a *StructArea) lineHead() (string, error) {
 	switch a.Type {
-	case AreaAfterImage, AreaBeforeImage, AreaData, AreaTransaction:
+	case AreaAfterImage, AreaBeforeImage, AreaData, AreaEncryption, AreaTransaction:
 	default:
 		return "", fmt.Errorf("area %q: unknown area type %q", a.Name, rune(a.Type))
 	}

@@ -120,7 +120,7 @@ func TestToolsAgainstOesim(t *testing.T) {
 	// threaded, with a dump list; the counts must match.
 	var moved []openedge.TableStat
 	for _, ts := range before.Tables {
-		if ts.Records > 0 && len(moved) < 4 {
+		if ts.Records > 0 && len(moved) < 4 && !strings.HasPrefix(ts.Name, "_") { // the meta-schema is not dumped
 			moved = append(moved, ts)
 		}
 	}
@@ -181,6 +181,9 @@ func TestToolsAgainstOesim(t *testing.T) {
 	after, err := openedge.ParseAnalysis(strings.NewReader(d.ok("tabanalys", openedge.ToolProutil, openedge.TabanalysArgs(tgt, false, ""))), "after")
 	require.NoError(t, err)
 	for _, ts := range before.Tables {
+		if strings.HasPrefix(ts.Name, "_") {
+			continue // the meta-schema: each database's own
+		}
 		want := int64(0) // not moved: defined but empty
 		if slices.ContainsFunc(moved, func(m openedge.TableStat) bool { return m.Name == ts.Name }) {
 			want = ts.Records

@@ -161,7 +161,7 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 			close(ch)
 			delete(f.sectionLoaded, table)
 		}
-		return fmt.Sprintf("%d records loaded.\nBinary Load complete. (6256)\n", n), 0
+		return fmt.Sprintf("Loaded %d records. (15167)\nBinary Load complete. (6256)\n", n), 0
 	case "truncate":
 		if rest[0] == "area" {
 			for t, a := range f.areaOf {

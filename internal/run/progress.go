@@ -2,12 +2,13 @@ package run
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -21,14 +22,6 @@ const progressEvery = 250 * time.Millisecond
 // this many ticks, so that the screen's rate falls to zero for a stalled
 // job instead of keeping its last value.
 const quietTicks = 4
-
-// Record counts a utility prints while it works. Binary dump and load
-// print their totals at the end; a threaded dump also prints each
-// thread's count as the thread finishes (17816), which is progress.
-var (
-	bracketLine = regexp.MustCompile(`^\s*(\d+) records for bracket \d+\.`)                              // (17816), after "Thread <tid> dumped"
-	totalLine   = regexp.MustCompile(`^\s*(?:Dumped (\d+) records\.|(\d+) records (?:dumped|loaded)\.)`) // (13932), 10.x, load
-)
 
 // lineSplitter hands a utility's output to a line function as whole
 // lines: the output comes in chunks that need not end lines. mu also
@@ -70,20 +63,36 @@ type recordCounter struct {
 // Write takes output as it comes.
 func (c *recordCounter) Write(p []byte) (int, error) { return c.lines.write(p, c.line) }
 
+// line reads the record counts a utility prints while it works, by
+// message number (the wording is the message file's): binary dump and load
+// print their totals at the end, (13932) and (15167); a threaded dump also
+// prints each thread's count as the thread finishes (17816), which is
+// progress. The count is the first whole number of the message.
 func (c *recordCounter) line(l []byte) {
-	if m := bracketLine.FindSubmatch(l); m != nil {
-		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
-		c.brackets += n
+	m, ok := openedge.LineMessage(string(l))
+	if !ok {
 		return
 	}
-	if m := totalLine.FindSubmatch(l); m != nil {
-		s := m[1]
-		if s == nil {
-			s = m[2]
+	switch m.Num {
+	case openedge.MsgDumpBracket: // "500 records for bracket 1.", after "Thread <tid> dumped"
+		if n, ok := firstNumber(m.Text); ok {
+			c.brackets += n
 		}
-		n, _ := strconv.ParseInt(string(s), 10, 64)
-		c.total = n
+	case openedge.MsgDumpedRecords, openedge.MsgLoadedRecords: // "Dumped 1117 records.", "Loaded 3953 records."
+		if n, ok := firstNumber(m.Text); ok {
+			c.total = n
+		}
 	}
+}
+
+// firstNumber is the first whole number among the words of s.
+func firstNumber(s string) (int64, bool) {
+	for _, f := range strings.Fields(s) {
+		if n, err := strconv.ParseInt(strings.TrimRight(f, ".:,"), 10, 64); err == nil && n >= 0 {
+			return n, true
+		}
+	}
+	return 0, false
 }
 
 // Records is the count so far: the utility's total once printed, else

@@ -33,8 +33,10 @@ func TestRecordCounter(t *testing.T) {
 		{"a line cut between chunks", []string{"Thread 1 dumped\n5", "00 records for bra", "cket 1. (17816)\n"}, 500},
 		{"an unfinished line does not count", []string{"500 records for bracket 1. (17816)"}, 0},
 		{"the total wins over the threads", []string{"500 records for bracket 1. (17816)\n", "Dumped 1117 records. (13932)\n"}, 1117},
-		{"10.x wording", []string{"1117 records dumped.\n"}, 1117},
-		{"load count", []string{"3953 records loaded.\nBinary Load complete. (6256)\n"}, 3953},
+		{"unnumbered prose is not a count", []string{"1117 records dumped.\n3953 records loaded.\n"}, 0},
+		{"load count (15167)", []string{"Loaded 3953 records. (15167)\nBinary Load complete. (6256)\n"}, 3953},
+		{"load count in Portuguese", []string{"Carregados 203 registros. (15167)\n"}, 203},
+		{"threads in any language", []string{"Thread 1 dumped\n500 registros para o intervalo 1. (17816)\n"}, 500},
 		{"other numbers are not records", []string{"Index rebuild complete. 0 error(s) encountered.\n", "** Cannot find or open file x, errno = 2. (43)\n"}, 0},
 	}
 	for _, tt := range tests {
@@ -207,7 +209,7 @@ func loadChild(bd, fifo string) {
 			break
 		}
 	}
-	fmt.Print(strings.Join([]string{"1000 records loaded.", "Binary Load complete. (6256)", ""}, "\n"))
+	fmt.Print(strings.Join([]string{"Loaded 1000 records. (15167)", "Binary Load complete. (6256)", ""}, "\n"))
 	os.Exit(0)
 }
 

@@ -34,14 +34,14 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 		defer s.close()
 		a, err := analyse(s.db, kind)
 		if err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		if s.online {
-			p.say("[Warning] database in use - reported statistics are approximations. (2486)")
+			p.msg("2486")
 		}
 		var buf bytes.Buffer
 		if err := openedge.WriteAnalysis(&buf, a); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		p.stdout.Write(buf.Bytes())
 		if fs.bools["-csoutput"] {
@@ -77,17 +77,17 @@ func fieldSep(v string) (byte, error) {
 func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, a *openedge.Analysis) int {
 	var tab, ix bytes.Buffer
 	if err := cs.WriteTab(&tab, a); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if err := atomicfile.WriteFileNoSync(prefix+".tab.txt", tab.Bytes()); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if len(a.Indexes) > 0 {
 		if err := cs.WriteIndex(&ix, a); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		if err := atomicfile.WriteFileNoSync(prefix+".ix.txt", ix.Bytes()); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 	}
 	return exitOK
@@ -158,6 +158,18 @@ func analyse(db *store.DB, kind string) (*openedge.Analysis, error) {
 				ixBlocks += st.Blocks
 				ixUsable += st.Blocks * usable
 			}
+		}
+	}
+	if kind != "ixanalys" {
+		// The meta-schema's records are in every report, as the real
+		// ones show them (PUB._Area in the Control Area, PUB._Field in
+		// the Schema Area, ...): oedl leaves them out by name.
+		rmBlocks += systemTables(c, a)
+	}
+	if kind == "dbanalys" {
+		var err error
+		if a.DB, err = dbAnalysis(db, a, areas); err != nil {
+			return nil, err
 		}
 	}
 	a.RMBlocks = rmBlocks

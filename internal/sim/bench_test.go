@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 	"testing"
@@ -129,6 +130,7 @@ func analysisB(b *testing.B, env *dlcEnv, db string) *openedge.Analysis {
 	out := env.ok(b, "proutil", db, "-C", "tabanalys")
 	a, err := openedge.ParseAnalysis(stringsReader(out), db)
 	require.NoError(b, err)
+	a.Tables = slices.DeleteFunc(a.Tables, openedge.TableStat.System)
 	return a
 }
 

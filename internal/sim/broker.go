@@ -40,18 +40,18 @@ func runProserve(p *proc) int {
 	}
 	paths := store.PathsFor(fs.pos[0])
 	if !paths.Exists() {
-		return p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+		return p.failErr(&store.NotFoundError{Path: paths.Control()})
 	}
 	if h, _ := store.ReadHolder(paths); h != nil && h.Alive {
-		return p.fail("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
+		return p.failErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	lg, err := os.OpenFile(paths.Log(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	defer lg.Close()
 	cmd := exec.Command(exe, paths.Base)
@@ -60,7 +60,7 @@ func runProserve(p *proc) int {
 	cmd.Stdout, cmd.Stderr = lg, lg
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return p.fail("** Cannot start the broker: %v. (oesim)", err)
+		return p.fail("oesim.broker.start", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -71,20 +71,20 @@ func runProserve(p *proc) int {
 		}
 		select {
 		case err := <-exited:
-			return p.fail("** The broker for %s did not start (%v); see %s. (oesim)", paths.Base, err, paths.Log())
+			return p.fail("oesim.broker.notstarted", paths.Base, err, paths.Log())
 		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
-			return p.fail("** The broker for %s did not start in %s. (oesim)", paths.Base, brokerReadyTimeout)
+			return p.fail("oesim.broker.timeout", paths.Base, brokerReadyTimeout)
 		}
 	}
 	pid := cmd.Process.Pid
 	cmd.Process.Release()
 	now := time.Now().Format("15:04:05")
 	p.say("%s", Release)
-	p.say("%s BROKER  0: Multi-user session begin. (333)", now)
-	p.say("%s BROKER  0: Started for %s using TCP IPV4 address 0.0.0.0, pid %d. (5644)", now, "oesim", pid)
+	p.msg("333", now)
+	p.msg("5644", now, "oesim", pid)
 	return exitOK
 }
 
@@ -140,18 +140,18 @@ func runProshut(p *proc) int {
 	}
 	paths := store.PathsFor(fs.pos[0])
 	if !paths.Exists() {
-		return p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+		return p.failErr(&store.NotFoundError{Path: paths.Control()})
 	}
 	h, err := store.ReadHolder(paths)
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if h == nil || !h.Alive || h.Mode != store.Multi {
-		return p.fail("There is no server for database %s. (1423)", paths.Base)
+		return p.fail("1423", paths.Base)
 	}
-	p.say("Shutdown is executing. (1613)")
+	p.msg("1613")
 	if err := syscall.Kill(h.Pid, syscall.SIGTERM); err != nil {
-		return p.fail("** Cannot signal the broker (pid %d): %v. (oesim)", h.Pid, err)
+		return p.fail("oesim.broker.signal", h.Pid, err)
 	}
 	deadline := time.Now().Add(brokerReadyTimeout)
 	for {
@@ -160,10 +160,10 @@ func runProshut(p *proc) int {
 			break
 		}
 		if time.Now().After(deadline) {
-			return p.fail("** The broker (pid %d) did not stop. (oesim)", h.Pid)
+			return p.fail("oesim.broker.nostop", h.Pid)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	p.say("Shutdown complete. (1614)")
+	p.msg("1614")
 	return exitOK
 }

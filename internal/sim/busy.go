@@ -17,11 +17,11 @@ const (
 func holderOf(p *proc, dbArg string) (*store.Holder, store.Paths, int) {
 	paths := store.PathsFor(dbArg)
 	if !paths.Exists() {
-		return nil, paths, p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+		return nil, paths, p.failErr(&store.NotFoundError{Path: paths.Control()})
 	}
 	h, err := store.ReadHolder(paths)
 	if err != nil {
-		return nil, paths, p.fail("** %v", err)
+		return nil, paths, p.failErr(err)
 	}
 	if h != nil && !h.Alive {
 		h = nil // a stale DB.lk: the next opener recovers it
@@ -41,7 +41,7 @@ func busyQualifier(p *proc, dbArg string, _ []string) int {
 	if h.Mode == store.Starting {
 		return busyStarting
 	}
-	p.say("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
+	p.sayErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})
 	return busyInUse
 }
 
@@ -54,7 +54,7 @@ func holderQualifier(p *proc, dbArg string, _ []string) int {
 	if h == nil {
 		return busyNotInUse
 	}
-	p.say("%s", (&store.InUseError{DB: paths.Base, Mode: h.Mode}).Error())
+	p.sayErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})
 	if h.Mode == store.Multi || h.Mode == store.Starting {
 		return holderMulti
 	}

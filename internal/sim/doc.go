@@ -50,7 +50,10 @@
 //   - Messages keep OpenEdge's numbers where they are known
 //     (../../../shared/reference/openedge-formats.md); texts oesim had to
 //     invent end in "(oesim)" instead of a number, so nobody mistakes them
-//     for real ones. docs/oesim.md lists them.
+//     for real ones. Every one is in one catalog (package msg), in English
+//     and Portuguese, printed from the message file PROMSGS names as
+//     OpenEdge does (proc.msg); docs/oesim.md lists them. Report layouts
+//     and the DB.lg lines stay English.
 //   - _progres runs no ABL: it recognises four procedures by base name
 //     (load_df.p, dump_df.p, dump_seqvals.p, load_seqvals.p).
 package sim

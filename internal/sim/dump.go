@@ -205,7 +205,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	defer s.close()
 	t := s.db.Ctl.Table(pos[0])
 	if t == nil {
-		return p.fail("** Table %s was not found in database %s. (oesim)", pos[0], s.paths.Base)
+		return p.fail("oesim.table.notfound.db", pos[0], s.paths.Base)
 	}
 	ix := t.PrimaryIndex()
 	if v, ok := fs.values["-index"]; ok {
@@ -214,14 +214,14 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 			return p.usage("%v", err)
 		}
 		if ix = t.IndexByNumber(n); ix == nil {
-			return p.fail("** Index number %s is not an index of table %s. (oesim)", v, t.Name)
+			return p.fail("oesim.index.number.notfound", v, t.Name)
 		}
 		if ix.Word {
-			return p.fail("** Index %s (%d) is a word index and cannot be used for a dump. (oesim)", ix.Name, ix.Number)
+			return p.fail("oesim.index.word", ix.Name, ix.Number)
 		}
 	}
 	if ix != nil && !ix.Active {
-		return p.fail("** Index %s (%d) of table %s is inactive; rebuild it before dumping with it. (oesim)", ix.Name, ix.Number, t.Name)
+		return p.fail("oesim.index.inactive", ix.Name, ix.Number, t.Name)
 	}
 	threaded := fs.values["-thread"] == "1"
 	threadnum, err := fs.intValue("-threadnum", runtime.NumCPU())
@@ -229,11 +229,11 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 		return p.usage("-threadnum must be a positive number")
 	}
 	if threaded && !s.online {
-		return p.fail("** A multi-threaded dump (-thread 1) needs the database to be served; start it with proserve. (oesim)")
+		return p.fail("oesim.dump.thread.served")
 	}
 	dir := pos[1]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return p.fail("** Cannot find or open file %s, errno = 2. (43)", dir)
+		return p.fail("43", dir, 2)
 	}
 	fp := p.env.fault(p, "dump", t.QualifiedName())
 	if rc := applyEarlyFault(p, fp); rc >= 0 {
@@ -241,12 +241,12 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	}
 	unlock, err := store.FileLock(s.paths.BI(), false)
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	img, err := readTable(s.db, t, p.env)
 	unlock()
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	order, meanKey, walked, err := []int32(nil), 0, false, error(nil)
 	if ix != nil {
@@ -256,33 +256,33 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 		order, meanKey, err = indexOrder(img, ix, 2)
 	}
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	sizes := []int64{int64(len(order))}
 	if threaded {
 		if _, given := fs.values["-threadnum"]; !given {
-			p.say("Threads number is not specified.")
+			p.msg("dump.threads.unspecified")
 		}
 		sizes = brackets(int64(len(order)), meanKey, s.db.Ctl.BlockSize, min(threadnum, runtime.NumCPU()))
-		p.say("Maximum number of threads running is %d. (14774)", threadnum)
+		p.msg("14774", threadnum)
 	}
 	if ix != nil {
-		p.say("Using index %s (%d) for dump of table %s. (17813)", ix.Name, ix.Number, t.Name)
+		p.msg("17813", ix.Name, ix.Number, t.Name)
 	}
 	files, rc := writeBrackets(p, s, t, img, order, sizes, dir, threaded, fp)
 	if rc != 0 {
 		return rc
 	}
 	if threaded {
-		p.say("Binary dump started %d threads. (14776)", len(sizes))
+		p.msg("14776", len(sizes))
 	}
-	p.say("Dumped %d records. (13932)", len(order))
+	p.msg("13932", len(order))
 	if v, ok := fs.values["-dumplist"]; ok {
 		if err := atomicfile.WriteFileNoSync(v, []byte(strings.Join(files, "\n")+"\n")); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 	}
-	p.say("Binary Dump complete. (6254)")
+	p.msg("6254")
 	s.log(fmt.Sprintf("Binary dump of table %s: %d records in %d file(s). (13932)", t.QualifiedName(), len(order), len(files)))
 	return exitOK
 }
@@ -339,8 +339,7 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 			}
 			if threaded && errs[b] == nil {
 				mu.Lock()
-				p.say("Thread %d dumped", 140132717238592+int64(os.Getpid())*4096+int64(section)*1011712)
-				p.say("%d records for bracket %d. (17816)", n, section)
+				p.msg("17816", 140132717238592+int64(os.Getpid())*4096+int64(section)*1011712, n, section)
 				mu.Unlock()
 			}
 		}()
@@ -350,9 +349,9 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
-				return nil, p.fail("%s", ioErrorText(err))
+				return nil, p.failErr(ioError(err))
 			}
-			return nil, p.fail("** %v", err)
+			return nil, p.failErr(err)
 		}
 	}
 	return files, 0

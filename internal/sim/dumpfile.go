@@ -2,7 +2,7 @@ package sim
 
 import (
 	"errors"
-	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"os"
 	"syscall"
 
@@ -53,14 +53,14 @@ func (d *dumpFile) Write(b []byte) (int, error) {
 
 func (d *dumpFile) Close() error { return d.f.Close() }
 
-// ioErrorText is the console text of a failed write: OpenEdge's shape for
+// ioError is the console message of a failed write: OpenEdge's shape for
 // an operating-system error, with errno.
-func ioErrorText(err error) string {
+func ioError(err error) *msg.Error {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		return fmt.Sprintf("** Error writing %s, errno = %d: %v. (oesim)", pathOf(err), int(errno), errno)
+		return msg.E("oesim.write.errno", pathOf(err), int(errno), errno)
 	}
-	return fmt.Sprintf("** Error writing: %v. (oesim)", err)
+	return msg.E("oesim.write", err)
 }
 
 func pathOf(err error) string {

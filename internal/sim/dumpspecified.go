@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"strconv"
 	"strings"
 	"time"
@@ -34,18 +35,18 @@ func dumpSpecifiedQualifier(p *proc, dbArg string, args []string) int {
 	}
 	t := s.db.Ctl.Table(pos[0][:i])
 	if t == nil {
-		return p.fail("** Table %s was not found in database %s. (oesim)", pos[0][:i], s.paths.Base)
+		return p.fail("oesim.table.notfound.db", pos[0][:i], s.paths.Base)
 	}
 	fpos := t.FieldPos(pos[0][i+1:])
 	if fpos < 0 {
-		return p.fail("** Field %s was not found in table %s. (oesim)", pos[0][i+1:], t.Name)
+		return p.fail("oesim.field.notfound", pos[0][i+1:], t.Name)
 	}
 	field := t.Fields[fpos]
 	conds := []cond{}
 	for _, c := range [][2]string{{pos[1], pos[2]}} {
 		cd, err := parseCond(c[0], c[1], field.Type)
 		if err != nil {
-			return p.fail("** %v (oesim)", err)
+			return p.failErr(msg.E("oesim.internal", err))
 		}
 		conds = append(conds, cd)
 	}
@@ -56,7 +57,7 @@ func dumpSpecifiedQualifier(p *proc, dbArg string, args []string) int {
 		}
 		cd, err := parseCond(pos[4], pos[5], field.Type)
 		if err != nil {
-			return p.fail("** %v (oesim)", err)
+			return p.failErr(msg.E("oesim.internal", err))
 		}
 		conds = append(conds, cd)
 		dir = pos[6]
@@ -77,21 +78,21 @@ func dumpSpecifiedQualifier(p *proc, dbArg string, args []string) int {
 	// the range (bracket.go), else a table scan filtered record by record.
 	kept, order, ok, err := bracketRead(s.db, t, ix, fpos, conds, p.env)
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if !ok {
 		if kept, order, err = scanSpecified(s.db, t, ix, fpos, conds, p.env); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 	}
 	if ix != nil {
-		p.say("Using index %s (%d) for dump of table %s. (17813)", ix.Name, ix.Number, t.Name)
+		p.msg("17813", ix.Name, ix.Number, t.Name)
 	}
 	if _, rc := writeBrackets(p, s, t, kept, order, []int64{int64(len(order))}, dir, false, fp); rc != 0 {
 		return rc
 	}
-	p.say("Dumped %d records. (13932)", len(order))
-	p.say("Binary Dump complete. (6254)")
+	p.msg("13932", len(order))
+	p.msg("6254")
 	s.log(fmt.Sprintf("Binary dumpspecified of table %s: %d records. (13932)", t.QualifiedName(), len(order)))
 	return exitOK
 }

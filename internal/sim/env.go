@@ -89,7 +89,7 @@ func (f *faultPlan) n() int64 { return f.rule.N }
 func (f *faultPlan) strike() bool {
 	ok, err := f.rule.Fire()
 	if err != nil {
-		fmt.Fprintf(f.p.stdout, "** oesim: %v (oesim)\n", err)
+		f.p.msg("oesim.error", err)
 		os.Exit(exitFail)
 	}
 	return ok
@@ -103,7 +103,7 @@ func applyEarlyFault(p *proc, fp *faultPlan) int {
 	atStart := fp != nil && fp.n() == 0
 	switch {
 	case fp.is(fault.Exit) && fp.strike():
-		p.say("** oesim fault %q: exiting with status %d. (oesim)", fp.rule.Text, fp.n())
+		p.msg("oesim.fault.exit", fp.rule.Text, fp.n())
 		return int(fp.n())
 	case fp.is(fault.CrashAfter) && atStart && fp.strike():
 		fault.CrashNow()

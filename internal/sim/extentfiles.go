@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -33,8 +34,7 @@ func (f *extentFiles) hold(path, what string) { f.holder[path] = what }
 // already holds the file.
 func (f *extentFiles) claim(path string, line int) error {
 	if what, taken := f.holder[path]; taken {
-		return fmt.Errorf("** %s:%d: extent %s is the same file as %s; two extents cannot share a file. (oesim)",
-			f.source, line, path, what)
+		return msg.E("oesim.st.sharedfile", f.source, line, path, what)
 	}
 	f.holder[path] = fmt.Sprintf("the extent of line %d", line)
 	return nil

@@ -21,8 +21,9 @@ func assertGolden(t *testing.T, name string, got []byte) {
 }
 
 var (
-	dateLine = regexp.MustCompile(`(?m)^Date: .*$`)
-	dbLine   = regexp.MustCompile(`(?m)^Database: .*$`)
+	completeLine = regexp.MustCompile(`Database analysis complete .*`)
+	dateLine     = regexp.MustCompile(`(?m)^Date: .*$`)
+	dbLine       = regexp.MustCompile(`(?m)^Database: .*$`)
 )
 
 // The reports of a generated sports database are deterministic: the
@@ -45,11 +46,20 @@ func TestAnalysisGolden(t *testing.T) {
 		var buf bytes.Buffer
 		require.NoError(t, openedge.WriteAnalysis(&buf, a))
 		out := dateLine.ReplaceAll(buf.Bytes(), []byte("Date: (date)"))
+		out = completeLine.ReplaceAll(out, []byte("Database analysis complete (date)"))
 		out = dbLine.ReplaceAll(out, []byte("Database: (path)"))
 		assertGolden(t, "sports-"+kind+".txt", out)
 
 		back, err := openedge.ParseAnalysis(bytes.NewReader(buf.Bytes()), kind)
 		require.NoError(t, err)
 		assert.Equal(t, len(a.Tables), len(back.Tables), "the report parses back")
+		if kind == "dbanalys" {
+			// The whole layout of a real dbanalys (openedge-formats.md §1.2).
+			for _, want := range []string{`CHAIN ANALYSIS FOR AREA "Control Area": 1`, `AREA "Control Area": 1  BLOCK ANALYSIS`,
+				`RECORD BLOCK SUMMARY FOR AREA "Control Area": 1`, "PUB._AreaExtent", "PUB._Field", "DATABASE SUMMARY",
+				"DATABASE BLOCK ANALYSIS:", "total blocks found in the database.", "Database analysis complete "} {
+				assert.Contains(t, buf.String(), want)
+			}
+		}
 	}
 }

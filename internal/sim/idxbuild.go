@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
 	"github.com/oedl/oedl/internal/sysmem"
 	"github.com/oedl/oedl/internal/units"
@@ -56,17 +57,17 @@ func parseIdxbuildParams(fs *flagSet, dbDir string) (*idxbuildParams, error) {
 	}
 	switch {
 	case ip.TB < 1 || ip.TB > 64:
-		return nil, fmt.Errorf("** -TB %d is not valid: the sort block size is 1 to 64 KB. (oesim)", ip.TB)
+		return nil, msg.E("oesim.idx.tb", ip.TB)
 	case ip.TM < 1 || ip.TM > 32:
-		return nil, fmt.Errorf("** -TM %d is not valid: the merge number is 1 to 32. (oesim)", ip.TM)
+		return nil, msg.E("oesim.idx.tm", ip.TM)
 	case ip.TMB < ip.TB:
-		return nil, fmt.Errorf("** -TMB %d is smaller than -TB %d; the merge block size must be at least the sort block size. (oesim)", ip.TMB, ip.TB)
+		return nil, msg.E("oesim.idx.tmb", ip.TMB, ip.TB)
 	case ip.TF < 0 || ip.TF > 100:
-		return nil, fmt.Errorf("** -TF %d is not a percentage. (oesim)", ip.TF)
+		return nil, msg.E("oesim.idx.tf", ip.TF)
 	case ip.pfactor < 60 || ip.pfactor > 100:
-		return nil, fmt.Errorf("** -pfactor %d is not valid: the packing factor is 60 to 100. (oesim)", ip.pfactor)
+		return nil, msg.E("oesim.idx.pfactor", ip.pfactor)
 	case ip.threadnum < 1 || ip.merge < 1 || ip.datascan < 1:
-		return nil, fmt.Errorf("** thread counts must be positive. (oesim)")
+		return nil, msg.E("oesim.idx.threads")
 	}
 	ip.tempDir = dbDir
 	if v, ok := fs.values["-T"]; ok {
@@ -107,7 +108,7 @@ func idxbuildQualifier(p *proc, dbArg string, args []string) int {
 	p.banner()
 	ip, err := parseIdxbuildParams(fs, filepath.Dir(store.PathsFor(dbArg).Base))
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	s, rc := p.open(dbArg, singleOnly)
 	if rc != 0 {
@@ -123,7 +124,7 @@ func idxbuildQualifier(p *proc, dbArg string, args []string) int {
 		return rc
 	}
 	if st, err := os.Stat(ip.tempDir); err != nil || !st.IsDir() {
-		return p.fail("** Cannot find or open file %s, errno = 2. (43)", ip.tempDir)
+		return p.fail("43", ip.tempDir, 2)
 	}
 	return runIdxbuild(p, s, sel, ip, fp)
 }
@@ -158,7 +159,7 @@ func selectIndexes(p *proc, c *store.Control, pos []string) (idxSelection, int) 
 		}
 		t := c.Table(pos[1])
 		if t == nil {
-			return nil, p.fail("** Table %s was not found in the database. (oesim)", pos[1])
+			return nil, p.fail("oesim.table.notfound", pos[1])
 		}
 		addTable(t, nil)
 	case "area":
@@ -167,7 +168,7 @@ func selectIndexes(p *proc, c *store.Control, pos []string) (idxSelection, int) 
 		}
 		a := c.AreaByName(pos[1])
 		if a == nil {
-			return nil, p.fail("** Area %q was not found in the database. (oesim)", pos[1])
+			return nil, p.fail("oesim.area.notfound", pos[1])
 		}
 		for _, t := range c.Tables {
 			addTable(t, func(ix *store.Index) bool { return ix.Area == a.Number })
@@ -191,20 +192,17 @@ func selectIndexes(p *proc, c *store.Control, pos []string) (idxSelection, int) 
 // PCT and ProTop script it ("a", or "some" then table/index pairs up to
 // "!", then "y" answers).
 func menuSelection(p *proc, c *store.Control) (idxSelection, int) {
-	p.say("Index Rebuild Utility")
-	p.say("=====================")
+	p.msg("idxbuild.title")
+	p.msg("idxbuild.underline")
 	p.say("")
-	p.say("Select one of the following:")
-	p.say("All (a/A) - Rebuild all the indexes")
-	p.say("Some (s/S) - Rebuild only some of the indexes")
-	p.say("By Area (r/R) - Rebuild indexes in selected areas")
-	p.say("By Schema (c/C) - Rebuild indexes by schema owners")
-	p.say("By Table (t/T) - Rebuild indexes in selected tables")
-	p.say("By Activation (v/V) - Rebuild selected active or inactive indexes")
+	p.msg("idxbuild.menu.select")
+	for _, k := range []string{"all", "some", "area", "schema", "table", "activation"} {
+		p.msg("idxbuild.menu." + k)
+	}
 	p.say("")
-	p.say("Quit (q/Q) - Quit, do not rebuild")
+	p.msg("idxbuild.menu.quit")
 	p.say("")
-	p.say("Enter your selection:")
+	p.msg("idxbuild.menu.prompt")
 	sc := bufio.NewScanner(p.stdin)
 	next := func() string {
 		if sc.Scan() {
@@ -256,7 +254,7 @@ func menuSelection(p *proc, c *store.Control) (idxSelection, int) {
 		for i := 0; i+1 < len(words); i += 2 {
 			t := c.Table(words[i])
 			if t == nil {
-				return nil, p.fail("** Table %s was not found in the database. (oesim)", words[i])
+				return nil, p.fail("oesim.table.notfound", words[i])
 			}
 			found := false
 			for _, ix := range t.Indexes {
@@ -266,7 +264,7 @@ func menuSelection(p *proc, c *store.Control) (idxSelection, int) {
 				}
 			}
 			if !found {
-				return nil, p.fail("** Index %s of table %s was not found. (oesim)", words[i+1], t.Name)
+				return nil, p.fail("oesim.index.notfound", words[i+1], t.Name)
 			}
 		}
 		return sel, 0
@@ -277,7 +275,7 @@ func menuSelection(p *proc, c *store.Control) (idxSelection, int) {
 			pos = []string{"activeindexes"}
 		}
 	default:
-		p.say("Index rebuild not performed. (oesim)")
+		p.msg("oesim.idx.notperformed")
 		return nil, exitFail
 	}
 	return selectIndexes(p, c, pos)
@@ -286,90 +284,189 @@ func menuSelection(p *proc, c *store.Control) (idxSelection, int) {
 func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *faultPlan) int {
 	start := time.Now()
 	s.log("(451) idxbuild session begin.")
-	p.say("TB value is %d, TM value is %d, SG value is %d, packing factor is %d. (13943)", ip.TB, ip.TM, ip.SG, ip.pfactor)
-	s.log(fmt.Sprintf("(13943) TB value is %d, TM value is %d, SG value is %d, packing factor is %d.", ip.TB, ip.TM, ip.SG, ip.pfactor))
+	p.msg("idxbuild.title")
+	p.msg("idxbuild.underline")
+	p.msg("13942", ip.threadnum)
+	p.msg("16758", ip.datascan, ip.merge)
+	p.msg("16141", ip.TMB, ip.TM, ip.SG, ip.pfactor)
+	s.log(fmt.Sprintf("(16141) TMB value is %d, TM value is %d, SG value is %d, packing factor is %d.", ip.TMB, ip.TM, ip.SG, ip.pfactor))
+	sortDir := strings.TrimSuffix(ip.tempDir, "/") + "/"
+	p.msg("11443", sortDir)
 	c := s.db.Ctl
 	byArea := map[int][]*store.Table{}
-	for num := range sel {
-		t := c.TableByNumber(num)
+	var all []*store.Index // every selected index, in table order
+	ixTable := map[int]*store.Table{}
+	ixAreas := map[int]bool{}
+	for _, t := range c.Tables {
+		ixs, ok := sel[t.Number]
+		if !ok {
+			continue
+		}
 		byArea[t.Area] = append(byArea[t.Area], t)
+		for _, ix := range ixs {
+			all, ixTable[ix.Number] = append(all, ix), t
+			ixAreas[ix.Area] = true
+		}
 	}
-	areas := make([]int, 0, len(byArea))
-	for a := range byArea {
-		areas = append(areas, a)
-	}
-	sort.Ints(areas)
+	areas := sortedKeys(byArea)
 	opt := sortOptions{scanThreads: ip.datascan, sortThreads: ip.threadnum, mergeThreads: ip.merge, pfactor: ip.pfactor,
 		charge: p.env.charge, sortDir: ip.tempDir, env: p.env, fault: fp, sortMemory: sortMemory(ip.TF)}
 	// The indexes being rebuilt are inactive until the end: a rebuild that
 	// fails or is killed leaves them so, and they must be rebuilt again.
 	if err := markSelected(s.db, sel, false); err != nil {
-		p.say("** %v", err)
-		return exitFail
+		return p.failErr(err)
+	}
+	for _, ix := range all {
+		p.msg("8831", ix.Number, ixTable[ix.Number].QualifiedName(), ix.Name)
+	}
+	// The index areas are scanned first, their old blocks freed.
+	for _, a := range sortedKeys(ixAreas) {
+		if len(byArea[a]) == 0 {
+			p.msg("idxbuild.scan.index", a, 0.0)
+			p.rusage(ip.rusage)
+		}
 	}
 	rebuilt, errorsFound := 0, 0
 	var totalSort int64
 	for _, area := range areas {
 		tables := byArea[area]
-		sort.Slice(tables, func(i, j int) bool { return tables[i].Number < tables[j].Number })
 		areaStart := time.Now()
-		p.say("Processing area %d : (11463)", area)
-		if ip.datascan > 1 {
-			p.say("Start %d threads for the area. (14536)", ip.datascan)
+		p.msg("11463", area)
+		p.scanProgress(s, area)
+		if a := c.AreaByNumber(area); a != nil && a.BPC > 1 {
+			p.msg("idxbuild.scan.record", area, time.Since(areaStart).Seconds())
+		} else {
+			p.msg("idxbuild.scan.full", area, time.Since(areaStart).Seconds())
 		}
+		p.rusage(ip.rusage)
+		p.msg("14536", ip.datascan)
 		var areaSort int64
+		groups := map[int][]*store.Index{}
 		for _, t := range tables {
 			ixs := sel[t.Number]
 			res, err := buildTableIndexes(s.db, t, ixs, opt)
 			if err != nil {
 				var pe *os.PathError
 				if errors.As(err, &pe) {
-					p.say("SYSTEM ERROR: I/O error writing the sort file: %s", ioErrorText(err))
+					p.msg("oesim.idx.sortio", ioError(err))
 				} else {
-					p.say("** %v", err)
+					p.sayErr(err)
 				}
-				p.say("Index rebuild complete. 1 error(s) encountered.")
+				p.msg("idxbuild.done", 1, time.Since(start).Seconds())
 				s.log("Index rebuild complete. 1 error(s) encountered.")
 				return exitFail
 			}
 			areaSort += res.Spilled
 			for _, ix := range ixs {
-				p.say("Building index %d (%s) of group %d", ix.Number, ix.Name, area)
 				if d := res.Duplicates[ix.Number]; d > 0 {
-					p.say("** Unique index %s of table %s has %d duplicate key(s). (oesim)", ix.Name, t.Name, d)
+					p.msg("oesim.idx.duplicates", ix.Name, t.Name, d)
 					errorsFound++
 				}
+				g := sortGroup(ix.Number, ip.SG)
+				groups[g] = append(groups[g], ix)
 			}
 			rebuilt += len(ixs)
 		}
-		p.say("Area %d: Multi-threaded record scan (Type II) complete. Elapsed time: %.3f", area, time.Since(areaStart).Seconds())
-		if ip.merge > 1 {
-			p.say("Spawning %d threads for merging of group %d.", ip.merge, area)
+		// Keys are sorted in sort groups (index number modulo -SG), each
+		// merged by -mergethreads threads, then the groups are built.
+		gs := sortedKeys(groups)
+		for _, g := range gs {
+			p.msg("idxbuild.sort", g)
+			if ip.merge > 1 {
+				p.msg("idxbuild.merge", ip.merge, g)
+			}
+			p.msg("idxbuild.sort.done", g, time.Since(areaStart).Seconds())
 		}
-		p.say("Building of indexes in group %d completed. Elapsed time: %.3f", area, time.Since(areaStart).Seconds())
-		p.say("A total of %dK of temporary sort disk space was used for area %d. (11483)", (areaSort+1023)/1024, area)
+		for _, g := range gs {
+			for _, ix := range groups[g] {
+				p.msg("16757", ix.Number, ix.Name, g)
+			}
+			p.msg("idxbuild.group.done", g, time.Since(areaStart).Seconds())
+		}
+		p.msg("idxbuild.sorted", time.Since(areaStart).Seconds())
+		p.rusage(ip.rusage)
+		n := 0
+		for _, t := range tables {
+			n += len(sel[t.Number])
+		}
+		p.msg("16171", n, area, time.Since(areaStart).Seconds())
+		p.rusage(ip.rusage)
+		p.msg("11480", sortDir, (areaSort+1023)/1024)
+		p.msg("11483", (areaSort+1023)/1024, area)
 		totalSort += areaSort
+	}
+	// The areas holding only indexes come last, with nothing to scan.
+	for _, a := range sortedKeys(ixAreas) {
+		if len(byArea[a]) == 0 {
+			p.msg("11463", a)
+		}
 	}
 	// One schema update for every index rebuilt: DB.db is rewritten once.
 	if err := markSelected(s.db, sel, true); err != nil {
-		p.say("** %v", err)
-		return exitFail
+		return p.failErr(err)
 	}
-	p.say("Multi-threaded index sorting and building complete. Elapsed time: %.3f", time.Since(start).Seconds())
-	s.log(fmt.Sprintf("(11480) Temporary sort file at %s used up %dK of disk space.", ip.tempDir, (totalSort+1023)/1024))
-	p.say("%d indexes were rebuilt. (11465)", rebuilt)
-	if ip.rusage {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		p.say("Resource usage: CPU user %.3f, system %.3f", tv(ru.Utime), tv(ru.Stime))
-		p.say("Resource usage: DISK reads: %dKB, writes: %dKB", ru.Inblock/2, ru.Oublock/2)
+	for _, ix := range all {
+		p.msg("8830", ix.Number, ixTable[ix.Number].QualifiedName(), ix.Name)
 	}
-	p.say("Index rebuild complete. %d error(s) encountered.", errorsFound)
+	s.log(fmt.Sprintf("(11480) Temporary sort file at %s used up %dK of disk space.", sortDir, (totalSort+1023)/1024))
+	p.msg("11465", rebuilt)
+	// The closing line has no message number: oedl finds it as the line
+	// right after (11465), as it must on a real idxbuild.
+	p.msg("idxbuild.done", errorsFound, time.Since(start).Seconds())
+	p.rusage(ip.rusage)
 	s.log(fmt.Sprintf("Index rebuild complete. %d error(s) encountered.", errorsFound))
 	if errorsFound > 0 {
 		return exitFail
 	}
 	return exitOK
+}
+
+// sortGroup is the sort group of an index: its number modulo -SG, as the
+// real idxbuild's "Building index 32 (...) of group 0" lines show for
+// -SG 16.
+func sortGroup(index, sg int) int {
+	if sg <= 0 {
+		return 0
+	}
+	return ((index % sg) + sg) % sg
+}
+
+// scanProgress prints the (8367) lines of an area's record scan: about
+// eight, every 128 blocks or more, as the real one prints its progress.
+func (p *proc) scanProgress(s *session, area int) {
+	af, err := s.db.Area(area)
+	if err != nil {
+		return
+	}
+	total, err := af.HighWater()
+	if err != nil || total <= 0 {
+		return
+	}
+	step := max(int64(128), (total/8+127)/128*128)
+	for b := step; b < total; b += step {
+		p.msg("8367", b, total, area)
+	}
+}
+
+// rusage prints idxbuild's -rusage pair of lines.
+func (p *proc) rusage(on bool) {
+	if !on {
+		return
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	p.msg("rusage.cpu", tv(ru.Utime), tv(ru.Stime))
+	p.msg("rusage.disk", ru.Inblock/2, 0, ru.Oublock/2, 0)
+}
+
+// sortedKeys returns the keys of an int-keyed map in order.
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
 }
 
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -20,8 +21,8 @@ const DefaultCodepage = "ISO8859-1"
 
 // Install lays out a fake DLC at dir: dir/bin/<utility> for every simulated
 // utility (and oesim itself) as hard links to exe, or copies when a link is
-// not possible; the empty1/2/4/8 databases (and empty = empty4); and
-// dir/version.
+// not possible; the empty1/2/4/8 databases (and empty = empty4); the
+// message files (package msg); and dir/version.
 func Install(dir, exe string) error {
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
@@ -44,6 +45,11 @@ func Install(dir, exe string) error {
 	}
 	if err := makeEmpty(filepath.Join(dir, "empty"), 4096); err != nil {
 		return err
+	}
+	// The message files, as OpenEdge installs them for each language:
+	// $DLC/promsgs and $DLC/prolang/<language>/promsgs.<language>.
+	if err := msg.Install(dir); err != nil {
+		return fmt.Errorf("install the message files: %w", err)
 	}
 	return atomicfile.WriteFileNoSync(filepath.Join(dir, "version"), []byte(Release+"\n"))
 }

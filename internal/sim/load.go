@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/oedl/oedl/internal/sim/bd"
 	"github.com/oedl/oedl/internal/sim/fault"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -43,7 +45,7 @@ func loadFiles(pos []string, dumplist string) ([]string, error) {
 	}
 	f, err := os.Open(dumplist)
 	if err != nil {
-		return nil, fmt.Errorf("** Cannot find or open file %s, errno = 2. (43)", dumplist)
+		return nil, msg.E("43", dumplist, 2)
 	}
 	defer f.Close()
 	var out []string
@@ -54,7 +56,7 @@ func loadFiles(pos []string, dumplist string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("** The dump list %s names no file. (oesim)", dumplist)
+		return nil, msg.E("oesim.dumplist.empty", dumplist)
 	}
 	return out, sc.Err()
 }
@@ -68,15 +70,15 @@ type openDump struct {
 func openDumpFile(path string, env *environment) (*openDump, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("** Cannot find or open file %s, errno = 2. (43)", path)
+		return nil, msg.E("43", path, 2)
 	}
 	r, err := bd.NewReader(&chargedReader{r: f, env: env})
 	if err != nil {
 		f.Close()
 		if errors.Is(err, bd.ErrNotDump) || errors.Is(err, bd.ErrTruncated) || errors.Is(err, bd.ErrCorrupt) {
-			return nil, fmt.Errorf("** %s is not a valid binary dump file: %v. (oesim)", path, err)
+			return nil, msg.E("oesim.bd.invalid", path, err)
 		}
-		return nil, fmt.Errorf("** Cannot read %s: %v. (oesim)", path, err)
+		return nil, msg.E("oesim.bd.unreadable", path, err)
 	}
 	return &openDump{path: path, f: f, r: r}, nil
 }
@@ -99,9 +101,16 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	}
 	files, err := loadFiles(rest, fs.values["-dumplist"])
 	if err != nil {
+		var me *msg.Error
+		if errors.As(err, &me) {
+			return p.failErr(err)
+		}
 		return p.usage("%v", err)
 	}
 	p.banner()
+	if fs.bools["-i"] {
+		p.msg("512")
+	}
 	s, rc := p.open(dbArg, client)
 	if rc != 0 {
 		return rc
@@ -117,7 +126,7 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	for _, f := range files {
 		d, err := openDumpFile(f, p.env)
 		if err != nil {
-			return p.fail("%v", err)
+			return p.failErr(err)
 		}
 		dumps = append(dumps, d)
 	}
@@ -125,28 +134,37 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	name := h0.Owner + "." + h0.Table
 	t := s.db.Ctl.Table(name)
 	if t == nil {
-		return p.fail("** Table %s of binary dump file %s was not found in database %s. (oesim)", name, dumps[0].path, s.paths.Base)
+		return p.fail("oesim.bd.table.notfound", name, dumps[0].path, s.paths.Base)
 	}
 	for _, d := range dumps {
 		h := d.r.Header
 		if !strings.EqualFold(h.Table, h0.Table) || !strings.EqualFold(h.Owner, h0.Owner) {
-			return p.fail("** Binary dump file %s holds table %s.%s, not %s. (oesim)", d.path, h.Owner, h.Table, name)
+			return p.fail("oesim.bd.other.table", d.path, h.Owner, h.Table, name)
 		}
 		if h.CRC != t.CRC {
-			return p.fail("** The CRC of table %s in %s (%d) does not match the database (%d): its definitions differ. (oesim)",
+			return p.fail("oesim.bd.crc",
 				t.Name, d.path, h.CRC, t.CRC)
 		}
 	}
+	// The sort of "build indexes": -TB/-TM as given (idxbuild's
+	// defaults), its files in -T, else the database's directory.
+	tb, _ := fs.intValue("-TB", 8)
+	tm, _ := fs.intValue("-TM", 5)
+	sortDir := fs.values["-T"]
+	if sortDir == "" {
+		sortDir = filepath.Dir(s.paths.Base)
+	}
+	sortDir = strings.TrimSuffix(sortDir, "/") + "/"
 	if build {
 		if len(dumps) > 1 && fs.values["-dumplist"] == "" {
-			return p.fail("** build indexes loads one file, or the files of a -dumplist. (oesim)")
+			return p.fail("oesim.build.onefile")
 		}
 		n, err := s.db.CountRecords(t)
 		if err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		if n > 0 {
-			return p.fail("** build indexes needs an empty table: %s already holds %d records. (oesim)", t.Name, n)
+			return p.fail("oesim.build.notempty", t.Name, n)
 		}
 	}
 	fp := p.env.fault(p, "load", t.QualifiedName())
@@ -159,24 +177,27 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	active := activeIndexes(t)
 	if len(active) > 0 {
 		if err := deactivate(s.db, t, active); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		if build {
 			for _, ix := range active {
-				p.say("Index %s was deactivated. (1515)", ix.Name)
+				p.msg("1515", ix.Name)
 			}
 		}
 	}
 	af, err := s.db.Area(t.Area)
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	var total int64
 	for _, d := range dumps {
 		h := d.r.Header
-		p.say("Binary Dump created on %s from database %s. (6203)", h.Created.Format("Mon Jan _2 15:04:05 2006"), h.Database)
-		p.say("Loading table %s, Table number %d", t.Name, t.Number)
-		p.say("starting with record %d, section %d. (6204)", h.FirstRecord, h.Section)
+		p.msg("6203", h.Created.Format("Mon Jan _2 15:04:05 2006"), h.Database)
+		p.msg("6204", t.Name, t.Number, h.FirstRecord, h.Section)
+		if build && len(t.Indexes) > 0 && d == dumps[0] {
+			p.msg("1526", tb, tm)
+			p.msg("11443", sortDir)
+		}
 		w := store.NewRecordWriter(af, t.Number)
 		// Each segment written draws from the virtual disk, and a
 		// diskfull fault fails the segment that would pass its limit
@@ -204,41 +225,46 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 			if err != nil {
 				var pe *os.PathError
 				if errors.As(err, &pe) {
-					return p.fail("%s", ioErrorText(err))
+					return p.failErr(ioError(err))
 				}
 				w.Flush()
-				return p.fail("** Load of %s stopped: %v. (oesim)", d.path, err)
+				return p.fail("oesim.load.stopped", d.path, err)
 			}
 			fp.recordFault(total+d.r.Count(), func() { w.Flush() })
 		}
 		if err := w.Flush(); err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
-				return p.fail("%s", ioErrorText(err))
+				return p.failErr(ioError(err))
 			}
-			return p.fail("%v", err)
+			return p.failErr(err)
 		}
 		total += w.Written()
 	}
 	if !fs.bools["-i"] && !fs.bools["-r"] {
 		if err := s.db.Sync(); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 	}
-	p.say("%d records loaded.", total)
+	p.msg("15167", total)
 	if build && len(t.Indexes) > 0 {
+		p.msg("16761", t.QualifiedName(), len(t.Indexes))
 		if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, mergeThreads: 1, pfactor: 100, charge: p.env.charge}); err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
-		p.say("Index rebuild of table %s complete: %d indexes built. (oesim)", t.Name, len(t.Indexes))
+		for _, ix := range t.Indexes {
+			p.msg("16757", ix.Number, ix.Name, 0)
+		}
+		p.msg("16762", t.QualifiedName(), len(t.Indexes))
 	} else if len(active) > 0 {
-		p.say("YOU SHOULD REBUILD THE FOLLOWING INDEXES IN TABLE %s.", t.Name)
+		// The indexes left to rebuild, one name a line under the warning,
+		// as the real load prints them.
+		p.msg("load.rebuild.head", t.QualifiedName())
 		for _, ix := range active {
 			p.say("%s", ix.Name)
 		}
-		p.say("")
 	}
-	p.say("Binary Load complete. (6256)")
+	p.msg("6256")
 	s.log(fmt.Sprintf("Binary load of table %s: %d records. (6256)", t.QualifiedName(), total))
 	return exitOK
 }

@@ -23,11 +23,11 @@ func runOesim(p *proc) int {
 		}
 		exe, err := os.Executable()
 		if err != nil {
-			return p.fail("oesim install: %v", err)
+			return p.failf("oesim install: %v", err)
 		}
 		dir, _ := filepath.Abs(p.args[1])
 		if err := Install(dir, exe); err != nil {
-			return p.fail("oesim install: %v", err)
+			return p.failf("oesim install: %v", err)
 		}
 		p.say("oesim installed in %s; set DLC=%s", dir, dir)
 		return exitOK
@@ -63,13 +63,13 @@ func oesimGen(p *proc, args []string) int {
 	}
 	if *dlc != "" {
 		if _, err := os.Stat(filepath.Join(*dlc, "bin", "proutil")); err != nil {
-			return p.fail("oesim gen: %s is not an oesim DLC (no bin/proutil); run oesim install first", *dlc)
+			return p.failf("oesim gen: %s is not an oesim DLC (no bin/proutil); run oesim install first", *dlc)
 		}
 	}
 	start := time.Now()
 	res, err := generateDatabase(*db, *profile, size, *seed)
 	if err != nil {
-		return p.fail("oesim gen: %v", err)
+		return p.failf("oesim gen: %v", err)
 	}
 	p.say("Generated %s (%s profile): %s tables, %s records, %s of records in %s.", res.base, *profile, units.Thousands(int64(res.tables)),
 		units.Thousands(res.records), units.FormatIEC(res.bytes), units.FormatDuration(time.Since(start)))

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"time"
+
+	"github.com/oedl/oedl/internal/sim/msg"
 )
 
 // Release is the banner oesim prints, as OpenEdge utilities do first.
@@ -23,6 +26,7 @@ type proc struct {
 	stdout io.Writer
 	stderr io.Writer
 	env    *environment
+	texts  *msg.Texts // the message file (PROMSGS) the utility prints from
 }
 
 // runUtility applies the environment (start-up delay, faults, virtual
@@ -30,7 +34,13 @@ type proc struct {
 func (p *proc) runUtility(fn func(*proc) int) int {
 	env, err := loadEnvironment()
 	if err != nil {
-		fmt.Fprintf(p.stdout, "** oesim: %v (oesim)\n", err)
+		p.msg("oesim.error", err)
+		return exitUsage
+	}
+	// The message file, chosen as OpenEdge chooses it (package msg).
+	promsgs := os.Getenv("PROMSGS")
+	if p.texts, err = msg.Open(promsgs, os.Getenv("DLC")); err != nil {
+		p.msg("43", promsgs, 2)
 		return exitUsage
 	}
 	p.env = env
@@ -59,15 +69,57 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 
 func isProutil(name string) bool { return name == "proutil" || name == "_proutil" || name == "_dbutil" }
 
-// say prints one console line.
+// say prints one console line that is not a message (a report line, a
+// name under a heading).
 func (p *proc) say(format string, a ...any) {
 	fmt.Fprintf(p.stdout, format+"\n", a...)
 }
 
-// fail prints a message and returns exitFail.
-func (p *proc) fail(format string, a ...any) int {
+// msg prints catalog message key in the language of the message file.
+func (p *proc) msg(key string, a ...any) {
+	t := p.texts
+	if t == nil {
+		t = englishTexts
+	}
+	fmt.Fprintln(p.stdout, t.Sprintf(key, a...))
+}
+
+var englishTexts = msg.Builtin(msg.English)
+
+// fail prints message key and returns exitFail.
+func (p *proc) fail(key string, a ...any) int {
+	p.msg(key, a...)
+	return exitFail
+}
+
+// failf prints a line of oesim's own command line (install, gen), which
+// is not a simulated utility and has no message file, and returns
+// exitFail.
+func (p *proc) failf(format string, a ...any) int {
 	p.say(format, a...)
 	return exitFail
+}
+
+// failErr prints err and returns exitFail: a catalog message (*msg.Error,
+// or an error that carries one) in the language of the message file, any
+// other error as an OpenEdge error line "** text".
+func (p *proc) failErr(err error) int {
+	p.sayErr(err)
+	return exitFail
+}
+
+func (p *proc) sayErr(err error) {
+	var me *msg.Error
+	var k msg.Keyed
+	switch {
+	case errors.As(err, &me):
+		p.msg(me.Key, me.Args...)
+	case errors.As(err, &k):
+		me = k.Message()
+		p.msg(me.Key, me.Args...)
+	default:
+		p.msg("oesim.internal", strings.TrimPrefix(err.Error(), "** "))
+	}
 }
 
 // usage prints a usage error and returns exitUsage.
@@ -82,7 +134,7 @@ func (p *proc) banner() { p.say("%s", Release) }
 func (p *proc) dlc() (string, bool) {
 	d := os.Getenv("DLC")
 	if d == "" {
-		p.say("DLC environment variable not set correctly - Please set DLC variable to a valid directory. (oesim)")
+		p.msg("oesim.dlc")
 		return "", false
 	}
 	return d, true

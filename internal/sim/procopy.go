@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/oedl/oedl/internal/sim/store"
 )
@@ -38,7 +39,7 @@ func runProdb(p *proc) int {
 		src = fs.pos[1]
 	}
 	if store.PathsFor(fs.pos[0]).Exists() {
-		return p.fail("** The database %s already exists. (oesim)", fs.pos[0])
+		return p.fail("oesim.db.exists", fs.pos[0])
 	}
 	return copyDatabase(p, src, fs.pos[0], false)
 }
@@ -47,15 +48,15 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 	srcPaths, dstPaths := store.PathsFor(srcArg), store.PathsFor(dstArg)
 	src, err := store.Open(srcPaths)
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	defer src.Close()
 	if src.Ctl.Void {
-		return p.fail("** The source database %s is a void database. (oesim)", srcPaths.Base)
+		return p.fail("oesim.db.void.source", srcPaths.Base)
 	}
 	if !dstPaths.Exists() {
 		if _, err := store.Create(dstPaths, store.DefaultAreas(dstPaths, src.Ctl.BlockSize), src.Ctl.BlockSize, src.Ctl.Codepage, true); err != nil {
-			return p.fail("%v", err)
+			return p.failErr(err)
 		}
 	}
 	s, rc := p.open(dstArg, singleOnly)
@@ -65,21 +66,26 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 	defer s.close()
 	dst := s.db
 	if !dst.Ctl.Void {
-		return p.fail("** The target database %s already holds a schema; procopy needs a void database. (oesim)", dstPaths.Base)
+		return p.fail("oesim.db.hasschema", dstPaths.Base)
 	}
 	if dst.Ctl.BlockSize != src.Ctl.BlockSize {
-		return p.fail("** The block size of %s (%d) is not that of %s (%d). (oesim)", srcPaths.Base, src.Ctl.BlockSize,
+		return p.fail("oesim.db.blocksize", srcPaths.Base, src.Ctl.BlockSize,
 			dstPaths.Base, dst.Ctl.BlockSize)
 	}
 	for _, t := range src.Ctl.Tables {
 		if dst.Ctl.AreaByNumber(t.Area) == nil {
-			return p.fail("** Area %d of table %s does not exist in %s. (oesim)", t.Area, t.QualifiedName(), dstPaths.Base)
+			return p.fail("oesim.procopy.area", t.Area, t.QualifiedName(), dstPaths.Base)
 		}
 	}
+	if procopy {
+		p.msg("6715", srcPaths.Base, dstPaths.Name())
+		p.msg("6718")
+	}
+	progress := copyProgress{p: p, on: procopy, total: len(src.Ctl.Tables)}
 	for _, t := range src.Ctl.Tables {
 		af, err := dst.Area(t.Area)
 		if err != nil {
-			return p.fail("%v", err)
+			return p.failErr(err)
 		}
 		w := store.NewRecordWriter(af, t.Number)
 		err = src.ForEachRecord(t, func(rec []byte, _ int64) error { return w.Add(rec) })
@@ -87,9 +93,11 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 			err = w.Flush()
 		}
 		if err != nil {
-			return p.fail("%v", err)
+			return p.failErr(err)
 		}
+		progress.step()
 	}
+	progress.finish()
 	err = dst.Update(func(c *store.Control) error {
 		c.Void = false
 		c.Codepage = src.Ctl.Codepage
@@ -99,18 +107,60 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 		return nil
 	})
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	for _, t := range src.Ctl.Tables {
 		if err := rebuildIndexes(dst, t, t.Indexes, sortOptions{pfactor: 100}); err != nil {
-			return p.fail("%v", err)
+			return p.failErr(err)
 		}
 	}
 	if procopy {
-		p.say("Database copied from %s. (1365)", srcPaths.Base)
+		p.msg("6720", copiedBlocks(src))
+		p.msg("6722")
+		p.msg("1365", srcPaths.Base)
 	} else {
-		p.say("%s", fmt.Sprintf("Database %s created from %s. (oesim)", dstPaths.Base, srcPaths.Base))
+		p.msg("oesim.procopy.created", dstPaths.Base, srcPaths.Base)
 	}
 	s.log(fmt.Sprintf("(1365) Database copied from %s.", srcPaths.Base))
 	return exitOK
+}
+
+// copyProgress prints procopy's "HH:MM:SS 10 Percent complete." lines,
+// one per tenth of the tables copied (all ten, as the real one does for
+// a small database).
+type copyProgress struct {
+	p            *proc
+	on           bool
+	total, done  int
+	printedTenth int
+}
+
+func (c *copyProgress) step() {
+	c.done++
+	c.upTo(c.done * 10 / max(1, c.total))
+}
+
+// finish prints the tenths not printed yet (all of them for a database
+// without tables, such as $DLC/empty8).
+func (c *copyProgress) finish() { c.upTo(10) }
+
+func (c *copyProgress) upTo(tenth int) {
+	for c.on && c.printedTenth < tenth {
+		c.printedTenth++
+		c.p.msg("procopy.percent", time.Now().Format("15:04:05"), c.printedTenth*10)
+	}
+}
+
+// copiedBlocks is what (6720) counts: the blocks of the source below the
+// high-water mark of its areas.
+func copiedBlocks(src *store.DB) int64 {
+	var n int64
+	for _, a := range src.Ctl.Areas {
+		if af, err := src.Area(a.Number); err == nil {
+			if hw, err := af.HighWater(); err == nil {
+				n += hw
+			}
+		}
+	}
+	return n
 }

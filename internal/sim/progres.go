@@ -3,6 +3,7 @@ package sim
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -48,12 +50,12 @@ func runProgres(p *proc) int {
 		dbArg = fs.pos[0]
 	}
 	if dbArg == "" {
-		return p.fail("** No database connected: give -db. (oesim)")
+		return p.fail("oesim.nodb")
 	}
 	procPath := fs.values["-p"]
 	fn, ok := procedures[filepath.Base(procPath)]
 	if !ok {
-		return p.fail("** \"%s\" was not found. (293)", procPath)
+		return p.fail("293", procPath)
 	}
 	acc := client
 	if fs.bools["-1"] {
@@ -69,69 +71,48 @@ func runProgres(p *proc) int {
 
 func loadDFProcedure(p *proc, s *session, param string) int {
 	if param == "" {
-		return p.fail("** load_df.p needs -param with the .df file. (oesim)")
+		return p.fail("oesim.loaddf.param")
 	}
 	f, err := os.Open(param)
 	if err != nil {
-		return p.fail("** Cannot find or open file %s, errno = 2. (43)", param)
+		return p.fail("43", param, 2)
 	}
 	defer f.Close()
 	df, err := openedge.ParseDF(f, param)
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
-	err = s.db.Update(func(c *store.Control) error { return applyDF(c, df) })
+	l := &dfLoad{df: df, records: s.db.CountRecords}
+	err = s.db.Update(func(c *store.Control) error {
+		l.c = c
+		return l.apply()
+	})
 	if err != nil {
 		// load_df.p writes its errors to DB.e next to the database.
-		os.WriteFile(s.paths.Base+".e", []byte(err.Error()+"\n"), 0o644)
-		return p.fail("%v", err)
+		var out strings.Builder
+		var de *dfError
+		if errors.As(err, &de) {
+			p.sayErr(de.line)
+			p.sayErr(de.cause)
+			out.WriteString(p.texts.Sprintf(de.line.Key, de.line.Args...) + "\n" + p.texts.Sprintf(de.cause.Key, de.cause.Args...) + "\n")
+		} else {
+			p.sayErr(err)
+			out.WriteString(err.Error() + "\n")
+		}
+		os.WriteFile(s.paths.Base+".e", []byte(out.String()), 0o644)
+		return exitFail
 	}
-	s.log(fmt.Sprintf("Definitions loaded from %s: %d tables, %d sequences.", param, len(df.Tables()), len(df.Sequences())))
+	// The storage of what was dropped goes once the schema no longer
+	// names it.
+	for _, o := range l.freed {
+		if af, err := s.db.Area(o.area); err == nil {
+			if err := af.Free(o.kind, o.object); err != nil {
+				return p.failErr(err)
+			}
+		}
+	}
+	s.log(fmt.Sprintf("Definitions loaded from %s: %d statements.", param, len(df.Steps())))
 	return exitOK
-}
-
-// applyDF adds a .df's tables and sequences to the schema.
-func applyDF(c *store.Control, df *openedge.DF) error {
-	if c.Void {
-		return fmt.Errorf("** The database is a void database: procopy an empty database into it first. (oesim)")
-	}
-	areaOf := func(name string) (int, error) {
-		if name == "" {
-			return openedge.SchemaAreaNum, nil
-		}
-		a := c.AreaByName(name)
-		if a == nil || a.Type != 'd' {
-			return 0, fmt.Errorf("** Unable to find area \"%s\" in the database. (oesim)", name)
-		}
-		return a.Number, nil
-	}
-	for _, dt := range df.Tables() {
-		if c.Table(dt.Name) != nil {
-			return fmt.Errorf("%s:%d: ** Table %s already exists in the database. (oesim)", df.Name(), dt.Line, dt.Name)
-		}
-		t, err := store.TableFromDF(dt, areaOf)
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", df.Name(), dt.Line, err)
-		}
-		t.Number = c.NextTable
-		c.NextTable++
-		for _, ix := range t.Indexes {
-			ix.Number = c.NextIndex
-			c.NextIndex++
-		}
-		c.Tables = append(c.Tables, t)
-	}
-	for _, ds := range df.Sequences() {
-		if seqByName(c, ds.Name) != nil {
-			return fmt.Errorf("%s:%d: ** Sequence %s already exists in the database. (oesim)", df.Name(), ds.Line, ds.Name)
-		}
-		c.Sequences = append(c.Sequences, &store.Sequence{Name: ds.Name, Initial: ds.Initial, Increment: ds.Increment,
-			Min: ds.Min, Max: ds.Max, Cycle: ds.Cycle, Current: ds.Initial})
-	}
-	if df.Codepage() != "" && !strings.EqualFold(df.Codepage(), "UNDEFINED") && c.Codepage == "" {
-		c.Codepage = df.Codepage()
-	}
-	return nil
 }
 
 func seqByName(c *store.Control, name string) *store.Sequence {
@@ -163,7 +144,7 @@ func dumpDFProcedure(p *proc, s *session, param string) int {
 	// -param "tables,file,codepage": "ALL" or a comma-less table list.
 	parts := strings.Split(param, ",")
 	if len(parts) < 2 || parts[1] == "" {
-		return p.fail("** dump_df.p needs -param \"ALL,file,\". (oesim)")
+		return p.fail("oesim.dumpdf.param")
 	}
 	which, file := parts[0], parts[1]
 	df := schemaDF(s.db.Ctl)
@@ -172,7 +153,7 @@ func dumpDFProcedure(p *proc, s *session, param string) int {
 		for _, name := range strings.Fields(strings.ReplaceAll(which, " ", " ")) {
 			t := s.db.Ctl.Table(name)
 			if t == nil {
-				return p.fail("** Table %s was not found in the database. (oesim)", name)
+				return p.fail("oesim.table.notfound", name)
 			}
 			keep = append(keep, t.ToDF(s.db.Ctl.AreaName))
 		}
@@ -180,24 +161,24 @@ func dumpDFProcedure(p *proc, s *session, param string) int {
 	}
 	var buf bytes.Buffer
 	if _, err := df.WriteTo(&buf); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	if err := atomicfile.WriteFileNoSync(file, buf.Bytes()); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	return exitOK
 }
 
 func dumpSeqvalsProcedure(p *proc, s *session, param string) int {
 	if param == "" {
-		return p.fail("** dump_seqvals.p needs -param with the output file. (oesim)")
+		return p.fail("oesim.dumpseq.param")
 	}
 	var buf bytes.Buffer
 	for _, sq := range s.db.Ctl.Sequences {
 		fmt.Fprintf(&buf, "%s\t%d\n", sq.Name, sq.Current)
 	}
 	if err := atomicfile.WriteFileNoSync(param, buf.Bytes()); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	return exitOK
 }
@@ -205,7 +186,7 @@ func dumpSeqvalsProcedure(p *proc, s *session, param string) int {
 func loadSeqvalsProcedure(p *proc, s *session, param string) int {
 	f, err := os.Open(param)
 	if err != nil {
-		return p.fail("** Cannot find or open file %s, errno = 2. (43)", param)
+		return p.fail("43", param, 2)
 	}
 	defer f.Close()
 	vals := map[string]int64{}
@@ -219,7 +200,7 @@ func loadSeqvalsProcedure(p *proc, s *session, param string) int {
 		name, val, ok := strings.Cut(line, "\t")
 		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
 		if !ok || err != nil {
-			return p.fail("** %s:%d: expected \"name<TAB>value\", got %q. (oesim)", param, n, line)
+			return p.fail("oesim.seq.line", param, n, line)
 		}
 		vals[name] = v
 		order = append(order, name)
@@ -228,14 +209,14 @@ func loadSeqvalsProcedure(p *proc, s *session, param string) int {
 		for _, name := range order {
 			sq := seqByName(c, name)
 			if sq == nil {
-				return fmt.Errorf("** Sequence %s was not found in the database. (oesim)", name)
+				return msg.E("oesim.seq.notfound", name)
 			}
 			sq.Current = vals[name]
 		}
 		return nil
 	})
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	return exitOK
 }

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -33,7 +35,7 @@ func runProstrct(p *proc) int {
 func readStructure(p *proc, path string) (*openedge.Structure, int) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, p.fail("** Cannot find or open file %s, errno = 2. (43)", path)
+		return nil, p.fail("43", path, 2)
 	}
 	defer f.Close()
 	st, err := openedge.ParseStructure(f, path)
@@ -44,7 +46,7 @@ func readStructure(p *proc, path string) (*openedge.Structure, int) {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			p.say("%s", line)
 		}
-		return nil, p.fail("** The structure file %s is not valid. (oesim)", path)
+		return nil, p.fail("oesim.st.invalid", path)
 	}
 	return st, 0
 }
@@ -69,26 +71,17 @@ func prostrctCreate(p *proc, args []string) int {
 	}
 	areas, err := areasFromStructure(paths, st, bs)
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	if fs.bools["-validate"] {
-		p.say("The structure file %s is valid. (oesim)", stPath)
+		p.msg("oesim.st.valid", stPath)
 		return exitOK
 	}
+	started := time.Now()
 	if _, err := store.Create(paths, areas, bs, "", true); err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
-	p.say("Formatting extents:")
-	p.say("  size          area name   path name")
-	for _, a := range areas {
-		for _, e := range a.Extents {
-			size := "variable"
-			if e.Fixed {
-				size = fmt.Sprintf("%dK", e.SizeKB)
-			}
-			p.say("%10s  %16s   %s", size, a.Name, e.Path)
-		}
-	}
+	printFormatted(p, areas, time.Since(started))
 	logLine(paths.Log(), "prostrct", fmt.Sprintf("Database %s created from %s, block size %d.", paths.Base, stPath, bs))
 	return exitOK
 }
@@ -136,12 +129,15 @@ func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*s
 			a.Number = next
 			next++
 		}
-		if a.Type == 'd' {
+		if a.Type == 'd' || a.Type == 'e' {
 			if a.RPB == 0 {
 				a.RPB = store.DefaultRPB(bs)
 			}
 			if a.BPC == 0 {
 				a.BPC = 1
+				if a.Type == 'e' {
+					a.BPC = 8 // the Encryption Policy Area is Type II: CLUSTERSIZE_DEFAULT
+				}
 			}
 		}
 		if a.Type == 'a' || a.Type == 't' {
@@ -149,7 +145,7 @@ func areasFromStructure(paths store.Paths, st *openedge.Structure, bs int) ([]*s
 		}
 		for _, e := range sa.Extents {
 			m := 1
-			if a.Type == 'd' {
+			if a.Type == 'd' || a.Type == 'e' {
 				m = len(a.Extents) + 1
 			} else {
 				counts[a.Type]++
@@ -203,7 +199,7 @@ func prostrctList(p *proc, args []string) int {
 	paths := store.PathsFor(fs.pos[0])
 	c, err := store.ReadControl(paths)
 	if err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	out := paths.Base + ".st"
 	if len(fs.pos) > 1 {
@@ -212,10 +208,10 @@ func prostrctList(p *proc, args []string) int {
 	st := structureOf(c)
 	var buf bytes.Buffer
 	if err := openedge.WriteStructure(&buf, st); err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	if err := atomicfile.WriteFileNoSync(out, buf.Bytes()); err != nil {
-		return p.fail("%v", err)
+		return p.failErr(err)
 	}
 	p.say("Area Name: Control Area, Type 6, Block Size %d, Extents 1, Records/Block 32, Cluster Size 1", c.BlockSize)
 	p.say("   Ext # 1, Type VARIABLE, Size 32 KByte, Name: %s", paths.Control())
@@ -254,7 +250,7 @@ func structureOf(c *store.Control) *openedge.Structure {
 	st := &openedge.Structure{}
 	for _, a := range c.Areas {
 		sa := &openedge.StructArea{Type: openedge.AreaType(a.Type)}
-		if a.Type == 'd' {
+		if a.Type == 'd' || a.Type == 'e' {
 			sa.Name, sa.Number, sa.RPB, sa.BPC = a.Name, a.Number, a.RPB, a.BPC
 		}
 		for _, e := range a.Extents {
@@ -272,23 +268,23 @@ func prostrctAdd(p *proc, args []string) int {
 	}
 	s, rc := p.open(fs.pos[0], singleOnly)
 	if rc != 0 {
-		p.say("prostrct add FAILED. (12867)")
+		p.msg("12867")
 		return rc
 	}
 	defer s.close()
 	st, rc := readStructure(p, fs.pos[1])
 	if rc != 0 {
-		p.say("prostrct add FAILED. (12867)")
+		p.msg("12867")
 		return rc
 	}
 	if fs.bools["-validate"] {
-		p.say("The structure file %s is valid. (oesim)", fs.pos[1])
+		p.msg("oesim.st.valid", fs.pos[1])
 		return exitOK
 	}
 	err = s.db.Update(func(c *store.Control) error { return addAreas(s.paths, c, st) })
 	if err != nil {
-		p.say("%v", err)
-		return p.fail("prostrct add FAILED. (12867)")
+		p.sayErr(err)
+		return p.fail("12867")
 	}
 	s.log("prostrct add " + fs.pos[1])
 	return exitOK
@@ -322,7 +318,7 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 	var changes []change
 	for _, sa := range st.Areas {
 		if sa.Type != openedge.AreaData {
-			return fmt.Errorf("** oesim's prostrct add handles data areas only (line %d). (oesim)", sa.Line)
+			return msg.E("oesim.st.addarea", sa.Line)
 		}
 		ch := change{area: c.AreaByName(sa.Name)}
 		a := ch.area
@@ -332,7 +328,7 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 				num = next
 			}
 			if c.AreaByNumber(num) != nil {
-				return fmt.Errorf("** Area number %d is already used. (oesim)", num)
+				return msg.E("oesim.area.number.used", num)
 			}
 			next = max(next, num+1)
 			a = &store.Area{Number: num, Name: sa.Name, Type: 'd', RPB: sa.RPB, BPC: sa.BPC}
@@ -341,6 +337,9 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 			}
 			if a.BPC == 0 {
 				a.BPC = 1
+				if a.Type == 'e' {
+					a.BPC = 8 // the Encryption Policy Area is Type II: CLUSTERSIZE_DEFAULT
+				}
 			}
 			ch.area = a
 			c.Areas = append(c.Areas, a)
@@ -397,4 +396,38 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 		}
 	}
 	return nil
+}
+
+// printFormatted is prostrct create's listing: each extent's size in KB
+// (a variable extent's initial size), its area and path, and the time its
+// formatting took; the real listing is printed extent by extent as it
+// goes, so the time of the whole create is shared by size.
+func printFormatted(p *proc, areas []*store.Area, took time.Duration) {
+	p.msg("prostrct.formatting")
+	p.msg("prostrct.columns")
+	var total int64
+	sizes := map[string]int64{}
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			kb := e.SizeKB
+			if !e.Fixed {
+				if st, err := os.Stat(e.Path); err == nil {
+					kb = (st.Size() + 1023) / 1024
+				}
+				kb = max(kb, 4)
+			}
+			sizes[e.Path] = kb
+			total += kb
+		}
+	}
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			share := time.Duration(0)
+			if total > 0 {
+				share = took * time.Duration(sizes[e.Path]) / time.Duration(total)
+			}
+			sec := int(share.Seconds())
+			p.say("%7d %24s %s %02d:%02d:%02d", sizes[e.Path], a.Name, e.Path, sec/3600, sec/60%60, sec%60)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -21,12 +22,16 @@ var qualifiers = map[string]func(p *proc, db string, args []string) int{
 	"tablemove":     tablemoveQualifier,
 }
 
-// runProutil: proutil DB -C qualifier args...
+// runProutil: proutil DB [parameters] -C qualifier args... Parameters may
+// come before -C, as real scripts write them ("proutil db -i -C load
+// f.bd -T /tmp"): they join the qualifier's arguments.
 func runProutil(p *proc) int {
-	if len(p.args) < 3 || p.args[1] != "-C" {
-		return p.usage("usage: proutil db-name -C qualifier [arguments]")
+	c := slices.Index(p.args, "-C")
+	if len(p.args) < 3 || c < 1 || c+1 >= len(p.args) {
+		return p.usage("usage: proutil db-name [parameters] -C qualifier [arguments]")
 	}
-	db, q, rest := p.args[0], strings.ToLower(p.args[2]), p.args[3:]
+	db, q := p.args[0], strings.ToLower(p.args[c+1])
+	rest := append(slices.Clone(p.args[1:c]), p.args[c+2:]...)
 	fn, ok := qualifiers[q]
 	if !ok {
 		return p.usage("qualifier %q is not simulated by oesim", q)

@@ -35,13 +35,13 @@ type session struct {
 func (p *proc) open(dbArg string, acc access) (*session, int) {
 	paths := store.PathsFor(dbArg)
 	if !paths.Exists() {
-		return nil, p.fail("%s", (&store.NotFoundError{Path: paths.Control()}).Error())
+		return nil, p.failErr(&store.NotFoundError{Path: paths.Control()})
 	}
 	s := &session{p: p, paths: paths}
 	if acc == client {
 		h, err := waitServing(paths)
 		if err != nil {
-			return nil, p.fail("** %v", err)
+			return nil, p.failErr(err)
 		}
 		if h != nil && h.Alive && h.Mode == store.Multi {
 			s.online = true
@@ -51,10 +51,10 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 		lease, err := store.Acquire(paths, store.Single)
 		var inUse *store.InUseError
 		if errors.As(err, &inUse) {
-			return nil, p.fail("%s", inUse.Error())
+			return nil, p.failErr(inUse)
 		}
 		if err != nil {
-			return nil, p.fail("** %v", err)
+			return nil, p.failErr(err)
 		}
 		s.lease = lease
 		if lease.Recovered != nil {
@@ -64,7 +64,7 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 	db, err := store.Open(paths)
 	if err != nil {
 		s.close()
-		return nil, p.fail("%s", err.Error())
+		return nil, p.failErr(err)
 	}
 	s.db = db
 	return s, 0
@@ -74,9 +74,9 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 // the segments it committed stay, anything it had not committed was never
 // below the high-water mark, so there is nothing to undo but the lock.
 func (s *session) recover(h *store.Holder) {
-	s.p.say("The last session (%s, pid %d) terminated abnormally; recovering the database. (oesim)", h.Mode, h.Pid)
-	s.p.say("Begin Physical Redo Phase at 0 . (5326)")
-	s.p.say("Physical Redo Phase Completed at blk 0 off 0 upd 0. (7161)")
+	s.p.msg("oesim.recover", h.Mode, h.Pid)
+	s.p.msg("5326")
+	s.p.msg("7161")
 	s.log(fmt.Sprintf("(5326) Begin Physical Redo Phase at 0 . Previous holder pid %d died.", h.Pid))
 }
 

@@ -23,23 +23,23 @@ func tablemoveQualifier(p *proc, dbArg string, args []string) int {
 	defer s.close()
 	t := s.db.Ctl.Table(fs.pos[0])
 	if t == nil {
-		return p.fail("** Table %s was not found in database %s. (oesim)", fs.pos[0], s.paths.Base)
+		return p.fail("oesim.table.notfound.db", fs.pos[0], s.paths.Base)
 	}
 	to := s.db.Ctl.AreaByName(fs.pos[1])
 	if to == nil || to.Type != 'd' {
-		return p.fail("** Area %q was not found in database %s. (oesim)", fs.pos[1], s.paths.Base)
+		return p.fail("oesim.area.notfound.db", fs.pos[1], s.paths.Base)
 	}
 	var ixArea *store.Area
 	if len(fs.pos) > 2 {
 		if ixArea = s.db.Ctl.AreaByName(fs.pos[2]); ixArea == nil || ixArea.Type != 'd' {
-			return p.fail("** Area %q was not found in database %s. (oesim)", fs.pos[2], s.paths.Base)
+			return p.fail("oesim.area.notfound.db", fs.pos[2], s.paths.Base)
 		}
 	}
 	from := t.Area
 	if from != to.Number {
 		af, err := s.db.Area(to.Number)
 		if err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		w := store.NewRecordWriter(af, t.Number)
 		err = s.db.ForEachRecord(t, func(rec []byte, _ int64) error { return w.Add(rec) })
@@ -47,14 +47,14 @@ func tablemoveQualifier(p *proc, dbArg string, args []string) int {
 			err = w.Flush()
 		}
 		if err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 		old, err := s.db.Area(from)
 		if err == nil {
 			err = old.Free(store.KindRecords, t.Number)
 		}
 		if err != nil {
-			return p.fail("** %v", err)
+			return p.failErr(err)
 		}
 	}
 	err = s.db.Update(func(c *store.Control) error {
@@ -73,13 +73,13 @@ func tablemoveQualifier(p *proc, dbArg string, args []string) int {
 		return nil
 	})
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	t = s.db.Ctl.TableByNumber(t.Number)
 	if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, pfactor: 100, charge: p.env.charge}); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
-	p.say("Table %s moved from area %d to area %q (%d). (oesim)", t.QualifiedName(), from, to.Name, to.Number)
+	p.msg("oesim.tablemove.done", t.QualifiedName(), from, to.Name, to.Number)
 	s.log(fmt.Sprintf("tablemove %s to area %d", t.QualifiedName(), to.Number))
 	return exitOK
 }

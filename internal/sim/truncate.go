@@ -37,12 +37,12 @@ func truncateBI(p *proc, dbArg string, fs *flagSet) int {
 		return p.usage("%v", err)
 	}
 	if bi != 0 && (bi < 16 || bi > 262128) {
-		return p.fail("** -bi must be from 16 to 262128 KB; %d was given. (oesim)", bi)
+		return p.fail("oesim.truncate.bi", bi)
 	}
 	switch bbs {
 	case 0, 1, 2, 4, 8, 16:
 	default:
-		return p.fail("** -biblocksize must be 1, 2, 4, 8 or 16 KB; %d was given. (oesim)", bbs)
+		return p.fail("oesim.truncate.biblocksize", bbs)
 	}
 	p.banner()
 	s, rc := p.open(dbArg, singleOnly)
@@ -51,7 +51,7 @@ func truncateBI(p *proc, dbArg string, fs *flagSet) int {
 	}
 	defer s.close()
 	if bbs != 0 && bbs*1024 < s.db.Ctl.BlockSize {
-		return p.fail("** The BI block size (%d KB) cannot be smaller than the database block size. (oesim)", bbs)
+		return p.fail("oesim.truncate.bismall", bbs)
 	}
 	err = s.db.Update(func(c *store.Control) error {
 		if bi != 0 {
@@ -63,7 +63,7 @@ func truncateBI(p *proc, dbArg string, fs *flagSet) int {
 		return nil
 	})
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	for _, a := range s.db.Ctl.Areas {
 		if a.Type != 'b' {
@@ -72,14 +72,14 @@ func truncateBI(p *proc, dbArg string, fs *flagSet) int {
 		for _, e := range a.Extents {
 			if !e.Fixed {
 				if err := os.Truncate(e.Path, 0); err != nil {
-					return p.fail("** %v", err)
+					return p.failErr(err)
 				}
 			}
 		}
 	}
 	c := s.db.Ctl
-	p.say("Before-image block size set to %d kb (%d bytes). (3781)", c.BIBlockKB, c.BIBlockKB*1024)
-	p.say("Before-image cluster size set to %d kb. (1620)", c.BIClusterKB)
+	p.msg("1620", c.BIClusterKB)
+	p.msg("3781", c.BIBlockKB, c.BIBlockKB*1024)
 	s.log(fmt.Sprintf("(1620) Before-image cluster size set to %d kb.", c.BIClusterKB))
 	return exitOK
 }
@@ -93,11 +93,11 @@ func truncateArea(p *proc, dbArg, name string) int {
 	defer s.close()
 	a := s.db.Ctl.AreaByName(name)
 	if a == nil || a.Type != 'd' {
-		return p.fail("** Area %q was not found in database %s. (oesim)", name, s.paths.Base)
+		return p.fail("oesim.area.notfound.db", name, s.paths.Base)
 	}
 	af, err := s.db.Area(a.Number)
 	if err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
 	// The records of the tables in the area go, and with them every key of
 	// their indexes, wherever those live; the indexes stay active (an empty
@@ -115,14 +115,14 @@ func truncateArea(p *proc, dbArg, name string) int {
 				err = ia.Free(store.KindIndex, ix.Number)
 			}
 			if err != nil {
-				return p.fail("** %v", err)
+				return p.failErr(err)
 			}
 		}
 	}
 	if err := af.Truncate(); err != nil {
-		return p.fail("** %v", err)
+		return p.failErr(err)
 	}
-	p.say("Area %q (%d) truncated. (oesim)", a.Name, a.Number)
+	p.msg("oesim.truncate.area", a.Name, a.Number)
 	s.log(fmt.Sprintf("Area %q (%d) truncated.", a.Name, a.Number))
 	return exitOK
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"io"
 	"io/fs"
 	"os"
@@ -148,7 +149,7 @@ func (p Paths) ExtentName(dir string, typ byte, area, m int) string {
 	switch {
 	case typ == 'd' && area == 6:
 		return filepath.Join(dir, fmt.Sprintf("%s.d%d", name, m))
-	case typ == 'd':
+	case typ == 'd' || typ == 'e': // the Encryption Policy Area is laid out as a data area
 		return filepath.Join(dir, fmt.Sprintf("%s_%d.d%d", name, area, m))
 	default:
 		return filepath.Join(dir, fmt.Sprintf("%s.%c%d", name, typ, m))
@@ -164,9 +165,10 @@ func (p Paths) Exists() bool {
 // NotFoundError is "** Cannot find or open file X, errno = 2. (43)".
 type NotFoundError struct{ Path string }
 
-func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("** Cannot find or open file %s, errno = 2. (43)", e.Path)
-}
+func (e *NotFoundError) Error() string { return e.Message().Error() }
+
+// Message is the catalog message the utility prints for the error.
+func (e *NotFoundError) Message() *msg.Error { return msg.E("43", e.Path, 2) }
 
 // ReadControl reads DB.db.
 func ReadControl(p Paths) (*Control, error) {
@@ -213,11 +215,11 @@ func readControlStamped(p Paths) (*Control, controlStamp, error) {
 
 func decodeControl(p Paths, b []byte) (*Control, error) {
 	if !bytes.HasPrefix(b, []byte(controlMagic)) {
-		return nil, fmt.Errorf("** %s is not an oesim database control file (oesim)", p.Control())
+		return nil, msg.E("oesim.db.notcontrol", p.Control())
 	}
 	c, err := decodeControlData(b[len(controlMagic):])
 	if err != nil || c.Format != ControlVersion {
-		return nil, fmt.Errorf("** %s is damaged or of another oesim version (oesim)", p.Control())
+		return nil, msg.E("oesim.db.damaged", p.Control())
 	}
 	return c, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"os"
 	"path/filepath"
 	"time"
@@ -33,12 +34,12 @@ func DefaultAreas(p Paths, blockSize int) []*Area {
 // procopy fills it. An existing DB.db is an error.
 func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (*Control, error) {
 	if p.Exists() {
-		return nil, fmt.Errorf("** The database %s already exists. (oesim)", p.Control())
+		return nil, msg.E("oesim.db.exists", p.Control())
 	}
 	switch blockSize {
 	case 1024, 2048, 4096, 8192:
 	default:
-		return nil, fmt.Errorf("** Invalid block size %d: use 1024, 2048, 4096 or 8192. (oesim)", blockSize)
+		return nil, msg.E("oesim.db.blocksize.invalid", blockSize)
 	}
 	if err := os.MkdirAll(filepath.Dir(p.Base), 0o755); err != nil {
 		return nil, err
@@ -49,7 +50,7 @@ func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (
 				return nil, err
 			}
 		}
-		if a.Type == 'd' {
+		if a.Type == 'd' || a.Type == 'e' {
 			if err := Format(a, blockSize); err != nil {
 				return nil, fmt.Errorf("format area %q: %w", a.Name, err)
 			}

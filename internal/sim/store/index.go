@@ -3,7 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 )
 
 // An index is stored as the sorted sequence of its entries (key, recid),
@@ -102,7 +102,7 @@ func (w *IndexWriter) Flush() error {
 	seg := &Segment{Kind: KindIndex, Object: w.index, Count: w.count, Blocks: reserved, UsedBlocks: w.blocks, Aux: w.distinct}
 	if err := w.af.AppendSegment(seg, w.buf); err != nil {
 		if errors.Is(err, ErrAreaFull) {
-			return fmt.Errorf("** Area %q (%d) is full: every extent is fixed and no space is left. (oesim)", w.af.Area.Name, w.af.Area.Number)
+			return msg.E("oesim.area.full", w.af.Area.Name, w.af.Area.Number)
 		}
 		return err
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 	"os"
 	"strconv"
 	"strings"
@@ -35,11 +36,14 @@ type InUseError struct {
 	Mode LockMode
 }
 
-func (e *InUseError) Error() string {
+func (e *InUseError) Error() string { return e.Message().Error() }
+
+// Message is the catalog message the utility prints for the error.
+func (e *InUseError) Message() *msg.Error {
 	if e.Mode == Multi || e.Mode == Starting {
-		return fmt.Sprintf("** The database %s is in use in multi-user mode. (276)", e.DB)
+		return msg.E("276", e.DB)
 	}
-	return fmt.Sprintf("** The database %s is in use in single-user mode. (263)", e.DB)
+	return msg.E("263", e.DB)
 }
 
 // Liveness is not the pid in DB.lk (pids are reused, a killed child can be

@@ -3,7 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
+	"github.com/oedl/oedl/internal/sim/msg"
 )
 
 // Block accounting. A block loses a header (16 bytes in a Type I area, 64
@@ -177,7 +177,7 @@ func (w *RecordWriter) Flush() error {
 		Fragments: w.pk.fragments, MinRec: w.min, MaxRec: w.max}
 	if err := w.af.AppendSegmentBuffer(seg, w.buf); err != nil {
 		if errors.Is(err, ErrAreaFull) {
-			return fmt.Errorf("** Area %q (%d) is full: every extent is fixed and no space is left. (oesim)", w.af.Area.Name, w.af.Area.Number)
+			return msg.E("oesim.area.full", w.af.Area.Name, w.af.Area.Number)
 		}
 		return err
 	}
