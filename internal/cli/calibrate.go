@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/sysmem"
@@ -31,6 +34,17 @@ type CalibrateOptions struct {
 	SampleMax    string
 	Streams      int
 	JSON         bool
+
+	// The disk calibrate runs on, when known (then kept, and the
+	// utilities' traffic fitted on it), and its counters.
+	Hardware   string
+	Volume     string
+	VolumeGiB  float64
+	DiskMBps   float64
+	IOPS       float64
+	LatencyMs  float64
+	Diskstats  string
+	DiskDevice string
 }
 
 // NewCmdCalibrate builds `oedl calibrate`.
@@ -51,10 +65,22 @@ of the loaded scratch database, and one tabanalys of it. It fits the model's
 start-up, per-record, per-byte and per-index costs and writes them as JSON
 for oedl estimate --calibration.
 
+The disk: without a description, calibrate measures it in the model's terms
+(a throughput and a latency, good for estimates on this machine). Describe it
+(--hardware FILE, or --volume, --volume-gib, --disk-mbps, --iops, --latency-ms
+as for oedl estimate) and calibrate keeps it and fits the utilities' traffic
+on it, so that an estimate on another disk (oedl estimate --iops 16000) changes
+only the disk. --diskstats FILE (a /proc/diskstats) measures that traffic from
+the device's request counters around each call instead of taking the priors';
+--disk-device names the device (default: the one --work is on). Read on a
+quiet machine: the counters are the device's, whoever does the I/O.
+
 The source is only read (tabanalys, dump); everything written is under
 WORK/calibrate. A missing DLC, source or plan exits 3.`,
 		Example: `  oedl calibrate --source /db/prod --dlc $DLC --work /scratch/cal --plan plan/ -o cal.json
-  oedl estimate --plan plan/ --calibration cal.json`,
+  oedl calibrate --source /db/prod --dlc $DLC --work /scratch/cal --plan plan/ -o cal.json \
+      --volume gp3 --iops 4000 --diskstats /proc/diskstats
+  oedl estimate --plan plan/ --calibration cal.json --iops 16000`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if opts.DLC == "" {
@@ -75,7 +101,69 @@ WORK/calibrate. A missing DLC, source or plan exits 3.`,
 	f.StringVar(&opts.SampleMax, "sample-max", "256MB", "the large sample: about this much of the largest table (dumpspecified slice)")
 	f.IntVar(&opts.Streams, "streams", 0, "concurrent loads of the parallel test (default min(4, cores))")
 	f.BoolVar(&opts.JSON, "json", false, "print the calibration (model and samples) as JSON on stdout")
+	f.StringVar(&opts.Hardware, "hardware", "", "this machine's disk (and cores, memory), JSON as for oedl estimate: kept, the traffic fitted on it")
+	f.StringVar(&opts.Volume, "volume", "", "the disk's kind: gp2, gp3, io1, io2, st1, sc1, local-nvme, local-ssd, hdd or generic")
+	f.Float64Var(&opts.VolumeGiB, "volume-gib", 0, "the volume's size in GiB")
+	f.Float64Var(&opts.DiskMBps, "disk-mbps", 0, "the disk's throughput ceiling, MB/s")
+	f.Float64Var(&opts.IOPS, "iops", 0, "the disk's IOPS ceiling (gp2: its baseline)")
+	f.Float64Var(&opts.LatencyMs, "latency-ms", 0, "the wait one stream sees for a request, ms (default: fitted)")
+	f.StringVar(&opts.Diskstats, "diskstats", "", "read the disk's request counters from this /proc/diskstats-form file around each call")
+	f.StringVar(&opts.DiskDevice, "disk-device", "", "the device's name in --diskstats (default: the one --work is on)")
 	return cmd
+}
+
+// machine is this machine as the flags describe it: cores and memory
+// (given, else counted), and the disk when described (known).
+func (opts *CalibrateOptions) machine() (hw estimate.Hardware, known bool, err error) {
+	if opts.Hardware != "" {
+		if hw, err = estimate.ReadHardware(opts.Hardware); err != nil {
+			return hw, false, UsageError("--hardware: %v", err)
+		}
+		known = true
+	}
+	if opts.Volume != "" || opts.VolumeGiB > 0 || opts.DiskMBps > 0 || opts.IOPS > 0 {
+		known = true
+		if opts.Volume != "" {
+			if opts.Volume != "generic" && !slices.Contains(estimate.Volumes, opts.Volume) {
+				return hw, false, UsageError("--volume %s: want one of %s or generic", opts.Volume, strings.Join(estimate.Volumes, ", "))
+			}
+			hw.Volume = strings.TrimPrefix(opts.Volume, "generic")
+		}
+		if opts.VolumeGiB > 0 {
+			hw.VolumeGiB = opts.VolumeGiB
+		}
+		if opts.DiskMBps > 0 {
+			hw.DiskMBps = opts.DiskMBps
+		}
+		if opts.IOPS > 0 {
+			hw.DiskIOPS = opts.IOPS
+		}
+	}
+	if opts.LatencyMs > 0 {
+		hw.DiskLatencyMs = opts.LatencyMs
+	}
+	if opts.Cores > 0 || hw.Cores <= 0 {
+		hw.Cores = opts.Cores
+		if hw.Cores <= 0 {
+			hw.Cores = runtime.NumCPU()
+		}
+	}
+	switch {
+	case opts.Memory != "":
+		b, err := units.ParseBytes(opts.Memory)
+		if err != nil {
+			return hw, false, UsageError("--memory: %v", err)
+		}
+		hw.MemoryBytes = b
+	case hw.MemoryBytes <= 0:
+		hw.MemoryBytes = sysmem.Read().Total
+	}
+	if known {
+		if err := hw.Validate(); err != nil {
+			return hw, false, UsageError("the disk: %v", err)
+		}
+	}
+	return hw, known, nil
 }
 
 func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
@@ -89,25 +177,32 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	case opts.Out == "" && !opts.JSON:
 		return UsageError("give -o FILE")
 	}
-	hw := estimate.Hardware{Cores: opts.Cores}
-	if hw.Cores <= 0 {
-		hw.Cores = runtime.NumCPU()
+	hw, known, err := opts.machine()
+	if err != nil {
+		return err
 	}
-	if opts.Memory != "" {
-		b, err := units.ParseBytes(opts.Memory)
-		if err != nil {
-			return UsageError("--memory: %v", err)
+	var stats *diskstats.Source
+	if opts.Diskstats != "" {
+		dev := opts.DiskDevice
+		if dev == "" {
+			if err := os.MkdirAll(opts.Work, 0o755); err != nil {
+				return FailedError(err)
+			}
+			if dev, err = diskstats.DeviceOf(opts.Diskstats, opts.Work); err != nil {
+				return UsageError("--diskstats: %v; name the device with --disk-device", err)
+			}
 		}
-		hw.MemoryBytes = b
-	} else {
-		hw.MemoryBytes = sysmem.Read().Total
+		stats = &diskstats.Source{Path: opts.Diskstats, Device: dev}
+		if _, err := stats.Read(); err != nil {
+			return UsageError("--diskstats: %v", err)
+		}
 	}
 	max, err := units.ParseBytes(opts.SampleMax)
 	if err != nil {
 		return UsageError("--sample-max: %v", err)
 	}
 	cal, err := estimate.Calibrate(ctx, estimate.CalibrateConfig{DLC: opts.DLC, Source: opts.Source, Work: opts.Work,
-		PlanDir: opts.Plan, Hardware: hw, SampleTables: opts.SampleTables, SampleMax: max, Streams: opts.Streams,
+		PlanDir: opts.Plan, Hardware: hw, KnownDisk: known, Stats: stats, SampleTables: opts.SampleTables, SampleMax: max, Streams: opts.Streams,
 		Runner: opts.Runner, Log: opts.IO.ErrOut})
 	if err != nil {
 		if errors.Is(err, estimate.ErrPrecondition) {

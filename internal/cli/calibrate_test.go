@@ -47,29 +47,39 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 		t.Skip("builds oesim and a database")
 	}
 	for _, tc := range []struct {
-		profile, sampleMax string
-		note               *regexp.Regexp
+		name, profile, sampleMax string
+		note                     *regexp.Regexp
+		// counted: the disk is described and its counters read, so the
+		// calibration keeps the disk and measures the traffic.
+		counted bool
 	}{
-		{"sports", "150KB", regexp.MustCompile(`large sample: PUB\.OrderLine Ordernum LE \d+, [\d,]+ of [\d,]+ records`)},
-		{"erp", "150KB", regexp.MustCompile(`large sample: no index of PUB\.xxext_xref leads with a number or a date`)},
+		{"sports", "sports", "150KB", regexp.MustCompile(`large sample: PUB\.OrderLine Ordernum LE \d+, [\d,]+ of [\d,]+ records`), false},
+		{"erp", "erp", "150KB", regexp.MustCompile(`large sample: no index of PUB\.xxext_xref leads with a number or a date`), false},
+		{"sports on a described disk, counted", "sports", "150KB", regexp.MustCompile(`dump traffic measured: .* per table byte`), true},
 	} {
-		t.Run(tc.profile, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
 			dlc := simtest.DLC(t, work)
 			src := filepath.Join(work, "src", "prod")
 			require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
 			simtest.Run(t, dlc, work, simtest.Oesim(t), "gen", "--dlc", dlc, "--db", src, "--profile", tc.profile, "--scale", "3MB", "--seed", "3")
+			t.Setenv("DLC", dlc)
+			t.Setenv("OESIM_DISK_MBPS", "200")
+			t.Setenv("OESIM_STARTUP_MS", "5")
+			var disk []string
+			if tc.counted {
+				t.Setenv("OESIM_DISK_IOPS", "4000")
+				disk = []string{"--disk-mbps", "209.7152", "--iops", "4000",
+					"--diskstats", filepath.Join(dlc, ".oesim", "diskstats"), "--disk-device", "vdisk"}
+			}
 			planDir := filepath.Join(work, "plan")
 			code, _, stderr := runOedl(t, "plan", "--source", src, "--dlc", dlc, "-o", planDir)
 			require.Equal(t, ExitOK, code, stderr)
 
 			before := snapshot(t, filepath.Dir(src))
-			t.Setenv("DLC", dlc)
-			t.Setenv("OESIM_DISK_MBPS", "200")
-			t.Setenv("OESIM_STARTUP_MS", "5")
 			cal := filepath.Join(work, "cal.json")
-			code, _, stderr = runOedl(t, "calibrate", "--source", src, "--dlc", dlc, "--work", filepath.Join(work, "cal"),
-				"--plan", planDir, "-o", cal, "--sample-tables", "8", "--sample-max", tc.sampleMax)
+			code, _, stderr = runOedl(t, append([]string{"calibrate", "--source", src, "--dlc", dlc, "--work", filepath.Join(work, "cal"),
+				"--plan", planDir, "-o", cal, "--sample-tables", "8", "--sample-max", tc.sampleMax}, disk...)...)
 			require.Equal(t, ExitOK, code, stderr)
 			assert.Equal(t, before, snapshot(t, filepath.Dir(src)), "calibrate only reads the source")
 			assert.Regexp(t, tc.note, stderr)
@@ -79,6 +89,15 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 			assert.Contains(t, m.Origin, "calibrated")
 			assert.Positive(t, m.Hardware.DiskMBps)
 			assert.NotEmpty(t, m.Uncertainty.Residuals)
+			if tc.counted {
+				assert.Equal(t, 4000.0, m.Hardware.DiskIOPS, "the described disk is kept")
+				assert.Contains(t, stderr, "load traffic measured")
+				assert.Contains(t, stderr, "idxbuild traffic measured")
+				// A dump reads its table's blocks (at least its bytes: more
+				// where blocks are part empty) and writes its .bd.
+				assert.GreaterOrEqual(t, m.Dump.ReadPerByte, 1.0)
+				assert.InDelta(t, 1.2, m.Dump.WritePerByte, 0.3)
+			}
 
 			code, stdout, stderr := runOedl(t, "estimate", "--plan", planDir, "--calibration", cal, "--samples", "5")
 			require.Equal(t, ExitOK, code, stderr)

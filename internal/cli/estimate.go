@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +31,9 @@ type EstimateOptions struct {
 	IOPS        []float64
 	Memory      []string
 	LatencyMs   float64
+	Volumes     []string
+	VolumeGiB   []float64
+	BurstSpent  float64
 
 	DumpJobs        []int
 	LoadJobs        []int
@@ -50,7 +55,7 @@ type EstimateOptions struct {
 func NewCmdEstimate(io *IOStreams) *cobra.Command {
 	opts := &EstimateOptions{IO: io}
 	cmd := &cobra.Command{
-		Use:   "estimate --plan DIR [--hardware FILE | --cores N --disk-mbps X --iops Y] [--calibration FILE]",
+		Use:   "estimate --plan DIR [--hardware FILE | --cores N --volume CLASS --disk-mbps X --iops Y] [--calibration FILE]",
 		Short: "Predict the outage window: total, per phase, per table, critical path",
 		Long: `Estimate runs the job graph that oedl run would run, with the same queue rules,
 on a simulated clock: each job's CPU, disk bytes and disk requests come from a
@@ -59,17 +64,24 @@ It prints the window and its phases, the critical path, the tables that hold
 the window back (with what to do about them), per-table times and a P50/P90
 range from a Monte Carlo over the model's uncertainty.
 
-The hardware comes from --hardware FILE (JSON: cores, memory_bytes, disk_mbps,
-disk_iops, disk_latency_ms), else from the calibration, else from the plan's
-machine with the model's disk; --cores, --disk-mbps, --iops, --memory and
---latency-ms override it. Several values (--cores 4,8 --iops 4000,16000) give a
-what-if table of windows instead. --compare weighs overlapped against staged,
-other job counts, and indexes built during the load, and says which is fastest.
+The hardware comes from --hardware FILE (JSON: cores, memory_bytes, volume,
+volume_gib, disk_mbps, disk_iops, disk_latency_ms, ...), else from the
+calibration, else from the plan's machine with the model's disk; --cores,
+--volume, --volume-gib, --disk-mbps, --iops, --memory, --latency-ms and
+--burst-spent override it. The volume class (gp2, gp3, io1, io2, st1, sc1,
+local-nvme, local-ssd, hdd) decides what counts as one request, which
+ceilings apply and whether the disk bursts (a gp2 under 1000 GiB runs at 3000
+IOPS while its credits last). Several values (--cores 4,8 --iops 4000,16000
+--volume gp2,gp3) give a what-if table of windows instead. --compare weighs
+overlapped against staged, other job counts, and indexes built during the
+load, and says which is fastest. --html writes the estimate, the what-if
+table or the comparison as a page.
 
 Job-count flags mean what they mean to oedl run (same defaults).`,
 		Example: `  oedl estimate --plan plan/ --cores 8 --disk-mbps 250 --iops 4000
   oedl estimate --plan plan/ --calibration cal.json --html estimate.html
   oedl estimate --plan plan/ --hardware box.json --cores 4,8,16 --iops 4000,16000
+  oedl estimate --plan plan/ --hardware box.json --volume gp2,io1 --iops 300,16000 --html disks.html
   oedl estimate --plan plan/ --hardware box.json --compare`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return estimateRun(c.Context(), opts) },
@@ -83,6 +95,9 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.Float64SliceVar(&opts.IOPS, "iops", nil, "disk IOPS ceiling; several values give a what-if table")
 	f.StringSliceVar(&opts.Memory, "memory", nil, "memory, e.g. 16GB; several values give a what-if table")
 	f.Float64Var(&opts.LatencyMs, "latency-ms", 0, "service time of one disk request seen by one stream, ms")
+	f.StringSliceVar(&opts.Volumes, "volume", nil, "kind of volume: gp2, gp3, io1, io2, st1, sc1, local-nvme, local-ssd, hdd or generic; several values give a what-if table")
+	f.Float64SliceVar(&opts.VolumeGiB, "volume-gib", nil, "volume size in GiB (gp2: 3 IOPS per GiB; st1, sc1: MiB/s per TiB); several values give a what-if table")
+	f.Float64Var(&opts.BurstSpent, "burst-spent", -1, "share of the volume's burst credits already spent at the start, 0 (full) to 1 (empty)")
 	f.IntSliceVar(&opts.DumpJobs, "dump-jobs", nil, "concurrent dumps (default: 2 per core, as oedl run); several values give a what-if table")
 	f.IntSliceVar(&opts.LoadJobs, "load-jobs", nil, "concurrent loads (default: 1 per core, as oedl run); several values give a what-if table")
 	f.IntSliceVar(&opts.LoadsPerArea, "loads-per-area", nil, "concurrent loads per target area (default 1; negative: no cap); several values give a what-if table")
@@ -95,7 +110,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.IntVar(&opts.Tables, "tables", 20, "tables listed in the text output (0: all)")
 	f.BoolVar(&opts.Compare, "compare", false, "compare strategies and say which is fastest here and why")
 	f.BoolVar(&opts.JSON, "json", false, "the estimate as JSON on stdout")
-	f.StringVar(&opts.HTML, "html", "", "also write an HTML report with the Gantt chart to this file")
+	f.StringVar(&opts.HTML, "html", "", "also write the estimate (with its Gantt chart), the what-if table or the comparison as an HTML page to this file")
 	return cmd
 }
 
@@ -115,11 +130,14 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 	}
 	switch {
 	case s.whatIf && opts.Compare:
-		return UsageError("--compare takes one machine and one set of job counts; give single values to --cores, --disk-mbps, --iops, --memory and the job flags")
+		return UsageError("--compare takes one machine and one set of job counts; give single values to --cores, --volume, --volume-gib, --disk-mbps, --iops, --memory and the job flags")
 	case s.whatIf:
 		rows, err := estimate.WhatIf(ctx, s.in, s.grid, s.strat)
 		if err != nil {
 			return FailedError(err)
+		}
+		if err := opts.writeHTML(func(path, title string) error { return estimate.WriteWhatIfHTMLFile(path, title+" (what-if)", rows) }, s); err != nil {
+			return err
 		}
 		if opts.JSON {
 			return estimateJSON(opts.IO.Out, rows)
@@ -130,6 +148,9 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 		if err != nil {
 			return FailedError(err)
 		}
+		if err := opts.writeHTML(func(path, title string) error { return c.WriteHTMLFile(path, title+" (strategies)") }, s); err != nil {
+			return err
+		}
 		if opts.JSON {
 			return estimateJSON(opts.IO.Out, c)
 		}
@@ -139,12 +160,8 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 	if err != nil {
 		return FailedError(err)
 	}
-	if opts.HTML != "" {
-		title := "oedl estimate: " + s.in.Plan.Source.Database
-		if err := est.WriteHTMLFile(opts.HTML, title); err != nil {
-			return FailedError(fmt.Errorf("write %s: %w", opts.HTML, err))
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.HTML)
+	if err := opts.writeHTML(est.WriteHTMLFile, s); err != nil {
+		return err
 	}
 	for _, n := range s.hwNotes {
 		fmt.Fprintf(opts.IO.ErrOut, "note: %s\n", n)
@@ -153,6 +170,18 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 		return estimateJSON(opts.IO.Out, est)
 	}
 	return est.WriteText(opts.IO.Out, opts.Tables)
+}
+
+// writeHTML writes the --html page with write, if asked for.
+func (opts *EstimateOptions) writeHTML(write func(path, title string) error, s *estimateSetup) error {
+	if opts.HTML == "" {
+		return nil
+	}
+	if err := write(opts.HTML, "oedl estimate: "+s.in.Plan.Source.Database); err != nil {
+		return FailedError(fmt.Errorf("write %s: %w", opts.HTML, err))
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s\n", opts.HTML)
+	return nil
 }
 
 // setup reads the plan, model and hardware and applies the flags.
@@ -181,13 +210,30 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 		}
 	case !calibrated && p.Machine.Cores > 0:
 		hw.Cores, hw.MemoryBytes = p.Machine.Cores, p.Machine.MemoryBytes
-		if len(opts.DiskMBps) == 0 && len(opts.IOPS) == 0 {
-			s.hwNotes = append(s.hwNotes, fmt.Sprintf("no --hardware, --calibration or disk flags: the disk is the model's (%s, %.0f IOPS, %.2g ms)",
-				hw.DiskRate(), hw.DiskIOPS, hw.DiskLatencyMs))
+		if len(opts.DiskMBps) == 0 && len(opts.IOPS) == 0 && len(opts.Volumes) == 0 {
+			s.hwNotes = append(s.hwNotes, fmt.Sprintf("no --hardware, --calibration or disk flags: the disk is the model's (%s)", hw.DiskString()))
 		}
 	}
 	if opts.LatencyMs > 0 {
 		hw.DiskLatencyMs = opts.LatencyMs
+	}
+	if opts.BurstSpent >= 0 {
+		if opts.BurstSpent > 1 {
+			return nil, UsageError("--burst-spent %g: a share from 0 (full) to 1 (empty)", opts.BurstSpent)
+		}
+		hw.BurstSpent = opts.BurstSpent
+	}
+	volumes := make([]string, len(opts.Volumes))
+	for i, v := range opts.Volumes {
+		if v != "generic" && !slices.Contains(estimate.Volumes, v) {
+			return nil, UsageError("--volume %s: want one of %s or generic", v, strings.Join(estimate.Volumes, ", "))
+		}
+		volumes[i] = strings.TrimPrefix(v, "generic")
+	}
+	for _, v := range opts.VolumeGiB {
+		if v <= 0 {
+			return nil, UsageError("--volume-gib must be positive (got %g)", v)
+		}
 	}
 	var mem []int64
 	for _, v := range opts.Memory {
@@ -212,7 +258,7 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 			return nil, UsageError("--dump-jobs and --load-jobs must be at least 1 (got %d)", v)
 		}
 	}
-	s.grid = estimate.Grid{Cores: opts.Cores, DiskMBps: opts.DiskMBps, DiskIOPS: opts.IOPS, Memory: mem,
+	s.grid = estimate.Grid{Cores: opts.Cores, DiskMBps: opts.DiskMBps, DiskIOPS: opts.IOPS, Memory: mem, Volumes: volumes, VolumeGiB: opts.VolumeGiB,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea}
 	s.whatIf = s.grid.Size() > 1
 	var jobs estimate.Jobs

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/plan"
 )
 
@@ -74,6 +75,14 @@ func TestEstimateCommand(t *testing.T) {
 		{name: "bad memory", args: []string{"--plan", dir, "--memory", "lots"}, code: ExitUsage, stderr: []string{"--memory"}},
 		{name: "zero cores", args: []string{"--plan", dir, "--cores", "0"}, code: ExitUsage, stderr: []string{"--cores 0"}},
 		{name: "compare with a grid", args: []string{"--plan", dir, "--cores", "2,4", "--compare"}, code: ExitUsage, stderr: []string{"--compare"}},
+		{name: "a volume class", args: []string{"--plan", dir, "--volume", "gp2", "--volume-gib", "100", "--samples", "0"},
+			stdout: []string{"gp2 128 MiB/s / 300 IOPS (burst 3000)"}},
+		{name: "volumes as a what-if axis", args: []string{"--plan", dir, "--volume", "gp2,io1,generic", "--iops", "300"},
+			stdout: []string{"volume", "300↑3000", "io1", "generic"}},
+		{name: "unknown volume", args: []string{"--plan", dir, "--volume", "nvme"}, code: ExitUsage, stderr: []string{"--volume nvme", "local-nvme"}},
+		{name: "io1 needs IOPS from somewhere", args: []string{"--plan", dir, "--hardware", hwFile, "--volume", "io1", "--samples", "0"},
+			stdout: []string{"io1 238.4 MiB/s / 4000 IOPS"}},
+		{name: "burst spent out of range", args: []string{"--plan", dir, "--burst-spent", "2"}, code: ExitUsage, stderr: []string{"--burst-spent"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +101,40 @@ func TestEstimateCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// --html writes a page for a what-if table and for a comparison too, not
+// only for a single estimate.
+func TestEstimateHTMLForWhatIfAndCompare(t *testing.T) {
+	dir := estimatePlanDir(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"what-if", []string{"--iops", "1000,16000"}, "16000"},
+		{"compare", []string{"--compare"}, "build indexes on load"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := filepath.Join(t.TempDir(), "page.html")
+			code, _, stderr := runOedl(t, append([]string{"estimate", "--plan", dir, "--html", page}, tc.args...)...)
+			require.Equal(t, 0, code, stderr)
+			assert.Contains(t, stderr, "wrote "+page)
+			b, err := os.ReadFile(page)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), "<table>")
+			assert.Contains(t, string(b), tc.want)
+		})
+	}
+}
+
+// Without --hardware or --calibration, oedl estimate and oedl run --dry-run
+// put the plan on the same disk: the model's.
+func TestEstimateAndDryRunShareTheDefaultDisk(t *testing.T) {
+	dir := estimatePlanDir(t)
+	code, _, stderr := runOedl(t, "estimate", "--plan", dir, "--samples", "0")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "the disk is the model's ("+estimate.DefaultHardware(4, 0).DiskString()+")")
 }
 
 func TestEstimateJSONAndHTML(t *testing.T) {

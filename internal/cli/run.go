@@ -375,13 +375,14 @@ func (opts *RunOptions) costModel(p *plan.Plan) (*estimate.Model, string, error)
 	case opts.Calibration != "":
 		note += " on its calibrated machine"
 	default:
-		// As before the flags existed: this machine's cores and a typical disk.
 		cores := p.Machine.Cores
 		if cores <= 0 {
 			cores = runtime.NumCPU()
 		}
-		m.Hardware = estimate.Hardware{Cores: cores, MemoryBytes: p.Machine.MemoryBytes, DiskMBps: 200, DiskIOPS: 4000}
-		return m, "dry run: this machine's cores and a typical disk; --hardware or --calibration set them", nil
+		// The disk is the model's, as oedl estimate assumes without
+		// --hardware: one default disk for both.
+		m.Hardware = estimate.DefaultHardware(cores, p.Machine.MemoryBytes)
+		return m, "dry run: this machine's cores and the model's disk; --hardware or --calibration set them", nil
 	}
 	return m, "dry run: " + note, nil
 }

@@ -13,8 +13,8 @@ import (
 
 // TestRunDryRunHardwareAndCalibration: --hardware and --calibration set the
 // machine and model of oedl run --dry-run, as they do for oedl estimate;
-// without them the dry run stays on this machine's cores and a typical
-// disk; a bad file is a usage error naming it.
+// without them the dry run stays on this machine's cores and the model's
+// disk, as oedl estimate does; a bad file is a usage error naming it.
 func TestRunDryRunHardwareAndCalibration(t *testing.T) {
 	dir := t.TempDir()
 	tba, df := planFixture(t, dir, "", "")
@@ -37,8 +37,8 @@ func TestRunDryRunHardwareAndCalibration(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{"default: plan's cores and a typical disk", nil, ExitOK, "on 4 cores, disk 190.7 MiB/s / 4000 IOPS", ""},
-		{"--hardware", []string{"--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores, disk 238.4 MiB/s / 4000 IOPS / 2.5 ms", ""},
+		{"default: plan's cores and the model's disk", nil, ExitOK, "on 4 cores, " + estimate.DefaultHardware(4, 0).DiskString(), ""},
+		{"--hardware", []string{"--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores, gp2 250 MiB/s / 4002 IOPS / 1.5 ms", ""},
 		{"--calibration brings its machine", []string{"--calibration", calibration}, ExitOK, "on 3 cores, disk 71.5 MiB/s / 900 IOPS", ""},
 		{"--hardware over --calibration", []string{"--calibration", calibration, "--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores", ""},
 		{"unreadable hardware", []string{"--hardware", broken}, ExitUsage, "", "broken.json"},

@@ -10,15 +10,18 @@ import (
 // second).
 //
 // Two things are shared: the cores, and the disk. A serial disk (the
-// default, and oesim's virtual disk) serves one request at a time and a
-// request of b bytes costs b/MBps + 1/IOPS of its time; a disk with
-// independent ceilings (a provisioned cloud volume) is limited by MB/s and
-// by IOPS separately. Either way both ceilings count and a mix of large
-// and small requests is charged for both (performance-model.md §1.1). A stream runs its CPU work and its I/O one after the other (a
-// proutil stream waits for each read), so alone it needs
-// cpu + disk time, where its disk time is at least its requests × the
-// device latency; a multi-threaded job (idxbuild) overlaps the two, and
-// needs the larger of cpu/threads and disk time / requests in flight.
+// default, oesim's virtual disk, a spinning disk) serves one request at a
+// time and a request of b bytes costs b/MBps + 1/IOPS of its time; a disk
+// with independent ceilings (a provisioned cloud volume, an SSD) is
+// limited by MB/s and by IOPS separately. Either way both ceilings count
+// and a mix of large and small requests is charged for both
+// (performance-model.md §1.1). The ceilings are the disk's with or without
+// burst credits (credit). A stream runs its CPU work and its I/O one
+// after the other (a proutil stream waits for each read), so alone it
+// needs cpu + disk time, where its disk time is at least the requests it
+// waits for × the device latency; a multi-threaded job (idxbuild) overlaps
+// the two, and needs the larger of cpu/threads and disk time / requests
+// in flight.
 //
 // Each resource is shared max-min fairly among the streams that use it, the
 // way an OS scheduler and a block device queue share them: a stream that
@@ -27,41 +30,39 @@ import (
 // by its own ceiling; the shares are found by iterating to the fixed point.
 // The result is work-conserving: two disk-bound jobs on one 100 MB/s disk
 // finish after the sum of their bytes / 100 MB/s, whatever their sizes.
-func allocate(flows []*flowDemand, hw Hardware) []float64 {
+func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 	// Resources: cores, then the disk as one serial device (time), or as
 	// two independent ceilings (share of MB/s, share of IOPS).
 	const nres = 3
-	caps := [nres]float64{float64(hw.Cores), 1, 1}
-	ceilings := hw.DiskModel == DiskCeilings
+	caps := [nres]float64{float64(cores), 1, 1}
+	iops, mbps := d.ceilings(credit)
 	n := len(flows)
 	limit := make([]float64, n)
 	demand := make([][nres]float64, n)
 	bound := make([][nres]float64, n) // rate each resource allows the stream
 	for i, f := range flows {
-		disk := diskSeconds(f, hw)
+		disk := diskSeconds(f, d.serial, iops, mbps)
 		demand[i] = [nres]float64{f.cpu, disk, 0}
-		if ceilings {
+		if !d.serial {
 			demand[i][1], demand[i][2] = 0, 0
-			if hw.DiskMBps > 0 {
-				demand[i][1] = f.bytes / (hw.DiskMBps * 1e6)
+			if mbps > 0 {
+				demand[i][1] = f.bytes / (mbps * 1e6)
 			}
-			if hw.DiskIOPS > 0 {
-				demand[i][2] = f.ops / hw.DiskIOPS
+			if iops > 0 {
+				demand[i][2] = f.ops / iops
 			}
 		}
 		// Alone: CPU and I/O in turn, the I/O no faster than the latency
-		// lets the stream's requests in flight go.
+		// lets the requests the stream waits for go.
 		wait := disk
-		if hw.DiskLatencyMs > 0 && f.ops > 0 {
-			wait = math.Max(wait, f.ops*hw.DiskLatencyMs/1000/math.Max(1, f.qd))
+		if d.latencyMs > 0 && f.waits > 0 {
+			wait = math.Max(wait, f.waits*d.latencyMs/1000/math.Max(1, f.qd))
 		}
-		alone := wait
-		switch cpu := f.cpu / math.Max(1, f.par); {
-		case f.par > 1 || f.qd > 1:
-			alone = math.Max(alone, cpu) // threads: some compute while others wait
-		default:
-			alone += cpu
-		}
+		// A single stream computes and waits in turn; threads overlap the
+		// two, as much as f.overlap says (idxbuild's phases: the scan
+		// overlaps, the sort does not).
+		cpu := f.cpu / math.Max(1, f.par)
+		alone := math.Max(wait, cpu) + (1-f.overlap)*math.Min(wait, cpu)
 		limit[i] = math.Inf(1)
 		if alone > 0 {
 			limit[i] = 1 / alone
@@ -151,15 +152,15 @@ func waterFill(wants []float64, capacity float64) []float64 {
 // On a serial device it is its bytes at the throughput ceiling plus its
 // requests at the IOPS ceiling; with independent ceilings, the larger of
 // the two. A ceiling of 0 costs nothing.
-func diskSeconds(f *flowDemand, hw Hardware) float64 {
+func diskSeconds(f *flowDemand, serial bool, iops, mbps float64) float64 {
 	var b, o float64
-	if hw.DiskMBps > 0 {
-		b = f.bytes / (hw.DiskMBps * 1e6)
+	if mbps > 0 {
+		b = f.bytes / (mbps * 1e6)
 	}
-	if hw.DiskIOPS > 0 {
-		o = f.ops / hw.DiskIOPS
+	if iops > 0 {
+		o = f.ops / iops
 	}
-	if hw.DiskModel == DiskCeilings {
+	if !serial {
 		return math.Max(b, o)
 	}
 	return b + o

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
@@ -29,10 +30,20 @@ type CalibrateConfig struct {
 	Work    string // everything calibrate writes goes under Work/calibrate
 	PlanDir string // target.st and target.df for the scratch database; plan.json for index counts
 
-	Hardware     Hardware // this machine's cores and memory (the disk is measured)
-	SampleTables int      // small tables timed one by one (default 30)
-	SampleMax    int64    // the large sample: about this much of the largest table, by dumpspecified (default 256 MiB)
-	Streams      int      // concurrent loads of the parallel test (default min(4, cores))
+	// Hardware is this machine: its cores and memory, and its disk when
+	// KnownDisk (the description the user gave: the calibration then fits
+	// the utilities' traffic on it and keeps it, so that an estimate on
+	// another disk changes only the disk); otherwise the disk is measured,
+	// in the model's terms.
+	Hardware  Hardware
+	KnownDisk bool
+	// Stats, when set, are the disk's request counters (a /proc/diskstats
+	// line): each timed call's requests and bytes are then measured, not
+	// taken from the priors.
+	Stats        *diskstats.Source
+	SampleTables int   // small tables timed one by one (default 30)
+	SampleMax    int64 // the large sample: about this much of the largest table, by dumpspecified (default 256 MiB)
+	Streams      int   // concurrent loads of the parallel test (default min(4, cores))
 
 	Runner execx.Runner // default execx.Local
 	Log    io.Writer    // progress lines; may be nil
@@ -56,6 +67,11 @@ type calibrator struct {
 	// largeMin is the largest of the sample's other tables: idxbuild prices
 	// tables above it at the large table's rate.
 	largeMin int64
+	// srcKB and dstKB are the source's and the target's database blocks:
+	// the size of a random request of a dump, of a load.
+	srcKB, dstKB float64
+	// measured are the phases whose traffic the disk's counters gave.
+	measured map[string]bool
 }
 
 // Calibrate times a short sample of real utility calls on this machine and
@@ -169,8 +185,17 @@ type sampleTable struct {
 func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	m := DefaultModel()
 	m.Hardware = c.cfg.Hardware
-	m.Hardware.DiskModel = DiskSerial
+	if !c.cfg.KnownDisk {
+		m.Hardware.DiskModel = DiskSerial
+	}
+	c.srcKB, c.dstKB = defaultRandomKB, defaultRandomKB
 	if p, err := plan.ReadJSON(filepath.Join(c.cfg.PlanDir, "plan.json")); err == nil {
+		if p.Source.BlockSize > 0 {
+			c.srcKB = float64(p.Source.BlockSize) / 1024
+		}
+		if p.BlockSize > 0 {
+			c.dstKB = float64(p.BlockSize) / 1024
+		}
 		c.idx = p.Idxbuild
 		for _, t := range p.Tables {
 			c.indexes[t.Table] = t.Indexes
@@ -179,7 +204,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 
 	// 1. tabanalys of the source.
 	c.logf("tabanalys of the source (read-only)")
-	res, cpu, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.TabanalysArgs(c.cfg.Source, false, "")})
+	res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.TabanalysArgs(c.cfg.Source, false, "")})
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +218,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	for _, t := range a.Tables {
 		dbBytes += t.Bytes
 	}
-	tabSource := sample{Job: "tabanalys source", Bytes: float64(dbBytes), Wall: res.Elapsed.Seconds(), CPU: cpu}
+	tabSource := sample{Job: "tabanalys source", Bytes: float64(dbBytes), Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
 	tables := pickSample(a.Tables, c.cfg.SampleTables, c.cfg.SampleMax)
 	// The largest table, when it is over SampleMax: a slice of it replaces
 	// the largest table under SampleMax as the large sample.
@@ -225,7 +250,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		res, cpu, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.DumpArgs(c.cfg.Source, t.name, dir, openedge.DumpOptions{})})
+		res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.DumpArgs(c.cfg.Source, t.name, dir, openedge.DumpOptions{})})
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +258,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 			t.records = r.Records
 		}
 		t.file = firstBD(dir)
-		sourceDumps = append(sourceDumps, sample{Job: "dump " + t.name + " (source)", Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu})
+		sourceDumps = append(sourceDumps, sample{Job: "dump " + t.name + " (source)", Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io})
 	}
 	c.logf("dumped %d sample tables from the source (largest %s, %s)", len(tables), tables[0].name, units.FormatIEC(tables[0].bytes))
 
@@ -244,7 +269,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 	createSec := time.Since(createStart).Seconds()
-	extentSec, extentBytes, err := c.fixedExtentCost(ctx)
+	extent, err := c.fixedExtentCost(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -264,11 +289,11 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		if t.file == "" {
 			continue
 		}
-		res, cpu, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(c.scratchPath(0), t.file, openedge.LoadOptions{})})
+		res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(c.scratchPath(0), t.file, openedge.LoadOptions{})})
 		if err != nil {
 			return nil, err
 		}
-		loads = append(loads, sample{Job: "load " + t.name, Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu})
+		loads = append(loads, sample{Job: "load " + t.name, Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io})
 	}
 	c.logf("loaded them into the served scratch database")
 
@@ -303,30 +328,30 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	if err := c.createScratch(ctx, emptyDB); err != nil {
 		return nil, err
 	}
-	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
+	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
 		Args: openedge.IdxbuildArgs(emptyDB, openedge.IdxbuildAll(), c.idxParams())})
 	if err != nil {
 		return nil, err
 	}
-	idxEmpty := sample{Job: "idxbuild of the schema without data", Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu}
+	idxEmpty := sample{Job: "idxbuild of the schema without data", Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
 	_ = os.RemoveAll(filepath.Dir(emptyDB))
 	big := tables[0]
 	for _, t := range tables[1:] {
 		c.largeMin = max(c.largeMin, t.bytes)
 	}
-	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
+	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
 		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildTable(big.name), c.idxParams())})
 	if err != nil {
 		return nil, err
 	}
 	idxBig := sample{Job: "idxbuild " + big.name, Records: float64(big.records) * indexesOf(big), Bytes: float64(big.bytes),
-		Indexes: indexesOf(big), Wall: res.Elapsed.Seconds(), CPU: cpu}
-	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
+		Indexes: indexesOf(big), Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
+	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
 		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildAll(), c.idxParams())})
 	if err != nil {
 		return nil, err
 	}
-	idx := sample{Job: "idxbuild scratch", Records: keys, Bytes: sampleBytes, Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu}
+	idx := sample{Job: "idxbuild scratch", Records: keys, Bytes: sampleBytes, Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
 	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(c.scratchPath(0))}); err != nil {
 		return nil, err
 	}
@@ -340,11 +365,11 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		res, cpu, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})})
+		res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})})
 		if err != nil {
 			return nil, err
 		}
-		dumps = append(dumps, sample{Job: "dump " + t.name, Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu})
+		dumps = append(dumps, sample{Job: "dump " + t.name, Records: float64(t.records), Bytes: float64(t.bytes), Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io})
 	}
 	c.logf("dumped them again from the served scratch database")
 
@@ -402,11 +427,11 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	}
 
 	// 8. tabanalys of the scratch database.
-	res, cpu, err = c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.TabanalysArgs(c.scratchPath(0), false, "")})
+	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.TabanalysArgs(c.scratchPath(0), false, "")})
 	if err != nil {
 		return nil, err
 	}
-	tabScratch := sample{Job: "tabanalys scratch", Records: sampleRecords, Bytes: sampleBytes, Wall: res.Elapsed.Seconds(), CPU: cpu}
+	tabScratch := sample{Job: "tabanalys scratch", Records: sampleRecords, Bytes: sampleBytes, Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
 	m.FixedSec["serve"], m.FixedSec["shutdown"] = serveSec, shutSec
 
 	c.samples = append(append(append([]sample{tabSource}, dumps...), loads...), parallel, idxEmpty, idxBig, idx, tabScratch)
@@ -414,7 +439,9 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// the slower of the source's single-user dump and the served scratch's.
 	for i := range dumps {
 		if i < len(sourceDumps) {
-			dumps[i].Wall = math.Max(dumps[i].Wall, sourceDumps[i].Wall)
+			if sourceDumps[i].Wall > dumps[i].Wall {
+				dumps[i].Wall, dumps[i].IO = sourceDumps[i].Wall, sourceDumps[i].IO
+			}
 			dumps[i].CPU = math.Max(dumps[i].CPU, sourceDumps[i].CPU)
 		}
 	}
@@ -422,12 +449,21 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	if err := c.fit(m, dumps, loads, parallel, [3]sample{idxEmpty, idxBig, idx}, []sample{tabSource, tabScratch}, createSec); err != nil {
 		return nil, err
 	}
-	if m.Hardware.DiskMBps > 0 && extentBytes > 0 {
-		m.ExtentWritePerByte = math.Max(0, extentSec) * m.Hardware.DiskMBps * 1e6 / extentBytes
+	switch _, mbps, _, _ := m.Hardware.Ceilings(); {
+	case extent.counted:
+		m.ExtentWritePerByte = math.Max(0, extent.written) / extent.bytes
+	case mbps > 0:
+		m.ExtentWritePerByte = math.Max(0, extent.sec) * mbps * 1e6 / extent.bytes
 	}
-	m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, queue.DumpJobs)
-	m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, queue.LoadJobs, m.Dump.queue(tables[1:], queue.DumpJobs))
-	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic fitted: dump %s, load %s",
+	// The disk traffic of a start: counted (the counters' intercepts), or
+	// fitted to the queues' time.
+	if !c.measured["dump"] {
+		m.Dump.StartupIOKB = fitStartupIO(m, m.Dump, tables[1:], smallDumps, queue.DumpJobs)
+	}
+	if !c.measured["load"] {
+		m.Load.StartupIOKB = fitStartupIO(m, m.Load, tables[1:], smallLoads, queue.LoadJobs, m.Dump.queue(tables[1:], queue.DumpJobs, m.Hardware))
+	}
+	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic: dump %s, load %s",
 		len(tables)-1, queue.DumpJobs, units.FormatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, units.FormatDuration(seconds(smallLoads.Wall)), units.FormatIEC(int64(m.Dump.StartupIOKB*1024)), units.FormatIEC(int64(m.Load.StartupIOKB*1024))))
 	c.samples = append(c.samples, smallDumps, both[0], both[1])
 	c.samples = append(c.samples, bi[0])

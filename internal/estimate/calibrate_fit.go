@@ -19,7 +19,7 @@ func fitStartupIO(m *Model, p PhaseCost, tables []*sampleTable, measured sample,
 	wall := func(kb float64) float64 {
 		q := p
 		q.StartupIOKB = kb
-		return queuesWall(append([]simQueue{q.queue(tables, slots)}, beside...), m.Hardware)[0]
+		return queuesWall(append([]simQueue{q.queue(tables, slots, m.Hardware)}, beside...), m.Hardware)[0]
 	}
 	if m.Hardware.DiskMBps <= 0 {
 		return 0
@@ -55,11 +55,14 @@ type simQueue struct {
 	slots int
 }
 
-// queue is the sample's tables as jobs of this phase, slots at a time.
-func (p PhaseCost) queue(tables []*sampleTable, slots int) simQueue {
+// queue is the sample's tables as jobs of this phase, slots at a time, on
+// hw.
+func (p PhaseCost) queue(tables []*sampleTable, slots int, hw Hardware) simQueue {
 	q := simQueue{slots: slots}
+	cc := newCostContext(hw)
+	env := cc.dst()
 	for _, t := range tables {
-		q.works = append(q.works, jobWork{startup: p.startup(), flows: []flowDemand{p.demand(float64(t.records), float64(t.bytes))}})
+		q.works = append(q.works, jobWork{startup: p.startup(), flows: []flowDemand{p.demand(float64(t.records), float64(t.bytes), env)}})
 	}
 	return q
 }
@@ -100,10 +103,14 @@ func queuesWall(queues []simQueue, hw Hardware) []float64 {
 //
 // CPU: the utilities' rusage, fitted against records and bytes. Wall time:
 // start-up + per-record + per-byte by least squares; what the wall time
-// has beyond the CPU is I/O. The parallel test tells the disk: when n
-// streams at once move the sample's bytes no faster than one stream would,
-// the disk is the limit and its throughput is what they achieved; the
-// single stream's I/O time beyond that is the per-request latency.
+// has beyond the CPU is I/O. Traffic: the disk's counters when they were
+// read (calibrate_traffic.go), else the priors. The disk: as described
+// when it was (KnownDisk), the single stream's I/O beyond the device time
+// the model gives it being the per-request latency; otherwise measured by
+// the parallel test: when n streams at once move the sample's bytes no
+// faster than one stream would, the disk is the limit and its throughput
+// is what they achieved; the single stream's I/O time beyond that is the
+// latency.
 func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sample, tabs []sample, createSec float64) error {
 	var err error
 	dumpIO, err := fitPhase(&m.Dump, dumps)
@@ -114,8 +121,35 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 	if err != nil {
 		return fmt.Errorf("load fit: %w", err)
 	}
-	// The disk in the model's terms: device bytes at a MB/s ceiling
-	// (requests are folded into the throughput: IOPS 0).
+	measured := c.fitMeasuredTraffic(m, dumps, loads, idxs, tabs)
+	c.measured = measured
+	if c.cfg.KnownDisk {
+		c.fitLatency(m, loadIO, measured)
+	} else {
+		c.measureDisk(m, loads, par, loadIO)
+	}
+	// The dump's device traffic per table byte, in the disk's terms, when
+	// the counters did not say.
+	if dumpIO > 0 && !measured["dump"] {
+		dev := deviceFactor(dumpIO, m.Hardware, m.Dump, 1)
+		m.Dump.ReadPerByte, m.Dump.WritePerByte = dev/2, dev/2
+	}
+	c.notes = append(c.notes, fitIdxbuild(m, idxs, c.largeMin, c.idx, measured["idxbuild"]))
+	fitTabanalys(m, tabs, measured["tabanalys"])
+	// One utility call each; preflight and verify are oedl's own Go code.
+	m.FixedSec["create-target"] = createSec
+	m.DFPerTableSec = 0 // createSec loaded the whole .df
+	for _, k := range []string{"dump-df", "dump-sequences", "load-sequences", "post"} {
+		m.FixedSec[k] = m.Load.StartupSec
+	}
+	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
+	return nil
+}
+
+// measureDisk fits the disk in the model's terms from the loads: device
+// bytes at a MB/s ceiling (requests are folded into the throughput: IOPS
+// 0), and the per-request latency of one stream.
+func (c *calibrator) measureDisk(m *Model, loads []sample, par sample, loadIO float64) {
 	m.Hardware.DiskIOPS = 0
 	loadDev := m.Load.ReadPerByte + m.Load.WritePerByte
 	single := loadIO // s of I/O per table byte, one stream
@@ -138,48 +172,75 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 		devPerByte := math.Max(perByte, single/n)
 		m.Hardware.DiskMBps = loadDev / devPerByte / 1e6
 		// One stream's I/O beyond its share of device time is latency.
-		opsPerByte := loadDev / (m.Load.IOSizeKB * 1024)
-		if single > devPerByte*1.05 {
-			m.Hardware.DiskLatencyMs = single / opsPerByte * 1000
+		if waits := waitsPerByte(m.Load, m.Hardware); single > devPerByte*1.05 && waits > 0 {
+			m.Hardware.DiskLatencyMs = single / waits * 1000
 		} else {
 			m.Hardware.DiskLatencyMs = 0
 		}
 		c.notes = append(c.notes, fmt.Sprintf("load I/O: %.3g s/MB one stream, %.3g s/MB with %d streams: disk %s, per-request latency %.2g ms",
 			single*1e6, perByte*1e6, c.cfg.Streams, m.Hardware.DiskRate(), m.Hardware.DiskLatencyMs))
 	}
-	// The dump's device traffic per table byte, in the same disk's terms.
-	if dumpIO > 0 {
-		dev := deviceFactor(dumpIO, m.Hardware, m.Dump.IOSizeKB, 1)
-		m.Dump.ReadPerByte, m.Dump.WritePerByte = dev/2, dev/2
-	}
-	c.notes = append(c.notes, fitIdxbuild(m, idxs, c.largeMin, c.idx))
-	fitTabanalys(m, tabs)
-	// One utility call each; preflight and verify are oedl's own Go code.
-	m.FixedSec["create-target"] = createSec
-	m.DFPerTableSec = 0 // createSec loaded the whole .df
-	for _, k := range []string{"dump-df", "dump-sequences", "load-sequences", "post"} {
-		m.FixedSec[k] = m.Load.StartupSec
-	}
-	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
-	return nil
 }
 
-// deviceFactor is the device bytes per table byte that make a stream
-// with qd requests in flight spend ioPerByte seconds of I/O per table byte
-// on hw, alone: the larger of its device time and its requests × latency
-// / qd is its I/O time.
-func deviceFactor(ioPerByte float64, hw Hardware, ioSizeKB, qd float64) float64 {
-	d := math.Inf(1)
-	if hw.DiskMBps > 0 {
-		d = ioPerByte * hw.DiskMBps * 1e6
+// fitLatency keeps the described disk, its latency included (given, or
+// none): a single stream's wall time cannot tell a per-request wait from
+// the CPU a neighbour took, and a latency read from noise would cap every
+// stream on every other disk. Without measured traffic, the load's bytes
+// are scaled to its I/O time on that disk instead (the priors' access
+// pattern).
+func (c *calibrator) fitLatency(m *Model, loadIO float64, measured map[string]bool) {
+	hw := m.Hardware
+	device := ioSecondsPerByte(m.Load, hw, 1)
+	if !measured["load"] && loadIO > 0 && device > 0 {
+		scale := loadIO / device
+		m.Load.ReadPerByte *= scale
+		m.Load.WritePerByte *= scale
+		c.notes = append(c.notes, fmt.Sprintf("load traffic scaled by %.2f to its I/O time on the described disk (no counters)", scale))
+		return
 	}
-	if hw.DiskLatencyMs > 0 {
-		d = math.Min(d, ioPerByte*qd*ioSizeKB*1024/(hw.DiskLatencyMs/1000))
+	c.notes = append(c.notes, fmt.Sprintf("load I/O: %.3g s/MB one stream, %.3g s/MB its traffic takes on %s",
+		loadIO*1e6, device*1e6, hw.DiskString()))
+}
+
+// deviceFactor is the device bytes per table byte (read and written in
+// p's proportion, with p's access pattern) that make a stream with qd
+// requests in flight spend ioPerByte seconds of I/O per table byte on hw,
+// alone: the larger of its device time and the requests it waits for ×
+// latency / qd is its I/O time, and both grow with the bytes.
+func deviceFactor(ioPerByte float64, hw Hardware, p PhaseCost, qd float64) float64 {
+	if dev := p.ReadPerByte + p.WritePerByte; dev > 0 {
+		p.ReadPerByte, p.WritePerByte = p.ReadPerByte/dev, p.WritePerByte/dev
+	} else {
+		p.ReadPerByte, p.WritePerByte = 0.5, 0.5
 	}
-	if math.IsInf(d, 1) {
+	t := ioSecondsPerByte(p, hw, qd)
+	if t <= 0 {
 		return 0
 	}
-	return d
+	return ioPerByte / t
+}
+
+// ioSecondsPerByte is the I/O time of one table byte of phase p for a
+// stream alone on hw (burst credits full) with qd requests in flight.
+func ioSecondsPerByte(p PhaseCost, hw Hardware, qd float64) float64 {
+	const bytes = 1e9 // large enough that the start-up traffic does not count
+	p.StartupIOKB = 0
+	cc := newCostContext(hw)
+	f := p.demand(0, bytes, cc.dst())
+	iops, mbps := cc.disk.ceilings(true)
+	t := diskSeconds(&f, cc.disk.serial, iops, mbps)
+	if cc.disk.latencyMs > 0 {
+		t = math.Max(t, f.waits*cc.disk.latencyMs/1000/math.Max(1, qd))
+	}
+	return t / bytes
+}
+
+// waitsPerByte is the requests one stream of p waits for per table byte.
+func waitsPerByte(p PhaseCost, hw Hardware) float64 {
+	const bytes = 1e9
+	p.StartupIOKB = 0
+	cc := newCostContext(hw)
+	return p.demand(0, bytes, cc.dst()).waits / bytes
 }
 
 // fitPhase fits start-up, CPU and I/O costs of one kind of stream and
@@ -265,7 +326,8 @@ func (c *calibrator) residuals(m *Model, dumps, loads []sample) []float64 {
 		s []sample
 	}{{m.Dump, dumps}, {m.Load, loads}} {
 		for _, x := range group.s {
-			w := jobWork{startup: group.p.startup(), flows: []flowDemand{group.p.demand(x.Records, x.Bytes)}}
+			cc := newCostContext(m.Hardware)
+			w := jobWork{startup: group.p.startup(), flows: []flowDemand{group.p.demand(x.Records, x.Bytes, cc.dst())}}
 			pred := aloneDuration(w, m.Hardware).Seconds()
 			if pred > 0 && x.Wall > 0 {
 				out = append(out, math.Log(x.Wall/pred))
@@ -302,7 +364,7 @@ func (c *calibrator) residuals(m *Model, dumps, loads []sample) []float64 {
 // CPU included: the simulator gives a multi-threaded job the larger of its
 // CPU and its I/O, and the I/O is what the wall time shows here. It
 // returns a note for the report.
-func fitIdxbuild(m *Model, idxs [3]sample, largeMin int64, p plan.Idxbuild) string {
+func fitIdxbuild(m *Model, idxs [3]sample, largeMin int64, p plan.Idxbuild, measured bool) string {
 	ic := &m.Idxbuild
 	ic.StartupSec, ic.StartupCPUSec = m.Load.StartupSec, m.Load.StartupCPUSec
 	empty, big, all := idxs[0], idxs[1], idxs[2]
@@ -321,21 +383,49 @@ func fitIdxbuild(m *Model, idxs [3]sample, largeMin int64, p plan.Idxbuild) stri
 	othersBytes := all.Bytes - big.Bytes
 	qd := math.Max(1, math.Max(float64(p.Datascanthreads), float64(p.Threadnum)))
 	perByte := func(sec, bytes float64) float64 {
-		return deviceFactor(sec/math.Max(1, bytes), m.Hardware, ic.IOSizeKB, qd)
+		return deviceFactor(sec/math.Max(1, bytes), m.Hardware, ic.PhaseCost, qd)
 	}
-	ic.LargeMinBytes, ic.LargeDevicePerByte = 0, 0
-	var dev float64
-	if othersBytes > 0 && big.Bytes > 0 && largeMin > 0 {
-		dev = perByte(othersSec, othersBytes)
+	switch {
+	case measured:
+		fitIdxbuildOverlap(m, all, rest(all)-ic.SecPerIndex*all.Indexes, p)
+	case othersBytes > 0 && big.Bytes > 0 && largeMin > 0:
+		dev := perByte(othersSec, othersBytes)
+		ic.ReadPerByte, ic.WritePerByte = dev/2, dev/2
 		ic.LargeMinBytes, ic.LargeDevicePerByte = largeMin, perByte(bigSec, big.Bytes)
-	} else {
-		dev = perByte(bigSec+othersSec, all.Bytes)
+	default:
+		dev := perByte(bigSec+othersSec, all.Bytes)
+		ic.ReadPerByte, ic.WritePerByte = dev/2, dev/2
+		ic.LargeMinBytes, ic.LargeDevicePerByte = 0, 0
 	}
-	ic.ReadPerByte, ic.WritePerByte = dev/2, dev/2
 	return fmt.Sprintf("idxbuild: %s for %.0f indexes without data, %s for %s alone, %s with the sample's %s: %.3g ms per index, %.3g s/MB for tables over %s, %.3g s/MB for the others, %.3g µs CPU per key",
 		units.FormatDuration(seconds(empty.Wall)), empty.Indexes, units.FormatDuration(seconds(big.Wall)), units.FormatIEC(int64(big.Bytes)),
 		units.FormatDuration(seconds(all.Wall)), units.FormatIEC(int64(all.Bytes)), ic.SecPerIndex*1e3,
 		bigSec/math.Max(1, big.Bytes)*1e6, units.FormatIEC(largeMin), othersSec/math.Max(1, othersBytes)*1e6, ic.CPUPerKeyUs)
+}
+
+// fitIdxbuildOverlap: with the traffic counted (fitMeasuredTraffic) and the
+// CPU from rusage, the whole sample's rebuild says how much of its CPU and
+// its I/O ran at once: it took work seconds beyond its start-up and
+// indexes, against max(C, I) when they overlap fully and C + I when they
+// take turns (C its CPU over the cores its threads use, I its I/O on this
+// disk). What it took beyond C + I is CPU the threads did not spread over
+// the cores: the CPU per key grows to give it.
+func fitIdxbuildOverlap(m *Model, all sample, work float64, p plan.Idxbuild) {
+	ic := &m.Idxbuild
+	par, qd, penalty := idxbuildThreads(p, m.Hardware.Cores, ic.ThreadPenalty)
+	cpu := (all.Bytes/1e6*ic.CPUPerMB + all.Records*ic.CPUPerKeyUs/1e6) * penalty / par
+	io := ioSecondsPerByte(ic.PhaseCost, m.Hardware, qd) * all.Bytes
+	hi, lo := math.Max(cpu, io), math.Min(cpu, io)
+	switch {
+	case work <= hi:
+		ic.Overlap = 1
+	case work <= hi+lo:
+		ic.Overlap = 1 - (work-hi)/lo
+	default:
+		ic.Overlap = 0
+		extra := (work - cpu - io) * par / penalty
+		ic.CPUPerKeyUs += extra / all.Records * 1e6
+	}
 }
 
 // fitTabanalys sets tabanalys's start-up and per-byte cost from two
@@ -344,23 +434,30 @@ func fitIdxbuild(m *Model, idxs [3]sample, largeMin int64, p plan.Idxbuild) stri
 // took no longer), the start-up is a utility call's here (the loads') and
 // the rest of their mean time goes with the bytes: what was measured, not
 // the prior's full read.
-func fitTabanalys(m *Model, tabs []sample) {
+func fitTabanalys(m *Model, tabs []sample, measured bool) {
 	if len(tabs) != 2 {
 		return
 	}
 	m.Tabanalys.CPUPerMB = 0
+	read := func(ioPerByte float64) {
+		if !measured { // else the counters said
+			m.Tabanalys.ReadPerByte = deviceFactor(ioPerByte, m.Hardware, m.Tabanalys, 1)
+		}
+	}
 	if tabs[0].Bytes != tabs[1].Bytes {
 		if slope := (tabs[0].Wall - tabs[1].Wall) / (tabs[0].Bytes - tabs[1].Bytes); slope > 0 {
 			m.Tabanalys.StartupSec = math.Max(0, tabs[1].Wall-slope*tabs[1].Bytes)
-			m.Tabanalys.ReadPerByte = deviceFactor(slope, m.Hardware, m.Tabanalys.IOSizeKB, 1)
+			read(slope)
 			return
 		}
 	}
 	wall, bytes := (tabs[0].Wall+tabs[1].Wall)/2, (tabs[0].Bytes+tabs[1].Bytes)/2
 	m.Tabanalys.StartupSec = math.Min(wall, m.Load.StartupSec)
-	m.Tabanalys.ReadPerByte = 0
+	if !measured {
+		m.Tabanalys.ReadPerByte = 0
+	}
 	if bytes > 0 {
-		m.Tabanalys.ReadPerByte = deviceFactor((wall-m.Tabanalys.StartupSec)/bytes, m.Hardware, m.Tabanalys.IOSizeKB, 1)
+		read((wall - m.Tabanalys.StartupSec) / bytes)
 	}
 }
 
@@ -370,7 +467,8 @@ func fitTabanalys(m *Model, tabs []sample) {
 // the measured one did: bisection, as for the start-up traffic (the
 // queue's time grows with the factor).
 func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured sample, slots int) {
-	cc := costContext{hw: m.Hardware, idx: c.idx, tables: map[string]*plan.Placement{}, threaded: map[string]bool{}, buildIndexesOnLoad: true}
+	cc := newCostContext(m.Hardware)
+	cc.idx, cc.tables, cc.threaded, cc.buildIndexesOnLoad = c.idx, map[string]*plan.Placement{}, map[string]bool{}, true
 	for name, n := range c.indexes {
 		cc.tables[strings.ToLower(name)] = &plan.Placement{Table: name, Indexes: n}
 	}

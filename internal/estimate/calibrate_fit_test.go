@@ -2,11 +2,13 @@ package estimate
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 )
@@ -34,7 +36,7 @@ func idxbuildSample() (*Model, [3]sample, []plan.Placement) {
 
 func TestFitIdxbuildSeparatesIndexesAndSizes(t *testing.T) {
 	m, idxs, _ := idxbuildSample()
-	fitIdxbuild(m, idxs, 50e6, plan.Idxbuild{Threadnum: 1, Datascanthreads: 2})
+	fitIdxbuild(m, idxs, 50e6, plan.Idxbuild{Threadnum: 1, Datascanthreads: 2}, false)
 	ic := m.Idxbuild
 	assert.InDelta(t, 0.1, ic.StartupSec, 1e-12, "a utility call's start-up, as measured on the loads")
 	assert.InDelta(t, 0.001, ic.SecPerIndex, 1e-9)
@@ -50,7 +52,7 @@ func TestFitIdxbuildSeparatesIndexesAndSizes(t *testing.T) {
 	idxs[2].Indexes = 49
 	idxs[2].Wall += 0.047
 	idxs[2].CPU = 1
-	fitIdxbuild(m, idxs, 0, plan.Idxbuild{})
+	fitIdxbuild(m, idxs, 0, plan.Idxbuild{}, false)
 	assert.Zero(t, m.Idxbuild.LargeMinBytes)
 	assert.InDelta(t, 1, m.Idxbuild.ReadPerByte+m.Idxbuild.WritePerByte, 1e-6)
 }
@@ -60,7 +62,7 @@ func TestFitIdxbuildSeparatesIndexesAndSizes(t *testing.T) {
 func TestFittedIdxbuildReproducesItsSample(t *testing.T) {
 	m, idxs, tables := idxbuildSample()
 	p := plan.Idxbuild{Threadnum: 1, Datascanthreads: 2}
-	fitIdxbuild(m, idxs, 50e6, p)
+	fitIdxbuild(m, idxs, 50e6, p, false)
 	in := Input{Plan: &plan.Plan{Tables: tables, Idxbuild: p}, Hardware: m.Hardware}
 	w := m.idxbuildWork(&schedule.Job{Kind: schedule.KindIdxbuild}, in.context())
 	assert.InDelta(t, 0.1+0.049, w.startup, 1e-9, "start-up and 49 indexes")
@@ -103,7 +105,7 @@ func TestFitTabanalys(t *testing.T) {
 			m := DefaultModel()
 			m.Hardware = hw
 			m.Load.StartupSec = 0.05
-			fitTabanalys(m, tt.tabs)
+			fitTabanalys(m, tt.tabs, false)
 			assert.InDelta(t, tt.startup, m.Tabanalys.StartupSec, 1e-9)
 			assert.InDelta(t, tt.read, m.Tabanalys.ReadPerByte, 1e-9)
 			assert.Zero(t, m.Tabanalys.CPUPerMB)
@@ -113,11 +115,11 @@ func TestFitTabanalys(t *testing.T) {
 
 func TestQueuesWallSharesTheDisk(t *testing.T) {
 	hw := Hardware{Cores: 4, DiskMBps: 100, DiskModel: DiskSerial}
-	read := PhaseCost{ReadPerByte: 1, IOSizeKB: 64}
+	read := PhaseCost{ReadPerByte: 1}
 	hundred := []*sampleTable{{bytes: 100e6}, {bytes: 100e6}}
 	// A: two 100 MB jobs one after the other; B: one beside A's first.
 	// They share 100 MB/s until B ends at 2 s; A's second runs alone.
-	ends := queuesWall([]simQueue{read.queue(hundred, 1), read.queue(hundred[:1], 1)}, hw)
+	ends := queuesWall([]simQueue{read.queue(hundred, 1, hw), read.queue(hundred[:1], 1, hw)}, hw)
 	assert.InDelta(t, 3, ends[0], 1e-9)
 	assert.InDelta(t, 2, ends[1], 1e-9)
 }
@@ -128,14 +130,14 @@ func TestFitStartupIOBesideAnotherQueue(t *testing.T) {
 	m := diskOnlyModel()
 	m.Hardware = Hardware{Cores: 4, DiskMBps: 100, DiskModel: DiskSerial}
 	tables := []*sampleTable{{bytes: 10e6}, {bytes: 10e6}, {bytes: 10e6}, {bytes: 10e6}}
-	dumps := m.Dump.queue(tables, 2)
-	alone := queuesWall([]simQueue{m.Load.queue(tables, 1), dumps}, m.Hardware)[0]
+	dumps := m.Dump.queue(tables, 2, m.Hardware)
+	alone := queuesWall([]simQueue{m.Load.queue(tables, 1, m.Hardware), dumps}, m.Hardware)[0]
 	measured := sample{Wall: alone * 1.5}
 	kb := fitStartupIO(m, m.Load, tables, measured, 1, dumps)
 	assert.Positive(t, kb)
 	p := m.Load
 	p.StartupIOKB = kb
-	assert.InDelta(t, measured.Wall, queuesWall([]simQueue{p.queue(tables, 1), dumps}, m.Hardware)[0], 1e-6)
+	assert.InDelta(t, measured.Wall, queuesWall([]simQueue{p.queue(tables, 1, m.Hardware), dumps}, m.Hardware)[0], 1e-6)
 	assert.Zero(t, fitStartupIO(m, m.Load, tables, sample{Wall: alone / 2}, 1, dumps), "faster than the model without start-up traffic: none")
 }
 
@@ -153,6 +155,84 @@ func TestSolveIncreasing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.InDelta(t, tc.want, solveIncreasing(tc.f, tc.target, tc.limit), 1e-6*max(1, tc.want))
+		})
+	}
+}
+
+// The counters of a phase's calls give its traffic: the slope of sectors
+// over table bytes is the bytes per table byte, the slope of requests
+// says which share went in random block requests (read-ahead requests of
+// 128 KiB and written-back requests of 512 KiB are the sequential ones);
+// the intercept, a call's start-up, does not count.
+func TestMeasureTraffic(t *testing.T) {
+	hw := Hardware{Cores: 2, DiskMBps: 100}
+	const kib = 1024
+	var s []sample
+	for _, mb := range []float64{1, 5, 20, 60, 100} {
+		b := mb * 1e6
+		read, write := 1.1*b, 1.0*b
+		random := 0.2 * read
+		io := diskstats.Counts{
+			Reads:          uint64(math.Round(random/(8*kib)+(read-random)/(128*kib))) + 3, // + a start-up's requests
+			SectorsRead:    uint64(math.Round(read/512)) + 24,
+			Writes:         uint64(math.Round(write/(512*kib))) + 1,
+			SectorsWritten: uint64(math.Round(write / 512)),
+		}
+		s = append(s, sample{Bytes: b, IO: &io})
+	}
+	tr, ok := measureTraffic(s, 8, hw)
+	require.True(t, ok)
+	assert.InDelta(t, 1.1, tr.read, 0.001)
+	assert.InDelta(t, 1.0, tr.write, 0.001)
+	assert.InDelta(t, 0.2, tr.readRandom, 0.002)
+	assert.InDelta(t, 0, tr.writeRandom, 0.002)
+	assert.InDelta(t, 4, tr.perCall, 0.5, "3 reads and a write a call, whatever its size")
+
+	_, ok = measureTraffic(s[:1], 8, hw)
+	assert.False(t, ok, "one call is no slope")
+	_, ok = measureTraffic([]sample{{Bytes: 1}, {Bytes: 2}}, 8, hw)
+	assert.False(t, ok, "no counters")
+}
+
+func TestFitSlope(t *testing.T) {
+	a, b := fitSlope([]float64{0, 1, 2}, []float64{1, 3, 5})
+	assert.InDelta(t, 1, a, 1e-12)
+	assert.InDelta(t, 2, b, 1e-12)
+	a, b = fitSlope([]float64{1, 2, 3}, []float64{0, 2, 4}) // intercept -2: through the origin
+	assert.Zero(t, a)
+	assert.InDelta(t, 16.0/14, b, 1e-12)
+	a, b = fitSlope([]float64{1, 2}, []float64{5, 3}) // falling: no slope
+	assert.Equal(t, []float64{4, 0}, []float64{a, b})
+}
+
+// With the traffic measured (here: 0.2 device bytes per table byte, 0.3 s
+// of I/O on the 100 MB/s disk) and the CPU from rusage, the sample's
+// rebuild says how much of the two overlapped, and the fitted model
+// rebuilds the sample in the time it took.
+func TestFitIdxbuildOverlapFromMeasuredTraffic(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		wall    float64 // of the whole sample's rebuild
+		overlap float64
+	}{
+		{"fully overlapped: the longer of CPU and I/O", 0.1 + 0.049 + 0.5, 1},
+		{"taking turns: their sum", 0.1 + 0.049 + 0.5 + 0.3, 0},
+		{"half", 0.1 + 0.049 + 0.5 + 0.15, 0.5},
+		{"longer than the sum: more CPU", 0.1 + 0.049 + 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, idxs, tables := idxbuildSample()
+			m.Idxbuild.ReadPerByte, m.Idxbuild.WritePerByte = 0.1, 0.1
+			m.Idxbuild.ReadRandom, m.Idxbuild.WriteRandom = 0, 0
+			p := plan.Idxbuild{Threadnum: 1, Datascanthreads: 2}
+			idxs[2].Wall = tc.wall
+			idxs[2].CPU = 1 // with the per-MB CPU, 0.5 s on the 2 cores the scan threads use
+			fitIdxbuild(m, idxs, 50e6, p, true)
+			assert.InDelta(t, 0.2, m.Idxbuild.ReadPerByte+m.Idxbuild.WritePerByte, 1e-12, "the counted traffic stays")
+			assert.InDelta(t, tc.overlap, m.Idxbuild.Overlap, 1e-9)
+			in := Input{Plan: &plan.Plan{Tables: tables, Idxbuild: p}, Hardware: m.Hardware}
+			w := m.idxbuildWork(&schedule.Job{Kind: schedule.KindIdxbuild}, in.context())
+			assert.InDelta(t, idxs[2].Wall, aloneDuration(w, m.Hardware).Seconds(), 2e-3)
 		})
 	}
 }

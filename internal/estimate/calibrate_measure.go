@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
@@ -24,6 +25,34 @@ import (
 // The CPU time is the growth of this process's children rusage: calls are
 // sequential here, so it is this call's.
 func (c *calibrator) timed(ctx context.Context, cmd execx.Cmd) (execx.Result, float64, error) {
+	res, cpu, _, err := c.timedIO(ctx, cmd)
+	return res, cpu, err
+}
+
+// timedIO is timed with the disk's counters around the call, when
+// calibrate reads them (nil otherwise): the requests and bytes the device
+// saw for it.
+func (c *calibrator) timedIO(ctx context.Context, cmd execx.Cmd) (execx.Result, float64, *diskstats.Counts, error) {
+	var before diskstats.Counts
+	if c.cfg.Stats != nil {
+		var err error
+		if before, err = c.cfg.Stats.Read(); err != nil {
+			return execx.Result{}, 0, nil, fmt.Errorf("disk counters: %w", err)
+		}
+	}
+	res, cpu, err := c.exec(ctx, cmd)
+	if err != nil || c.cfg.Stats == nil {
+		return res, cpu, nil, err
+	}
+	after, err := c.cfg.Stats.Read()
+	if err != nil {
+		return res, cpu, nil, fmt.Errorf("disk counters: %w", err)
+	}
+	io := after.Sub(before)
+	return res, cpu, &io, nil
+}
+
+func (c *calibrator) exec(ctx context.Context, cmd execx.Cmd) (execx.Result, float64, error) {
 	before := childCPU()
 	cmd.Env = append(cmd.Env, "DLC="+c.cfg.DLC)
 	if cmd.Log == nil {
@@ -273,13 +302,26 @@ func safeFile(s string) string {
 	}, s)
 }
 
+// extentCost is what formatting a fixed extent cost: the time beyond a
+// variable extent's, and, when the disk's counters are read, the bytes
+// written beyond (counted).
+type extentCost struct {
+	sec, bytes, written float64
+	counted             bool
+}
+
 // fixedExtentCost creates a database with one 64 MB fixed data extent and
 // one with a variable extent, in the work directory, and returns how much
 // longer the fixed one took: what formatting fixed extents costs here
 // (prostrct create writes every block of a fixed extent).
-func (c *calibrator) fixedExtentCost(ctx context.Context) (extra, bytes float64, err error) {
+func (c *calibrator) fixedExtentCost(ctx context.Context) (extentCost, error) {
 	const sizeKB = 64 << 10
+	ec := extentCost{bytes: sizeKB * 1024}
 	create := func(name string, fixed bool) (float64, error) {
+		sign := -1.0
+		if fixed {
+			sign = 1
+		}
 		dir := filepath.Join(c.dir, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return 0, err
@@ -293,18 +335,23 @@ func (c *calibrator) fixedExtentCost(ctx context.Context) (extra, bytes float64,
 		if err := os.WriteFile(st, []byte(lines), 0o644); err != nil {
 			return 0, err
 		}
-		res, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProstrct), Dir: dir,
+		res, _, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProstrct), Dir: dir,
 			Args: openedge.ProstrctCreateArgs(filepath.Join(dir, name), st, 8192)})
+		if io != nil {
+			ec.written += sign * float64(io.SectorsWritten) * 512
+			ec.counted = true
+		}
 		return res.Elapsed.Seconds(), err
 	}
 	variable, err := create("extentvar", false)
 	if err != nil {
-		return 0, 0, err
+		return ec, err
 	}
 	fixed, err := create("extentfixed", true)
 	if err != nil {
-		return 0, 0, err
+		return ec, err
 	}
 	_ = os.RemoveAll(filepath.Join(c.dir, "extentfixed"))
-	return fixed - variable, sizeKB * 1024, nil
+	ec.sec = fixed - variable
+	return ec, nil
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
@@ -94,6 +95,7 @@ type sliceProbe struct {
 	dir     string
 	wall    float64
 	cpu     float64
+	io      *diskstats.Counts // the disk's counters for the probe, when read
 }
 
 // maxSliceProbes bounds the search: doubling from 1 reaches 2^40 (dates:
@@ -127,10 +129,11 @@ func (c *calibrator) sliceLargest(ctx context.Context, t *sampleTable, key slice
 		if err != nil {
 			return nil, err
 		}
-		res, cpu, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: args})
+		res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: args})
 		if err != nil {
 			return nil, err
 		}
+		p.io = io
 		r, err := openedge.ParseDumpOutput(res.Output)
 		if err != nil {
 			return nil, fmt.Errorf("dumpspecified of %s: %w", t.name, err)
@@ -239,6 +242,6 @@ func (c *calibrator) largeSample(ctx context.Context, stats []openedge.TableStat
 	st := &sampleTable{name: name, records: p.records, bytes: int64(float64(p.records) * mean), file: firstBD(p.dir),
 		slice: fmt.Sprintf("%s %s %s", key.field, p.spec.Op1, p.spec.Low)}
 	c.notes = append(c.notes, fmt.Sprintf("large sample: %s %s, %s of %s records (%s)", name, st.slice, units.Thousands(p.records), units.Thousands(big.Records), units.FormatIEC(st.bytes)))
-	dump := &sample{Job: "dump " + name + " slice (source)", Records: float64(p.records), Bytes: float64(st.bytes), Wall: p.wall, CPU: p.cpu}
+	dump := &sample{Job: "dump " + name + " slice (source)", Records: float64(p.records), Bytes: float64(st.bytes), Wall: p.wall, CPU: p.cpu, IO: p.io}
 	return st, dump, nil
 }

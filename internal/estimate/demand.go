@@ -9,13 +9,16 @@ import (
 )
 
 // flowDemand is what one stream of a job needs to finish: core seconds,
-// device bytes and device requests. par caps the cores the stream can use
-// at once (1 for a proutil stream, the thread count for idxbuild); qd is
-// the requests it keeps in flight (it caps the stream's IOPS at
-// qd·1000/latency).
+// device bytes, the operations the device counts (ops) and the requests
+// the stream waits for (waits: traffic.go). par caps the cores the stream
+// can use at once (1 for a proutil stream, the thread count for idxbuild);
+// qd is the requests it keeps in flight (its waits take
+// waits·latency/qd); overlap is the share of the shorter of its CPU and
+// its I/O that runs under the longer (0: one after the other, a proutil
+// stream; 1: fully, threads that compute while others wait).
 type flowDemand struct {
-	cpu, bytes, ops float64
-	par, qd         float64
+	cpu, bytes, ops, waits float64
+	par, qd, overlap       float64
 }
 
 // jobWork is a job as the simulator sees it: a start-up delay, then one or
@@ -32,6 +35,9 @@ type jobWork struct {
 // idxbuild parameters.
 type costContext struct {
 	hw       Hardware
+	disk     disk
+	srcKB    float64                    // the source's database block, KiB: a dump's random request
+	dstKB    float64                    // the target's: a load's, idxbuild's
 	tables   map[string]*plan.Placement // by lower-case owner.table
 	list     []*plan.Placement          // the same, in plan order (sums in a fixed order)
 	idx      plan.Idxbuild
@@ -48,14 +54,29 @@ type costContext struct {
 // on few cores queue for the CPU as real process starts do.
 func (p PhaseCost) startup() float64 { return math.Max(0, p.StartupSec-p.StartupCPUSec) }
 
-func (p PhaseCost) demand(records, bytes float64) flowDemand {
-	dev := bytes*(p.ReadPerByte+p.WritePerByte) + p.StartupIOKB*1024
-	return flowDemand{
-		cpu:   math.Min(p.StartupCPUSec, p.StartupSec) + records*p.CPUPerRecordUs/1e6 + bytes/1e6*p.CPUPerMB,
-		bytes: dev,
-		ops:   dev / (p.IOSizeKB * 1024),
-		par:   1, qd: 1,
+// newCostContext is the context of a job with no plan around it: the
+// hardware and its disk, blocks of the default size.
+func newCostContext(hw Hardware) costContext {
+	return costContext{hw: hw, disk: hw.disk(), srcKB: defaultRandomKB, dstKB: defaultRandomKB}
+}
+
+func (cc *costContext) src() ioEnv { return ioEnv{d: &cc.disk, blockKB: cc.srcKB} }
+func (cc *costContext) dst() ioEnv { return ioEnv{d: &cc.disk, blockKB: cc.dstKB} }
+
+// demand is one stream of the phase moving bytes of table data in
+// records: its CPU, and its traffic by access pattern; the start-up's own
+// traffic (opening the database, its log and before-image) is random
+// block reads.
+func (p PhaseCost) demand(records, bytes float64, env ioEnv) flowDemand {
+	f := flowDemand{
+		cpu: math.Min(p.StartupCPUSec, p.StartupSec) + records*p.CPUPerRecordUs/1e6 + bytes/1e6*p.CPUPerMB,
+		par: 1, qd: 1,
 	}
+	f.add(p.shape(bytes, env), env.d)
+	if p.StartupIOKB > 0 {
+		f.add(ioShape{read: p.StartupIOKB * 1024, readRandom: 1, randomKB: env.blockKB}, env.d)
+	}
+	return f
 }
 
 func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
@@ -63,28 +84,35 @@ func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
 	case schedule.KindDump:
 		return m.dumpWork(j, cc)
 	case schedule.KindLoad:
-		w := jobWork{startup: m.Load.startup(), flows: []flowDemand{m.Load.demand(float64(j.Records), float64(j.Bytes))}}
+		w := jobWork{startup: m.Load.startup(), flows: []flowDemand{m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
 			keys, keyBytes := m.keys(j.Table, j.Records, cc)
 			f := &w.flows[0]
 			f.cpu += m.Idxbuild.LoadKeyFactor * keys * m.Idxbuild.CPUPerKeyUs / 1e6
-			extra := float64(j.Bytes) * m.Idxbuild.WritePerByte
+			// The index blocks written as idxbuild writes them, and the
+			// sort files when the keys do not fit in memory.
+			ic := m.Idxbuild.PhaseCost
+			ic.ReadPerByte = 0
+			f.add(ic.shape(float64(j.Bytes), cc.dst()), &cc.disk)
 			if keyBytes > m.sortMemory(cc) {
-				extra += keyBytes * m.Idxbuild.SortIOPerKeyByte
+				f.add(sortSpill(keyBytes*m.Idxbuild.SortIOPerKeyByte), &cc.disk)
 			}
-			f.bytes += extra
-			f.ops += extra / (m.Idxbuild.IOSizeKB * 1024)
 		}
 		return w
 	case schedule.KindIdxbuild:
 		return m.idxbuildWork(j, cc)
 	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
-		return jobWork{startup: m.Tabanalys.startup(), flows: []flowDemand{m.Tabanalys.demand(float64(j.Records), float64(j.Bytes))}}
+		env := cc.dst()
+		if j.Kind == schedule.KindAnalyzeSource {
+			env = cc.src()
+		}
+		return jobWork{startup: m.Tabanalys.startup(), flows: []flowDemand{m.Tabanalys.demand(float64(j.Records), float64(j.Bytes), env)}}
 	case schedule.KindCreateTarget:
 		w := jobWork{startup: m.FixedSec[string(j.Kind)] + m.DFPerTableSec*float64(cc.nTables)}
 		if cc.extentKB > 0 && m.ExtentWritePerByte > 0 {
-			b := float64(cc.extentKB) * 1024 * m.ExtentWritePerByte
-			w.flows = []flowDemand{{bytes: b, ops: b / (1 << 20), par: 1, qd: 1}}
+			f := flowDemand{par: 1, qd: 1}
+			f.add(ioShape{write: float64(cc.extentKB) * 1024 * m.ExtentWritePerByte}, &cc.disk) // formatted in sequence
+			w.flows = []flowDemand{f}
 		}
 		return w
 	}
@@ -100,12 +128,12 @@ func (m *Model) dumpWork(j *schedule.Job, cc costContext) jobWork {
 	}
 	w := jobWork{startup: m.Dump.startup()}
 	if threads <= 1 {
-		w.flows = []flowDemand{m.Dump.demand(float64(j.Records), float64(j.Bytes))}
+		w.flows = []flowDemand{m.Dump.demand(float64(j.Records), float64(j.Bytes), cc.src())}
 		return w
 	}
 	w.sections = true
 	for _, share := range bracketShares(threads, m.BracketSkew) {
-		w.flows = append(w.flows, m.Dump.demand(float64(j.Records)*share, float64(j.Bytes)*share))
+		w.flows = append(w.flows, m.Dump.demand(float64(j.Records)*share, float64(j.Bytes)*share, cc.src()))
 	}
 	return w
 }
@@ -172,29 +200,49 @@ func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 			}
 		}
 	}
-	f := ic.demand(records, bytes)
-	if large > 0 {
-		// The large tables at their own rate (LargeDevicePerByte).
-		f.bytes += large * (ic.LargeDevicePerByte - ic.ReadPerByte - ic.WritePerByte)
-		f.ops = f.bytes / (ic.IOSizeKB * 1024)
+	pc := ic.PhaseCost
+	if large > 0 && pc.ReadPerByte+pc.WritePerByte > 0 {
+		// The large tables at their own rate (LargeDevicePerByte), read
+		// and written in the same proportion as the others.
+		scale := (bytes - large + large*ic.LargeDevicePerByte/(pc.ReadPerByte+pc.WritePerByte)) / bytes
+		pc.ReadPerByte *= scale
+		pc.WritePerByte *= scale
 	}
+	f := pc.demand(records, bytes, cc.dst())
 	f.cpu += keys * ic.CPUPerKeyUs / 1e6
 	if keyBytes > m.sortMemory(cc) {
-		spill := keyBytes * ic.SortIOPerKeyByte
-		f.bytes += spill
-		f.ops += spill / (ic.IOSizeKB * 1024)
+		f.add(sortSpill(keyBytes*ic.SortIOPerKeyByte), &cc.disk)
 	}
-	threads, scan := float64(cc.idx.Threadnum*max(1, cc.idx.Mergethreads)), float64(cc.idx.Datascanthreads)
-	cores := float64(max(1, cc.hw.Cores))
-	if threads <= 0 {
-		threads = cores // -threadnum defaults to the number of CPUs
-	}
-	f.par = math.Min(cores, math.Max(threads, scan))
-	f.qd = math.Max(1, math.Max(scan, float64(cc.idx.Threadnum)))
-	if over := (threads+scan)/(2*cores) - 1; over > 0 {
-		f.cpu *= 1 + ic.ThreadPenalty*over
-	}
+	var penalty float64
+	f.par, f.qd, penalty = idxbuildThreads(cc.idx, cc.hw.Cores, ic.ThreadPenalty)
+	f.cpu *= penalty
+	f.overlap = ic.Overlap
 	return jobWork{startup: ic.startup() + ic.SecPerIndex*indexes, flows: []flowDemand{f}}
+}
+
+// idxbuildThreads is how idxbuild's threads use the machine: the cores
+// they can use at once, the requests they keep in flight, and the factor
+// the CPU work grows by when -threadnum × -mergethreads + -datascanthreads
+// oversubscribe the cores.
+func idxbuildThreads(idx plan.Idxbuild, cores int, alpha float64) (par, qd, penalty float64) {
+	threads, scan := float64(idx.Threadnum*max(1, idx.Mergethreads)), float64(idx.Datascanthreads)
+	c := float64(max(1, cores))
+	if threads <= 0 {
+		threads = c // -threadnum defaults to the number of CPUs
+	}
+	par = math.Min(c, math.Max(threads, scan))
+	qd = math.Max(1, math.Max(scan, float64(idx.Threadnum)))
+	penalty = 1
+	if over := (threads+scan)/(2*c) - 1; over > 0 {
+		penalty += alpha * over
+	}
+	return par, qd, penalty
+}
+
+// sortSpill is the traffic of sort files that do not fit in -TF memory:
+// written and read back in sequence, in -TMB blocks.
+func sortSpill(bytes float64) ioShape {
+	return ioShape{read: bytes / 2, write: bytes / 2}
 }
 
 // indexesOf is the number of indexes of t: the plan's count, or the

@@ -50,12 +50,17 @@ func (in *Input) validate() error {
 
 // context is the per-plan knowledge the model uses besides the job.
 func (in *Input) context() costContext {
-	cc := costContext{
-		hw: in.Hardware, idx: in.Plan.Idxbuild, nTables: len(in.Plan.Tables),
-		tables:             make(map[string]*plan.Placement, len(in.Plan.Tables)),
-		buildIndexesOnLoad: in.Strategy.BuildIndexes,
-		threaded:           map[string]bool{},
+	cc := newCostContext(in.Hardware)
+	if kb := float64(in.Plan.Source.BlockSize) / 1024; kb > 0 {
+		cc.srcKB = kb
 	}
+	if kb := float64(in.Plan.BlockSize) / 1024; kb > 0 {
+		cc.dstKB = kb
+	}
+	cc.idx, cc.nTables = in.Plan.Idxbuild, len(in.Plan.Tables)
+	cc.tables = make(map[string]*plan.Placement, len(in.Plan.Tables))
+	cc.buildIndexesOnLoad = in.Strategy.BuildIndexes
+	cc.threaded = map[string]bool{}
 	for i := range in.Plan.Tables {
 		t := &in.Plan.Tables[i]
 		cc.tables[strings.ToLower(t.Table)] = t
@@ -66,11 +71,16 @@ func (in *Input) context() costContext {
 			cc.threaded[t.Table] = true
 		}
 	}
+	// prostrct create formats every fixed extent of target.st: the data
+	// and index areas', the Schema Area's, the before-image's (often the
+	// largest, a BI sized for the load) and the after-image's.
+	extents := append(append(append([]plan.Extent{}, in.Plan.Schema...), in.Plan.BI.Extents...), in.Plan.AI...)
 	for _, a := range in.Plan.Areas {
-		for _, x := range a.Extents {
-			if x.Fixed {
-				cc.extentKB += x.SizeKB
-			}
+		extents = append(extents, a.Extents...)
+	}
+	for _, x := range extents {
+		if x.Fixed {
+			cc.extentKB += x.SizeKB
 		}
 	}
 	return cc

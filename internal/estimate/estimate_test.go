@@ -17,10 +17,10 @@ import (
 // from the disk: the windows of small plans can be worked out by hand.
 func diskOnlyModel() *Model {
 	m := DefaultModel()
-	m.Dump = PhaseCost{ReadPerByte: 1, IOSizeKB: 64}
-	m.Load = PhaseCost{ReadPerByte: 1, IOSizeKB: 64}
-	m.Idxbuild = IdxbuildCost{PhaseCost: PhaseCost{IOSizeKB: 64}}
-	m.Tabanalys = PhaseCost{IOSizeKB: 64}
+	m.Dump = PhaseCost{ReadPerByte: 1}
+	m.Load = PhaseCost{ReadPerByte: 1}
+	m.Idxbuild = IdxbuildCost{}
+	m.Tabanalys = PhaseCost{}
 	for k := range m.FixedSec {
 		m.FixedSec[k] = 0
 	}
@@ -83,7 +83,9 @@ func TestOverlapHelpsWhenStreamsAreLatencyBound(t *testing.T) {
 	// alone use half the device, so loads running beside them are free.
 	hw := Hardware{Cores: 8, DiskIOPS: 1000, DiskLatencyMs: 2}
 	m := diskOnlyModel()
-	m.Dump.IOSizeKB, m.Load.IOSizeKB = 1000/1024.0, 1000/1024.0 // 1 request per 1000 bytes
+	for _, p := range []*PhaseCost{&m.Dump, &m.Load} {
+		p.ReadRandom, p.RandomIOKB = 1, 1000/1024.0 // 1 random read per 1000 bytes
+	}
 	p := testPlan(1e6, 1e6, 1e6, 1e6)
 	staged, err := Run(context.Background(), Input{Plan: p, Hardware: hw, Model: m, Strategy: Strategy{Staged: true, DumpJobs: 1, LoadJobs: 1}})
 	require.NoError(t, err)

@@ -3,6 +3,8 @@ package estimate
 import (
 	"errors"
 	"math"
+
+	"github.com/oedl/oedl/internal/diskstats"
 )
 
 // sample is one timed utility call of the calibration.
@@ -13,6 +15,9 @@ type sample struct {
 	Indexes float64 `json:"indexes,omitempty"` // idxbuild: indexes rebuilt
 	Wall    float64 `json:"wall_s"`
 	CPU     float64 `json:"cpu_s"` // user+sys of the utility
+	// IO is what the disk counted for the call (requests and sectors),
+	// when calibrate reads its counters.
+	IO *diskstats.Counts `json:"io,omitempty"`
 }
 
 // fitLinear fits y = a + b·x1 + c·x2 by least squares with a, b, c ≥ 0:

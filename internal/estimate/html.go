@@ -35,19 +35,7 @@ func (e *Estimate) WriteHTMLFile(path, title string) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return e.WriteHTML(w, title) })
 }
 
-var htmlPage = template.Must(template.New("estimate").Funcs(template.FuncMap{
-	"dur":   func(s Seconds) string { return units.FormatDuration(s.D()) },
-	"bytes": units.FormatIEC,
-	"sub":   func(a, b Seconds) Seconds { return a - b },
-}).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
-table{border-collapse:collapse;margin:1em 0}td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:right}
-td:first-child,th:first-child{text-align:left}.big{font-size:1.6em}
-pre{background:#f6f6f6;padding:1em;overflow-x:auto}
-</style></head><body>
-<h1>{{.Title}}</h1>
+var htmlPage = template.Must(template.New("estimate").Funcs(pageFuncs).Parse(pageHead + `
 <p class="big">Outage window: <b>{{dur .E.Window}}</b>{{with .E.Range}} (P50 {{dur .P50}}, P90 {{dur .P90}}){{end}}</p>
 <p>{{.E.Hardware}}<br>{{.E.Strategy.Describe}}<br>model: {{.E.ModelOrigin}}</p>
 <h2>Phases</h2>
@@ -68,6 +56,68 @@ pre{background:#f6f6f6;padding:1em;overflow-x:auto}
 <h2>Per table</h2>
 <table><tr><th>table</th><th>size</th><th>records</th><th>dump starts</th><th>dump</th><th>load ends</th><th>load</th><th>sections</th></tr>
 {{range .E.Tables}}<tr><td>{{.Table}}</td><td>{{bytes .Bytes}}</td><td>{{.Records}}</td><td>{{dur .DumpStart}}</td><td>{{dur .Dump}}</td><td>{{dur .LoadEnd}}</td><td>{{dur .Load}}</td><td>{{.Sections}}</td></tr>
+{{end}}</table>
+</body></html>
+`))
+
+// WriteWhatIfHTMLFile writes the what-if table as a page, all or nothing.
+func WriteWhatIfHTMLFile(path, title string, rows []WhatIfRow) error {
+	type line struct {
+		R WhatIfRow
+		C whatIfCells
+	}
+	lines := make([]line, len(rows))
+	for i, r := range rows {
+		lines[i] = line{r, r.whatIfCells()}
+	}
+	return atomicfile.Write(path, func(w io.Writer) error {
+		return whatIfPage.Execute(w, struct {
+			Title string
+			Rows  []line
+		}{title, lines})
+	})
+}
+
+// WriteHTMLFile writes the comparison as a page, all or nothing.
+func (c *Comparison) WriteHTMLFile(path, title string) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		return comparePage.Execute(w, struct {
+			Title string
+			C     *Comparison
+		}{title, c})
+	})
+}
+
+// pageHead is the head and style the three pages share.
+const pageHead = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}
+table{border-collapse:collapse;margin:1em 0}td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:right}
+td:first-child,th:first-child{text-align:left}.big{font-size:1.6em}
+pre{background:#f6f6f6;padding:1em;overflow-x:auto}
+</style></head><body>
+<h1>{{.Title}}</h1>
+`
+
+var pageFuncs = template.FuncMap{
+	"dur":   func(s Seconds) string { return units.FormatDuration(s.D()) },
+	"bytes": units.FormatIEC,
+	"sub":   func(a, b Seconds) Seconds { return a - b },
+}
+
+var whatIfPage = template.Must(template.New("whatif").Funcs(pageFuncs).Parse(pageHead + `
+<p>One estimate per combination; a bursting ceiling reads baseline↑burst.</p>
+<table><tr><th>cores</th><th>volume</th><th>disk MB/s</th><th>IOPS</th><th>memory</th><th>dump jobs</th><th>load jobs</th><th>loads/area</th><th>dump+load</th><th>idxbuild</th><th>window</th></tr>
+{{range .Rows}}<tr><td>{{.R.Hardware.Cores}}</td><td>{{.C.Volume}}</td><td>{{.C.MBps}}</td><td>{{.C.IOPS}}</td><td>{{bytes .R.Hardware.MemoryBytes}}</td><td>{{.R.Strategy.DumpJobs}}</td><td>{{.R.Strategy.LoadJobs}}</td><td>{{.C.PerArea}}</td><td>{{dur .R.DumpLoad}}</td><td>{{dur .R.Idxbuild}}</td><td><b>{{dur .R.Window}}</b></td></tr>
+{{end}}</table>
+</body></html>
+`))
+
+var comparePage = template.Must(template.New("compare").Funcs(pageFuncs).Parse(pageHead + `
+<p class="big">{{.C.Why}}.</p>
+<table><tr><th>strategy</th><th>dump+load</th><th>ε</th><th>idxbuild</th><th>window</th></tr>
+{{range .C.Candidates}}<tr><td>{{.Strategy.Name}}<br><small>{{.Strategy.Describe}}</small></td><td>{{dur .DumpLoad}}</td><td>{{printf "%.2f" .Overlap}}</td><td>{{dur .Idxbuild}}</td><td><b>{{dur .Window}}</b></td></tr>
 {{end}}</table>
 </body></html>
 `))

@@ -12,10 +12,14 @@ import (
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/volume"
 )
 
 // ModelVersion is bumped when the calibration file changes incompatibly.
-const ModelVersion = 1
+// Version 2 describes a phase's requests by access pattern (read_random,
+// write_random) instead of one mean request size (io_size_kb); a version
+// 1 file is converted on reading (ParseModel).
+const ModelVersion = 2
 
 // Model is the cost model of performance-model.md §5, in the form the
 // simulated executor needs: what each job asks of the CPU and of the disk.
@@ -75,7 +79,17 @@ type PhaseCost struct {
 	CPUPerMB       float64 `json:"cpu_s_per_mb"`      // 1/θ: core seconds per MB of table data
 	ReadPerByte    float64 `json:"read_per_byte"`     // device bytes read per table byte
 	WritePerByte   float64 `json:"write_per_byte"`    // device bytes written per table byte
-	IOSizeKB       float64 `json:"io_size_kb"`        // mean request size on the device
+	// ReadRandom and WriteRandom are the shares of the read and written
+	// device bytes that go as random requests of RandomIOKB (0: one
+	// database block): each one operation, and each random read waited
+	// for by the stream. The rest is sequential, merged by the kernel and
+	// the volume into large requests (traffic.go).
+	ReadRandom  float64 `json:"read_random"`
+	WriteRandom float64 `json:"write_random"`
+	RandomIOKB  float64 `json:"random_io_kb,omitempty"`
+	// IOSizeKB is version 1's mean request size, only read from old files
+	// and converted to random shares (ParseModel).
+	IOSizeKB float64 `json:"io_size_kb,omitempty"`
 }
 
 // IdxbuildCost extends PhaseCost with the key work of an index rebuild.
@@ -115,6 +129,12 @@ type IdxbuildCost struct {
 	// built during the load (`build indexes`): the re-read of the data is
 	// saved, the sort is not (KB 20206).
 	LoadKeyFactor float64 `json:"load_key_factor"`
+	// Overlap is the share of the shorter of idxbuild's CPU and I/O time
+	// that runs under the longer: 1 when its threads compute while others
+	// wait throughout (the prior: seed 003's rebuild took the same time on
+	// 2 and 8 cores), 0 when its phases take turns (a scan, then a sort,
+	// then the writes). Calibrate measures it when it counts the traffic.
+	Overlap float64 `json:"overlap"`
 }
 
 // Uncertainty is the relative spread (σ of a log-normal factor) of each
@@ -135,19 +155,18 @@ type Uncertainty struct {
 // each of them disk-bound (2, 4 and 8 cores gave the same times).
 func DefaultModel() *Model {
 	return &Model{
-		Version: ModelVersion,
-		Origin:  "built-in priors, fitted to White Star Software's published dump/load benchmark (14 GB, 873 tables)",
-		Hardware: Hardware{Cores: 8, MemoryBytes: 16 << 30, DiskMBps: 250, DiskIOPS: 4000, DiskLatencyMs: 2.5, DiskModel: DiskCeilings,
-			Note: "the benchmark's machine: 8-core Xeon 8124M, 16 GiB, 4000 IOPS volume"},
+		Version:  ModelVersion,
+		Origin:   "built-in priors, fitted to White Star Software's published dump/load benchmark (14 GB, 873 tables)",
+		Hardware: seedHardware(8, 16<<30),
 		Dump: PhaseCost{StartupSec: 0.3, CPUPerRecordUs: 0.3, CPUPerMB: 1.0 / 250,
-			ReadPerByte: 1, WritePerByte: 1.02, IOSizeKB: 56},
+			ReadPerByte: 1, WritePerByte: 1.02, ReadRandom: 0.3},
 		Load: PhaseCost{StartupSec: 0.5, CPUPerRecordUs: 2, CPUPerMB: 1.0 / 40,
-			ReadPerByte: 1, WritePerByte: 1.4, IOSizeKB: 64},
+			ReadPerByte: 1, WritePerByte: 1.4, WriteRandom: 0.26},
 		Idxbuild: IdxbuildCost{
-			PhaseCost:   PhaseCost{StartupSec: 1, CPUPerMB: 0.005, ReadPerByte: 0.85, WritePerByte: 0.4, IOSizeKB: 22},
-			CPUPerKeyUs: 0.3, KeyBytes: 24, KeysPerRecord: 3.6, SortIOPerKeyByte: 2, ThreadPenalty: 0.35, LoadKeyFactor: 0.6,
+			PhaseCost:   PhaseCost{StartupSec: 1, CPUPerMB: 0.005, ReadPerByte: 0.85, WritePerByte: 0.4, ReadRandom: 0.45, WriteRandom: 0.4},
+			CPUPerKeyUs: 0.3, KeyBytes: 24, KeysPerRecord: 3.6, SortIOPerKeyByte: 2, ThreadPenalty: 0.35, LoadKeyFactor: 0.6, Overlap: 1,
 		},
-		Tabanalys: PhaseCost{StartupSec: 0.5, CPUPerMB: 0.002, ReadPerByte: 1, IOSizeKB: 256},
+		Tabanalys: PhaseCost{StartupSec: 0.5, CPUPerMB: 0.002, ReadPerByte: 1},
 		FixedSec: map[string]float64{
 			string(schedule.KindPreflight): 1, string(schedule.KindServe): 3, string(schedule.KindShutdown): 2,
 			string(schedule.KindCreateTarget): 5, string(schedule.KindDumpDF): 2, string(schedule.KindDumpSeq): 1,
@@ -161,6 +180,25 @@ func DefaultModel() *Model {
 	}
 }
 
+// seedHardware is the machine of the priors: seed 003's box, whose
+// 4000-IOPS EBS volume is a gp2 of 1334 GiB (baseline 3 IOPS per GiB,
+// 250 MiB/s, no burst above 1000 GiB).
+func seedHardware(cores int, memory int64) Hardware {
+	return Hardware{Cores: cores, MemoryBytes: memory, Volume: VolumeGP2, VolumeGiB: 1334, DiskLatencyMs: 1.5,
+		Note: "the benchmark's machine: 8-core Xeon 8124M, 16 GiB, a 4000-IOPS EBS volume (a 1334 GiB gp2)"}
+}
+
+// DefaultHardware is the machine an estimate or a dry run assumes when
+// nothing describes one: the given cores and memory, and the priors' disk
+// (seed 003's volume). One disk for both, so that `oedl estimate` and `oedl
+// run --dry-run` of one plan agree.
+func DefaultHardware(cores int, memory int64) Hardware {
+	hw := DefaultModel().Hardware
+	hw.Cores, hw.MemoryBytes = max(1, cores), memory
+	hw.Note = "this machine's cores with the model's disk (the benchmark's 4000-IOPS gp2 volume)"
+	return hw
+}
+
 // Validate checks the parameters a simulation divides by or relies on.
 func (m *Model) Validate() error {
 	var errs []error
@@ -171,8 +209,11 @@ func (m *Model) Validate() error {
 		errs = append(errs, fmt.Errorf("hardware: %w", err))
 	}
 	for name, p := range map[string]PhaseCost{"dump": m.Dump, "load": m.Load, "idxbuild": m.Idxbuild.PhaseCost, "tabanalys": m.Tabanalys} {
-		if p.IOSizeKB <= 0 {
-			errs = append(errs, fmt.Errorf("%s.io_size_kb must be positive", name))
+		if !(p.ReadRandom >= 0 && p.ReadRandom <= 1 && p.WriteRandom >= 0 && p.WriteRandom <= 1) {
+			errs = append(errs, fmt.Errorf("%s.read_random and write_random are shares: from 0 to 1", name))
+		}
+		if p.RandomIOKB < 0 || p.StartupIOKB < 0 {
+			errs = append(errs, fmt.Errorf("%s.random_io_kb and startup_io_kb must not be negative", name))
 		}
 		if p.StartupSec < 0 || p.CPUPerMB < 0 || p.CPUPerRecordUs < 0 || p.ReadPerByte < 0 || p.WritePerByte < 0 {
 			errs = append(errs, fmt.Errorf("%s: costs must not be negative", name))
@@ -180,6 +221,9 @@ func (m *Model) Validate() error {
 	}
 	if ic := m.Idxbuild; !(ic.SecPerIndex >= 0) || !(ic.LargeDevicePerByte >= 0) || ic.LargeMinBytes < 0 {
 		errs = append(errs, errors.New("idxbuild.s_per_index, large_min_bytes and large_device_per_byte must not be negative"))
+	}
+	if !(m.Idxbuild.Overlap >= 0 && m.Idxbuild.Overlap <= 1) {
+		errs = append(errs, errors.New("idxbuild.overlap is a share: from 0 to 1"))
 	}
 	if m.BracketSkew < 0 {
 		errs = append(errs, errors.New("bracket_skew must not be negative"))
@@ -210,6 +254,14 @@ func ReadModel(path string) (*Model, error) {
 // error.
 func ParseModel(data []byte, name string) (*Model, error) {
 	m := DefaultModel()
+	// A file's hardware replaces the prior's whole: merged field by field,
+	// a generic disk would inherit the prior's volume class.
+	var probe struct {
+		Hardware json.RawMessage `json:"hardware"`
+	}
+	if json.Unmarshal(data, &probe) == nil && len(probe.Hardware) > 0 {
+		m.Hardware = Hardware{}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(m); err != nil {
@@ -218,10 +270,27 @@ func ParseModel(data []byte, name string) (*Model, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%s: data after the model", name)
 	}
+	if m.Version == 1 {
+		m.fromVersion1()
+	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
+}
+
+// fromVersion1 converts a version 1 calibration: its mean request size
+// per phase becomes the random share that gives the same operations per
+// byte on a generic device (8 KiB random, 256 KiB sequential requests).
+func (m *Model) fromVersion1() {
+	for _, p := range []*PhaseCost{&m.Dump, &m.Load, &m.Idxbuild.PhaseCost, &m.Tabanalys} {
+		if p.IOSizeKB > 0 {
+			r := (1/p.IOSizeKB - 1.0/volume.DefaultMaxIOKB) / (1.0/defaultRandomKB - 1.0/volume.DefaultMaxIOKB)
+			r = math.Min(1, math.Max(0, r))
+			p.ReadRandom, p.WriteRandom, p.IOSizeKB = r, r, 0
+		}
+	}
+	m.Version = ModelVersion
 }
 
 // WriteFile writes the model as indented JSON, through a temporary file
@@ -252,6 +321,6 @@ func (m *Model) Clone() *Model {
 // It has the signature of schedule.BuildOptions.Cost, so the queue's
 // priorities (longest path first) use the same numbers as the estimate.
 func (m *Model) Cost(j *schedule.Job) time.Duration {
-	w := m.work(j, costContext{hw: m.Hardware})
+	w := m.work(j, newCostContext(m.Hardware))
 	return aloneDuration(w, m.Hardware)
 }

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,6 +20,14 @@ func TestParseHardware(t *testing.T) {
 		{"bad disk model", `{"cores": 1, "disk_mbps": 1, "disk_model": "ssd"}`, `disk_model "ssd"`},
 		{"negative", `{"cores": 1, "disk_mbps": -1}`, "must not be negative"},
 		{"not JSON", `cores: 4`, "box.json"},
+		{"a volume class is a disk", `{"cores": 4, "volume": "gp3"}`, ""},
+		{"gp2 needs a size", `{"cores": 4, "volume": "gp2"}`, "volume_gib"},
+		{"gp2 size and IOPS disagree", `{"cores": 4, "volume": "gp2", "volume_gib": 100, "disk_iops": 3000}`, "3 IOPS per GiB"},
+		{"io1 needs its IOPS", `{"cores": 4, "volume": "io1"}`, "provisioned IOPS"},
+		{"st1 needs a size", `{"cores": 4, "volume": "st1"}`, "per TiB"},
+		{"a local disk needs its figures", `{"cores": 4, "volume": "local-nvme", "disk_iops": 100000}`, "disk_mbps"},
+		{"unknown volume", `{"cores": 4, "volume": "nvme"}`, `volume "nvme"`},
+		{"burst spent is a share", `{"cores": 4, "volume": "gp2", "volume_gib": 100, "burst_spent": 2}`, "burst_spent"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,13 +52,25 @@ func TestModelRoundTrip(t *testing.T) {
 
 	_, err = ParseModel([]byte(`{"version": 99}`), "cal.json")
 	assert.ErrorContains(t, err, "version 99")
-	_, err = ParseModel([]byte(`{"dump": {"io_size_kb": 0}}`), "cal.json")
-	assert.ErrorContains(t, err, "dump.io_size_kb")
-	// A partial calibration keeps the priors it does not override.
+	_, err = ParseModel([]byte(`{"dump": {"read_random": 2}}`), "cal.json")
+	assert.ErrorContains(t, err, "dump.read_random")
+	// A partial calibration keeps the priors it does not override; a
+	// version 1 file's mean request size becomes the random share with as
+	// many requests per byte on a generic disk (8 KiB random, 256 KiB
+	// sequential): 64 KiB is one byte in ten random.
 	part, err := ParseModel([]byte(`{"version": 1, "dump": {"startup_s": 2, "io_size_kb": 64}}`), "cal.json")
 	require.NoError(t, err)
+	assert.Equal(t, ModelVersion, part.Version)
 	assert.Equal(t, 2.0, part.Dump.StartupSec)
+	assert.InDelta(t, (1/64.0-1/256.0)/(1/8.0-1/256.0), part.Dump.ReadRandom, 1e-12)
+	assert.Equal(t, part.Dump.ReadRandom, part.Dump.WriteRandom)
+	assert.Zero(t, part.Dump.IOSizeKB)
 	assert.Equal(t, DefaultModel().Load, part.Load)
+	// A file's hardware is the whole disk: a generic one does not take the
+	// prior's volume class.
+	own, err := ParseModel([]byte(`{"hardware": {"cores": 2, "disk_mbps": 80}}`), "cal.json")
+	require.NoError(t, err)
+	assert.Equal(t, Hardware{Cores: 2, DiskMBps: 80}, own.Hardware)
 }
 
 // FuzzParseModel: any input either fails with an error naming the file or
@@ -59,6 +80,7 @@ func FuzzParseModel(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte(`{"version": 1, "hardware": {"cores": 2, "disk_mbps": 5}}`))
 	f.Add([]byte(`{"version": 1, "dump": {"io_size_kb": -1}}`))
+	f.Add([]byte(`{"version": 2, "hardware": {"cores": 2, "volume": "gp2", "volume_gib": 50, "burst_spent": 0.5}, "load": {"write_random": 0.5}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseModel(data, "cal.json")
 		if err != nil {
@@ -78,10 +100,17 @@ func FuzzParseModel(f *testing.F) {
 func FuzzParseHardware(f *testing.F) {
 	f.Add([]byte(`{"cores": 8, "memory_bytes": 17179869184, "disk_mbps": 250, "disk_iops": 4000, "disk_latency_ms": 2.5, "disk_model": "ceilings"}`))
 	f.Add([]byte(`{"cores": 0}`))
+	f.Add([]byte(`{"cores": 8, "volume": "st1", "volume_gib": 2048, "read_ahead_kb": 1024}`))
+	f.Add([]byte(`{"cores": 8, "volume": "io2", "disk_iops": 40000}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, err := ParseHardware(data, "hw.json")
 		if err == nil {
 			require.NoError(t, h.Validate())
+			iops, mbps, baseIOPS, baseMBps := h.Ceilings()
+			for _, v := range []float64{iops, mbps, baseIOPS, baseMBps} {
+				assert.False(t, v < 0 || math.IsNaN(v) || math.IsInf(v, 0), "ceilings %v", []float64{iops, mbps, baseIOPS, baseMBps})
+			}
+			assert.NotEmpty(t, h.String())
 		}
 	})
 }

@@ -10,11 +10,15 @@ import (
 // events, so the clock jumps from one event (a start-up ends, a stream
 // ends, a task starts) to the next and rates are recomputed only then.
 type sim struct {
-	hw    Hardware
-	now   float64 // seconds since the start
-	tasks []*task // running, in start order
-	seq   int
-	dirty bool
+	cores int
+	disk  disk
+	// credit is what is left in the disk's burst bucket; the ceilings are
+	// the burst ones while it is above creditFloor.
+	credit float64
+	now    float64 // seconds since the start
+	tasks  []*task // running, in start order
+	seq    int
+	dirty  bool
 }
 
 type task struct {
@@ -41,7 +45,39 @@ type simEvent struct {
 	taskDone bool // the whole task ended
 }
 
-func newSim(hw Hardware) *sim { return &sim{hw: hw} }
+func newSim(hw Hardware) *sim {
+	s := &sim{cores: max(1, hw.Cores), disk: hw.disk()}
+	s.credit = s.disk.startCredit
+	return s
+}
+
+// bursting reports whether the bucket still holds credits.
+func (s *sim) bursting() bool { return s.disk.bursts() && s.credit > s.disk.bucket*1e-9 }
+
+// bucketUse is what the running streams take from the bucket's resource
+// per second (operations for I/O credits, bytes for throughput credits)
+// and what the volume earns back per second (its baseline).
+func (s *sim) bucketUse() (use, earn float64) {
+	for _, t := range s.tasks {
+		if t.startup > 0 {
+			continue
+		}
+		for _, f := range t.flows {
+			if f.done {
+				continue
+			}
+			if s.disk.bucketBytes {
+				use += f.rate * f.d.bytes
+			} else {
+				use += f.rate * f.d.ops
+			}
+		}
+	}
+	if s.disk.bucketBytes {
+		return use, s.disk.baseMBps * 1e6
+	}
+	return use, s.disk.baseIOPS
+}
 
 func (s *sim) idle() bool { return len(s.tasks) == 0 }
 
@@ -83,6 +119,20 @@ func (s *sim) step() []simEvent {
 	}
 	if math.IsInf(dt, 1) || dt < 0 {
 		dt = 0 // a task with nothing to do ends at once
+	}
+	if s.disk.bursts() {
+		// The bucket drains at what the streams take beyond the baseline
+		// and fills at what they leave of it: when it runs dry the
+		// ceilings drop to the baseline, an event of its own.
+		use, earn := s.bucketUse()
+		burst := s.bursting()
+		if burst && use > earn {
+			dt = math.Min(dt, s.credit/(use-earn))
+		}
+		s.credit = math.Min(s.disk.bucket, math.Max(0, s.credit+(earn-use)*dt))
+		if s.bursting() != burst {
+			s.dirty = true
+		}
 	}
 	s.now += dt
 	var events []simEvent
@@ -139,7 +189,7 @@ func (s *sim) reallocate() {
 			}
 		}
 	}
-	for i, r := range allocate(demands, s.hw) {
+	for i, r := range allocate(demands, s.cores, &s.disk, s.bursting()) {
 		live[i].rate = r
 	}
 }

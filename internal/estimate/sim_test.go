@@ -27,7 +27,7 @@ func runSim(hw Hardware, works ...jobWork) []time.Duration {
 	return ends
 }
 
-func disk(bytes float64) jobWork {
+func diskJob(bytes float64) jobWork {
 	return jobWork{flows: []flowDemand{{bytes: bytes, par: 1, qd: 1}}}
 }
 
@@ -41,7 +41,7 @@ func TestSimSharing(t *testing.T) {
 		{
 			name:  "two jobs on one 100 MB/s disk take the sum of their bytes / 100 MB/s",
 			hw:    Hardware{Cores: 4, DiskMBps: 100},
-			works: []jobWork{disk(100 * mb), disk(300 * mb)},
+			works: []jobWork{diskJob(100 * mb), diskJob(300 * mb)},
 			// 50 MB/s each until the small one ends at 2 s, then 100 MB/s.
 			want: []time.Duration{2 * time.Second, 4 * time.Second},
 		},
@@ -50,7 +50,7 @@ func TestSimSharing(t *testing.T) {
 			hw:   Hardware{Cores: 2, DiskMBps: 100},
 			works: []jobWork{
 				{flows: []flowDemand{{cpu: 10, par: 1, qd: 1}}},
-				disk(100 * mb),
+				diskJob(100 * mb),
 			},
 			want: []time.Duration{10 * time.Second, 1 * time.Second},
 		},
@@ -68,7 +68,7 @@ func TestSimSharing(t *testing.T) {
 			name: "one stream is capped by the device latency, not by the device",
 			hw:   Hardware{Cores: 1, DiskIOPS: 10000, DiskLatencyMs: 2},
 			// 1000 requests at 2 ms each, one in flight: 2 s.
-			works: []jobWork{{flows: []flowDemand{{ops: 1000, par: 1, qd: 1}}}},
+			works: []jobWork{{flows: []flowDemand{{ops: 1000, waits: 1000, par: 1, qd: 1}}}},
 			want:  []time.Duration{2 * time.Second},
 		},
 		{
@@ -76,8 +76,8 @@ func TestSimSharing(t *testing.T) {
 			hw:   Hardware{Cores: 1, DiskIOPS: 800, DiskLatencyMs: 2},
 			// each could do 500 IOPS alone; together they share 800.
 			works: []jobWork{
-				{flows: []flowDemand{{ops: 1000, par: 1, qd: 1}}},
-				{flows: []flowDemand{{ops: 1000, par: 1, qd: 1}}},
+				{flows: []flowDemand{{ops: 1000, waits: 1000, par: 1, qd: 1}}},
+				{flows: []flowDemand{{ops: 1000, waits: 1000, par: 1, qd: 1}}},
 			},
 			want: []time.Duration{2500 * time.Millisecond, 2500 * time.Millisecond},
 		},
@@ -119,7 +119,8 @@ func TestAllocateMaxMinPerResource(t *testing.T) {
 	hw := Hardware{Cores: 1, DiskMBps: 100}
 	a := &flowDemand{bytes: 100 * mb, par: 1}
 	b := &flowDemand{cpu: 1, bytes: 10 * mb, par: 1}
-	r := allocate([]*flowDemand{a, b}, hw)
+	d := hw.disk()
+	r := allocate([]*flowDemand{a, b}, hw.Cores, &d, false)
 	assert.InDelta(t, 1/1.1, r[1], 1e-9, "B alone: 1 s of CPU then 0.1 s of I/O")
 	diskUse := r[0]*1 + r[1]*0.1
 	assert.InDelta(t, 1, diskUse, 1e-9, "work-conserving: the disk is full")

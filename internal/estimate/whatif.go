@@ -17,6 +17,11 @@ type Grid struct {
 	DiskMBps []float64
 	DiskIOPS []float64
 	Memory   []int64
+	// Volumes and VolumeGiB try other kinds and sizes of volume; a class
+	// switched to keeps the base disk's effective IOPS and MB/s where it
+	// needs them (io1 needs its IOPS, a local disk both).
+	Volumes   []string
+	VolumeGiB []float64
 	// Job counts, as oedl run's flags: 0 = the run's default for the
 	// machine; LoadsPerArea negative = no cap.
 	DumpJobs     []int
@@ -38,14 +43,16 @@ type Point struct {
 // Size is the number of combinations.
 func (g Grid) Size() int {
 	n := 1
-	for _, l := range []int{len(g.Cores), len(g.DiskMBps), len(g.DiskIOPS), len(g.Memory), len(g.DumpJobs), len(g.LoadJobs), len(g.LoadsPerArea)} {
+	for _, l := range []int{len(g.Cores), len(g.DiskMBps), len(g.DiskIOPS), len(g.Memory), len(g.Volumes), len(g.VolumeGiB),
+		len(g.DumpJobs), len(g.LoadJobs), len(g.LoadsPerArea)} {
 		n *= max(1, l)
 	}
 	return n
 }
 
 // Points expands the grid around base, in a fixed order (cores, MB/s,
-// IOPS, memory, then dump jobs, load jobs, loads per area).
+// IOPS, memory, volume class and size, then dump jobs, load jobs, loads
+// per area).
 func (g Grid) Points(base Hardware) []Point {
 	out := []Point{{Hardware: base}}
 	expand := func(n int, set func(p *Point, i int)) {
@@ -66,19 +73,59 @@ func (g Grid) Points(base Hardware) []Point {
 	expand(len(g.DiskMBps), func(p *Point, i int) { p.Hardware.DiskMBps = g.DiskMBps[i] })
 	expand(len(g.DiskIOPS), func(p *Point, i int) { p.Hardware.DiskIOPS = g.DiskIOPS[i] })
 	expand(len(g.Memory), func(p *Point, i int) { p.Hardware.MemoryBytes = g.Memory[i] })
+	expand(len(g.Volumes), func(p *Point, i int) { p.Hardware = switchVolume(p.Hardware, g.Volumes[i]) })
+	expand(len(g.VolumeGiB), func(p *Point, i int) { p.Hardware.VolumeGiB = g.VolumeGiB[i] })
+	for i := range out {
+		// A gp2's IOPS and size are one figure: the one the grid varies wins.
+		if h := &out[i].Hardware; h.Volume == VolumeGP2 {
+			switch {
+			case len(g.DiskIOPS) > 0 && len(g.VolumeGiB) == 0:
+				h.VolumeGiB = 0
+			case len(g.VolumeGiB) > 0 && len(g.DiskIOPS) == 0:
+				h.DiskIOPS = 0
+			}
+		}
+	}
 	expand(len(g.DumpJobs), func(p *Point, i int) { p.Jobs.DumpJobs = g.DumpJobs[i] })
 	expand(len(g.LoadJobs), func(p *Point, i int) { p.Jobs.LoadJobs = g.LoadJobs[i] })
 	expand(len(g.LoadsPerArea), func(p *Point, i int) { p.Jobs.LoadsPerArea = g.LoadsPerArea[i] })
 	return out
 }
 
+// switchVolume is h on a volume of another class, with the figures the
+// class needs and cannot derive taken from h's effective disk.
+func switchVolume(h Hardware, volume string) Hardware {
+	if volume == h.Volume {
+		return h
+	}
+	iops, mbps, baseIOPS, _ := h.Ceilings()
+	h.Volume = volume
+	switch volume {
+	case VolumeIO1, VolumeIO2:
+		if h.DiskIOPS == 0 {
+			h.DiskIOPS = baseIOPS
+		}
+	case VolumeLocalNVMe, VolumeLocalSSD, VolumeHDD, "":
+		if h.DiskIOPS == 0 {
+			h.DiskIOPS = iops
+		}
+		if h.DiskMBps == 0 {
+			h.DiskMBps = mbps
+		}
+	}
+	return h
+}
+
 // WhatIfRow is the estimate at one point of the grid.
 type WhatIfRow struct {
 	Hardware Hardware `json:"hardware"`
-	Strategy Strategy `json:"strategy"`
-	Window   Seconds  `json:"window_s"`
-	DumpLoad Seconds  `json:"dump_load_s"`
-	Idxbuild Seconds  `json:"idxbuild_s"`
+	// Disk is the hardware's disk in effect: its ceilings by its class's
+	// rules, with and without burst credits.
+	Disk     DiskFigures `json:"disk"`
+	Strategy Strategy    `json:"strategy"`
+	Window   Seconds     `json:"window_s"`
+	DumpLoad Seconds     `json:"dump_load_s"`
+	Idxbuild Seconds     `json:"idxbuild_s"`
 }
 
 // WhatIf estimates the plan at every point of the grid. strategyFor gives
@@ -93,7 +140,7 @@ func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware, Jo
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", pt.Hardware, err)
 		}
-		rows = append(rows, WhatIfRow{Hardware: pt.Hardware, Strategy: c.Strategy, Window: est.Window,
+		rows = append(rows, WhatIfRow{Hardware: pt.Hardware, Disk: pt.Hardware.Figures(), Strategy: c.Strategy, Window: est.Window,
 			DumpLoad: est.dumpLoadSpan(), Idxbuild: est.phase("idxbuild").Duration})
 	}
 	return rows, nil
@@ -102,17 +149,43 @@ func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware, Jo
 // WriteWhatIf prints the rows as a table.
 func WriteWhatIf(w io.Writer, rows []WhatIfRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cores\tdisk\tIOPS\tmemory\tdump jobs\tload jobs\tloads/area\tdump+load\tidxbuild\twindow\t")
+	fmt.Fprintln(tw, "cores\tvolume\tdisk\tIOPS\tmemory\tdump jobs\tload jobs\tloads/area\tdump+load\tidxbuild\twindow\t")
 	for _, r := range rows {
-		perArea := "any"
-		if r.Strategy.LoadsPerArea > 0 {
-			perArea = strconv.Itoa(r.Strategy.LoadsPerArea)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Hardware.Cores, r.Hardware.DiskRate(), r.Hardware.DiskIOPS,
-			units.FormatIEC(r.Hardware.MemoryBytes), r.Strategy.DumpJobs, r.Strategy.LoadJobs, perArea,
+		c := r.whatIfCells()
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Hardware.Cores, c.Volume, c.MBps, c.IOPS,
+			units.FormatIEC(r.Hardware.MemoryBytes), r.Strategy.DumpJobs, r.Strategy.LoadJobs, c.PerArea,
 			units.FormatDuration(r.DumpLoad.D()), units.FormatDuration(r.Idxbuild.D()), units.FormatDuration(r.Window.D()))
 	}
 	return tw.Flush()
+}
+
+// whatIfCells are the cells of a row that need words: the volume, the
+// ceilings (a bursting one as "baseline↑burst"), the per-area cap.
+type whatIfCells struct{ Volume, MBps, IOPS, PerArea string }
+
+func (r WhatIfRow) whatIfCells() whatIfCells {
+	c := whatIfCells{Volume: r.Hardware.Volume, PerArea: "any"}
+	if c.Volume == "" {
+		c.Volume = "generic"
+	}
+	if r.Hardware.Volume == VolumeGP2 || r.Hardware.Volume == VolumeST1 || r.Hardware.Volume == VolumeSC1 {
+		c.Volume += fmt.Sprintf(" %.0f GiB", r.Hardware.VolumeGiB)
+		if r.Hardware.VolumeGiB == 0 {
+			c.Volume = r.Hardware.Volume
+		}
+	}
+	d := r.Disk
+	c.MBps, c.IOPS = rate(d.MBps), fmt.Sprintf("%.0f", d.IOPS)
+	if d.MBps > d.BaseMBps {
+		c.MBps = rate(d.BaseMBps) + "↑" + rate(d.MBps)
+	}
+	if d.IOPS > d.BaseIOPS {
+		c.IOPS = fmt.Sprintf("%.0f↑%.0f", d.BaseIOPS, d.IOPS)
+	}
+	if r.Strategy.LoadsPerArea > 0 {
+		c.PerArea = strconv.Itoa(r.Strategy.LoadsPerArea)
+	}
+	return c
 }
 
 // phase returns the named phase, zero when the run had none.

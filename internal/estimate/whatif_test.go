@@ -93,3 +93,30 @@ func TestWhyCallsCloseCallsClose(t *testing.T) {
 		assert.Equal(t, tc.close, strings.Contains(got, "rehearse both"), got)
 	}
 }
+
+// The volume is a what-if axis: a gp2's IOPS set its size (and burst), a
+// class switched to takes the base disk's figures where it needs them, and
+// the table shows a bursting ceiling as baseline↑burst.
+func TestWhatIfVolumes(t *testing.T) {
+	base := Hardware{Cores: 4, Volume: VolumeGP2, VolumeGiB: 1334}
+	pts := Grid{DiskIOPS: []float64{300, 16000}}.Points(base)
+	require.Len(t, pts, 2)
+	for i, want := range []float64{3000, 16000} {
+		require.NoError(t, pts[i].Hardware.Validate())
+		iops, _, _, _ := pts[i].Hardware.Ceilings()
+		assert.Equal(t, want, iops)
+	}
+	io1 := Grid{Volumes: []string{VolumeIO1}}.Points(base)[0].Hardware
+	require.NoError(t, io1.Validate())
+	assert.InDelta(t, 4002, io1.DiskIOPS, 1, "io1 provisioned as the gp2 delivered")
+
+	in := Input{Plan: testPlan(400e6, 100e6, 20e6, 5e6), Hardware: base}
+	rows, err := WhatIf(context.Background(), in, Grid{Volumes: []string{VolumeGP2, VolumeIO1}, DiskIOPS: []float64{300}}, runStrategy)
+	require.NoError(t, err)
+	require.Len(t, rows, 2)
+	assert.Less(t, rows[0].Window, rows[1].Window, "the gp2 bursts, the io1 does not")
+	var b strings.Builder
+	require.NoError(t, WriteWhatIf(&b, rows))
+	assert.Contains(t, b.String(), "300↑3000")
+	assert.Contains(t, b.String(), "io1")
+}

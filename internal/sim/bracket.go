@@ -49,7 +49,7 @@ walk:
 		if buf, err = iaf.ReadData(s, buf); err != nil {
 			return nil, nil, false, err
 		}
-		if err := env.charge(int64(len(buf)), 1); err != nil {
+		if err := env.seqRead(s.UsedBlocks * int64(iaf.BlockSize)); err != nil {
 			return nil, nil, false, err
 		}
 		err := store.ForEachEntry(buf, func(key []byte, recid int64) error {
@@ -91,6 +91,7 @@ walk:
 		return nil, nil, false, err
 	}
 	img = &tableImage{}
+	imageGeometry(img, af)
 	var pos []int32
 	for _, s := range segs {
 		lo, hi := store.RecidRange(af, s)
@@ -99,9 +100,6 @@ walk:
 		}
 		data, err := af.ReadData(s, nil)
 		if err != nil {
-			return nil, nil, false, err
-		}
-		if err := env.charge(int64(len(data)), 1); err != nil {
 			return nil, nil, false, err
 		}
 		img.bytes += int64(len(data))
@@ -126,6 +124,10 @@ walk:
 		order[i] = int32(i)
 	}
 	sort.Slice(order, func(a, b int) bool { return pos[order[a]] < pos[order[b]] })
+	// The records are fetched in index order, each from its block.
+	if err := chargeFetch(env, img, order); err != nil {
+		return nil, nil, false, err
+	}
 	return img, order, true, nil
 }
 

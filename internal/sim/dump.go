@@ -24,11 +24,14 @@ type tableImage struct {
 	crcs   []uint32
 	recids []int64 // ascending: storage order is record-id order
 	bytes  int64
+	// rpb and blockSize place a record in its block (fetch.go).
+	rpb, blockSize int64
 }
 
-// readTable reads every record of t, charging the virtual disk a request
-// per segment as it goes (a table scan). A nil env charges nothing: the
-// caller charges what the utility it simulates would have read.
+// readTable reads every record of t, charging the virtual disk for its
+// blocks read in sequence as it goes (a table scan). A nil env charges
+// nothing: the caller charges what the utility it simulates would have
+// read (a dump: its fetches in index order).
 func readTable(db *store.DB, t *store.Table, env *environment) (*tableImage, error) {
 	img, _, err := readTableSegments(db, t, env)
 	return img, err
@@ -42,12 +45,13 @@ func readTableSegments(db *store.DB, t *store.Table, env *environment) (*tableIm
 		return nil, 0, err
 	}
 	img := &tableImage{}
+	imageGeometry(img, af)
 	for _, s := range segs {
 		buf, err := af.ReadData(s, nil)
 		if err != nil {
 			return nil, 0, err
 		}
-		if err := env.charge(int64(len(buf)), 1); err != nil {
+		if err := env.seqRead(s.UsedBlocks * img.blockSize); err != nil {
 			return nil, 0, err
 		}
 		img.bytes += int64(len(buf))
@@ -133,7 +137,8 @@ func walkIndex(db *store.DB, img *tableImage, ix *store.Index, env *environment)
 		if buf, err = af.ReadData(s, buf); err != nil {
 			return nil, 0, false, err
 		}
-		if err := env.charge(int64(len(buf)), 1); err != nil {
+		// The leaf level, in key order: block after block.
+		if err := env.seqRead(s.UsedBlocks * int64(af.BlockSize)); err != nil {
 			return nil, 0, false, err
 		}
 		keyBytes += int64(len(buf))
@@ -243,7 +248,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if err != nil {
 		return p.failErr(err)
 	}
-	img, err := readTable(s.db, t, p.env)
+	img, err := readTable(s.db, t, nil) // charged below, in the order the dump fetches the records
 	unlock()
 	if err != nil {
 		return p.failErr(err)
@@ -254,6 +259,9 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	}
 	if err == nil && !walked {
 		order, meanKey, err = indexOrder(img, ix, 2)
+	}
+	if err == nil {
+		err = chargeFetch(p.env, img, order)
 	}
 	if err != nil {
 		return p.failErr(err)

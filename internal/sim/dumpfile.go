@@ -48,7 +48,7 @@ func (d *dumpFile) Write(b []byte) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	return n, d.env.charge(int64(n), 1)
+	return n, d.env.seqWrite(int64(n))
 }
 
 func (d *dumpFile) Close() error { return d.f.Close() }

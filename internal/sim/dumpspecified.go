@@ -160,7 +160,7 @@ func scanSpecified(db *store.DB, t *store.Table, ix *store.Index, fpos int, cond
 	if err != nil {
 		return nil, nil, err
 	}
-	kept := &tableImage{}
+	kept := &tableImage{rpb: img.rpb, blockSize: img.blockSize}
 	var fields [][]byte
 	for k, rec := range img.recs {
 		if fields, err = store.FieldSlices(rec, fpos+1, fields); err != nil || len(fields) <= fpos {

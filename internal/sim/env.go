@@ -40,19 +40,58 @@ func (e *environment) startup() {
 	}
 }
 
-// charge draws bytes and I/O operations from the shared virtual disk. An
-// error (the state file under OESIM_STATE cannot be opened, locked, read
-// or written) must fail the utility: carrying on would run it at a speed
-// nobody asked for. The cause is kept as text only, so that the utility
-// does not report it as a failed write of its own file.
-func (e *environment) charge(bytes, ios int64) error {
+// The utilities draw their I/O from the shared virtual disk by access
+// pattern, as a real utility's requests reach the device (package vdisk:
+// sequential bytes are merged into large requests, random ones count one
+// each). An error (the state file under OESIM_STATE cannot be opened,
+// locked, read or written) must fail the utility: carrying on would run it
+// at a speed nobody asked for. The cause is kept as text only, so that the
+// utility does not report it as a failed write of its own file.
+
+// seqRead charges bytes read in sequence.
+func (e *environment) seqRead(bytes int64) error {
 	if e == nil {
 		return nil
 	}
-	if err := e.disk.Charge(bytes, ios); err != nil {
+	return diskErr(e.disk.Sequential(bytes, false))
+}
+
+// seqWrite charges bytes written in sequence.
+func (e *environment) seqWrite(bytes int64) error {
+	if e == nil {
+		return nil
+	}
+	return diskErr(e.disk.Sequential(bytes, true))
+}
+
+// randomRead charges n reads of size bytes at scattered places.
+func (e *environment) randomRead(n, size int64) error {
+	if e == nil {
+		return nil
+	}
+	return diskErr(e.disk.Random(n, size, false))
+}
+
+// randomWrite charges n writes of size bytes the utility waits for.
+func (e *environment) randomWrite(n, size int64) error {
+	if e == nil {
+		return nil
+	}
+	return diskErr(e.disk.Random(n, size, true))
+}
+
+func diskErr(err error) error {
+	if err != nil {
 		return fmt.Errorf("oesim's shared virtual disk failed (its state is in OESIM_STATE): %v", err)
 	}
 	return nil
+}
+
+// close hands the disk's last counters over; the utility is done.
+func (e *environment) close() {
+	if e != nil {
+		_ = e.disk.Close() // counters only: the utility's work is done either way
+	}
 }
 
 // faultPlan is the fault rule that applies to one utility call and table.

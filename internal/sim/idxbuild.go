@@ -310,7 +310,7 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 	}
 	areas := sortedKeys(byArea)
 	opt := sortOptions{scanThreads: ip.datascan, sortThreads: ip.threadnum, mergeThreads: ip.merge, pfactor: ip.pfactor,
-		charge: p.env.charge, sortDir: ip.tempDir, env: p.env, fault: fp, sortMemory: sortMemory(ip.TF)}
+		io: p.env, sortDir: ip.tempDir, env: p.env, fault: fp, sortMemory: sortMemory(ip.TF)}
 	// The indexes being rebuilt are inactive until the end: a rebuild that
 	// fails or is killed leaves them so, and they must be rebuilt again.
 	if err := markSelected(s.db, sel, false); err != nil {

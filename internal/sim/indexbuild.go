@@ -28,7 +28,9 @@ type sortOptions struct {
 	sortThreads  int
 	mergeThreads int
 	pfactor      int
-	charge       func(bytes, ios int64) error
+	// io is the virtual disk the data scan and the index writes draw
+	// from (nil: none).
+	io *environment
 	// sortDir, when set (idxbuild -T), is where the sorted runs go through
 	// a sort file on their way to the merge, as idxbuild's do; env and
 	// fault apply the virtual disk and a diskfull fault to it.
@@ -213,10 +215,9 @@ func collectKeys(db *store.DB, t *store.Table, ixs []*store.Index, opt sortOptio
 					return
 				}
 				n += int64(len(buf))
-				if opt.charge != nil {
-					if errs[w] = opt.charge(int64(len(buf)), 1); errs[w] != nil {
-						return
-					}
+				// Each scan thread reads its segments in order.
+				if errs[w] = opt.io.seqRead(s.UsedBlocks * int64(af.BlockSize)); errs[w] != nil {
+					return
 				}
 				ids := store.NewRecids(af, s)
 				errs[w] = store.ForEachFrame(buf, func(rec []byte, _ uint32) error {
@@ -450,6 +451,10 @@ func buildTableIndexes(db *store.DB, t *store.Table, ixs []*store.Index, opt sor
 		if err == nil {
 			err = w.Flush()
 		}
+		if err == nil {
+			// The index is written in key order, block after block.
+			err = opt.io.seqWrite(w.Written)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -537,7 +542,7 @@ func spillRuns(runs []*keyRun, opt sortOptions) error {
 		if _, err := io.ReadFull(in, backs[i]); err != nil {
 			return fmt.Errorf("sort file %s: %w", name, err)
 		}
-		if err := opt.env.charge(int64(len(a)), 1+int64(len(a))>>20); err != nil {
+		if err := opt.env.seqRead(int64(len(a))); err != nil {
 			return err
 		}
 	}

@@ -28,7 +28,7 @@ func (c *chargedReader) Read(b []byte) (int, error) {
 		// On a failed charge the bytes are not handed over: a reader that
 		// got the last of the file with the error could finish without
 		// ever seeing it.
-		if cerr := c.env.charge(int64(n), 1); cerr != nil {
+		if cerr := c.env.seqRead(int64(n)); cerr != nil {
 			return 0, cerr
 		}
 	}
@@ -212,7 +212,7 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 					return &os.PathError{Op: "write", Path: af.Area.Extents[len(af.Area.Extents)-1].Path, Err: syscall.ENOSPC}
 				}
 			}
-			return p.env.charge(bytes, 1)
+			return p.env.seqWrite(bytes) // the area grows at its high-water mark
 		}
 		for {
 			rec, crc, err := d.r.Next()
@@ -249,7 +249,7 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	p.msg("15167", total)
 	if build && len(t.Indexes) > 0 {
 		p.msg("16761", t.QualifiedName(), len(t.Indexes))
-		if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, mergeThreads: 1, pfactor: 100, charge: p.env.charge}); err != nil {
+		if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, mergeThreads: 1, pfactor: 100, io: p.env}); err != nil {
 			return p.failErr(err)
 		}
 		for _, ix := range t.Indexes {

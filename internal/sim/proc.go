@@ -44,6 +44,7 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 		return exitUsage
 	}
 	p.env = env
+	defer env.close()
 	// A utility is short-lived and moves big buffers: collect less often
 	// (the machine has memory to spare, a real proutil has -B buffers).
 	debug.SetGCPercent(400)

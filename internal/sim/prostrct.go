@@ -81,6 +81,18 @@ func prostrctCreate(p *proc, args []string) int {
 	if _, err := store.Create(paths, areas, bs, "", true); err != nil {
 		return p.failErr(err)
 	}
+	// Formatting writes every block of the fixed extents, in order.
+	var fixedKB int64
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			if e.Fixed {
+				fixedKB += e.SizeKB
+			}
+		}
+	}
+	if err := p.env.seqWrite(fixedKB * 1024); err != nil {
+		return p.failErr(err)
+	}
 	printFormatted(p, areas, time.Since(started))
 	logLine(paths.Log(), "prostrct", fmt.Sprintf("Database %s created from %s, block size %d.", paths.Base, stPath, bs))
 	return exitOK

@@ -67,6 +67,17 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 		return nil, p.failErr(err)
 	}
 	s.db = db
+	// Connecting reads the database's master block and appends to its log:
+	// two small requests the utility waits for, what a start costs a disk
+	// in requests whatever the table.
+	err = p.env.randomRead(1, int64(db.Ctl.BlockSize))
+	if err == nil {
+		err = p.env.randomWrite(1, 4096)
+	}
+	if err != nil {
+		s.close()
+		return nil, p.failErr(err)
+	}
 	return s, 0
 }
 

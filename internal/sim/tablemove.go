@@ -76,7 +76,7 @@ func tablemoveQualifier(p *proc, dbArg string, args []string) int {
 		return p.failErr(err)
 	}
 	t = s.db.Ctl.TableByNumber(t.Number)
-	if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, pfactor: 100, charge: p.env.charge}); err != nil {
+	if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, pfactor: 100, io: p.env}); err != nil {
 		return p.failErr(err)
 	}
 	p.msg("oesim.tablemove.done", t.QualifiedName(), from, to.Name, to.Number)

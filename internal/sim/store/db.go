@@ -199,6 +199,10 @@ func (r *Recids) Next(n int) int64 {
 	return (r.first+r.pk.blocks-1)*r.rpb + r.pk.curRecs - 1
 }
 
+// RecordsPerBlock is the records a block of af's area holds: a record id
+// divided by it is the record's block.
+func RecordsPerBlock(af *AreaFile) int64 { return newPacker(af.Area, af.BlockSize).rpb }
+
 // RecidRange is the range of record ids segment s can hold: its blocks
 // times the area's records per block, from its first block.
 func RecidRange(af *AreaFile, s *Segment) (lo, hi int64) {

@@ -27,6 +27,7 @@ type IndexWriter struct {
 	count    int64
 	distinct int64
 	Entries  int64
+	Written  int64 // bytes of the blocks the committed segments hold
 }
 
 // NewIndexWriter starts writing index number index into af; pfactor is the
@@ -106,6 +107,7 @@ func (w *IndexWriter) Flush() error {
 		}
 		return err
 	}
+	w.Written += w.blocks * int64(w.af.BlockSize)
 	w.reset()
 	return nil
 }

@@ -1,7 +1,6 @@
 package vdisk
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -18,9 +17,16 @@ import (
 
 // Environment variables read by FromEnv.
 const (
-	EnvMBps      = "OESIM_DISK_MBPS"
-	EnvIOPS      = "OESIM_DISK_IOPS"
-	EnvStartupMS = "OESIM_STARTUP_MS"
+	EnvMBps         = "OESIM_DISK_MBPS"
+	EnvIOPS         = "OESIM_DISK_IOPS"
+	EnvStartupMS    = "OESIM_STARTUP_MS"
+	EnvVolume       = "OESIM_DISK_VOLUME"
+	EnvVolumeGiB    = "OESIM_DISK_GIB"
+	EnvBurstSpent   = "OESIM_DISK_BURST_SPENT"
+	EnvMaxIOKB      = "OESIM_DISK_MAX_IO_KB"
+	EnvReadAheadKB  = "OESIM_DISK_READ_AHEAD_KB"
+	EnvMaxSectorsKB = "OESIM_DISK_MAX_SECTORS_KB"
+	EnvLatencyMS    = "OESIM_DISK_LATENCY_MS"
 )
 
 // StateFile is the name of the device's state file in the state directory.
@@ -39,11 +45,26 @@ func (realClock) Sleep(d time.Duration) { time.Sleep(d) }
 
 // Config describes a device.
 type Config struct {
-	MBps     float64       // bandwidth in MiB/s; 0 = unlimited
-	IOPS     float64       // operations per second; 0 = unlimited
-	Startup  time.Duration // fixed cost of starting a utility
-	StateDir string        // shared state directory; "" = private device
-	Clock    Clock         // nil = the real clock
+	MBps float64 // bandwidth in MiB/s; 0 = unlimited (with a volume class: its own)
+	IOPS float64 // operations per second; 0 = unlimited (with a volume class: provisioned, gp2's baseline)
+	// Volume is a class of package volume (gp2, gp3, io1, io2, st1, sc1,
+	// local-nvme, local-ssd, hdd) whose documented rules the device
+	// follows; "" is the generic device MBps and IOPS describe, serving one
+	// request at a time.
+	Volume     string
+	VolumeGiB  float64 // the volume's size (gp2's baseline, st1 and sc1 throughput)
+	BurstSpent float64 // share of the burst bucket spent before the first request (0 = full)
+	// MaxIOKB is what the generic device counts a merged sequential
+	// request as (0 = DefaultMaxIOKB); ReadAheadKB and MaxSectorsKB are
+	// the host kernel's (0 = the defaults): a read-ahead request, the
+	// largest request.
+	MaxIOKB, ReadAheadKB, MaxSectorsKB int
+	// LatencyMs is the least time a request the caller waits for takes,
+	// however idle the device (0 = none).
+	LatencyMs float64
+	Startup   time.Duration // fixed cost of starting a utility
+	StateDir  string        // shared state directory; "" = private device
+	Clock     Clock         // nil = the real clock
 	// Quantum is the least device time booked at once (DefaultQuantum
 	// when 0, none when negative). A booking smaller than the quantum is
 	// rounded up to it and the surplus is credit that later charges of the
@@ -61,16 +82,37 @@ const DefaultQuantum = time.Millisecond
 // cost. Its methods are safe for concurrent use.
 type Disk struct {
 	cfg  Config
+	dev  device
 	path string
 
 	mu     sync.Mutex
-	f      *os.File  // the state file, opened on first charge
-	local  time.Time // end of the last reservation of a private device
-	credit float64   // nanoseconds of device time booked ahead and not used yet (< quantum)
+	f      *os.File // the state file, opened on first charge
+	statsF *os.File // the diskstats file beside it
+	tl     timeline // a private device's timeline
+	// surplus is what was booked ahead and not used yet, per pipe: device
+	// nanoseconds on a serial device, bytes and operations on one with
+	// separate ceilings.
+	surplus [2]float64
+	// pending is the latency the caller owes and the kernel requests not
+	// yet added to the shared counters.
+	lat   time.Duration
+	stats Stats
+	// seq are the sequential streams' kernel requests not yet whole.
+	seq [2]float64
 }
 
-// New returns a handle on the device described by c.
+// New returns a handle on the device described by c. A volume
+// description its class cannot resolve is an error (FromEnv names the
+// variable).
 func New(c Config) *Disk {
+	d, err := open(c)
+	if err != nil {
+		panic(err) // programming error: callers with user input use FromEnv
+	}
+	return d
+}
+
+func open(c Config) (*Disk, error) {
 	if c.Clock == nil {
 		c.Clock = realClock{}
 	}
@@ -80,32 +122,65 @@ func New(c Config) *Disk {
 	case c.Quantum < 0:
 		c.Quantum = 0
 	}
-	d := &Disk{cfg: c}
+	dev, err := newDevice(c)
+	if err != nil {
+		return nil, err
+	}
+	d := &Disk{cfg: c, dev: dev}
 	if c.StateDir != "" {
 		d.path = filepath.Join(c.StateDir, StateFile)
+		if dev.on() {
+			ensureDiskstats(c.StateDir)
+		}
 	}
-	return d
+	d.tl.fresh = true
+	return d, nil
 }
 
-// FromEnv builds the device from OESIM_DISK_MBPS, OESIM_DISK_IOPS and
+// FromEnv builds the device from the OESIM_DISK_* variables and
 // OESIM_STARTUP_MS (all optional, 0 or unset = no cost), shared through the
 // oesim state directory. A malformed value is an error naming the variable.
 func FromEnv() (*Disk, error) {
 	var c Config
 	var err error
-	if c.MBps, err = envRate(EnvMBps); err != nil {
-		return nil, err
+	floats := []struct {
+		name string
+		v    *float64
+	}{{EnvMBps, &c.MBps}, {EnvIOPS, &c.IOPS}, {EnvVolumeGiB, &c.VolumeGiB}, {EnvBurstSpent, &c.BurstSpent}, {EnvLatencyMS, &c.LatencyMs}}
+	for _, f := range floats {
+		if *f.v, err = envRate(f.name); err != nil {
+			return nil, err
+		}
 	}
-	if c.IOPS, err = envRate(EnvIOPS); err != nil {
-		return nil, err
+	if c.BurstSpent > 1 {
+		return nil, fmt.Errorf("%s=%g: want a share from 0 (a full bucket) to 1 (empty)", EnvBurstSpent, c.BurstSpent)
+	}
+	ints := []struct {
+		name string
+		v    *int
+	}{{EnvMaxIOKB, &c.MaxIOKB}, {EnvReadAheadKB, &c.ReadAheadKB}, {EnvMaxSectorsKB, &c.MaxSectorsKB}}
+	for _, f := range ints {
+		v, err := envRate(f.name)
+		if err != nil {
+			return nil, err
+		}
+		if v != math.Trunc(v) || v > 1<<20 {
+			return nil, fmt.Errorf("%s=%q: want a whole number of KiB, at most 1 GiB", f.name, os.Getenv(f.name))
+		}
+		*f.v = int(v)
 	}
 	ms, err := envRate(EnvStartupMS)
 	if err != nil {
 		return nil, err
 	}
 	c.Startup = time.Duration(ms * float64(time.Millisecond))
+	c.Volume = os.Getenv(EnvVolume)
 	c.StateDir = fault.StateDir()
-	return New(c), nil
+	d, err := open(c)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%q: %v", EnvVolume, c.Volume, err)
+	}
+	return d, nil
 }
 
 func envRate(name string) (float64, error) {
@@ -120,8 +195,8 @@ func envRate(name string) (float64, error) {
 	return v, nil
 }
 
-// MBps is the bandwidth in MiB/s (0 = unlimited), for oedl estimate to
-// describe the same disk.
+// MBps is the bandwidth in MiB/s as configured (0 = unlimited, or the
+// volume class's).
 func (d *Disk) MBps() float64 {
 	if d == nil {
 		return 0
@@ -129,7 +204,7 @@ func (d *Disk) MBps() float64 {
 	return d.cfg.MBps
 }
 
-// IOPS is the operation rate (0 = unlimited).
+// IOPS is the operation rate as configured (0 = unlimited, or the class's).
 func (d *Disk) IOPS() float64 {
 	if d == nil {
 		return 0
@@ -146,28 +221,15 @@ func (d *Disk) StartupCost() time.Duration {
 }
 
 // On reports whether I/O costs anything.
-func (d *Disk) On() bool { return d != nil && (d.cfg.MBps > 0 || d.cfg.IOPS > 0) }
+func (d *Disk) On() bool { return d != nil && d.dev.on() }
 
 // ServiceTime is the device time a request of bytes and ios operations
-// needs.
+// needs on a serial device (the generic one).
 func (d *Disk) ServiceTime(bytes, ios int64) time.Duration {
-	return time.Duration(d.serviceNanos(bytes, ios))
-}
-
-// serviceNanos is the service time in fractional nanoseconds, so that
-// many tiny charges add up instead of each rounding to nothing.
-func (d *Disk) serviceNanos(bytes, ios int64) float64 {
 	if !d.On() {
 		return 0
 	}
-	var s float64
-	if d.cfg.MBps > 0 {
-		s += float64(bytes) / (d.cfg.MBps * (1 << 20))
-	}
-	if d.cfg.IOPS > 0 {
-		s += float64(ios) / d.cfg.IOPS
-	}
-	return s * float64(time.Second)
+	return time.Duration(d.dev.serviceNanos(float64(bytes), float64(ios)))
 }
 
 // Startup waits the utility start-up cost (OESIM_STARTUP_MS), as a real
@@ -178,53 +240,189 @@ func (d *Disk) Startup() {
 	}
 }
 
-// Charge performs the simulated I/O of bytes and ios operations: it
-// reserves the device for their service time after every reservation made
-// before it, by any process, and sleeps until the reservation ends. Time
-// left over from the last booking's rounding to the quantum is used first.
-// It is free and touches no file when the device is off.
+// Sequential performs the simulated I/O of bytes read (or written) in
+// sequence: merged by the kernel and the device into large requests; a
+// reader waits for its read-ahead, a writer's pages are written behind.
+func (d *Disk) Sequential(bytes int64, write bool) error {
+	if !d.On() || bytes <= 0 {
+		return nil
+	}
+	return d.charge(d.dev.sequential(bytes, write))
+}
+
+// Random performs n requests of size bytes each at scattered places: one
+// operation each (more when larger than the device counts as one), each
+// waited for.
+func (d *Disk) Random(n, size int64, write bool) error {
+	if !d.On() || n <= 0 {
+		return nil
+	}
+	return d.charge(d.dev.random(n, size, write))
+}
+
+// Charge performs the simulated I/O of bytes and ios operations as the
+// device counts them (no latency, no kernel counters): it reserves the
+// device after every reservation made before it, by any process, and
+// sleeps until the reservation ends. Time left over from the last
+// booking's rounding to the quantum is used first. It is free and touches
+// no file when the device is off.
 func (d *Disk) Charge(bytes, ios int64) error {
 	if !d.On() || (bytes <= 0 && ios <= 0) {
 		return nil
 	}
+	return d.charge(request{bytes: float64(bytes), ops: float64(ios)})
+}
+
+// sliceQuanta is the most device time one booking holds, in quanta: a
+// larger request is booked in slices one after the other, so that the
+// requests of other processes queue between them, as a device interleaves
+// the requests of several streams (the kernel never sends one larger than
+// max_sectors_kb). Without slicing, one process formatting an extent would
+// hold the device for seconds while every other one waits.
+const sliceQuanta = 4
+
+// charge books the request, in slices of at most sliceQuanta quanta of
+// device time.
+func (d *Disk) charge(r request) error {
+	q := float64(d.cfg.Quantum)
+	need := d.dev.serviceNanos(r.bytes, r.ops)
+	if !d.dev.serial {
+		need = 0
+		if d.dev.bytesPerSec > 0 {
+			need = r.bytes / d.dev.bytesPerSec * 1e9
+		}
+		if d.dev.opsPerSec > 0 {
+			need = max(need, r.ops/d.dev.opsPerSec*1e9)
+		}
+	}
+	n := 1
+	if q > 0 && need > sliceQuanta*q {
+		n = int(math.Ceil(need / (sliceQuanta * q)))
+	}
+	if n == 1 {
+		return d.chargeSlice(r)
+	}
+	part := request{bytes: r.bytes / float64(n), ops: r.ops / float64(n), waits: r.waits / float64(n),
+		seqReads: r.seqReads / float64(n), seqWrites: r.seqWrites / float64(n)}
+	for i := range n {
+		p := part
+		if i == 0 {
+			p.stats = r.stats
+		}
+		if err := d.chargeSlice(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chargeSlice books what the request needs beyond the surplus of earlier
+// bookings (at least a quantum of it), and sleeps until the booking ends
+// or, for the requests the caller waits for one by one, at least their
+// latency.
+func (d *Disk) chargeSlice(r request) error {
 	d.mu.Lock()
-	need := d.serviceNanos(bytes, ios)
-	if need <= d.credit {
-		d.credit -= need
+	d.lat += time.Duration(r.waits * float64(d.dev.latency))
+	d.stats.add(r.stats)
+	d.seq[0] += r.seqReads
+	d.seq[1] += r.seqWrites
+	whole := [2]float64{math.Floor(d.seq[0]), math.Floor(d.seq[1])}
+	d.stats.Reads += uint64(whole[0])
+	d.stats.Writes += uint64(whole[1])
+	d.seq[0] -= whole[0]
+	d.seq[1] -= whole[1]
+	book, ok := d.fromSurplus(r)
+	if ok {
+		var wait time.Duration
+		if d.lat >= d.cfg.Quantum {
+			wait, d.lat = d.lat, 0
+		}
 		d.mu.Unlock()
+		if wait > 0 {
+			d.cfg.Clock.Sleep(wait)
+		}
 		return nil
 	}
-	need -= d.credit
-	booked := time.Duration(math.Ceil(max(need, float64(d.cfg.Quantum))))
-	d.credit = float64(booked) - need
+	lat, stats := d.lat, d.stats
+	d.lat, d.stats = 0, Stats{}
 	d.mu.Unlock()
 
-	wait, err := d.reserve(booked)
+	wait, err := d.reserve(book, stats)
 	if err != nil {
 		// Nothing was booked: the surplus is no credit, and the next
 		// charge must try (and fail) to book as well.
 		d.mu.Lock()
-		d.credit = 0
+		d.surplus = [2]float64{}
 		d.mu.Unlock()
 		return err
 	}
-	if wait > 0 {
+	if wait = max(wait, lat); wait > 0 {
 		d.cfg.Clock.Sleep(wait)
 	}
 	return nil
 }
 
-// reserve books service time on the device and returns how long the caller
-// must wait for its reservation to end.
-func (d *Disk) reserve(service time.Duration) (time.Duration, error) {
+// fromSurplus takes the request out of what was booked ahead; when it
+// does not fit, it returns what to book (at least a quantum on each pipe
+// that falls short) and keeps the rest as the new surplus.
+func (d *Disk) fromSurplus(r request) (book [2]float64, ok bool) {
+	q := float64(d.cfg.Quantum)
+	if d.dev.serial {
+		need := d.dev.serviceNanos(r.bytes, r.ops)
+		if need <= d.surplus[0] {
+			d.surplus[0] -= need
+			return book, true
+		}
+		need -= d.surplus[0]
+		book[0] = math.Ceil(max(need, q))
+		d.surplus[0] = book[0] - need
+		return book, false
+	}
+	need := [2]float64{r.bytes, r.ops}
+	if need[0] <= d.surplus[0] && need[1] <= d.surplus[1] {
+		d.surplus[0] -= need[0]
+		d.surplus[1] -= need[1]
+		return book, true
+	}
+	rate := [2]float64{d.dev.bytesPerSec, d.dev.opsPerSec}
+	for p := range 2 {
+		if need[p] <= d.surplus[p] || rate[p] <= 0 {
+			d.surplus[p] = max(0, d.surplus[p]-need[p])
+			continue
+		}
+		short := need[p] - d.surplus[p]
+		book[p] = max(short, q/1e9*rate[p])
+		d.surplus[p] = book[p] - short
+	}
+	return book, false
+}
+
+// reserve books the device (book: nanoseconds of a serial device, or
+// bytes and operations) and adds the kernel counters, and returns how long
+// the caller must wait for its reservation to end.
+func (d *Disk) reserve(book [2]float64, stats Stats) (time.Duration, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.path == "" {
+	apply := func(t *timeline) time.Duration {
 		now := d.cfg.Clock.Now()
-		end := later(now, d.local).Add(service)
-		d.local = end
-		return end.Sub(now), nil
+		var end time.Time
+		if d.dev.serial {
+			end = t.bookNanos(now, book[0])
+		} else {
+			end = t.book(&d.dev, now, book[0], book[1])
+		}
+		t.stats.add(stats)
+		return end.Sub(now)
 	}
+	if d.path == "" {
+		return apply(&d.tl), nil
+	}
+	return d.withState(func(t *timeline) time.Duration { return apply(t) })
+}
+
+// withState runs fn on the shared timeline under the state file's lock
+// and writes it back, with the counters in /proc/diskstats form beside it.
+func (d *Disk) withState(fn func(*timeline) time.Duration) (time.Duration, error) {
 	if d.f == nil {
 		if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 			return 0, fmt.Errorf("virtual disk: %w", err)
@@ -240,21 +438,20 @@ func (d *Disk) reserve(service time.Duration) (time.Duration, error) {
 		return 0, fmt.Errorf("virtual disk: lock %s: %w", d.path, err)
 	}
 	defer func() { _ = flock(fd, syscall.LOCK_UN) }() // closing the fd would release it as well
-	var buf [8]byte
-	var last time.Time
-	switch n, err := d.f.ReadAt(buf[:], 0); {
-	case n == 8:
-		last = time.Unix(0, int64(binary.LittleEndian.Uint64(buf[:])))
-	case err != nil && !errors.Is(err, io.EOF):
+	buf := make([]byte, timelineSize)
+	n, err := d.f.ReadAt(buf, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, fmt.Errorf("virtual disk: read %s: %w", d.path, err)
 	}
-	now := d.cfg.Clock.Now()
-	end := later(now, last).Add(service)
-	binary.LittleEndian.PutUint64(buf[:], uint64(end.UnixNano()))
-	if _, err := d.f.WriteAt(buf[:], 0); err != nil {
+	t := decodeTimeline(buf[:n])
+	wait := fn(&t)
+	if _, err := d.f.WriteAt(t.encode(), 0); err != nil {
 		return 0, fmt.Errorf("virtual disk: write %s: %w", d.path, err)
 	}
-	return end.Sub(now), nil
+	if err := d.writeDiskstats(t.stats); err != nil {
+		return 0, fmt.Errorf("virtual disk: %w", err)
+	}
+	return wait, nil
 }
 
 func flock(fd, how int) error {
@@ -266,24 +463,32 @@ func flock(fd, how int) error {
 	}
 }
 
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
-// Close releases the state file.
+// Close adds the kernel counters not yet added to the shared ones and
+// releases the state file.
 func (d *Disk) Close() error {
 	if d == nil {
 		return nil
 	}
 	d.mu.Lock()
+	stats := d.stats
+	// A stream's last request, even when not whole.
+	stats.Reads += uint64(math.Ceil(d.seq[0] - 1e-9))
+	stats.Writes += uint64(math.Ceil(d.seq[1] - 1e-9))
+	d.stats, d.seq = Stats{}, [2]float64{}
+	d.mu.Unlock()
+	var err error
+	if stats != (Stats{}) && d.path != "" {
+		_, err = d.withState(func(t *timeline) time.Duration { t.stats.add(stats); return 0 })
+	}
+	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.f == nil {
-		return nil
+		return err
 	}
-	err := d.f.Close()
-	d.f = nil
+	err = errors.Join(err, d.f.Close())
+	if d.statsF != nil {
+		err = errors.Join(err, d.statsF.Close())
+	}
+	d.f, d.statsF = nil, nil
 	return err
 }

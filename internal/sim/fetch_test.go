@@ -1,0 +1,115 @@
+package sim
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/sim/store"
+	"github.com/oedl/oedl/internal/sim/vdisk"
+)
+
+func TestFetchReads(t *testing.T) {
+	// Four records a block: record i is in block i/4.
+	img := &tableImage{rpb: 4, blockSize: 8192}
+	for i := range 4 * 100 {
+		img.recids = append(img.recids, int64(i))
+	}
+	inOrder := make([]int32, len(img.recids))
+	for i := range inOrder {
+		inOrder[i] = int32(i)
+	}
+	reversed := make([]int32, len(inOrder))
+	for i := range reversed {
+		reversed[i] = inOrder[len(inOrder)-1-i]
+	}
+	// Every eighth record: two blocks on each time, within the window.
+	strided := make([]int32, 50)
+	for i := range strided {
+		strided[i] = int32(8 * i)
+	}
+	tests := []struct {
+		name        string
+		order       []int32
+		seq, random int64
+	}{
+		{"storage order: one random read, then the read-ahead", inOrder, 99, 1},
+		{"backwards: every block a random read", reversed, 0, 100},
+		{"steps within the read-ahead window are in sequence", strided, 98, 1},
+		{"records of blocks still in the buffers read nothing", append(inOrder[:40:40], inOrder[:40]...), 9, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			seq, random := fetchReads(img, tt.order)
+			assert.Equal(t, tt.seq, seq, "in sequence")
+			assert.Equal(t, tt.random, random, "at random")
+		})
+	}
+}
+
+// diskstats reads the virtual disk's counters: reads, sectors read,
+// writes, sectors written.
+func diskstats(t *testing.T, state string) [4]int64 {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(state, vdisk.DiskstatsFile))
+	require.NoError(t, err)
+	f := strings.Fields(string(raw))
+	require.GreaterOrEqual(t, len(f), 10)
+	var out [4]int64
+	for i, k := range []int{3, 5, 7, 9} {
+		out[i], err = strconv.ParseInt(f[k], 10, 64)
+		require.NoError(t, err)
+	}
+	return out
+}
+
+// TestUtilitiesDrawRequestsByPattern: the utilities' I/O reaches the
+// virtual disk as a real one's reaches a device, and its counters show
+// it: a dump by its primary index (the order the records were stored in)
+// streams its blocks; by an index in another order it fetches most blocks
+// at random, many more requests for the same bytes; a tabanalys reads
+// every block once.
+func TestUtilitiesDrawRequestsByPattern(t *testing.T) {
+	env, db := smallDB(t)
+	ctl, err := store.Open(store.PathsFor(db))
+	require.NoError(t, err)
+	cust := ctl.Ctl.Table("Customer")
+	require.NotNil(t, cust)
+	primary := cust.PrimaryIndex()
+	var other *store.Index
+	for _, ix := range cust.Indexes {
+		if ix != primary && !ix.Word && len(ix.Fields) > 0 && ix.Active {
+			other = ix
+			break
+		}
+	}
+	require.NoError(t, ctl.Close())
+	require.NotNil(t, other, "Customer has a second index")
+
+	run := func(args ...string) [4]int64 {
+		state := t.TempDir()
+		env.ok(t, "proutil", append([]string{db, "-C"}, args...)...)
+		r := env.run(t, []string{"OESIM_STATE=" + state, vdisk.EnvIOPS + "=1000000"}, "", "proutil", append([]string{db, "-C"}, args...)...)
+		require.Equal(t, 0, r.code, r.out)
+		return diskstats(t, state)
+	}
+	dir := func(name string) string {
+		d := filepath.Join(env.work, name)
+		require.NoError(t, os.MkdirAll(d, 0o755))
+		return d
+	}
+	byPrimary := run("dump", "Customer", dir("p"))
+	byOther := run("dump", "Customer", dir("o"), "-index", strconv.Itoa(other.Number))
+	assert.Positive(t, byPrimary[2], "the .bd is written")
+	perSector := func(c [4]int64) float64 { return float64(c[0]) / float64(c[1]) }
+	assert.Greater(t, perSector(byOther), 2*perSector(byPrimary),
+		"by %s the dump reads in many more requests per byte than by %s: %v against %v", other.Name, primary.Name, byOther, byPrimary)
+	tab := run("tabanalys")
+	assert.Positive(t, tab[1], "tabanalys reads the blocks")
+	assert.Equal(t, int64(1), tab[2], "and writes nothing but its log line")
+}
