@@ -97,13 +97,13 @@ func TestStatusCommand(t *testing.T) {
 	require.NoError(t, err)
 
 	code, out, errOut := runOEDL("status", "--work", dir)
-	require.Equal(t, ExitOK, code, errOut)
+	require.Equal(t, ExitFailed, code, "a killed run has not finished: %s", errOut)
 	assert.Contains(t, out, "not running")
 	assert.Contains(t, out, "--resume")
 	assert.Contains(t, out, `area "Cust" needs a repair`)
 
 	code, out, errOut = runOEDL("status", "--work", dir, "--json")
-	require.Equal(t, ExitOK, code, errOut)
+	require.Equal(t, ExitFailed, code, errOut)
 	var st struct {
 		Killed     bool     `json:"killed"`
 		DirtyAreas []string `json:"dirty_areas"`
