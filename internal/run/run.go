@@ -21,6 +21,7 @@ import (
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
@@ -171,6 +172,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	defer r.log.Close()
+	if resumed {
+		if err := r.stopOrphans(ctx, rp); err != nil {
+			return nil, none, err
+		}
+	}
 
 	summary, err := r.preflight(ctx, resumed)
 	if err != nil {
@@ -220,7 +226,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	oeVersion := openedge.Version(c.DLC)
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
 		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
-		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion}); err != nil {
+		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self())}); err != nil {
 		return nil, none, err
 	}
 	c.Log.Info("run " + state)
@@ -553,6 +559,8 @@ func (e *Executor) repairLog() []string {
 	}
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func zapErr(err error) zap.Field { return zap.Error(err) }
 
