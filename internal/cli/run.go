@@ -197,7 +197,7 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 		noTUI = true
 	}
 	switch {
-	case io.IsTerminal && !noTUI:
+	case io.IsTerminal && !noTUI && !(cfg.Resume && run.IsFinished(cfg.Work)):
 		ui = tui.New(screenOptions(io, cfg, model, cancel))
 		sinks = append(sinks, ui)
 	default:
@@ -228,7 +228,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	for _, c := range closers {
 		c()
 	}
-	if err == nil {
+	switch {
+	case err == nil && res != nil && res.Finished != nil:
+		printNothingToDo(io.ErrOut, cfg, res.Finished)
+	case err == nil:
 		printRunSummary(io.ErrOut, cfg, res)
 	}
 	return res, runExit(ctx, err, cfg.Work)
@@ -266,6 +269,15 @@ func runExit(ctx context.Context, err error, work string) error {
 		return FailedError(err)
 	}
 	return FailedError(err)
+}
+
+// printNothingToDo answers a resume of a run that is over.
+func printNothingToDo(w io.Writer, cfg run.Config, f *run.Finished) {
+	fmt.Fprintf(w, "nothing to do: the run in %s finished verified at %s", cfg.Work, f.At.Local().Format("2006-01-02 15:04:05"))
+	if f.Verify != "" {
+		fmt.Fprintf(w, " (%s)", f.Verify)
+	}
+	fmt.Fprintf(w, "\nits journal, report and timings are left as they were; target: %s\n", cfg.Target)
 }
 
 func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {

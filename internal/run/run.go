@@ -37,6 +37,9 @@ type Result struct {
 	Repairs []string
 	Journal string
 	Rusage  Rusage
+	// Finished is set when a resume found the run over and verified: it
+	// did nothing (Schedule is nil).
+	Finished *Finished
 }
 
 // runner holds the state of one invocation outside the graph.
@@ -149,6 +152,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		resumed = true
 		if err := c.adoptSettings(rp, planHash); err != nil {
 			return nil, none, err
+		}
+		if f, err := finishedRun(c, rp); f != nil || err != nil {
+			return &Result{Resumed: true, Journal: jw.Path(), Finished: f}, none, err
 		}
 	}
 	if !resumed {
