@@ -164,6 +164,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked)
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
+	if err := checkOutputDir("--work", cfg.Work); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}

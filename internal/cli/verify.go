@@ -58,6 +58,11 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	if opts.Before == "" || opts.After == "" {
 		return UsageError("give both --before FILE and --after FILE")
 	}
+	if opts.Out != "" {
+		if err := checkOutputDir("-o", opts.Out); err != nil {
+			return err
+		}
+	}
 	before, err := readReport(opts.Before)
 	if err != nil {
 		return err
