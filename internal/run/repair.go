@@ -79,8 +79,8 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 // redumpFor queues a new dump of the table whose load failed: the load may
 // have failed on the file itself (corrupt, cut short), and a dump is
 // cheap next to failing the same load again. The reload waits for it.
-// A table dumped in threaded sections is not dumped again (other sections
-// reload from their files). Callers hold e.mu.
+// A section of a threaded dump is not handled here (sectionFailed). Callers
+// hold e.mu.
 func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 	if j.Section != 0 {
 		return nil
@@ -192,4 +192,53 @@ func times(n int) string {
 		return "twice"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// sectionFailed handles a failed load of one section of a threaded dump.
+// Loading the section again would read the same file, which may be what
+// failed (a corrupt or short section: every repair and every resume would
+// fail on it for ever), and dumping the table again within this attempt
+// would cut the records into other sections than those already loaded.
+// So the table's dump is no longer trusted (a failed record for it, or,
+// while it still runs, a failed end: dumpJob asks badDump) and the run
+// resumes in place as --resume would: the table's area is repaired, the
+// table dumped again, and only the new dump's sections loaded (planResume).
+// Config.Retries bounds the resumes in place; past them the run stops and
+// says to resume.
+func (e *Executor) sectionFailed(j *schedule.Job, loadErr error, f failure) schedule.Outcome {
+	why := fmt.Sprintf("section %d of this dump could not be loaded (%s): its files are not loaded again", j.Section, j.ID)
+	id := schedule.DumpID(j.Table)
+	e.mu.Lock()
+	e.badDumps[j.Table] = true
+	done := lastState(e.recs, id) == journal.Done
+	e.mu.Unlock()
+	if done {
+		if err := e.record(journal.Record{Job: id, Kind: string(schedule.KindDump), Table: j.Table, State: journal.Failed,
+			Err: why, Log: e.cfg.logPath(j.ID)}); err != nil {
+			return schedule.Outcome{Err: err}
+		}
+	}
+	e.noteFailure(j.ID, f)
+	return schedule.Outcome{Err: resumableError{loadErr, "failed: its table is dumped again and its area repaired"}}
+}
+
+// badDump says why the table's dump is not to be trusted ("" when it is).
+func (e *Executor) badDump(table string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.badDumps[table] {
+		return ""
+	}
+	return "a section this dump wrote could not be loaded: its files are not loaded again"
+}
+
+// lastState is the latest state the journal holds for job id ("" when
+// none).
+func lastState(recs []journal.Record, id string) journal.State {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if r := recs[i]; r.Job == id && r.State != journal.Running && r.State != journal.Repair {
+			return r.State
+		}
+	}
+	return ""
 }

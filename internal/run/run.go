@@ -100,16 +100,16 @@ func resumableOnly(out *Result, err error) string {
 	if err == nil || out == nil || out.Schedule == nil || len(out.Schedule.Failed) == 0 {
 		return ""
 	}
-	var ids []string
+	var whys []string
 	for id, jerr := range out.Schedule.Failed {
 		var r resumableError
 		if !errors.As(jerr, &r) {
 			return ""
 		}
-		ids = append(ids, id)
+		whys = append(whys, id+" "+r.why)
 	}
-	sort.Strings(ids)
-	return strings.Join(ids, ", ") + " failed after sections of it were queued"
+	sort.Strings(whys)
+	return strings.Join(whys, "; ")
 }
 
 // runOnce is one attempt: it returns the run_finished event for Run to

@@ -172,10 +172,15 @@ func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
 }
 
 // resumableError is a failure a resume repairs (see Run): a threaded dump
-// that failed after some of its sections were queued for loading. It is
-// permanent for the job: dumping again would cut the records into other
-// sections than those already loaded.
-type resumableError struct{ error }
+// that failed after some of its sections were queued for loading, or a
+// section of one that could not be loaded. It is permanent for the job:
+// dumping again would cut the records into other sections than those
+// already loaded, and loading the section again would read the same file.
+// why says what the resume will do, for the screen.
+type resumableError struct {
+	error
+	why string
+}
 
 func (r resumableError) Unwrap() error { return r.error }
 
