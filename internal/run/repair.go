@@ -107,10 +107,8 @@ func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 // still waiting in the queue and will run anyway.
 func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File) (schedule.Outcome, journal.Record, error) {
 	var rec journal.Record
-	for _, s := range e.cfg.steps(j, nil) {
-		if _, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
-			return schedule.Outcome{}, rec, err
-		}
+	if err := e.truncateArea(ctx, j, log); err != nil {
+		return schedule.Outcome{}, rec, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -241,4 +239,47 @@ func lastState(recs []journal.Record, id string) journal.State {
 		}
 	}
 	return ""
+}
+
+// truncateArea empties the repair's area. On a served target the broker
+// is stopped around it (truncate area runs offline) and started again.
+// Every step is safe to repeat, since a failed repair is retried: the
+// broker is stopped only if it serves and started only if it does not
+// (proshut of a broker already stopped fails with (1423), proserve of a
+// served database with (276)), and a truncate that fails starts the broker
+// again before the error goes up, so the retry, or the rest of the run,
+// finds the target as the repair found it.
+func (e *Executor) truncateArea(ctx context.Context, j *schedule.Job, log *os.File) error {
+	truncate := e.cfg.truncateStep(j.Area)
+	offline := e.cfg.served(schedule.DBTarget) && j.Exclusive
+	if !offline {
+		_, err := e.runStep(ctx, j.ID, truncate, e.cfg.timeout(j), log, nil)
+		return err
+	}
+	if err := e.ensureServed(ctx, j, log, false); err != nil {
+		return err
+	}
+	if _, err := e.runStep(ctx, j.ID, truncate, e.cfg.timeout(j), log, nil); err != nil {
+		if serr := e.ensureServed(ctx, j, log, true); serr != nil {
+			e.cfg.Log.Warn("broker after a failed truncate: " + serr.Error())
+		}
+		return err
+	}
+	return e.ensureServed(ctx, j, log, true)
+}
+
+// ensureServed starts (want) or stops (!want) the target's broker unless
+// it already is as wanted.
+func (e *Executor) ensureServed(ctx context.Context, j *schedule.Job, log *os.File, want bool) error {
+	h, err := e.holder(ctx, j.ID, e.cfg.Target, log)
+	if err != nil {
+		return err
+	}
+	switch {
+	case want && h == holderFree:
+		_, err = e.runStep(ctx, j.ID, e.cfg.serveStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
+	case !want && h == holderMulti:
+		_, err = e.runStep(ctx, j.ID, e.cfg.shutdownStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
+	}
+	return err
 }
