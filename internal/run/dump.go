@@ -71,14 +71,14 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 			// would cut the records into other sections. The area is
 			// repaired by a resume instead (planResume), which Run does
 			// in place.
-			err = resumableError{err, "failed after sections of it were queued"}
+			err = resumableError{err, "failed after sections of it were queued", redumpNext}
 		}
 		return schedule.Outcome{Add: pending}, rec, err
 	}
 	if why := e.badDump(j.Table); why != "" {
 		// A section it wrote already failed to load: these files are not
 		// to be loaded again (sectionFailed).
-		return schedule.Outcome{Add: pending}, rec, resumableError{errors.New(why), "failed: its table is dumped again and its area repaired"}
+		return schedule.Outcome{Add: pending}, rec, resumableError{errors.New(why), "wrote a section that could not be loaded", redumpNext}
 	}
 	dr, err := openedge.ParseDumpOutput(res.Output)
 	if err != nil {

@@ -217,7 +217,7 @@ func (e *Executor) sectionFailed(j *schedule.Job, loadErr error, f failure) sche
 		}
 	}
 	e.noteFailure(j.ID, f)
-	return schedule.Outcome{Err: resumableError{loadErr, "failed: its table is dumped again and its area repaired"}}
+	return schedule.Outcome{Err: resumableError{loadErr, "failed", redumpNext}}
 }
 
 // badDump says why the table's dump is not to be trusted ("" when it is).

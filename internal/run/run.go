@@ -106,7 +106,7 @@ func resumableOnly(out *Result, err error) string {
 		if !errors.As(jerr, &r) {
 			return ""
 		}
-		whys = append(whys, id+" "+r.why)
+		whys = append(whys, fmt.Sprintf("%s %s (%s)", id, r.why, r.next))
 	}
 	sort.Strings(whys)
 	return strings.Join(whys, "; ")
@@ -376,6 +376,10 @@ func (e *Executor) failedJobs(res *schedule.Result) []FailedJob {
 		f := FailedJob{ID: event.StableID(id), Err: err.Error(), Log: e.cfg.logPath(id)}
 		if ff, ok := e.fails[id]; ok {
 			f.Attempt, f.Err = ff.attempt, ff.text
+		}
+		var r resumableError
+		if errors.As(err, &r) {
+			f.Err += "; on --resume " + r.next
 		}
 		out = append(out, f)
 	}

@@ -176,11 +176,14 @@ func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
 // section of one that could not be loaded. It is permanent for the job:
 // dumping again would cut the records into other sections than those
 // already loaded, and loading the section again would read the same file.
-// why says what the resume will do, for the screen.
+// why says what happened and next what the resume does, for the screen.
 type resumableError struct {
 	error
-	why string
+	why, next string
 }
+
+// redumpNext is what a resume does about a threaded table it cannot trust.
+const redumpNext = "its area is repaired and the table dumped again"
 
 func (r resumableError) Unwrap() error { return r.error }
 
