@@ -77,7 +77,7 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
-	orphan := waitLoadRunning(t, e, largest, exited, &stderr)
+	orphanJob, orphan := waitLoadRunning(t, e, largest, exited, &stderr)
 	require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
 	<-exited
 	require.True(t, orphan.Alive(), "the load of %s ended before the resume: the round proves nothing", largest)
@@ -91,6 +91,14 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 		require.True(t, errors.As(err, &ee) && ee.ExitCode() == 16, "the killed run's broker serves the target: %v", err)
 	}
 	assert.True(t, lockFree(t, e.work), "the work directory's lock outlived oedl")
+	// Status tells the truth about the dead run: its load needs a repair,
+	// and its utility still runs.
+	st := e.oedl(nil, "status", "--work", e.work)
+	assert.Equal(t, 1, st.code, st.stdout)
+	assert.Contains(t, st.stdout, "not running")
+	assert.Contains(t, st.stdout, "needs a repair")
+	assert.Contains(t, st.stdout, "still running from the killed run: ")
+	assert.Contains(t, st.stdout, fmt.Sprintf("%s (pid %d)", orphanJob, orphan.PID))
 
 	r := e.oedl(nil, e.runArgs(append(args, "--resume")...)...)
 	require.Equal(t, 0, r.code, r.stderr)
@@ -117,9 +125,9 @@ func lockFree(t *testing.T, work string) bool {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) == nil
 }
 
-// waitLoadRunning polls the killed run's journal until the load of table
-// has a utility process (its running record), and returns it.
-func waitLoadRunning(t *testing.T, e *env, table string, exited chan error, stderr *bytes.Buffer) sysproc.ID {
+// waitLoadRunning polls the run's journal until a load of table has a
+// utility process (its running record), and returns its job and process.
+func waitLoadRunning(t *testing.T, e *env, table string, exited chan error, stderr *bytes.Buffer) (string, sysproc.ID) {
 	t.Helper()
 	jpath := filepath.Join(e.work, journal.FileName)
 	deadline := time.Now().Add(2 * time.Minute)
@@ -127,7 +135,7 @@ func waitLoadRunning(t *testing.T, e *env, table string, exited chan error, stde
 		recs, _ := journal.Read(jpath)
 		for _, p := range journal.Replay(recs).Procs() {
 			if strings.HasPrefix(p.Job, "load:"+table) && p.Proc.Alive() {
-				return p.Proc
+				return p.Job, p.Proc
 			}
 		}
 		select {
@@ -176,4 +184,35 @@ func readTabanalys(t *testing.T, e *env, db string) *openedge.Analysis {
 	require.NoError(t, err)
 	require.NotEmpty(t, a.Tables)
 	return a
+}
+
+// oedl status during a healthy run: its loads in flight are running, no
+// area is said to need a repair, the exit status is 0, and the verdict
+// line says verify has not run yet; once the run is over, the verdict is
+// MATCH.
+func TestStatusDuringAHealthyRun(t *testing.T) {
+	e := newEnv(t, "sports")
+	largest := largestTable(t, e)
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
+	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_DISK_MBPS=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	_, _ = waitLoadRunning(t, e, largest, exited, &stderr)
+
+	st := e.oedl(nil, "status", "--work", e.work)
+	assert.Equal(t, 0, st.code, st.stdout)
+	assert.Contains(t, st.stdout, "running (pid")
+	assert.Contains(t, st.stdout, strings.TrimPrefix(largest, "PUB."), "the load in flight is listed as running")
+	assert.NotContains(t, st.stdout, "needs a repair")
+	assert.NotContains(t, st.stdout, "killed")
+	assert.Contains(t, st.stdout, "verify: not run yet")
+
+	require.NoError(t, <-exited, stderr.String())
+	st = e.oedl(nil, "status", "--work", e.work)
+	assert.Equal(t, 0, st.code, st.stdout)
+	lines := strings.Split(strings.TrimSpace(st.stdout), "\n")
+	assert.True(t, strings.HasPrefix(lines[len(lines)-1], "verify: MATCH: "), "the verdict comes last: %s", st.stdout)
 }
