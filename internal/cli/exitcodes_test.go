@@ -86,6 +86,7 @@ func TestExitCodes(t *testing.T) {
 
 		{"run: --work is a file", runArgs(file), ExitUsage, "is a file"},
 		{"run: --work read-only", runArgs(filepath.Join(ro, "work")), ExitPrecondition, "cannot write"},
+		{"run: a comma in --work", runArgs(filepath.Join(dir, "a,b")), ExitUsage, "comma"},
 		{"run: no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", emptyDir, "--work", filepath.Join(dir, "w")}, ExitUsage, "plan.json"},
 
 		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -116,6 +117,10 @@ func (opts *RunOptions) config() (run.Config, error) {
 		return cfg, UsageError("give the plan directory with --plan")
 	case opts.Work == "" && !opts.DryRun:
 		return cfg, UsageError("give the work directory with --work")
+	case strings.ContainsRune(opts.Work, ','):
+		// prodict/dump_df.p takes "tables,file" in one -param: a comma in
+		// the path would make it write source.df somewhere else.
+		return cfg, UsageError("--work %s: a comma in the path cannot be passed to prodict/dump_df.p (its -param is comma-separated): choose a work directory without one", opts.Work)
 	case opts.DumpJobs < 0 || opts.LoadJobs < 0 || opts.LoadsPerArea < 0:
 		return cfg, UsageError("--dump-jobs, --load-jobs and --loads-per-area cannot be negative")
 	}
