@@ -67,19 +67,12 @@ func TestKillWhileLoadingThenResumeAtOnce(t *testing.T) {
 func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 	e := newEnv(t, "sports")
 	largest := largestTable(t, e)
-	// A slow disk for the killed run only: the largest table's load takes
-	// seconds, and its orphan goes on writing after the kill.
-	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs(args...)...)
-	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_DISK_MBPS=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	orphanJob, orphan := waitLoadRunning(t, e, largest, exited, &stderr)
-	require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
-	<-exited
+	// A slow disk for the killed run only: its orphan goes on writing
+	// after the kill.
+	r := startSlowRun(t, e, args...)
+	orphanJob, orphan := r.waitLoadRunning(largest)
+	require.NoError(t, r.cmd.Process.Kill(), "kill -9 of oedl alone")
+	<-r.exited
 	require.True(t, orphan.Alive(), "the load of %s ended before the resume: the round proves nothing", largest)
 	// The lock dies with oedl: no utility, nor the broker it left up,
 	// inherited it.
@@ -100,9 +93,9 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 	assert.Contains(t, st.stdout, "still running from the killed run: ")
 	assert.Contains(t, st.stdout, fmt.Sprintf("%s (pid %d)", orphanJob, orphan.PID))
 
-	r := e.oedl(nil, e.runArgs(append(args, "--resume")...)...)
-	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "the killed run left", "the resume says what it stopped")
+	resume := e.oedl(nil, e.runArgs(append(args, "--resume")...)...)
+	require.Equal(t, 0, resume.code, resume.stderr)
+	assert.Contains(t, resume.stderr, "the killed run left", "the resume says what it stopped")
 	outlived := orphan.Alive()
 	// An orphan that outlived the resume has not done its harm yet: the
 	// counts are taken once it is gone.
@@ -125,11 +118,33 @@ func lockFree(t *testing.T, work string) bool {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) == nil
 }
 
+// slowRun is an oedl run going on in the background, on a slow virtual
+// disk (1 MiB/s): the largest table's load takes about a second.
+type slowRun struct {
+	t      *testing.T
+	e      *env
+	cmd    *exec.Cmd
+	stderr bytes.Buffer
+	exited chan error
+}
+
+func startSlowRun(t *testing.T, e *env, args ...string) *slowRun {
+	t.Helper()
+	r := &slowRun{t: t, e: e, exited: make(chan error, 1)}
+	r.cmd = exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs(args...)...)
+	r.cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_DISK_MBPS=1")
+	r.cmd.Stderr = &r.stderr
+	require.NoError(t, r.cmd.Start())
+	go func() { r.exited <- r.cmd.Wait() }()
+	return r
+}
+
 // waitLoadRunning polls the run's journal until a load of table has a
 // utility process (its running record), and returns its job and process.
-func waitLoadRunning(t *testing.T, e *env, table string, exited chan error, stderr *bytes.Buffer) (string, sysproc.ID) {
+func (r *slowRun) waitLoadRunning(table string) (string, sysproc.ID) {
+	t := r.t
 	t.Helper()
-	jpath := filepath.Join(e.work, journal.FileName)
+	jpath := filepath.Join(r.e.work, journal.FileName)
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		recs, _ := journal.Read(jpath)
@@ -139,8 +154,8 @@ func waitLoadRunning(t *testing.T, e *env, table string, exited chan error, stde
 			}
 		}
 		select {
-		case err := <-exited:
-			t.Fatalf("oedl ended (%v) before the load of %s started:\n%s", err, table, stderr.String())
+		case err := <-r.exited:
+			t.Fatalf("oedl ended (%v) before the load of %s started:\n%s", err, table, r.stderr.String())
 		default:
 		}
 		require.True(t, time.Now().Before(deadline), "the load of %s never started", table)
@@ -193,14 +208,8 @@ func readTabanalys(t *testing.T, e *env, db string) *openedge.Analysis {
 func TestStatusDuringAHealthyRun(t *testing.T) {
 	e := newEnv(t, "sports")
 	largest := largestTable(t, e)
-	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
-	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_DISK_MBPS=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	_, _ = waitLoadRunning(t, e, largest, exited, &stderr)
+	r := startSlowRun(t, e)
+	r.waitLoadRunning(largest)
 
 	st := e.oedl(nil, "status", "--work", e.work)
 	assert.Equal(t, 0, st.code, st.stdout)
@@ -210,7 +219,7 @@ func TestStatusDuringAHealthyRun(t *testing.T) {
 	assert.NotContains(t, st.stdout, "killed")
 	assert.Contains(t, st.stdout, "verify: not run yet")
 
-	require.NoError(t, <-exited, stderr.String())
+	require.NoError(t, <-r.exited, r.stderr.String())
 	st = e.oedl(nil, "status", "--work", e.work)
 	assert.Equal(t, 0, st.code, st.stdout)
 	lines := strings.Split(strings.TrimSpace(st.stdout), "\n")
