@@ -6,24 +6,27 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sysproc"
 )
 
-// holdLock takes the work directory's lock as a running oedl does, until
-// the test ends.
+// holdLock holds the work directory's lock until the test ends, as a
+// running oedl would from its own process: an open-file-description lock
+// conflicts with the POSIX lock status asks about even within this one
+// process (a POSIX lock of our own would not).
 func holdLock(t *testing.T, work string) {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(work, run.LockFile), os.O_RDWR|os.O_CREATE, 0o644)
 	require.NoError(t, err)
-	require.NoError(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	lk := unix.Flock_t{Type: unix.F_WRLCK}
+	require.NoError(t, unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk))
 	t.Cleanup(func() { f.Close() })
 }
 

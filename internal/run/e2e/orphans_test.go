@@ -121,16 +121,16 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 		"the target's own tabanalys counts what the source's does")
 }
 
-// lockFree tells whether the work directory's lock can be taken.
+// lockFree tells whether the work directory's lock is free: F_GETLK asks,
+// taking nothing.
 func lockFree(t *testing.T, work string) bool {
 	t.Helper()
 	f, err := os.Open(filepath.Join(work, run.LockFile))
 	require.NoError(t, err)
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return false
-	}
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) == nil
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK}
+	require.NoError(t, syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk))
+	return lk.Type == syscall.F_UNLCK
 }
 
 // slowRun is an oedl run going on in the background, on a slow virtual
