@@ -177,6 +177,14 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	case opts.Out == "" && !opts.JSON:
 		return UsageError("give -o FILE")
 	}
+	if err := checkOutputDir("--work", opts.Work); err != nil {
+		return err
+	}
+	if opts.Out != "" {
+		if err := checkOutputFile("-o", opts.Out); err != nil {
+			return err
+		}
+	}
 	hw, known, err := opts.machine()
 	if err != nil {
 		return err

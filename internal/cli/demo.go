@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +15,7 @@ import (
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sim"
+	"github.com/oedl/oedl/internal/sim/gen"
 )
 
 // DemoOptions are the flags of `oedl demo`.
@@ -73,9 +76,15 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	if _, err := parseSizeFlag("--scale", opts.Scale); err != nil {
 		return err
 	}
+	if !slices.Contains(gen.Profiles(), opts.Profile) {
+		return UsageError("--profile %q: unknown profile (profiles: %s)", opts.Profile, strings.Join(gen.Profiles(), ", "))
+	}
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
 		return UsageError("--dir: %v", err)
+	}
+	if err := checkOutputDir("--dir", dir); err != nil {
+		return err
 	}
 	if err := prepareDemoDir(dir); err != nil {
 		return err

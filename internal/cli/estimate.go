@@ -128,6 +128,11 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.HTML != "" {
+		if err := checkOutputFile("--html", opts.HTML); err != nil {
+			return err
+		}
+	}
 	switch {
 	case s.whatIf && opts.Compare:
 		return UsageError("--compare takes one machine and one set of job counts; give single values to --cores, --volume, --volume-gib, --disk-mbps, --iops, --memory and the job flags")

@@ -107,6 +107,9 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputDir("-o", opts.Out); err != nil {
+		return err
+	}
 	var in plan.Input
 	var df *openedge.DF
 	var extra []plan.File
@@ -266,6 +269,9 @@ func readDF(path string) (*openedge.DF, error) {
 	df, err := openedge.ParseDF(f, path)
 	if err != nil {
 		return nil, UsageError("%v", err)
+	}
+	if len(df.Tables()) == 0 {
+		return nil, UsageError("--df %s: no ADD TABLE in it: an empty .df defines nothing to plan (dump the source's with prodict/dump_df.p, ALL tables)", path)
 	}
 	// The whole schema the target will be built from: what load_df.p
 	// would stop at after the outage began is refused now.

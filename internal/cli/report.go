@@ -51,6 +51,14 @@ func reportRun(opts *ReportOptions) error {
 	if st, err := os.Stat(opts.Work); err != nil || !st.IsDir() {
 		return UsageError("--work %s: not a directory", opts.Work)
 	}
+	if err := checkOutputDir("--work", opts.Work); err != nil {
+		return err // report.md and report.html are written there
+	}
+	if opts.HTML != "" {
+		if err := checkOutputFile("--html", opts.HTML); err != nil {
+			return err
+		}
+	}
 	d, err := report.FromWork(opts.Work)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -55,6 +56,7 @@ was lost. It drives whatever $DLC points to: a licensed OpenEdge or oesim.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
 	})
+	root.SetHelpCommand(newHelpCmd())
 	root.AddCommand(
 		NewCmdDemo(io),
 		NewCmdPlan(io),
@@ -81,7 +83,12 @@ func Main() int {
 func Execute(ctx context.Context, streams *IOStreams, args []string) int {
 	root := NewRootCmd(streams)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && cmd == root {
+		// The root runs nothing: its errors are an unknown command or
+		// arguments it cannot place, bad usage.
+		err = WithCode(ExitUsage, fmt.Errorf("%w\nSee 'oedl --help'.", err))
+	}
 	if err != nil {
 		if ctx.Err() != nil && exitCode(err) != ExitUsage && exitCode(err) != ExitInterrupted {
 			err = &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: %w", err)}
@@ -89,4 +96,21 @@ func Execute(ctx context.Context, streams *IOStreams, args []string) int {
 		fmt.Fprintf(streams.ErrOut, "oedl: %v\n", err)
 	}
 	return exitCode(err)
+}
+
+// newHelpCmd is cobra's help command, except that an unknown topic is bad
+// usage (exit 2), as an unknown command is.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, _, err := c.Root().Find(args)
+			if cmd == nil || err != nil {
+				return UsageError("unknown help topic %q\nSee 'oedl --help'.", strings.Join(args, " "))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
 }

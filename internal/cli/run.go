@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -116,6 +117,10 @@ func (opts *RunOptions) config() (run.Config, error) {
 		return cfg, UsageError("give the plan directory with --plan")
 	case opts.Work == "" && !opts.DryRun:
 		return cfg, UsageError("give the work directory with --work")
+	case strings.ContainsRune(opts.Work, ','):
+		// prodict/dump_df.p takes "tables,file" in one -param: a comma in
+		// the path would make it write source.df somewhere else.
+		return cfg, UsageError("--work %s: a comma in the path cannot be passed to prodict/dump_df.p (its -param is comma-separated): choose a work directory without one", opts.Work)
 	case opts.DumpJobs < 0 || opts.LoadJobs < 0 || opts.LoadsPerArea < 0:
 		return cfg, UsageError("--dump-jobs, --load-jobs and --loads-per-area cannot be negative")
 	}
@@ -164,6 +169,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked)
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
+	if err := checkOutputDir("--work", cfg.Work); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}
@@ -197,7 +205,7 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 		noTUI = true
 	}
 	switch {
-	case io.IsTerminal && !noTUI:
+	case io.IsTerminal && !noTUI && !(cfg.Resume && run.IsFinished(cfg.Work)):
 		ui = tui.New(screenOptions(io, cfg, model, cancel))
 		sinks = append(sinks, ui)
 	default:
@@ -228,7 +236,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	for _, c := range closers {
 		c()
 	}
-	if err == nil {
+	switch {
+	case err == nil && res != nil && res.Finished != nil:
+		printNothingToDo(io.ErrOut, cfg, res.Finished)
+	case err == nil:
 		printRunSummary(io.ErrOut, cfg, res)
 	}
 	return res, runExit(ctx, err, cfg.Work)
@@ -266,6 +277,15 @@ func runExit(ctx context.Context, err error, work string) error {
 		return FailedError(err)
 	}
 	return FailedError(err)
+}
+
+// printNothingToDo answers a resume of a run that is over.
+func printNothingToDo(w io.Writer, cfg run.Config, f *run.Finished) {
+	fmt.Fprintf(w, "nothing to do: the run in %s finished verified at %s", cfg.Work, f.At.Local().Format("2006-01-02 15:04:05"))
+	if f.Verify != "" {
+		fmt.Fprintf(w, " (%s)", f.Verify)
+	}
+	fmt.Fprintf(w, "\nits journal, report and timings are left as they were; target: %s\n", cfg.Target)
 }
 
 func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {

@@ -32,6 +32,10 @@ func TestVerifyCommand(t *testing.T) {
 		{"malformed report", []string{"verify", "--before", d + "garbage.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "garbage.tba"},
 		{"unreadable file", []string{"verify", "--before", d + "nope.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "nope.tba"},
 		{"missing flag", []string{"verify", "--before", d + "before.tba"}, ExitUsage, "", "--after"},
+		{"no application table: nothing to compare", []string{"verify", "--before", d + "meta-only.tba", "--after", d + "meta-only.tba"},
+			ExitUsage, "", "meta-only.tba: no application table"},
+		{"rows that do not add up to their area's summary", []string{"verify", "--before", d + "before.tba", "--after", d + "row-missing.tba"},
+			ExitUsage, "", `row-missing.tba: the Summary for AREA "Cust Data": 7 counts 19082 records, its table rows 15129`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,6 +45,21 @@ func TestVerifyCommand(t *testing.T) {
 			assert.Contains(t, errOut, tt.stderr)
 		})
 	}
+}
+
+// A report whose rows carry no owner prefix (as in Progress's own
+// documentation sample) is read or refused, never an empty success: verify
+// either compares its tables or exits 2 naming the file.
+func TestVerifyNeverMatchesNothing(t *testing.T) {
+	code, out, errOut := runOEDL("verify", "--before", "testdata/verify/no-owner.tba", "--after", "testdata/verify/no-owner.tba", "--json")
+	if code == ExitUsage {
+		assert.Contains(t, errOut, "no-owner.tba")
+		return
+	}
+	require.Equal(t, ExitOK, code, errOut)
+	var res verify.Result
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	assert.Len(t, res.Rows, 3, "read: every table compared")
 }
 
 func TestVerifyCommandJSONAndFiles(t *testing.T) {
@@ -97,13 +116,13 @@ func TestStatusCommand(t *testing.T) {
 	require.NoError(t, err)
 
 	code, out, errOut := runOEDL("status", "--work", dir)
-	require.Equal(t, ExitOK, code, errOut)
+	require.Equal(t, ExitFailed, code, "a killed run has not finished: %s", errOut)
 	assert.Contains(t, out, "not running")
 	assert.Contains(t, out, "--resume")
 	assert.Contains(t, out, `area "Cust" needs a repair`)
 
 	code, out, errOut = runOEDL("status", "--work", dir, "--json")
-	require.Equal(t, ExitOK, code, errOut)
+	require.Equal(t, ExitFailed, code, errOut)
 	var st struct {
 		Killed     bool     `json:"killed"`
 		DirtyAreas []string `json:"dirty_areas"`

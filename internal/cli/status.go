@@ -3,12 +3,16 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/tui"
 )
@@ -28,8 +32,14 @@ func NewCmdStatus(io *IOStreams) *cobra.Command {
 		Short: "Where a run is, or how it ended (read-only, safe during the run)",
 		Long: `Status replays the run's journal (WORK/journal.jsonl) without writing anything:
 the phase, what is done, running and failed, the areas waiting for a repair,
-and whether the run's process is still alive or was killed (then resume it with
-oedl run --resume).`,
+whether the run's process is still alive (it holds WORK/oedl.lock) or was killed
+(then resume it with oedl run --resume), utilities a killed run left running,
+and, last, the verify verdict.
+
+EXIT STATUS
+  0 the run is going on, or it finished verified; 1 it failed, was interrupted
+  or killed (the output says how to continue), or a table was loaded twice;
+  2 no journal in --work, or an unreadable one.`,
 		Example: `  oedl status --work work/
   watch -n 5 oedl status --work work/
   oedl status --work work/ --json | jq .counts`,
@@ -53,6 +63,14 @@ type statusJSON struct {
 	DirtyAreas  []string `json:"dirty_areas,omitempty"`
 	LoadedTwice []string `json:"loaded_twice,omitempty"`
 	Records     int      `json:"journal_records"`
+	// Orphans are utilities of a killed run still running ("job (pid N)").
+	Orphans []string `json:"orphans,omitempty"`
+	// Verify is the verify step's outcome: "" (not run yet), "started",
+	// "done" (every table matches) or "failed"; VerifyText says more.
+	Verify     string `json:"verify,omitempty"`
+	VerifyText string `json:"verify_text,omitempty"`
+	// Failed: the run ended without success (the exit status is 1).
+	Failed bool `json:"failed"`
 }
 
 func statusRun(_ context.Context, opts *StatusOptions) error {
@@ -70,13 +88,28 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	if st.Running {
 		state.Advance(time.Now())
 	}
+	pending := st.RepairsPending()
+	areas := make([]string, 0, len(pending))
+	for a := range pending {
+		areas = append(areas, a)
+	}
+	sort.Strings(areas)
+	orphans := make([]string, len(st.Orphans))
+	for i, o := range st.Orphans {
+		orphans[i] = fmt.Sprintf("%s (pid %d)", o.Job, o.Proc.PID)
+	}
+	verdict := st.Verdict()
 	if opts.JSON {
 		work, _ := filepath.Abs(opts.Work)
 		out := statusJSON{Snapshot: state.Snapshot(), Work: work, Alive: st.Running, Killed: st.Killed, PID: st.PID,
-			DirtyAreas: st.Replayed.DirtyAreas(), LoadedTwice: st.Replayed.LoadedTwice(), Records: len(st.Records)}
+			DirtyAreas: areas, LoadedTwice: st.Replayed.LoadedTwice(), Records: len(st.Records), Orphans: orphans,
+			Verify: string(verdict.State), VerifyText: verdictText(verdict), Failed: st.Failed()}
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+		return statusExit(st)
 	}
 	w := opts.IO.Out
 	switch {
@@ -88,11 +121,40 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	if err := tui.RenderStatus(w, state, 0); err != nil {
 		return err
 	}
-	for _, a := range st.Replayed.DirtyAreas() {
-		fmt.Fprintf(w, "area %q needs a repair before more loads: %s\n", a, st.Replayed.Dirty[a])
+	for _, a := range areas {
+		if st.Running {
+			fmt.Fprintf(w, "area %q: the run repairs it (truncate, reload its tables): %s\n", a, pending[a])
+		} else {
+			fmt.Fprintf(w, "area %q needs a repair before more loads (oedl run --resume does it): %s\n", a, pending[a])
+		}
+	}
+	if len(orphans) > 0 {
+		fmt.Fprintf(w, "still running from the killed run: %s; oedl run --resume stops them before it repairs anything\n", strings.Join(orphans, ", "))
 	}
 	if twice := st.Replayed.LoadedTwice(); len(twice) > 0 {
 		fmt.Fprintf(w, "WARNING: loaded twice without a repair between: %v\n", twice)
 	}
-	return nil
+	fmt.Fprintf(w, "verify: %s\n", verdictText(verdict))
+	return statusExit(st)
+}
+
+// verdictText is the last line of oedl status: the verify step's outcome.
+func verdictText(v run.Verdict) string {
+	switch v.State {
+	case journal.Done:
+		return "MATCH: " + v.Message
+	case journal.Failed:
+		return "FAILED: " + v.Err
+	case journal.Started:
+		return "running"
+	}
+	return "not run yet"
+}
+
+// statusExit: 1 when the run ended without success, 0 otherwise.
+func statusExit(st *run.Status) error {
+	if !st.Failed() {
+		return nil
+	}
+	return &ExitError{Code: ExitFailed, Err: errors.New("the run did not finish verified (see above)")}
 }

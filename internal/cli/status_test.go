@@ -33,9 +33,10 @@ func TestStatusJSONAliveAndRunningJobs(t *testing.T) {
 		pid    int
 		alive  bool
 		killed bool
+		code   int
 	}{
-		{"process alive", os.Getpid(), true, false},
-		{"process gone", 0, false, true},
+		{"process alive", os.Getpid(), true, false, ExitOK},
+		{"process gone", 0, false, true, ExitFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,7 +45,7 @@ func TestStatusJSONAliveAndRunningJobs(t *testing.T) {
 				journal.Record{Job: "dump:PUB.customer", Kind: "dump", State: journal.Started, Table: "PUB.customer", Attempt: 1},
 			)
 			code, out, errOut := runOEDL("status", "--work", work, "--json")
-			require.Equal(t, ExitOK, code, errOut)
+			require.Equal(t, tt.code, code, errOut)
 			var got struct {
 				Alive   bool `json:"alive"`
 				Killed  bool `json:"killed"`
@@ -55,6 +56,10 @@ func TestStatusJSONAliveAndRunningJobs(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 			assert.Equal(t, tt.alive, got.Alive)
 			assert.Equal(t, tt.killed, got.Killed)
+			if !tt.alive {
+				assert.Empty(t, got.Running, "nothing runs under a dead oedl")
+				return
+			}
 			require.Len(t, got.Running, 1, "the running jobs survive the alive flag")
 			assert.Equal(t, "dump:PUB.customer", got.Running[0].ID)
 		})

@@ -38,7 +38,9 @@ lists shows the very same checksums.
 
 EXIT STATUS
   0 every table matches; 1 mismatches (named on stderr); 2 unreadable or
-  malformed report.`,
+  malformed report, or one that proves nothing: no application table, or
+  table rows that do not add up to their area's summary (rows it could not
+  read as tables).`,
 		Example: `  oedl verify --before work/source.tba --after work/target.tba
   oedl verify --before prod.tba --after new.tba --json | jq .mismatches`,
 		Args: cobra.NoArgs,
@@ -56,6 +58,11 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	if opts.Before == "" || opts.After == "" {
 		return UsageError("give both --before FILE and --after FILE")
 	}
+	if opts.Out != "" {
+		if err := checkOutputDir("-o", opts.Out); err != nil {
+			return err
+		}
+	}
 	before, err := readReport(opts.Before)
 	if err != nil {
 		return err
@@ -63,6 +70,14 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	after, err := readReport(opts.After)
 	if err != nil {
 		return err
+	}
+	for _, r := range []struct {
+		a    *openedge.Analysis
+		file string
+	}{{before, opts.Before}, {after, opts.After}} {
+		if err := verify.Readable(r.a, r.file); err != nil {
+			return UsageError("%v", err)
+		}
 	}
 	res := verify.Compare(verify.NewSide(before, opts.Before), verify.NewSide(after, opts.After))
 	if opts.Out != "" {

@@ -20,6 +20,11 @@
 // still prove it (State.Proven): a dump whose files are gone or have another
 // size is dumped again.
 //
+// Processes: a "running" record names each utility process a job starts
+// (PID, start time, boot), right after it starts. A resume after kill -9
+// stops those still alive before it repairs anything; `oedl status` names
+// them. It is not a change of the job's state.
+//
 // Areas: a load that started and never ended (kill -9), or that failed, left
 // records behind in its target area. Replay marks the area dirty; only a
 // completed repair (truncate area) clears it, and the repair also undoes every

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/sysproc"
 )
 
 // Version is the "v" field of every record. Bump it when a field changes
@@ -20,6 +21,10 @@ const (
 	// Repair records a repair decision: the area named in Area is dirty and
 	// is about to be truncated; Message says why (which load failed).
 	Repair State = "repair"
+	// Running records a utility process a job started (Proc): a resume
+	// finds the utilities a killed run left running by these, and stops
+	// them before it repairs anything. Not a change of the job's state.
+	Running State = "running"
 )
 
 // RunJob is the pseudo job of the run itself: its records mark each
@@ -90,6 +95,12 @@ type Record struct {
 	// ($DLC/version), for the report.
 	OEDLVersion     string `json:"oedl_version,omitempty"`
 	OpenEdgeVersion string `json:"openedge_version,omitempty"`
+
+	// Proc is a process: on a Running record the utility a job started, on
+	// a run record oedl itself. The start time and boot tell it from a
+	// later process given the same PID. Absent from journals written
+	// before oedl recorded processes.
+	Proc *sysproc.ID `json:"proc,omitempty"`
 }
 
 // Event converts the record to the event stream, so that `oedl status` and

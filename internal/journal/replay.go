@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/oedl/oedl/internal/sysproc"
 )
 
 // Job is the folded state of one job after replay.
@@ -17,6 +19,9 @@ type Job struct {
 	Last     Record
 	// Done is the last Done record, if the job's latest state is Done.
 	Done *Record
+	// Procs are the utility processes the job started (Running records),
+	// over every invocation.
+	Procs []sysproc.ID
 }
 
 // Replayed is a journal folded into per-job and per-area state.
@@ -25,6 +30,14 @@ type Replayed struct {
 	// Dirty maps a target area to the reason it needs a repair before any
 	// more loads go into it: a load into it failed or never ended.
 	Dirty map[string]string
+	// Inflight maps a target area to the load into it that started and
+	// has not ended. Such an area is in Dirty too: the journal alone cannot
+	// tell a load still running from one whose oedl was killed. Only the
+	// caller can: a resume holds the work directory's lock, so the run
+	// that started the load is dead; `oedl status` asks the lock.
+	Inflight map[string]string
+	// onlyInflight: areas in Dirty for no reason but a load in flight.
+	onlyInflight map[string]bool
 	// Repairs counts completed repairs per area (the next repair's attempt
 	// number is Repairs[area]+1).
 	Repairs map[string]int
@@ -57,7 +70,8 @@ type Load struct {
 
 // Replay folds records, in order, into per-job state.
 func Replay(recs []Record) *Replayed {
-	r := &Replayed{Jobs: map[string]*Job{}, Dirty: map[string]string{}, Repairs: map[string]int{}, Loads: map[LoadKey]*Load{}}
+	r := &Replayed{Jobs: map[string]*Job{}, Dirty: map[string]string{}, Inflight: map[string]string{},
+		onlyInflight: map[string]bool{}, Repairs: map[string]int{}, Loads: map[LoadKey]*Load{}}
 	// inflight: loads started and not ended.
 	inflight := map[LoadKey]Record{}
 	for _, rec := range recs {
@@ -70,6 +84,12 @@ func Replay(recs []Record) *Replayed {
 		if j == nil {
 			j = &Job{ID: rec.Job, Kind: rec.Kind, Table: rec.Table, Area: rec.Area}
 			r.Jobs[rec.Job] = j
+		}
+		if rec.State == Running {
+			if rec.Proc != nil {
+				j.Procs = append(j.Procs, *rec.Proc)
+			}
+			continue
 		}
 		isLoad := rec.Kind == "load"
 		isRepair := rec.Kind == "repair"
@@ -124,11 +144,42 @@ func Replay(recs []Record) *Replayed {
 		j.Last = rec
 	}
 	for _, rec := range inflight {
-		if _, ok := r.Dirty[rec.Area]; !ok {
+		r.Inflight[rec.Area] = rec.Job
+		if _, ok := r.Dirty[rec.Area]; !ok || r.onlyInflight[rec.Area] {
+			r.onlyInflight[rec.Area] = true
 			r.Dirty[rec.Area] = fmt.Sprintf("%s started and never ended (the run was killed while it loaded)", rec.Job)
 		}
 	}
 	return r
+}
+
+// OnlyInflight reports whether area is dirty for no reason but a load in
+// flight: while the run that started the load lives, the area needs no
+// repair.
+func (r *Replayed) OnlyInflight(area string) bool { return r.onlyInflight[area] }
+
+// Procs returns every utility process the journal recorded, by job, in
+// journal order: those of a killed run may still be running.
+func (r *Replayed) Procs() []JobProc {
+	var out []JobProc
+	for _, j := range r.Jobs {
+		for _, p := range j.Procs {
+			out = append(out, JobProc{Job: j.ID, Proc: p})
+		}
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Job != out[b].Job {
+			return out[a].Job < out[b].Job
+		}
+		return out[a].Proc.PID < out[b].Proc.PID
+	})
+	return out
+}
+
+// JobProc is one utility process and the job that started it.
+type JobProc struct {
+	Job  string
+	Proc sysproc.ID
 }
 
 // repaired applies a completed truncate of area: every load done into it

@@ -83,9 +83,10 @@ func (c *Config) steps(j *schedule.Job, files []string) []step {
 		}
 		return ss
 	case schedule.KindRepair:
-		truncate := step{argv: c.proutil(c.Target, "truncate", "area", j.Area), stdin: "y\n"}
+		truncate := c.truncateStep(j.Area)
 		if c.served(schedule.DBTarget) && j.Exclusive {
-			// truncate area needs the database offline.
+			// truncate area needs the database offline (the repair job
+			// runs these only when needed: truncateArea).
 			return []step{c.shutdownStep(schedule.DBTarget), truncate, c.serveStep(schedule.DBTarget)}
 		}
 		return []step{truncate}
@@ -120,6 +121,11 @@ func (c *Config) progres(which, proc, param string) []string {
 		argv = append(argv, "-1")
 	}
 	return append(argv, "-p", proc, "-param", param)
+}
+
+// truncateStep empties a target area, answering its confirmation prompt.
+func (c *Config) truncateStep(area string) step {
+	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n"}
 }
 
 func (c *Config) serveStep(which string) step {

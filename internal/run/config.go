@@ -219,4 +219,15 @@ func (c *Config) validate() error {
 
 // env is what every utility call gets on top of oedl's environment: the
 // wrappers in $DLC/bin refuse to run without DLC.
-func (c *Config) env() []string { return []string{"DLC=" + c.DLC} }
+// WorkEnv marks each as this run's (see stopOrphans).
+func (c *Config) env() []string { return []string{"DLC=" + c.DLC, WorkEnv + "=" + c.workMarker()} }
+
+// workMarker is the work directory as WorkEnv spells it: with symlinks
+// resolved, so that a resume finds the utilities of a run it names by
+// another path.
+func (c *Config) workMarker() string {
+	if p, err := filepath.EvalSymlinks(c.Work); err == nil {
+		return p
+	}
+	return c.Work
+}

@@ -52,10 +52,11 @@
 //   - Ctrl-C cancels the context: execx kills each utility's process group,
 //     the jobs journal "failed", the brokers oedl started are shut down, and
 //     the CLI exits 130 pointing at --resume. A resume after kill -9 shuts
-//     down the killed run's brokers and waits (bounded) for its orphaned
-//     utilities to let go of the databases.
-//   - The work directory is flock-ed for the whole run: two oedl resuming
-//     the same run at once would load tables twice.
+//     down the killed run's brokers and stops its orphaned utilities (the
+//     journal's running records, OEDL_RUN_WORK) before it repairs anything.
+//   - The work directory is locked for the whole run (a POSIX lock, which
+//     is the process's: no child inherits it): two oedl resuming the same
+//     run at once would load tables twice.
 //   - Progress (event.JobProgress) is measured, not guessed, and only while
 //     a job runs: every 250 ms a dump's .bd files are sized and a load's
 //     read offset in its .bd is taken from /proc/PID/fdinfo of the

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -70,9 +71,14 @@ func (e *Executor) dumpJob(ctx context.Context, j *schedule.Job, log *os.File) (
 			// would cut the records into other sections. The area is
 			// repaired by a resume instead (planResume), which Run does
 			// in place.
-			err = resumableError{err}
+			err = resumableError{err, "failed after sections of it were queued", redumpNext}
 		}
 		return schedule.Outcome{Add: pending}, rec, err
+	}
+	if why := e.badDump(j.Table); why != "" {
+		// A section it wrote already failed to load: these files are not
+		// to be loaded again (sectionFailed).
+		return schedule.Outcome{Add: pending}, rec, resumableError{errors.New(why), "wrote a section that could not be loaded", redumpNext}
 	}
 	dr, err := openedge.ParseDumpOutput(res.Output)
 	if err != nil {

@@ -47,6 +47,9 @@ type Executor struct {
 	// externallyServed: a database someone else serves; oedl neither
 	// starts nor stops its broker.
 	externallyServed map[string]bool
+	// badDumps are the threaded tables a section of which could not be
+	// loaded: their dump is not to be trusted any more (sectionFailed).
+	badDumps map[string]bool
 
 	crashAt int // test hook: SIGKILL ourselves after this many records
 	written int
@@ -86,6 +89,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		finals:           map[string]journal.Record{},
 		fails:            map[string]failure{},
 		again:            map[string]string{},
+		badDumps:         map[string]bool{},
 	}
 	for _, j := range built.Jobs() {
 		if j.Kind == schedule.KindLoad {
@@ -205,6 +209,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		if f.reason == event.ReasonCancelled {
 			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: err}
+		}
+		if j.Kind == schedule.KindLoad && j.Section > 0 {
+			return e.sectionFailed(j, err, f)
 		}
 		if j.Kind == schedule.KindLoad {
 			return e.repairAfter(j, err, f)

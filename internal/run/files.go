@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
 )
 
 // safeName turns a job ID ("load:PUB.odd \"name\" $(x)") into a file name:
@@ -48,12 +50,9 @@ func safeName(id string) string {
 func dumpBase(table string) string {
 	owner, name, ok := strings.Cut(table, ".")
 	if !ok {
-		return table
+		return openedge.DumpFileBase("", table)
 	}
-	if strings.EqualFold(owner, "PUB") {
-		return name
-	}
-	return owner + "_" + name
+	return openedge.DumpFileBase(owner, name)
 }
 
 // sectionFile is the file of one .bd section: table.bd for 1, table.bdN

@@ -2,17 +2,37 @@ package run
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
 // LockFile guards a work directory: two oedl processes resuming the same
-// run would load the same tables twice. The lock is an flock, so the
-// kernel drops it when oedl dies, even by kill -9, and a resume never has
-// to clean it up.
+// run would load the same tables twice.
+//
+// The lock is a POSIX record lock (fcntl F_SETLK) on the whole file. It
+// belongs to the oedl process, not to a file descriptor: no child ever
+// holds it, not even a utility caught between fork and exec when oedl is
+// killed (an flock belongs to the open file, which such a child shares
+// until its exec closes it: the lock outlived a killed oedl by as long as
+// the child took to exec, once in 60 kill -9 rounds), and the kernel drops
+// it when oedl dies, even by kill -9, so a resume never has to clean it
+// up. Two quirks of POSIX locks are handled here: they do not exclude the
+// process that holds them (a second run in the same process, as the demo
+// or a test might start, is refused by lockedHere), and closing any
+// descriptor of the file drops them (oedl opens its own lock file nowhere
+// else; `oedl status` asks from its own process, with F_GETLK, which takes
+// nothing).
 const LockFile = "oedl.lock"
+
+// lockedHere are the lock files this process holds, by device and inode.
+var lockedHere = struct {
+	sync.Mutex
+	m map[[2]uint64]bool
+}{m: map[[2]uint64]bool{}}
 
 func lockWork(work string) (func(), error) {
 	path := filepath.Join(work, LockFile)
@@ -20,13 +40,62 @@ func lockWork(work string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	busy := func() error {
 		data, _ := os.ReadFile(path)
-		f.Close()
-		return nil, precondition("another oedl (pid %s) is running in %s: watch it with oedl status --work %s",
+		return precondition("another oedl (pid %s) is running in %s: watch it with oedl status --work %s",
 			strings.TrimSpace(string(data)), work, work)
 	}
+	key, err := fileKey(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	lockedHere.Lock()
+	defer lockedHere.Unlock()
+	if lockedHere.m[key] {
+		f.Close()
+		return nil, busy()
+	}
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart}
+	if err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lk); err != nil {
+		f.Close()
+		return nil, busy()
+	}
+	lockedHere.m[key] = true
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(fmt.Sprintf("%d\n", os.Getpid())), 0)
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	return func() {
+		lockedHere.Lock()
+		defer lockedHere.Unlock()
+		delete(lockedHere.m, key)
+		f.Close() // drops the POSIX lock
+	}, nil
+}
+
+func fileKey(f *os.File) ([2]uint64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return [2]uint64{}, err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return [2]uint64{}, fmt.Errorf("%s: no device and inode", f.Name())
+	}
+	return [2]uint64{uint64(sys.Dev), uint64(sys.Ino)}, nil
+}
+
+// lockHeld tells whether another process holds the work directory's lock
+// (known is false when there is no lock file to ask). It asks with
+// F_GETLK: it takes nothing and writes nothing.
+func lockHeld(work string) (held, known bool) {
+	f, err := os.Open(filepath.Join(work, LockFile))
+	if err != nil {
+		return false, false
+	}
+	defer f.Close()
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart}
+	if err := syscall.FcntlFlock(f.Fd(), syscall.F_GETLK, &lk); err != nil {
+		return false, false
+	}
+	return lk.Type != syscall.F_UNLCK, true
 }

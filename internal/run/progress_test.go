@@ -99,7 +99,10 @@ func progressExecutor(t *testing.T, r execx.Runner) (*Executor, progressEvents, 
 	cfg.fill()
 	require.NoError(t, os.MkdirAll(filepath.Join(cfg.Work, "logs"), 0o755))
 	events := make(progressEvents, 1024)
-	e := &Executor{cfg: &cfg, sink: events, outcomes: make(chan schedule.Outcome, 64), loadJobs: map[journal.LoadKey][]string{}}
+	jw, _, err := journal.Open(filepath.Join(cfg.Work, journal.FileName))
+	require.NoError(t, err)
+	t.Cleanup(func() { jw.Close() })
+	e := &Executor{cfg: &cfg, jw: jw, sink: events, outcomes: make(chan schedule.Outcome, 64), loadJobs: map[journal.LoadKey][]string{}, starts: map[string]int{}}
 	log, err := os.Create(cfg.logPath("job"))
 	require.NoError(t, err)
 	t.Cleanup(func() { log.Close() })

@@ -79,8 +79,8 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 // redumpFor queues a new dump of the table whose load failed: the load may
 // have failed on the file itself (corrupt, cut short), and a dump is
 // cheap next to failing the same load again. The reload waits for it.
-// A table dumped in threaded sections is not dumped again (other sections
-// reload from their files). Callers hold e.mu.
+// A section of a threaded dump is not handled here (sectionFailed). Callers
+// hold e.mu.
 func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 	if j.Section != 0 {
 		return nil
@@ -107,10 +107,8 @@ func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 // still waiting in the queue and will run anyway.
 func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File) (schedule.Outcome, journal.Record, error) {
 	var rec journal.Record
-	for _, s := range e.cfg.steps(j, nil) {
-		if _, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
-			return schedule.Outcome{}, rec, err
-		}
+	if err := e.truncateArea(ctx, j, log); err != nil {
+		return schedule.Outcome{}, rec, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -192,4 +190,96 @@ func times(n int) string {
 		return "twice"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// sectionFailed handles a failed load of one section of a threaded dump.
+// Loading the section again would read the same file, which may be what
+// failed (a corrupt or short section: every repair and every resume would
+// fail on it for ever), and dumping the table again within this attempt
+// would cut the records into other sections than those already loaded.
+// So the table's dump is no longer trusted (a failed record for it, or,
+// while it still runs, a failed end: dumpJob asks badDump) and the run
+// resumes in place as --resume would: the table's area is repaired, the
+// table dumped again, and only the new dump's sections loaded (planResume).
+// Config.Retries bounds the resumes in place; past them the run stops and
+// says to resume.
+func (e *Executor) sectionFailed(j *schedule.Job, loadErr error, f failure) schedule.Outcome {
+	why := fmt.Sprintf("section %d of this dump could not be loaded (%s): its files are not loaded again", j.Section, j.ID)
+	id := schedule.DumpID(j.Table)
+	e.mu.Lock()
+	e.badDumps[j.Table] = true
+	done := lastState(e.recs, id) == journal.Done
+	e.mu.Unlock()
+	if done {
+		if err := e.record(journal.Record{Job: id, Kind: string(schedule.KindDump), Table: j.Table, State: journal.Failed,
+			Err: why, Log: e.cfg.logPath(j.ID)}); err != nil {
+			return schedule.Outcome{Err: err}
+		}
+	}
+	e.noteFailure(j.ID, f)
+	return schedule.Outcome{Err: resumableError{loadErr, "failed", redumpNext}}
+}
+
+// badDump says why the table's dump is not to be trusted ("" when it is).
+func (e *Executor) badDump(table string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.badDumps[table] {
+		return ""
+	}
+	return "a section this dump wrote could not be loaded: its files are not loaded again"
+}
+
+// lastState is the latest state the journal holds for job id ("" when
+// none).
+func lastState(recs []journal.Record, id string) journal.State {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if r := recs[i]; r.Job == id && r.State != journal.Running && r.State != journal.Repair {
+			return r.State
+		}
+	}
+	return ""
+}
+
+// truncateArea empties the repair's area. On a served target the broker
+// is stopped around it (truncate area runs offline) and started again.
+// Every step is safe to repeat, since a failed repair is retried: the
+// broker is stopped only if it serves and started only if it does not
+// (proshut of a broker already stopped fails with (1423), proserve of a
+// served database with (276)), and a truncate that fails starts the broker
+// again before the error goes up, so the retry, or the rest of the run,
+// finds the target as the repair found it.
+func (e *Executor) truncateArea(ctx context.Context, j *schedule.Job, log *os.File) error {
+	truncate := e.cfg.truncateStep(j.Area)
+	offline := e.cfg.served(schedule.DBTarget) && j.Exclusive
+	if !offline {
+		_, err := e.runStep(ctx, j.ID, truncate, e.cfg.timeout(j), log, nil)
+		return err
+	}
+	if err := e.ensureServed(ctx, j, log, false); err != nil {
+		return err
+	}
+	if _, err := e.runStep(ctx, j.ID, truncate, e.cfg.timeout(j), log, nil); err != nil {
+		if serr := e.ensureServed(ctx, j, log, true); serr != nil {
+			e.cfg.Log.Warn("broker after a failed truncate: " + serr.Error())
+		}
+		return err
+	}
+	return e.ensureServed(ctx, j, log, true)
+}
+
+// ensureServed starts (want) or stops (!want) the target's broker unless
+// it already is as wanted.
+func (e *Executor) ensureServed(ctx context.Context, j *schedule.Job, log *os.File, want bool) error {
+	h, err := e.holder(ctx, j.ID, e.cfg.Target, log)
+	if err != nil {
+		return err
+	}
+	switch {
+	case want && h == holderFree:
+		_, err = e.runStep(ctx, j.ID, e.cfg.serveStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
+	case !want && h == holderMulti:
+		_, err = e.runStep(ctx, j.ID, e.cfg.shutdownStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
+	}
+	return err
 }

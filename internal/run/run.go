@@ -21,6 +21,7 @@ import (
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
@@ -36,6 +37,9 @@ type Result struct {
 	Repairs []string
 	Journal string
 	Rusage  Rusage
+	// Finished is set when a resume found the run over and verified: it
+	// did nothing (Schedule is nil).
+	Finished *Finished
 }
 
 // runner holds the state of one invocation outside the graph.
@@ -96,16 +100,16 @@ func resumableOnly(out *Result, err error) string {
 	if err == nil || out == nil || out.Schedule == nil || len(out.Schedule.Failed) == 0 {
 		return ""
 	}
-	var ids []string
+	var whys []string
 	for id, jerr := range out.Schedule.Failed {
 		var r resumableError
 		if !errors.As(jerr, &r) {
 			return ""
 		}
-		ids = append(ids, id)
+		whys = append(whys, fmt.Sprintf("%s %s (%s)", id, r.why, r.next))
 	}
-	sort.Strings(ids)
-	return strings.Join(ids, ", ") + " failed after sections of it were queued"
+	sort.Strings(whys)
+	return strings.Join(whys, "; ")
 }
 
 // runOnce is one attempt: it returns the run_finished event for Run to
@@ -149,6 +153,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		if err := c.adoptSettings(rp, planHash); err != nil {
 			return nil, none, err
 		}
+		if f, err := finishedRun(c, rp); f != nil || err != nil {
+			return &Result{Resumed: true, Journal: jw.Path(), Finished: f}, none, err
+		}
 	}
 	if !resumed {
 		if err := checkWork(c.Work, planJSON); err != nil {
@@ -171,6 +178,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	defer r.log.Close()
+	if resumed {
+		if err := r.stopOrphans(ctx, rp); err != nil {
+			return nil, none, err
+		}
+	}
 
 	summary, err := r.preflight(ctx, resumed)
 	if err != nil {
@@ -220,7 +232,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	oeVersion := openedge.Version(c.DLC)
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
 		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
-		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion}); err != nil {
+		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self())}); err != nil {
 		return nil, none, err
 	}
 	c.Log.Info("run " + state)
@@ -364,6 +376,10 @@ func (e *Executor) failedJobs(res *schedule.Result) []FailedJob {
 		f := FailedJob{ID: event.StableID(id), Err: err.Error(), Log: e.cfg.logPath(id)}
 		if ff, ok := e.fails[id]; ok {
 			f.Attempt, f.Err = ff.attempt, ff.text
+		}
+		var r resumableError
+		if errors.As(err, &r) {
+			f.Err += "; on --resume " + r.next
 		}
 		out = append(out, f)
 	}
@@ -553,6 +569,8 @@ func (e *Executor) repairLog() []string {
 	}
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func zapErr(err error) zap.Field { return zap.Error(err) }
 

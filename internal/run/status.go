@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"syscall"
 
 	"github.com/oedl/oedl/internal/event"
@@ -18,10 +19,58 @@ type Status struct {
 	Replayed *journal.Replayed
 	Plan     *plan.Plan // nil when plan.json is missing
 	// Running: the last invocation has no end record and its process is
-	// alive. Killed: no end record and no process (resume it).
+	// alive (it holds the work directory's lock). Killed: no end record
+	// and no process (resume it).
 	Running bool
 	Killed  bool
 	PID     int
+	// Orphans are utilities of a killed run still running: a resume stops
+	// them before it repairs anything.
+	Orphans []journal.JobProc
+}
+
+// Verdict is the verify job's outcome, as the journal holds it.
+type Verdict struct {
+	State   journal.State // "" = not run yet
+	Message string        // "25 tables, 37344 records; sha256 ..." when done
+	Err     string        // the mismatches when failed
+}
+
+// Verdict is the verify step's latest outcome.
+func (s *Status) Verdict() Verdict {
+	j := s.Replayed.Jobs[string(schedule.KindVerify)]
+	if j == nil {
+		return Verdict{}
+	}
+	return Verdict{State: j.State, Message: j.Last.Message, Err: j.Last.Err}
+}
+
+// Failed reports whether the run ended without success: its last
+// invocation failed or was killed, or a table was loaded twice. A run
+// going on has not failed (its failures so far may still be repaired).
+func (s *Status) Failed() bool {
+	if len(s.Replayed.LoadedTwice()) > 0 {
+		return true
+	}
+	if s.Running {
+		return false
+	}
+	runs := s.Replayed.Runs
+	return s.Killed || (len(runs) > 0 && runs[len(runs)-1].State != journal.Done)
+}
+
+// RepairsPending are the areas that need a repair, and why: a failed
+// load's area (the living run repairs it itself; after the run, a resume
+// does), and, when the run's process is dead, the area of a load it never
+// saw end. While the run lives, its loads in flight are just running.
+func (s *Status) RepairsPending() map[string]string {
+	out := map[string]string{}
+	for a, why := range s.Replayed.Dirty {
+		if !(s.Running && s.Replayed.OnlyInflight(a)) {
+			out[a] = why
+		}
+	}
+	return out
 }
 
 // ReadStatus reads WORK/journal.jsonl (and plan.json for the totals).
@@ -40,13 +89,34 @@ func ReadStatus(work string) (*Status, error) {
 	runs := s.Replayed.Runs
 	if n := len(runs); n > 0 && runs[n-1].State == journal.Started {
 		s.PID = runs[n-1].PID
-		if s.PID > 0 && syscall.Kill(s.PID, 0) == nil {
-			s.Running = true
-		} else {
+		if s.Running = runAlive(work, runs[n-1]); !s.Running {
 			s.Killed = true
 		}
 	}
+	if !s.Running {
+		for _, p := range s.Replayed.Procs() {
+			if p.Proc.Alive() {
+				s.Orphans = append(s.Orphans, p)
+			}
+		}
+	}
 	return s, nil
+}
+
+// runAlive tells whether the invocation that wrote run is still going on.
+// The work directory's lock says it for sure: a run holds it from start
+// to end and the kernel drops it when the process dies. Without a lock
+// file to ask, the run record's process is looked for (by PID and start
+// time when the journal has them: a PID alone may be another process's by
+// now).
+func runAlive(work string, run journal.Record) bool {
+	if held, known := lockHeld(work); known {
+		return held
+	}
+	if run.Proc != nil && run.Proc.Start != 0 {
+		return run.Proc.Alive()
+	}
+	return run.PID > 0 && syscall.Kill(run.PID, 0) == nil
 }
 
 // Events replays the journal as the event stream a live run emitted (with
@@ -63,7 +133,18 @@ func (s *Status) Events() []event.Event {
 	}
 	shares := sectionShares(s.Records, sizes)
 	out := make([]event.Event, 0, len(s.Records))
+	open := map[string]journal.Record{}
 	for _, r := range s.Records {
+		if r.State == journal.Running {
+			continue // a process, not a state change
+		}
+		if r.Job != journal.RunJob {
+			if r.State == journal.Started {
+				open[r.Job] = r
+			} else {
+				delete(open, r.Job)
+			}
+		}
 		e := r.Event()
 		if sz, ok := sizes[r.Table]; ok && r.Section == 0 {
 			e.TotalRecords, e.TotalBytes = sz[0], sz[1]
@@ -75,6 +156,23 @@ func (s *Status) Events() []event.Event {
 			e.TotalRecords, e.TotalBytes = total[0], total[1]
 		}
 		out = append(out, e)
+	}
+	if s.Killed {
+		// Nothing the dead run started is running under it any more: its
+		// unfinished jobs ended with it (a utility may live on: Orphans).
+		end := s.Records[len(s.Records)-1].Time
+		ids := make([]string, 0, len(open))
+		for id := range open {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			r := open[id]
+			out = append(out, event.Event{V: event.SchemaVersion, Time: end, Kind: event.JobFailed, Job: r.Job, JobKind: r.Kind,
+				Table: r.Table, Area: r.Area, Attempt: r.Attempt, Err: "oedl stopped while it ran (killed or crashed)"})
+		}
+		out = append(out, event.Event{V: event.SchemaVersion, Time: end, Kind: event.RunFinished,
+			Err: "oedl stopped without an end record (killed or crashed)"})
 	}
 	return out
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -57,7 +59,13 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	}
 	res, err := e.cfg.Runner.Run(ctx, execx.Cmd{
 		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.env(),
-		Timeout: timeout, Log: log, Output: progress, Started: s.started,
+		Timeout: timeout, Log: log, Output: progress,
+		Started: func(pid int) {
+			e.recordProc(jobID, pid)
+			if s.started != nil {
+				s.started(pid)
+			}
+		},
 	})
 	jerr := &JobError{Job: jobID, Argv: s.argv, Log: e.cfg.logPath(jobID)}
 	prog := filepath.Base(s.argv[0])
@@ -118,6 +126,18 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	return res, nil
 }
 
+// recordProc journals the utility process a job just started, so that a
+// resume after kill -9 can find it and stop it before it repairs
+// anything (stopOrphans). A journal that cannot take the record refuses
+// the job's next record too, which fails the job.
+func (e *Executor) recordProc(jobID string, pid int) {
+	id, err := sysproc.Of(pid)
+	if err != nil {
+		id = sysproc.ID{PID: pid} // never taken for alive: WorkEnv finds it
+	}
+	_ = e.record(journal.Record{Job: jobID, State: journal.Running, Proc: &id})
+}
+
 // lastMessage is what a DBA reads first about a failed call: its last
 // error message ("** ... (NNNN)"), and its last line when that is
 // something else (a utility may end with an unnumbered complaint).
@@ -152,10 +172,18 @@ func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
 }
 
 // resumableError is a failure a resume repairs (see Run): a threaded dump
-// that failed after some of its sections were queued for loading. It is
-// permanent for the job: dumping again would cut the records into other
-// sections than those already loaded.
-type resumableError struct{ error }
+// that failed after some of its sections were queued for loading, or a
+// section of one that could not be loaded. It is permanent for the job:
+// dumping again would cut the records into other sections than those
+// already loaded, and loading the section again would read the same file.
+// why says what happened and next what the resume does, for the screen.
+type resumableError struct {
+	error
+	why, next string
+}
+
+// redumpNext is what a resume does about a threaded table it cannot trust.
+const redumpNext = "its area is repaired and the table dumped again"
 
 func (r resumableError) Unwrap() error { return r.error }
 

@@ -23,6 +23,14 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 	if err != nil {
 		return journal.Record{}, err
 	}
+	for _, side := range []struct {
+		a    *openedge.Analysis
+		file string
+	}{{before, e.cfg.work(SourceAnalysis)}, {after, e.cfg.work(TargetAnalysis)}} {
+		if err := verify.Readable(side.a, side.file); err != nil {
+			return journal.Record{}, fmt.Errorf("verify: %w", err)
+		}
+	}
 	res := verify.Compare(verify.NewSide(before, e.cfg.work(SourceAnalysis)), verify.NewSide(after, e.cfg.work(TargetAnalysis)))
 	if err := verify.Write(e.cfg.Work, res); err != nil {
 		return journal.Record{}, err

@@ -123,13 +123,56 @@ func runMprosrv(p *proc) int {
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	<-sig
 	logLine(paths.Log(), "BROKER", "(1613) Shutdown is executing.")
+	if err := lease.SetMode(store.Stopping); err != nil {
+		logLine(paths.Log(), "BROKER", err.Error())
+	}
+	disconnectUsers(paths)
 	lease.Release()
 	logLine(paths.Log(), "BROKER", "(334) Multi-user session end.")
 	return exitOK
 }
 
+// disconnectUsers ends every connection to the broker before it lets the
+// database go, as proshut -by does: "disconnects all active users ...
+// without notice" (PROSHUT command). A user gets SIGTERM, SIGKILL if it is
+// still connected after userDisconnectWait, and the broker waits until the
+// kernel has dropped every user's lock: once proshut returns, no client
+// of the broker writes to the database.
+func disconnectUsers(paths store.Paths) {
+	signalled := map[int]bool{}
+	deadline := time.Now().Add(userDisconnectWait)
+	killed := false
+	for {
+		pids, err := store.ConnectedUsers(paths)
+		if err != nil {
+			logLine(paths.Log(), "BROKER", err.Error())
+		}
+		if len(pids) == 0 {
+			store.RemoveUsers(paths)
+			return
+		}
+		for _, pid := range pids {
+			switch {
+			case !signalled[pid]:
+				signalled[pid] = true
+				logLine(paths.Log(), "BROKER", fmt.Sprintf("Disconnecting user pid %d: the database is shutting down. (oesim)", pid))
+				_ = syscall.Kill(pid, syscall.SIGTERM)
+			case time.Now().After(deadline) && !killed:
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		if time.Now().After(deadline) {
+			killed = true
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// userDisconnectWait is how long a user may take to go after SIGTERM.
+const userDisconnectWait = 5 * time.Second
+
 // runProshut: proshut DB -by|-bn|-b|-F. Signals the broker and waits for
-// it to release DB.lk.
+// it to disconnect its users and release DB.lk.
 func runProshut(p *proc) int {
 	fs, err := parseFlags(p.args, "-C", "-H", "-S", "-shutdownTimeout", "-cpinternal", "-cpstream")
 	if err != nil || len(fs.pos) < 1 {
@@ -146,7 +189,7 @@ func runProshut(p *proc) int {
 	if err != nil {
 		return p.failErr(err)
 	}
-	if h == nil || !h.Alive || h.Mode != store.Multi {
+	if h == nil || !h.Alive || !(h.Mode == store.Multi || h.Mode == store.Stopping) {
 		return p.fail("1423", paths.Base)
 	}
 	p.msg("1613")

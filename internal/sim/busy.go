@@ -55,7 +55,7 @@ func holderQualifier(p *proc, dbArg string, _ []string) int {
 		return busyNotInUse
 	}
 	p.sayErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})
-	if h.Mode == store.Multi || h.Mode == store.Starting {
+	if h.Mode.Served() {
 		return holderMulti
 	}
 	return holderSingle

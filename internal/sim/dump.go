@@ -320,7 +320,9 @@ func dropWords(pos []string, words ...string) []string {
 func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order []int32, sizes []int64,
 	dir string, threaded bool, fp *faultPlan) ([]string, int) {
 	absDir, _ := filepath.Abs(dir)
-	base := filepath.Join(absDir, t.DumpFileBase())
+	// The suffix goes on before the join: Join cleans "DIR/.." + ".bd" up
+	// to the parent's name, "DIR/..." + "bd" stays in DIR.
+	name := func(suffix string) string { return filepath.Join(absDir, t.DumpFileBase()+suffix) }
 	files := make([]string, len(sizes))
 	errs := make([]error, len(sizes))
 	var written atomic.Int64
@@ -329,9 +331,9 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 	var start int64
 	for b, n := range sizes {
 		section := b + 1
-		final, temp := base+".bd", base+".bd"
+		final, temp := name(".bd"), name(".bd")
 		if section > 1 {
-			final, temp = fmt.Sprintf("%s.bd%d", base, section), fmt.Sprintf("%s.b%d.bd", base, section)
+			final, temp = name(fmt.Sprintf(".bd%d", section)), name(fmt.Sprintf(".b%d.bd", section))
 		}
 		files[b] = final
 		lo := start

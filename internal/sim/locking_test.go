@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
+	"github.com/oedl/oedl/internal/sysproc"
 )
 
 // smallDB generates a private sports database (tests that lock it must
@@ -194,4 +196,44 @@ func TestBusyWhileBrokerStarts(t *testing.T) {
 	require.Equal(t, 0, (<-done).code)
 	r = env.run(t, nil, "", "proutil", db, "-C", "busy")
 	assert.Equal(t, busyInUse, r.code)
+}
+
+// proshut -by disconnects the broker's users before the database shuts
+// down, as the real one does ("disconnects all active users", PROSHUT
+// command): once it returns, no client of the broker runs, and a
+// single-user utility can open the database at once.
+func TestProshutDisconnectsUsers(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("process identity is read from /proc")
+	}
+	env, db := smallDB(t)
+	dir := filepath.Join(env.work, "d")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	env.ok(t, "proserve", db)
+	t.Cleanup(func() { env.run(t, nil, "", "proshut", db, "-by") })
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client := env.command(ctx, []string{"OESIM_FAULTS=dump:hang-after=1"}, "proutil", db, "-C", "dump", "Customer", dir)
+	require.NoError(t, client.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- client.Wait() }()
+	p := store.PathsFor(db)
+	require.Eventually(t, func() bool {
+		users, _ := store.ConnectedUsers(p)
+		return len(users) == 1 && users[0] == client.Process.Pid
+	}, 30*time.Second, 5*time.Millisecond, "the dump never connected")
+
+	id, err := sysproc.Of(client.Process.Pid)
+	require.NoError(t, err)
+	out := env.ok(t, "proshut", db, "-by")
+	assert.True(t, openedge.HasMessage(out, openedge.MsgShutdownComplete), out)
+	assert.False(t, id.Alive(), "proshut -by returned while a user of the broker still ran")
+	assert.Error(t, <-exited, "the disconnected dump did not succeed")
+	assert.NoDirExists(t, p.Users())
+	lg, err := os.ReadFile(p.Log())
+	require.NoError(t, err)
+	assert.Contains(t, string(lg), "Disconnecting user pid "+strconv.Itoa(client.Process.Pid))
+	r := env.run(t, nil, "", "proutil", db, "-C", "holder")
+	assert.Equal(t, 0, r.code, "nobody holds the database: %s", r.out)
 }

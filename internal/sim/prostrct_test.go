@@ -77,3 +77,43 @@ func TestProstrctRefusesSharedExtentFiles(t *testing.T) {
 		})
 	}
 }
+
+// prostrct create never writes over a file that exists: an existing
+// extent (or a link where an extent goes, whatever it points to) is
+// refused, naming it, and nothing is created or changed.
+func TestProstrctCreateRefusesExistingFiles(t *testing.T) {
+	env := newDLC(t)
+	dir := filepath.Join(env.work, "db")
+	other := filepath.Join(env.work, "someone-elses.d1")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(other, []byte("not ours"), 0o644))
+	st := "b " + dir + "\nd \"Schema Area\":6,64;1 " + dir + "\nd \"Data\":7,64;8 " + dir + " f 1024\nd \"Data\":7,64;8 " + dir + "\n"
+	stPath := filepath.Join(env.work, "new.st")
+	require.NoError(t, os.WriteFile(stPath, []byte(st), 0o644))
+	db := filepath.Join(dir, "new")
+	for _, tc := range []struct {
+		name  string
+		place func(path string) error
+	}{
+		{"an extent file left behind", func(p string) error { return os.WriteFile(p, []byte("old data"), 0o644) }},
+		{"a link where an extent goes", func(p string) error { return os.Symlink(other, p) }},
+		{"a dangling link", func(p string) error { return os.Symlink(filepath.Join(env.work, "nowhere"), p) }},
+	} {
+		for _, name := range []string{"new.b1", "new.d1", "new_7.d1", "new_7.d2"} {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				existing := filepath.Join(dir, name)
+				require.NoError(t, tc.place(existing))
+				t.Cleanup(func() { os.Remove(existing) })
+				before := listTree(t, env.work)
+				r := env.run(t, nil, "", "prostrct", "create", db, stPath, "-blocksize", "8192")
+				assert.Equal(t, exitFail, r.code, r.out)
+				assert.Contains(t, r.out, existing+" already exists")
+				assert.Equal(t, before, listTree(t, env.work), "nothing created")
+				data, err := os.ReadFile(other)
+				require.NoError(t, err)
+				assert.Equal(t, "not ours", string(data))
+			})
+		}
+	}
+	env.ok(t, "prostrct", "create", db, stPath, "-blocksize", "8192")
+}

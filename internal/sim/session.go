@@ -26,8 +26,9 @@ type session struct {
 	p      *proc
 	paths  store.Paths
 	db     *store.DB
-	lease  *store.Lease // nil for a client of a served database
-	online bool         // served by a broker
+	lease  *store.Lease     // nil for a client of a served database
+	user   *store.UserLease // the connection of a client of a served database
+	online bool             // served by a broker
 }
 
 // open opens db for a utility, applying the locking rules. It prints the
@@ -44,7 +45,27 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 			return nil, p.failErr(err)
 		}
 		if h != nil && h.Alive && h.Mode == store.Multi {
-			s.online = true
+			if s.user, err = store.Connect(paths); err != nil {
+				return nil, p.failErr(err)
+			}
+			// Connected, then asked again: a broker that began to shut
+			// down before it could see this user refuses it, as one
+			// that lists its users after would disconnect it; one that
+			// is gone leaves the database to open single-user.
+			h, err := store.ReadHolder(paths)
+			switch {
+			case err != nil:
+				s.close()
+				return nil, p.failErr(err)
+			case h != nil && h.Alive && h.Mode == store.Multi:
+				s.online = true
+			case h != nil && h.Alive:
+				s.close()
+				return nil, p.failErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})
+			default:
+				s.user.Disconnect()
+				s.user = nil
+			}
 		}
 	}
 	if !s.online {
@@ -103,6 +124,8 @@ func (s *session) close() {
 		s.lease.Release()
 		s.lease = nil
 	}
+	s.user.Disconnect()
+	s.user = nil
 }
 
 // waitServing reads who holds the database and, while a broker is still

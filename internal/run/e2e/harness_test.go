@@ -138,7 +138,33 @@ func newEnv(t *testing.T, profile string) *env {
 	require.NoError(t, os.MkdirAll(filepath.Dir(e.target), 0o755))
 	// Fault counters ("once") live in a state directory per test.
 	e.extra = []string{"DLC=" + f.dlc, "OESIM_STATE=" + filepath.Join(dir, "oesim-state")}
+	// A run that was killed and never resumed (a test that failed, or a
+	// round tried again) leaves its brokers up: they go with the test
+	// (registered after TempDir, so they run before its removal).
+	t.Cleanup(func() {
+		for _, db := range []string{e.source, e.target} {
+			e.shutdownIfServed(db)
+		}
+	})
 	return e
+}
+
+// shutdownIfServed stops the broker serving db, if any (proutil -C holder
+// exits 16 when one does).
+func (e *env) shutdownIfServed(db string) {
+	if _, err := os.Stat(db + ".db"); err != nil {
+		return
+	}
+	holder := exec.Command(filepath.Join(e.fx.dlc, "bin", "proutil"), db, "-C", "holder")
+	holder.Env = append(os.Environ(), e.extra...)
+	if err := holder.Run(); err == nil || holder.ProcessState.ExitCode() != 16 {
+		return
+	}
+	shut := exec.Command(filepath.Join(e.fx.dlc, "bin", "proshut"), db, "-by")
+	shut.Env = append(os.Environ(), e.extra...)
+	if out, err := shut.CombinedOutput(); err != nil {
+		e.t.Logf("proshut %s -by: %v\n%s", db, err, out)
+	}
 }
 
 // copyDB copies the files of a database (all in one directory for a

@@ -40,7 +40,8 @@ func TestInterruptAndResume(t *testing.T) {
 	assert.Equal(t, "interrupted", last.Err)
 
 	st := e.oedl(nil, "status", "--work", e.work)
-	assert.Equal(t, 0, st.code, st.stderr)
+	assert.Equal(t, 1, st.code, "an interrupted run has not finished: %s", st.stdout)
+	assert.Contains(t, st.stdout, "verify: ")
 
 	r := e.oedl(nil, e.runArgs("--resume")...)
 	require.Equal(t, 0, r.code, r.stderr)

@@ -31,6 +31,23 @@ func TestFullRun(t *testing.T) {
 	vr := e.oedl(nil, "verify", "--before", e.work+"/source.tba", "--after", e.work+"/target.tba")
 	assert.Equal(t, 0, vr.code, vr.stderr)
 	assert.Contains(t, vr.stdout, "MATCH")
+
+	// --resume of the finished run: nothing to do, and the journal, the
+	// report and the timings stay as they were.
+	kept := []string{journal.FileName, "report.md", "report.html", "rusage.json", "verify.json"}
+	before := map[string][]byte{}
+	for _, f := range kept {
+		before[f], _ = os.ReadFile(filepath.Join(e.work, f))
+		require.NotEmpty(t, before[f], f)
+	}
+	again := e.oedl(nil, e.runArgs("--resume")...)
+	require.Equal(t, 0, again.code, again.stderr)
+	assert.Contains(t, again.stderr, "nothing to do: the run in "+e.work+" finished verified")
+	assert.Contains(t, again.stderr, v.After.ShortSum())
+	for _, f := range kept {
+		now, _ := os.ReadFile(filepath.Join(e.work, f))
+		assert.Equal(t, string(before[f]), string(now), "%s changed by a resume with nothing to do", f)
+	}
 }
 
 // kill -9 at many points of the run, then --resume: every count equal,

@@ -31,10 +31,20 @@ func DefaultAreas(p Paths, blockSize int) []*Area {
 
 // Create writes a new database: its extents (fixed ones at their size,
 // sparse) and DB.db. A void database (prostrct create) has no schema until
-// procopy fills it. An existing DB.db is an error.
+// procopy fills it. An existing DB.db is an error, and so is any file an
+// extent would be written on (a symbolic link included, whatever it points
+// to): nothing is created or changed then (docs/oesim.md, "prostrct create
+// and existing files").
 func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (*Control, error) {
 	if p.Exists() {
 		return nil, msg.E("oesim.db.exists", p.Control())
+	}
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			if _, err := os.Lstat(e.Path); err == nil {
+				return nil, fmt.Errorf("** %s already exists: prostrct create does not write over an existing file; the database was not created. (oesim)", e.Path)
+			}
+		}
 	}
 	switch blockSize {
 	case 1024, 2048, 4096, 8192:

@@ -20,7 +20,14 @@ const (
 	// Starting is a broker that holds the database but does not serve it
 	// yet (busy exits 64).
 	Starting LockMode = "starting"
+	// Stopping is a broker shutting down: it disconnects its users and
+	// takes no new ones (they are refused with (276)).
+	Stopping LockMode = "stopping"
 )
+
+// Served reports whether the mode is a broker's (starting, serving or
+// stopping): the database is in multi-user mode.
+func (m LockMode) Served() bool { return m == Multi || m == Starting || m == Stopping }
 
 // Holder is the content of DB.lk plus whether its owner still lives.
 type Holder struct {
@@ -40,7 +47,7 @@ func (e *InUseError) Error() string { return e.Message().Error() }
 
 // Message is the catalog message the utility prints for the error.
 func (e *InUseError) Message() *msg.Error {
-	if e.Mode == Multi || e.Mode == Starting {
+	if e.Mode.Served() {
 		return msg.E("276", e.DB)
 	}
 	return msg.E("263", e.DB)

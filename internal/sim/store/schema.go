@@ -66,13 +66,9 @@ type Sequence struct {
 // QualifiedName is owner.name.
 func (t *Table) QualifiedName() string { return t.Owner + "." + t.Name }
 
-// DumpFileBase is the .bd base name: table for PUB, owner_table otherwise.
-func (t *Table) DumpFileBase() string {
-	if strings.EqualFold(t.Owner, "PUB") || t.Owner == "" {
-		return t.Name
-	}
-	return t.Owner + "_" + t.Name
-}
+// DumpFileBase is the .bd base name: table for PUB, owner_table otherwise,
+// never a path out of the dump directory (openedge.DumpFileBase).
+func (t *Table) DumpFileBase() string { return openedge.DumpFileBase(t.Owner, t.Name) }
 
 // PrimaryIndex is the primary index, else the first non-word index, else nil.
 func (t *Table) PrimaryIndex() *Index {

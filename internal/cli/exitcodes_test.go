@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readOnlyDir is a directory nothing can be created in. Root ignores
+// permission bits, so as root it is a directory of a kernel filesystem.
+func readOnlyDir(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		d := t.TempDir()
+		require.NoError(t, os.Chmod(d, 0o555))
+		t.Cleanup(func() { os.Chmod(d, 0o755) })
+		return d
+	}
+	for _, d := range []string{"/proc/self", "/sys/kernel"} {
+		if f, err := os.CreateTemp(d, "oedl-test-*"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+		} else if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	t.Skip("no read-only directory to try as root")
+	return ""
+}
+
+// TestExitCodes audits every command against the README's promise: bad
+// usage or input is 2, a precondition outside oedl (a read-only output
+// directory) is 3, and each message names what is wrong.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	planDir := filepath.Join(dir, "plan")
+	code, _, errOut := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", planDir}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, errOut)
+	file := filepath.Join(dir, "a-file")
+	require.NoError(t, os.WriteFile(file, []byte("x\n"), 0o644))
+	emptyDF := filepath.Join(dir, "empty.df")
+	require.NoError(t, os.WriteFile(emptyDF, nil, 0o644))
+	emptyDir := t.TempDir()
+	ro := readOnlyDir(t)
+	work := reportWork(t, 0)
+	runArgs := func(w string) []string {
+		return []string{"run", "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"), "--plan", planDir, "--work", w}
+	}
+	calibrate := func(more ...string) []string {
+		return append([]string{"calibrate", "--source", filepath.Join(dir, "src"), "--plan", planDir}, more...)
+	}
+	plan := func(more ...string) []string {
+		return append(append([]string{"plan", "--tabanalys", tba}, fixedMachine...), more...)
+	}
+	verifyArgs := []string{"verify", "--before", "testdata/verify/before.tba", "--after", "testdata/verify/after-equal.tba"}
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in the message
+	}{
+		{"unknown command", []string{"nosuch"}, ExitUsage, `unknown command "nosuch"`},
+		{"unknown help topic", []string{"help", "nosuch"}, ExitUsage, `unknown help topic "nosuch"`},
+		{"unknown flag", []string{"plan", "--bogus"}, ExitUsage, "--bogus"},
+
+		{"demo: unknown profile", []string{"demo", "--profile", "crm", "--dir", filepath.Join(dir, "demo")}, ExitUsage, `--profile "crm"`},
+		{"demo: --dir is a file", []string{"demo", "--dir", file}, ExitUsage, "is a file"},
+		{"demo: --dir read-only", []string{"demo", "--dir", filepath.Join(ro, "demo")}, ExitPrecondition, "cannot write"},
+
+		{"plan: -o is a file", plan("-o", file), ExitUsage, "-o " + file + " is a file"},
+		{"plan: -o under a file", plan("-o", filepath.Join(file, "plan")), ExitUsage, "is a file"},
+		{"plan: -o read-only", plan("-o", filepath.Join(ro, "plan")), ExitPrecondition, "cannot write"},
+		{"plan: an empty .df", plan("--df", emptyDF, "-o", filepath.Join(dir, "p2")), ExitUsage, "empty.df: no ADD TABLE"},
+
+		{"estimate: --html is a directory", []string{"estimate", "--plan", planDir, "--html", emptyDir}, ExitUsage, "is a directory"},
+		{"estimate: --html read-only", []string{"estimate", "--plan", planDir, "--html", filepath.Join(ro, "e.html")}, ExitPrecondition, "cannot write"},
+
+		{"calibrate: --work is a file", calibrate("--work", file, "-o", filepath.Join(dir, "c.json")), ExitUsage, "is a file"},
+		{"calibrate: -o is a directory", calibrate("--work", filepath.Join(dir, "cw"), "-o", emptyDir), ExitUsage, "is a directory"},
+		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
+
+		{"run: --work is a file", runArgs(file), ExitUsage, "is a file"},
+		{"run: --work read-only", runArgs(filepath.Join(ro, "work")), ExitPrecondition, "cannot write"},
+		{"run: a comma in --work", runArgs(filepath.Join(dir, "a,b")), ExitUsage, "comma"},
+		{"run: no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", emptyDir, "--work", filepath.Join(dir, "w")}, ExitUsage, "plan.json"},
+
+		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},
+		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "journal"},
+
+		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
+		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
+		{"verify: nothing to compare", []string{"verify", "--before", "testdata/verify/meta-only.tba", "--after", "testdata/verify/meta-only.tba"}, ExitUsage, "no application table"},
+
+		{"report: --html is a directory", []string{"report", "--work", work, "--html", emptyDir}, ExitUsage, "is a directory"},
+		{"report: --html read-only", []string{"report", "--work", work, "--html", filepath.Join(ro, "r.html")}, ExitPrecondition, "cannot write"},
+		{"report: --work without a run", []string{"report", "--work", emptyDir}, ExitUsage, "journal.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runOEDL(tt.args...)
+			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, errOut, tt.want)
+		})
+	}
+	assert.NoDirExists(t, filepath.Join(dir, "demo"), "a refused demo wrote nothing")
+	assert.NoDirExists(t, filepath.Join(dir, "p2"), "a refused plan wrote nothing")
+}
