@@ -18,6 +18,27 @@ import (
 type environment struct {
 	faults *fault.Set
 	disk   *vdisk.Disk
+	slow   *throttle // a slow=RATE fault on this call, or nil
+}
+
+// throttle holds one utility call's own I/O to a rate (fault.Slow): the
+// call waits until its bytes so far could have moved at that rate since it
+// began, as it would behind a device that slow.
+type throttle struct {
+	perSecond float64
+	start     time.Time
+	bytes     int64
+}
+
+func (t *throttle) charge(n int64) {
+	if t == nil || n <= 0 {
+		return
+	}
+	t.bytes += n
+	due := t.start.Add(time.Duration(float64(t.bytes) / t.perSecond * float64(time.Second)))
+	if wait := time.Until(due); wait > 0 {
+		time.Sleep(wait) // the slow device's service time, not a stand-in for work
+	}
 }
 
 // loadEnvironment reads the OESIM_* variables; a malformed one is an
@@ -53,6 +74,7 @@ func (e *environment) seqRead(bytes int64) error {
 	if e == nil {
 		return nil
 	}
+	e.slow.charge(bytes)
 	return diskErr(e.disk.Sequential(bytes, false))
 }
 
@@ -61,6 +83,7 @@ func (e *environment) seqWrite(bytes int64) error {
 	if e == nil {
 		return nil
 	}
+	e.slow.charge(bytes)
 	return diskErr(e.disk.Sequential(bytes, true))
 }
 
@@ -69,6 +92,7 @@ func (e *environment) randomRead(n, size int64) error {
 	if e == nil {
 		return nil
 	}
+	e.slow.charge(n * size)
 	return diskErr(e.disk.Random(n, size, false))
 }
 
@@ -77,6 +101,7 @@ func (e *environment) randomWrite(n, size int64) error {
 	if e == nil {
 		return nil
 	}
+	e.slow.charge(n * size)
 	return diskErr(e.disk.Random(n, size, true))
 }
 
@@ -135,7 +160,7 @@ func (f *faultPlan) strike() bool {
 }
 
 // applyEarlyFault handles the faults that strike before any work: exit,
-// hang, delay, and crash-after=0 ("crash") and hang-after=0, which
+// hang, delay, slow, and crash-after=0 ("crash") and hang-after=0, which
 // recordFault cannot see as it counts records from 1. It returns -1 when
 // the work should go on.
 func applyEarlyFault(p *proc, fp *faultPlan) int {
@@ -150,6 +175,8 @@ func applyEarlyFault(p *proc, fp *faultPlan) int {
 		_ = fault.HangNow(context.Background())
 	case fp.is(fault.Delay) && fp.strike():
 		time.Sleep(fp.rule.Delay)
+	case fp.is(fault.Slow) && p.env != nil && fp.strike():
+		p.env.slow = &throttle{perSecond: float64(fp.n()), start: time.Now()}
 	}
 	return -1
 }

@@ -80,7 +80,7 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 		largest = largestTable(t, e)
 		// A slow disk for the killed run only: its orphan goes on
 		// writing after the kill.
-		r := startSlowRun(t, e, args...)
+		r := startSlowRun(t, e, largest, args...)
 		orphanJob, orphan = r.waitLoadRunning(largest)
 		require.NoError(t, r.cmd.Process.Kill(), "kill -9 of oedl alone")
 		<-r.exited
@@ -133,8 +133,10 @@ func lockFree(t *testing.T, work string) bool {
 	return lk.Type == syscall.F_UNLCK
 }
 
-// slowRun is an oedl run going on in the background, on a slow virtual
-// disk (1 MiB/s): the largest table's load takes about a second.
+// slowRun is an oedl run going on in the background whose loads of the
+// largest table read and write at 1 MiB/s (oesim's slow fault): that load
+// takes a few seconds, while the rest of the run, the fixed extents
+// prostrct create formats among it, goes at the disk's speed.
 type slowRun struct {
 	t      *testing.T
 	e      *env
@@ -143,11 +145,11 @@ type slowRun struct {
 	exited chan error
 }
 
-func startSlowRun(t *testing.T, e *env, args ...string) *slowRun {
+func startSlowRun(t *testing.T, e *env, table string, args ...string) *slowRun {
 	t.Helper()
 	r := &slowRun{t: t, e: e, exited: make(chan error, 1)}
 	r.cmd = exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs(args...)...)
-	r.cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_DISK_MBPS=1")
+	r.cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=load:"+table+":slow=1MB")
 	r.cmd.Stderr = &r.stderr
 	require.NoError(t, r.cmd.Start())
 	go func() { r.exited <- r.cmd.Wait() }()
@@ -243,7 +245,7 @@ func readTabanalys(t *testing.T, e *env, db string) *openedge.Analysis {
 func TestStatusDuringAHealthyRun(t *testing.T) {
 	e := newEnv(t, "sports")
 	largest := largestTable(t, e)
-	r := startSlowRun(t, e)
+	r := startSlowRun(t, e, largest)
 	r.waitLoadRunning(largest)
 
 	st := e.oedl(nil, "status", "--work", e.work)

@@ -31,6 +31,7 @@ func TestParse(t *testing.T) {
 		{"load:*:diskfull-after=10MB,times=2", []Rule{{Op: "load", Table: "*", Kind: DiskFullAfter, N: 10 << 20, Times: 2}}},
 		{"LOAD : gl* : CRASH , ONCE", []Rule{{Op: "load", Table: "gl*", Kind: CrashAfter, N: 0, Times: 1}}},
 		{"procopy:delay=250ms", []Rule{{Op: "procopy", Kind: Delay, Delay: 250 * time.Millisecond}}},
+		{"load:OrderLine:slow=1MB", []Rule{{Op: "load", Table: "OrderLine", Kind: Slow, N: 1 << 20}}},
 		{"dump:xxrpn-amend:truncate-after=5", []Rule{{Op: "dump", Table: "xxrpn-amend", Kind: TruncateAfter, N: 5}}},
 		{"*:*:hang-after=0", []Rule{{Op: "*", Table: "*", Kind: HangAfter}}},
 		{"dump:*:exit=3; idxbuild:*:hang\nload:a:crash", []Rule{
@@ -71,6 +72,7 @@ func TestParseErrors(t *testing.T) {
 		{"dump:*:corrupt=0", "counted from 1"},
 		{"load:*:diskfull-after=10XB", `unknown unit "XB"`},
 		{"load:*:delay=soon", "want a duration"},
+		{"load:*:slow=0", "want bytes a second"},
 		{"load:*:crash,twice", `unknown modifier "twice"`},
 		{"load:*:crash,times=0", "times=N with N from 1"},
 		{"load:*:crash,", "empty modifier"},

@@ -111,7 +111,7 @@ func parseRule(text string, pos, col int, src string) (*Rule, error) {
 	}
 	ak, ok := kinds[r.Kind]
 	if !ok {
-		return nil, fail(kindOff, "unknown fault %q (known: crash, crash-after=N, exit=N, hang, hang-after=N, corrupt[=N], truncate-after=N, diskfull-after=SIZE, delay=DURATION)", name)
+		return nil, fail(kindOff, "unknown fault %q (known: crash, crash-after=N, exit=N, hang, hang-after=N, corrupt[=N], truncate-after=N, diskfull-after=SIZE, delay=DURATION, slow=SIZE)", name)
 	}
 	arg = strings.TrimSpace(arg)
 	argOff := kindOff + len(name) + 1
@@ -143,6 +143,9 @@ func parseRule(text string, pos, col int, src string) (*Rule, error) {
 		r.N, err = units.ParseBytes(arg)
 		if err != nil {
 			return nil, fail(argOff, "%s=%s: %v", r.Kind, arg, err)
+		}
+		if r.Kind == Slow && r.N < 1 {
+			return nil, fail(argOff, "slow=%s: want bytes a second, 1 or more", arg)
 		}
 	case argDuration:
 		r.Delay, err = time.ParseDuration(arg)

@@ -31,6 +31,10 @@ const (
 	DiskFullAfter Kind = "diskfull-after"
 	// Delay adds a start-up delay (Rule.Delay) before the utility works.
 	Delay Kind = "delay"
+	// Slow caps this utility run's own disk I/O at N bytes a second, on
+	// top of the shared virtual disk: one slow call (a load that must be
+	// caught in flight) without slowing the rest of the run.
+	Slow Kind = "slow"
 )
 
 // kinds lists each kind with what its argument is.
@@ -43,6 +47,7 @@ var kinds = map[Kind]argKind{
 	TruncateAfter: argCount,
 	DiskFullAfter: argBytes,
 	Delay:         argDuration,
+	Slow:          argBytes,
 }
 
 type argKind int
@@ -62,7 +67,8 @@ type Rule struct {
 	Table string // "" (any table, or none), "*", "name", "owner.name"; may hold * wildcards
 	Kind  Kind
 	// N is the argument: records (crash-after, hang-after, truncate-after,
-	// corrupt), the exit code (exit), bytes (diskfull-after).
+	// corrupt), the exit code (exit), bytes (diskfull-after), bytes a
+	// second (slow).
 	N     int64
 	Delay time.Duration // delay=
 	// Times is how many times the rule fires over all processes; 0 means

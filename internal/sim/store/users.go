@@ -25,25 +25,37 @@ func (p Paths) Users() string { return p.Base + ".usr" }
 
 // UserLease is one connection to a served database.
 type UserLease struct {
-	f *os.File
+	f    *os.File
+	name string // the file's path once it carries its PID name
 }
 
-// Connect records this process as a user of the served database.
+// Connect records this process as a user of the served database. The
+// file is locked under a name ConnectedUsers passes over (a leading dot,
+// no PID to read) and only then given its PID name: a listing between the
+// create and the lock would otherwise take the unlocked file for a dead
+// user's and remove it, and the user would run unseen by proshut.
 func Connect(p Paths) (*UserLease, error) {
 	if err := os.MkdirAll(p.Users(), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(p.Users(), strconv.Itoa(os.Getpid())+"-*")
+	f, err := os.CreateTemp(p.Users(), "."+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	fail := func(err error) (*UserLease, error) {
 		name := f.Name()
 		f.Close()
 		os.Remove(name)
-		return nil, fmt.Errorf("lock %s: %w", name, err)
+		return nil, err
 	}
-	return &UserLease{f: f}, nil
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fail(fmt.Errorf("lock %s: %w", f.Name(), err))
+	}
+	name := filepath.Join(p.Users(), strings.TrimPrefix(filepath.Base(f.Name()), "."))
+	if err := os.Rename(f.Name(), name); err != nil {
+		return fail(err)
+	}
+	return &UserLease{f: f, name: name}, nil
 }
 
 // Disconnect ends the connection.
@@ -51,8 +63,7 @@ func (u *UserLease) Disconnect() {
 	if u == nil || u.f == nil {
 		return
 	}
-	name := u.f.Name()
-	os.Remove(name)
+	os.Remove(u.name)
 	u.f.Close()
 	u.f = nil
 }
