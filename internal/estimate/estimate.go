@@ -22,6 +22,12 @@ type Input struct {
 	// (0 = no range); Seed makes it reproducible.
 	Samples int
 	Seed    uint64
+	// QueueCost is the duration the queue ranks jobs by (longest path
+	// first). Nil: the model's, as `oedl estimate` plans; `oedl run`
+	// estimating its own graph gives the run's (run.Config.Cost, or
+	// schedule.DefaultCost), so the simulated queue starts jobs in the
+	// order the run will.
+	QueueCost func(*schedule.Job) time.Duration
 }
 
 // simulation is one dispatch of the plan's graph on the simulated clock.
@@ -89,16 +95,32 @@ func (in *Input) context() costContext {
 // simulate builds the graph exactly as `oedl run` does and dispatches it
 // on the simulated executor. perturb (Monte Carlo) may be nil.
 func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork)) (*simulation, error) {
+	return in.simulateFrom(ctx, m, perturb, nil)
+}
+
+// simulateFrom is simulate over the work left (live.go): without the jobs
+// done, with the sections landed so far, the running jobs first (left nil:
+// the whole run).
+func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork), left *leftGraph) (*simulation, error) {
 	cc := in.context()
-	cost := func(j *schedule.Job) time.Duration { return aloneDuration(m.work(j, cc), cc.hw) }
+	cost := in.QueueCost
+	if cost == nil {
+		cost = func(j *schedule.Job) time.Duration { return aloneDuration(m.work(j, cc), cc.hw) }
+	}
 	built, err := schedule.Build(in.Plan, in.Strategy.BuildOptions(cost))
 	if err != nil {
 		return nil, err
 	}
+	opts := in.Strategy.DispatchOptions()
+	if left != nil {
+		if err := left.extend(built); err != nil {
+			return nil, err
+		}
+		opts.Skip = func(j *schedule.Job) bool { return left.done[j.ID] }
+	}
 	ex := newSimExecutor(m, cc, built)
 	ex.perturb = perturb
 	sim := &simulation{built: built}
-	opts := in.Strategy.DispatchOptions()
 	opts.Events = startRecorder{sim: sim, g: built.Graph}
 	res, err := schedule.Dispatch(ctx, built.Graph, ex, opts)
 	if err != nil {

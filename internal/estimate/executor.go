@@ -49,7 +49,10 @@ func (e *simExecutor) Next() schedule.Outcome {
 		for _, ev := range e.s.step() {
 			j := ev.task.ref.(*schedule.Job)
 			out := schedule.Outcome{Job: j, Done: ev.taskDone}
-			if ev.task.sections && ev.flow >= 0 {
+			// A section that landed before (a live forecast starts a
+			// running dump with its landed sections in the graph) is
+			// not added again.
+			if ev.task.sections && ev.flow >= 0 && e.built.Job(schedule.LoadID(j.Table, ev.flow+1)) == nil {
 				share := bracketShares(len(ev.task.flows), e.m.BracketSkew)[ev.flow]
 				out.Add = []*schedule.Job{e.built.SectionLoad(j, ev.flow+1,
 					int64(float64(j.Records)*share), int64(float64(j.Bytes)*share))}

@@ -312,8 +312,13 @@ func criticalPath(sim *simulation) []PathStep {
 		}
 		step := PathStep{Job: cur.Job.ID, Kind: string(cur.Job.Kind), Table: cur.Job.Table,
 			Start: Seconds(cur.Start.Sub(res.Start)), End: Seconds(cur.End.Sub(res.Start))}
-		if found && cur.Start.After(prev.End) {
+		switch {
+		case found && cur.Start.After(prev.End):
 			step.Waited = Seconds(cur.Start.Sub(prev.End))
+		case !found:
+			// Every job it needs was done before the start (a live
+			// forecast of the work left): it was ready from the start.
+			step.Waited = Seconds(cur.Start.Sub(res.Start))
 		}
 		path = append(path, step)
 		if found {

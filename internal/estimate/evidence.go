@@ -1,0 +1,239 @@
+package estimate
+
+import (
+	"math"
+	"sort"
+
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// The live ETA corrects the model with what the run measures (live.go).
+// Each job the run finished is one observation: the time it took, A, and
+// what the estimate before the run predicted for it, split into its
+// start-up S (process start, connect: the same whatever the table) and
+// the rest, its work W (records and bytes, under the contention the
+// simulation predicted). Two factors per group of jobs, one for start-ups
+// (a) and one for work (b), say how far this run is from the model:
+//
+//	A ≈ a·S + b·W
+//
+// They are fitted by least squares with a prior:
+//
+//	minimise  Σ (A − a·S − b·W)² / (S + W)  +  λ·Σ (a₀·S + b₀·W − a·S − b·W)² / (S + W)
+//	                                        +  τ₀·((a − a₀)² + (b − b₀)²)
+//
+// The weight 1/(S+W) makes the noise of a job proportional to its length
+// (a job of 10 s counts as ten of 1 s, not a hundred), so the sums are in
+// seconds of evidence. The second term is the prior as pseudo-jobs: τ
+// seconds of jobs like the ones observed that behaved exactly as the prior
+// says (λ = τ / Σ(S+W)), so the factors are the evidence's and the prior's
+// weighted by their seconds, E/(E+τ) and τ/(E+τ), in every direction the
+// jobs tell apart. The third is a weak prior on each factor alone, for
+// what the jobs cannot tell (the work of jobs that are all start-up stays
+// at the prior instead of taking any value). With little evidence the
+// factors are the prior, with much they are the run's.
+//
+// The prior of a group is the factors fitted on every group together (the
+// run's machine against the model's), whose own prior is 1 (the model as
+// it is). So a group without evidence of its own (idxbuild, which runs
+// once, at the end) moves with the rest of the run, and a group with
+// evidence follows it.
+//
+// One neighbour's burst can stall a few jobs far beyond anything the
+// factors explain; the fit is done twice, the second time without the jobs
+// whose log residual is beyond 3 median absolute deviations (as calibrate
+// trims its wall-time fits), when there are at least minTrim of them.
+
+// priorWeight is τ: the prior counts as this many seconds of jobs;
+// factorWeight is τ₀, the weak prior on each factor alone.
+const (
+	priorWeight  = 5.0
+	factorWeight = 0.5
+)
+
+const (
+	minFactor = 1.0 / 50 // the factors stay within these: a run 50 times
+	maxFactor = 50.0     // faster or slower than its model is a broken model
+	minTrim   = 10
+)
+
+// Factors scale the model's costs of one group of jobs: its start-ups and
+// its work. Evidence is the predicted seconds of the jobs behind them (0:
+// the prior alone).
+type Factors struct {
+	Startup  float64 `json:"startup"`
+	Work     float64 `json:"work"`
+	Evidence float64 `json:"evidence_s"`
+}
+
+// Identity is the model as it is.
+var Identity = Factors{Startup: 1, Work: 1}
+
+// observation is one finished job, or a running one's part done: its
+// measured time and what was predicted for the same part (seconds).
+type observation struct {
+	group    string
+	actual   float64
+	startup  float64
+	work     float64
+	residual float64 // log(actual / fitted), after the fit
+}
+
+// The groups of jobs with factors of their own.
+const (
+	groupDump      = "dump"
+	groupLoad      = "load"
+	groupIdxbuild  = "idxbuild"
+	groupTabanalys = "tabanalys"
+	groupOther     = "other" // brokers, the schema, sequences, verify, post
+	groupAll       = "all"   // the pooled fit, the groups' prior
+)
+
+func groupOf(k schedule.Kind) string {
+	switch k {
+	case schedule.KindDump:
+		return groupDump
+	case schedule.KindLoad:
+		return groupLoad
+	case schedule.KindIdxbuild:
+		return groupIdxbuild
+	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
+		return groupTabanalys
+	}
+	return groupOther
+}
+
+// fitFactors fits the pooled factors on every observation (prior: the
+// model), then each group's on its own (prior: the pooled ones). The
+// result has every group, groupAll included.
+func fitFactors(obs []observation) map[string]Factors {
+	all := fitTrimmed(obs, Identity)
+	out := map[string]Factors{groupAll: all}
+	byGroup := map[string][]observation{}
+	for _, o := range obs {
+		byGroup[o.group] = append(byGroup[o.group], o)
+	}
+	for _, g := range []string{groupDump, groupLoad, groupIdxbuild, groupTabanalys, groupOther} {
+		out[g] = fitTrimmed(byGroup[g], all)
+	}
+	return out
+}
+
+// fitTrimmed fits, drops the observations the fit cannot explain, and fits
+// again.
+func fitTrimmed(obs []observation, prior Factors) Factors {
+	f := fitRidge(obs, prior)
+	if len(obs) < minTrim {
+		return f
+	}
+	res := make([]float64, len(obs))
+	for i, o := range obs {
+		res[i] = logResidual(o, f)
+	}
+	med := median(res)
+	dev := make([]float64, len(res))
+	for i, r := range res {
+		dev[i] = math.Abs(r - med)
+	}
+	mad := math.Max(median(dev), 0.01) // jobs all alike: 1 % is their spread
+	kept := make([]observation, 0, len(obs))
+	for i, o := range obs {
+		if dev[i] <= 3*mad {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept) == len(obs) {
+		return f
+	}
+	return fitRidge(kept, prior)
+}
+
+// fitRidge solves the 2×2 normal equations of the problem above. A factor
+// the equations put out of range is held at the bound and the other one
+// fitted alone.
+func fitRidge(obs []observation, prior Factors) Factors {
+	var sss, ssw, sww, sas, saw, evidence float64
+	for _, o := range obs {
+		p := o.startup + o.work
+		if p <= 0 || o.actual < 0 || math.IsNaN(o.actual) {
+			continue
+		}
+		w := 1 / p
+		sss += w * o.startup * o.startup
+		ssw += w * o.startup * o.work
+		sww += w * o.work * o.work
+		sas += w * o.actual * o.startup
+		saw += w * o.actual * o.work
+		evidence += p
+	}
+	if evidence == 0 {
+		return Factors{Startup: prior.Startup, Work: prior.Work}
+	}
+	lambda := priorWeight / evidence
+	// (1+λ)·M·θ + τ₀·θ = r + λ·M·θ₀ + τ₀·θ₀
+	m11, m12, m22 := (1+lambda)*sss+factorWeight, (1+lambda)*ssw, (1+lambda)*sww+factorWeight
+	r1 := sas + lambda*(sss*prior.Startup+ssw*prior.Work) + factorWeight*prior.Startup
+	r2 := saw + lambda*(ssw*prior.Startup+sww*prior.Work) + factorWeight*prior.Work
+	det := m11*m22 - m12*m12
+	a, b := prior.Startup, prior.Work
+	if det > 0 {
+		a, b = (r1*m22-r2*m12)/det, (m11*r2-m12*r1)/det
+	}
+	switch {
+	case a < minFactor || a > maxFactor:
+		a = clampFactor(a)
+		b = clampFactor((r2 - m12*a) / m22)
+	case b < minFactor || b > maxFactor:
+		b = clampFactor(b)
+		a = clampFactor((r1 - m12*b) / m11)
+	}
+	return Factors{Startup: a, Work: b, Evidence: evidence}
+}
+
+func clampFactor(x float64) float64 {
+	if math.IsNaN(x) {
+		return 1
+	}
+	return math.Min(maxFactor, math.Max(minFactor, x))
+}
+
+// logResidual is log(actual / fitted) of one observation.
+func logResidual(o observation, f Factors) float64 {
+	fitted := f.Startup*o.startup + f.Work*o.work
+	if fitted <= 0 || o.actual <= 0 {
+		return 0
+	}
+	return math.Log(o.actual / fitted)
+}
+
+// runResiduals are the log residuals of the observations against their
+// group's factors: the per-job noise of this run, for the range.
+func runResiduals(obs []observation, fit map[string]Factors) []float64 {
+	out := make([]float64, 0, len(obs))
+	for _, o := range obs {
+		if o.actual > 0 && o.startup+o.work > 0 {
+			out = append(out, logResidual(o, fit[o.group]))
+		}
+	}
+	return out
+}
+
+// shrink is how much of the prior's spread is left of a factor fitted on
+// evidence seconds: the standard deviation of the ridge estimate against
+// the prior's, √(τ / (τ + evidence)).
+func shrink(evidence float64) float64 {
+	return math.Sqrt(priorWeight / (priorWeight + math.Max(0, evidence)))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
