@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -57,14 +58,9 @@ const (
 	minTrim   = 10
 )
 
-// Factors scale the model's costs of one group of jobs: its start-ups and
-// its work. Evidence is the predicted seconds of the jobs behind them (0:
-// the prior alone).
-type Factors struct {
-	Startup  float64 `json:"startup"`
-	Work     float64 `json:"work"`
-	Evidence float64 `json:"evidence_s"`
-}
+// Factors scale the model's costs of one group of jobs (the events carry
+// them as they are).
+type Factors = event.Factors
 
 // Identity is the model as it is.
 var Identity = Factors{Startup: 1, Work: 1}

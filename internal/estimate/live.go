@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -487,4 +488,34 @@ func boundOf(path []PathStep) (table string, queue bool) {
 		return "", true
 	}
 	return last.Table, false
+}
+
+// Event is the estimate as run_started carries it: the window, its range,
+// and its phases as the run names them (schedule.PhaseOf, the screen's and
+// the report's phases).
+func (e *Estimate) Event() *event.Estimate {
+	out := &event.Estimate{Window: e.Window.D(), Model: e.ModelOrigin}
+	if e.Range != nil {
+		out.P50, out.P90 = e.Range.P50.D(), e.Range.P90.D()
+	}
+	res := e.sim.result
+	spans := map[schedule.Phase]*event.PhaseEstimate{}
+	for _, sp := range res.Spans {
+		p := schedule.PhaseOf(sp.Job.Kind)
+		if p == "" {
+			continue
+		}
+		start, end := sp.Start.Sub(res.Start), sp.End.Sub(res.Start)
+		if s := spans[p]; s != nil {
+			s.Start, s.End = min(s.Start, start), max(s.End, end)
+			continue
+		}
+		spans[p] = &event.PhaseEstimate{Phase: string(p), Start: start, End: end}
+	}
+	for _, p := range schedule.Phases {
+		if s := spans[p]; s != nil {
+			out.Phases = append(out.Phases, *s)
+		}
+	}
+	return out
 }

@@ -27,6 +27,9 @@ const (
 	// (Ctrl-C, SIGTERM); it is not a failure, and --resume runs it again.
 	JobCancelled Kind = "job_cancelled"
 	Warning      Kind = "warning"
+	// ETA: the estimate re-run over the work left, with what the run has
+	// measured so far (ETA holds it).
+	ETAKind Kind = "eta"
 )
 
 // Why a job failed (Event.Reason), decided from exit codes, signals,
@@ -102,9 +105,68 @@ type Event struct {
 	OEDLVersion     string           `json:"oedl_version,omitempty"`
 	OpenEdgeVersion string           `json:"openedge_version,omitempty"`
 
+	// run_started: what the estimate of the run's own graph said before
+	// it started.
+	Estimate *Estimate `json:"estimate,omitempty"`
+	// eta: the time left.
+	ETA *ETA `json:"eta,omitempty"`
+
 	// run_finished: how the run ended, and its verification when it ran.
 	Status string         `json:"status,omitempty"`
 	Verify *VerifySummary `json:"verify,omitempty"`
+}
+
+// Estimate is what the estimate of a run's own graph (internal/estimate,
+// the same queue on a simulated clock) said before it started.
+type Estimate struct {
+	Window time.Duration `json:"window_ns"` // the outage window
+	// P50 and P90 of the window over the model's uncertainty (0 when no
+	// range was computed).
+	P50    time.Duration   `json:"p50_ns,omitempty"`
+	P90    time.Duration   `json:"p90_ns,omitempty"`
+	Phases []PhaseEstimate `json:"phases,omitempty"`
+	Model  string          `json:"model,omitempty"` // where the costs come from
+}
+
+// PhaseEstimate is one phase of the estimated window, from the start of
+// the run: from its first job's start to its last job's end.
+type PhaseEstimate struct {
+	Phase string        `json:"phase"` // schedule.Phase
+	Start time.Duration `json:"start_ns"`
+	End   time.Duration `json:"end_ns"`
+}
+
+// ETA is the time a run has left: the estimate re-run over the work left,
+// with the model's costs corrected by what the run measured so far.
+type ETA struct {
+	Remaining time.Duration `json:"remaining_ns"` // from the event's time
+	P50       time.Duration `json:"p50_ns"`
+	P90       time.Duration `json:"p90_ns"`
+	Finish    time.Time     `json:"finish"` // Time + Remaining
+	// BoundBy is the table whose dump and loads the finish waits for;
+	// QueueBound, when what is left waits mostly for slots.
+	BoundBy    string `json:"bound_by,omitempty"`
+	QueueBound bool   `json:"queue_bound,omitempty"`
+	// Overdue names a job that reports nothing until it ends (idxbuild)
+	// and has run past its predicted time: the remaining time is a guess.
+	Overdue string `json:"overdue,omitempty"`
+	// IdxbuildExpected is the predicted duration of the running index
+	// rebuild.
+	IdxbuildExpected time.Duration `json:"idxbuild_expected_ns,omitempty"`
+	// Factors are the corrections of the model by group of jobs.
+	Factors map[string]Factors `json:"factors,omitempty"`
+	Samples int                `json:"samples,omitempty"`
+	// CPU is the CPU time computing it took.
+	CPU time.Duration `json:"cpu_ns,omitempty"`
+}
+
+// Factors scale the model's costs of a group of jobs: their start-ups and
+// their work, fitted on the run's jobs; Evidence is the predicted seconds
+// of the jobs behind them (0: the prior alone).
+type Factors struct {
+	Startup  float64 `json:"startup"`
+	Work     float64 `json:"work"`
+	Evidence float64 `json:"evidence_s"`
 }
 
 // Sink consumes events. Emit must not block for long: a slow consumer must

@@ -86,6 +86,9 @@ type Record struct {
 	// Warnings are what the preflight let pass but the DBA must hear (a
 	// source dumped online), for the screen and the report.
 	Warnings []string `json:"warnings,omitempty"`
+	// Estimate is what the estimate of the run's own graph said when this
+	// invocation started (the report's estimate against actual).
+	Estimate *event.Estimate `json:"estimate,omitempty"`
 
 	// Created lists the files a job created (create-target: every file of
 	// the new database, as the target's record DB.oedl.json names them).
@@ -122,7 +125,7 @@ func (r Record) Event() event.Event {
 		switch {
 		case r.State == Started:
 			e.Kind = event.RunStarted
-			e.Settings, e.OEDLVersion, e.OpenEdgeVersion = r.Settings, r.OEDLVersion, r.OpenEdgeVersion
+			e.Settings, e.OEDLVersion, e.OpenEdgeVersion, e.Estimate = r.Settings, r.OEDLVersion, r.OpenEdgeVersion, r.Estimate
 		case r.State == Done:
 			e.Kind, e.Status = event.RunFinished, event.StatusVerified
 		case r.Interrupted():
