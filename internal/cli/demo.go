@@ -160,7 +160,8 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	}
 	defer closeLog()
 	cfg.Log = logger
-	if _, err := executeRun(ctx, opts.IO, cfg, model, opts.NoTUI, false); err != nil {
+	cfg.Model = model
+	if _, err := executeRun(ctx, opts.IO, cfg, opts.NoTUI, false); err != nil {
 		return err
 	}
 	w := opts.IO.ErrOut

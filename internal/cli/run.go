@@ -45,8 +45,9 @@ type RunOptions struct {
 	OnlineSource   bool
 	NoTUI, JSON    bool
 	DryRun         bool
-	// Hardware and Calibration set the cost model behind the dry run's
-	// predictions and the live screen's idxbuild ETA (as oedl estimate).
+	// Hardware and Calibration set the cost model of the estimate the run
+	// makes of its own graph (journalled, the report's estimate against
+	// actual), of its live ETA and of the dry run (as oedl estimate).
 	Hardware, Calibration string
 }
 
@@ -101,7 +102,7 @@ EXIT STATUS
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
 	f.BoolVar(&opts.JSON, "json", false, "JSON events on stdout, one per line")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
-	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the dry run's machine and the ETA's model")
+	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the machine of the run's estimate, its live ETA and the dry run")
 	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
 	return cmd
 }
@@ -181,16 +182,15 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	defer closeLog()
 	cfg.Log = logger
-	_, err = executeRun(ctx, opts.IO, cfg, m, opts.NoTUI, opts.JSON)
+	cfg.Model = m
+	_, err = executeRun(ctx, opts.IO, cfg, opts.NoTUI, opts.JSON)
 	return err
 }
 
 // executeRun runs cfg with the event printers the streams call for (the
 // live screen on a terminal, plain lines otherwise, JSON on stdout with
 // --json) and maps the outcome to an exit code. demo shares it.
-// model (may be nil) gives the live screen the index rebuild's expected
-// duration, which no event can teach before idxbuild ends.
-func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estimate.Model, noTUI, jsonOut bool) (*run.Result, error) {
+func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonOut bool) (*run.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var sinks event.Multi
@@ -206,13 +206,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	}
 	switch {
 	case io.IsTerminal && !noTUI && !(cfg.Resume && run.IsFinished(cfg.Work)):
-		ui = tui.New(screenOptions(io, cfg, model, cancel))
+		ui = tui.New(screenOptions(io, cfg, cancel))
 		sinks = append(sinks, ui)
 	default:
 		p := tui.NewPlain(io.ErrOut, 10*time.Second)
-		if model != nil {
-			p.SetCost(model.Cost)
-		}
 		sinks = append(sinks, p)
 		closers = append(closers, func() { p.Close() })
 	}
@@ -245,18 +242,13 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, model *estim
 	return res, runExit(ctx, err, cfg.Work)
 }
 
-// screenOptions are the live screen's: the terminal, the disks it watches,
-// and the cost model, so that its ETA includes the index rebuild (which
-// prints nothing until it ends) from the model rather than a guess.
-func screenOptions(io *IOStreams, cfg run.Config, model *estimate.Model, cancel func()) tui.Options {
-	o := tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target,
+// screenOptions are the live screen's: the terminal and the disks it
+// watches.
+func screenOptions(io *IOStreams, cfg run.Config, cancel func()) tui.Options {
+	return tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target,
 		Disks: func() []tui.Disk {
 			return []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}, {Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))}}
 		}}
-	if model != nil {
-		o.Cost = model.Cost
-	}
-	return o
 }
 
 func runExit(ctx context.Context, err error, work string) error {
@@ -419,10 +411,8 @@ func dryRun(w io.Writer, cfg run.Config, m *estimate.Model, note string) error {
 	if hw.Note == "" {
 		hw.Note = note
 	}
-	st := estimate.Strategy{Name: "oedl run", DumpJobs: eff.DumpJobs, LoadJobs: eff.LoadJobs, LoadsPerArea: max(0, eff.LoadsPerArea),
-		ThreadedDumpMin: max(0, eff.ThreadedDumpMin), DumpThreads: eff.DumpThreads, BuildIndexes: eff.BuildIndexes}
 	err := estimate.DryRun(w, estimate.DryRunInput{
-		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Model: m, Strategy: st},
+		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Model: m, Strategy: eff.Strategy()},
 		Commands: func(j *schedule.Job) [][]string { return run.Commands(eff, j) },
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/plan"
@@ -67,6 +68,10 @@ type Config struct {
 	Version string
 	Log     *zap.Logger
 	Cost    func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
+	// Model is the cost model (with its hardware) of the estimate the run
+	// makes of its own graph at the start, journalled for the report, and
+	// of the live ETA (eta.go); nil: neither.
+	Model *estimate.Model
 }
 
 // WithDefaults returns the configuration with every default filled in, as
@@ -132,6 +137,16 @@ func (c *Config) fill() {
 	}
 }
 
+// Strategy is the run's strategy for the estimate: its job counts, the
+// areas' cap, the threaded dumps and the load with "build indexes", with
+// the defaults filled in (`oedl run --dry-run`, and the estimate the run
+// makes of its own graph).
+func (c Config) Strategy() estimate.Strategy {
+	c.fill()
+	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: max(0, c.LoadsPerArea),
+		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes}
+}
+
 // dbPath normalises a database name: absolute, without ".db".
 func dbPath(p string) string {
 	if p == "" {
@@ -190,6 +205,8 @@ const (
 	SequenceValues = "sequences.d"
 	PlanFile       = "plan.json"
 	LogFile        = "oedl.log"
+	// ETAFile is the latest eta event, for `oedl status` (eta.go).
+	ETAFile = "eta.json"
 )
 
 func (c *Config) work(name string) string { return filepath.Join(c.Work, name) }

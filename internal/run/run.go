@@ -184,6 +184,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 
+	estCtx, cancelEst := context.WithCancel(ctx)
+	defer cancelEst()
+	own := c.estimateOwnGraph(estCtx) // beside the preflight
 	summary, err := r.preflight(ctx, resumed)
 	if err != nil {
 		c.Log.Error("preflight failed", zapErr(err))
@@ -213,6 +216,17 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 
+	live, err := own.wait()
+	if err != nil {
+		c.Log.Warn("the estimate of the run: " + err.Error())
+	}
+	tracker, restoreEvents := c.startETA(live)
+	defer restoreEvents()
+	var before *event.Estimate
+	if live != nil {
+		before = live.Before().Event()
+	}
+
 	e := newExecutor(c, built, jw, recs)
 	e.preflightSummary = summary
 	e.proof = r.proof
@@ -232,7 +246,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	oeVersion := openedge.Version(c.DLC)
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
 		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
-		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self())}); err != nil {
+		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
 	}
 	c.Log.Info("run " + state)
@@ -248,18 +262,20 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
-		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion})
+		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
 	for _, w := range r.warnings {
 		c.Log.Warn(w)
 		c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: w})
 	}
 
+	stopETA := runETA(ctx, tracker)
 	res, err := schedule.Dispatch(ctx, built.Graph, e, schedule.Options{
 		Slots:        map[schedule.Slot]int{schedule.SlotDump: c.DumpJobs, schedule.SlotLoad: c.LoadJobs},
 		LoadsPerArea: max(0, c.LoadsPerArea),
 		Skip:         func(j *schedule.Job) bool { return plan.skip[j.ID] },
 		Events:       e.dispatchSink(),
 	})
+	stopETA()
 	out := &Result{Schedule: res, Graph: built.Graph, Resumed: resumed, Skipped: len(plan.skip), Journal: jw.Path(), Verify: e.verified}
 	out.Repairs = e.repairLog()
 	if err == nil {

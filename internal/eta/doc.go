@@ -1,0 +1,29 @@
+// Package eta is the live ETA of `oedl run`: the estimate re-run, every
+// few seconds, over the work the run has left.
+//
+// A Tracker folds the run's event stream into what the forecast needs (the
+// jobs done, the ones running with their progress, the sections threaded
+// dumps have added, the time every finished job took) and, on its own
+// goroutine, hands that to estimate.Live.Forecast: the same graph and
+// queue as `oedl estimate` on the simulated clock, the jobs done skipped,
+// the model's start-up and work costs corrected by the run's evidence
+// (internal/estimate/evidence.go). The result goes out as an `eta` event,
+// which the screen, the plain printer and --json show as they show any
+// event, and is written to WORK/eta.json, which `oedl status` reads: one
+// state, computed once, so the screen and status cannot disagree.
+//
+// Design decisions:
+//
+//   - Computed by the run, not by each viewer. The run has the plan, the
+//     model and every event (status has only the journal, without the
+//     progress of running jobs), so the figure status shows is the one the
+//     screen shows, counted down from the same finish time.
+//   - Its CPU is bounded: the next forecast waits at least MinInterval, and
+//     at least CPU/Budget (by default 2% of one core: a forecast of a
+//     10,000-table plan, a few seconds of CPU, then runs every few
+//     minutes). The first goes out when the queue starts (it is the
+//     estimate before the run); between two, viewers count down.
+//   - The range (P50-P90) is Samples more simulations with the factors and
+//     the jobs drawn from their spread, seeded by the forecast's number, so
+//     a replay computes the same figures.
+package eta

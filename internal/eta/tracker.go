@@ -1,0 +1,229 @@
+package eta
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Config is one run's live ETA.
+type Config struct {
+	Live *estimate.Live
+	Out  event.Sink // where the eta events go
+	// Path, when set, is replaced with each eta event (JSON), for `oedl
+	// status`.
+	Path string
+	// Samples is the number of simulations behind the P50-P90 range
+	// (default DefaultSamples).
+	Samples int
+	// MinInterval is the least time between two forecasts (default
+	// DefaultMinInterval); Budget the share of one core they may take
+	// (default DefaultBudget).
+	MinInterval time.Duration
+	Budget      float64
+	Now         func() time.Time
+	// OnError hears a forecast that failed (nil: ignored; the next one
+	// tries again).
+	OnError func(error)
+}
+
+// Defaults.
+const (
+	DefaultSamples     = 16
+	DefaultMinInterval = 5 * time.Second
+	DefaultBudget      = 0.02
+)
+
+// Tracker folds the events of a run and forecasts the time it has left.
+type Tracker struct {
+	cfg Config
+
+	mu       sync.Mutex
+	jobs     map[string]*job
+	sections map[string]estimate.Section // by load ID
+	finished []estimate.Finished
+	n        uint64 // forecasts made: the seed of the next one's range
+	// begun is closed at the first job start: the queue has told every
+	// job it skipped (a resume) and queued by then.
+	begun     chan struct{}
+	beginOnce sync.Once
+}
+
+type job struct {
+	kind    schedule.Kind
+	done    bool
+	running bool
+	started time.Time
+	bytes   int64 // so far
+	total   int64 // expected
+}
+
+var _ event.Sink = (*Tracker)(nil)
+
+// New returns a tracker; feed it the run's events (Emit) and Run it.
+func New(cfg Config) *Tracker {
+	if cfg.Samples == 0 {
+		cfg.Samples = DefaultSamples
+	}
+	if cfg.MinInterval <= 0 {
+		cfg.MinInterval = DefaultMinInterval
+	}
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, begun: make(chan struct{})}
+}
+
+// Emit folds one event (O(1); called from the run's goroutines).
+func (t *Tracker) Emit(e event.Event) {
+	if e.Job == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	j := t.jobs[e.Job]
+	if j == nil {
+		j = &job{kind: schedule.Kind(e.JobKind)}
+		t.jobs[e.Job] = j
+	}
+	if e.TotalBytes > 0 {
+		j.total = e.TotalBytes
+	}
+	switch e.Kind {
+	case event.JobQueued, event.JobRetry:
+		j.done, j.running = false, false
+		if j.kind == schedule.KindLoad && e.Table != "" {
+			t.sections[e.Job] = estimate.Section{Table: e.Table, Section: sectionOf(e.Job), Records: e.TotalRecords, Bytes: e.TotalBytes}
+		}
+	case event.JobStarted:
+		j.running, j.done, j.started, j.bytes = true, false, e.Time, 0
+		t.beginOnce.Do(func() { close(t.begun) })
+	case event.JobProgress:
+		j.bytes = max(j.bytes, e.Bytes)
+	case event.JobFinished:
+		j.running, j.done = false, true
+		if e.Elapsed > 0 {
+			t.finished = append(t.finished, estimate.Finished{Job: e.Job, Elapsed: e.Elapsed})
+		}
+	case event.JobSkipped:
+		j.running, j.done = false, true
+	case event.JobFailed, event.JobCancelled:
+		j.running, j.done = false, false
+	}
+}
+
+// sectionOf is the .bd section of a load's ID: "load:T:3" is 3, "load:T" 1.
+func sectionOf(id string) int {
+	if i := strings.LastIndexByte(id, ':'); i > len("load:") {
+		if n, err := strconv.Atoi(id[i+1:]); err == nil {
+			return n
+		}
+	}
+	return 1
+}
+
+// Left is the run at now, as the forecast takes it.
+func (t *Tracker) Left(now time.Time) estimate.Left {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	left := estimate.Left{Done: map[string]bool{}, Running: map[string]estimate.Running{},
+		Finished: append([]estimate.Finished(nil), t.finished...)}
+	for id, j := range t.jobs {
+		switch {
+		case j.done:
+			left.Done[id] = true
+		case j.running:
+			r := estimate.Running{Elapsed: max(0, now.Sub(j.started))}
+			if j.total > 0 && j.bytes > 0 {
+				r.Fraction = min(1, float64(j.bytes)/float64(j.total))
+			}
+			left.Running[id] = r
+		}
+	}
+	for _, s := range t.sections {
+		left.Sections = append(left.Sections, s)
+	}
+	return left
+}
+
+// Forecast computes the ETA now and sends it out (and to Path).
+func (t *Tracker) Forecast(ctx context.Context) (*event.ETA, error) {
+	now := t.cfg.Now()
+	left := t.Left(now)
+	t.mu.Lock()
+	seed := t.n
+	t.n++
+	t.mu.Unlock()
+	cpu := cpuTime()
+	f, err := t.cfg.Live.Forecast(ctx, left, t.cfg.Samples, seed)
+	if err != nil {
+		return nil, err
+	}
+	e := &event.ETA{Remaining: f.Remaining, P50: f.P50, P90: f.P90, Finish: now.Add(f.Remaining),
+		BoundBy: f.BoundBy, QueueBound: f.QueueBound, Overdue: f.Overdue, IdxbuildExpected: f.IdxbuildExpected,
+		Factors: f.Factors, Samples: f.Samples, CPU: cpuTime() - cpu}
+	ev := event.Event{V: event.SchemaVersion, Time: now, Kind: event.ETAKind, ETA: e}
+	t.cfg.Out.Emit(ev)
+	if t.cfg.Path != "" {
+		if data, err := json.Marshal(ev); err == nil {
+			if err := atomicfile.WriteFileNoSync(t.cfg.Path, append(data, '\n')); err != nil {
+				return e, err
+			}
+		}
+	}
+	return e, nil
+}
+
+// Run forecasts when the first job starts, then again and again until ctx
+// ends, each time after MinInterval and after CPU/Budget of the last one.
+func (t *Tracker) Run(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-t.begun:
+	}
+	for {
+		wait := t.cfg.MinInterval
+		e, err := t.Forecast(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			if t.cfg.OnError != nil {
+				t.cfg.OnError(err)
+			}
+		case e != nil:
+			wait = max(wait, time.Duration(float64(e.CPU)/t.cfg.Budget))
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+	}
+}
+
+// cpuTime is the process's CPU time so far. A forecast's is its
+// difference: it counts the rest of oedl over the same moment too, which
+// errs on the side of forecasting less often.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"os"
+
+	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/eta"
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// estimateSamples is the range of the estimate the run makes of its own
+// graph (the journal's; the live ETA has its own, eta.DefaultSamples).
+const estimateSamples = 20
+
+// ownEstimate is the estimate of the run's own graph under way: started
+// beside the preflight, awaited before the run's first record.
+type ownEstimate struct {
+	done chan struct{}
+	live *estimate.Live
+	err  error
+}
+
+// estimateOwnGraph starts the estimate of the graph this run will execute:
+// its plan, its strategy, its queue's priority (the run's Cost, not the
+// model's), on the model's hardware. nil without a model.
+func (c *Config) estimateOwnGraph(ctx context.Context) *ownEstimate {
+	if c.Model == nil {
+		return nil
+	}
+	o := &ownEstimate{done: make(chan struct{})}
+	cost := c.Cost
+	if cost == nil {
+		cost = schedule.DefaultCost
+	}
+	in := estimate.Input{Plan: c.Plan, Hardware: c.Model.Hardware, Model: c.Model, Strategy: c.Strategy(),
+		Samples: estimateSamples, Seed: 1, QueueCost: cost}
+	go func() {
+		defer close(o.done)
+		est, err := estimate.Run(ctx, in)
+		if err != nil {
+			o.err = err
+			return
+		}
+		o.live, o.err = estimate.NewLive(in, est)
+	}()
+	return o
+}
+
+// wait returns the estimate (nil, nil without a model).
+func (o *ownEstimate) wait() (*estimate.Live, error) {
+	if o == nil {
+		return nil, nil
+	}
+	<-o.done
+	return o.live, o.err
+}
+
+// startETA makes the live ETA of this attempt: a tracker that hears every
+// event of the run (c.Events now goes through it; restore puts it back)
+// and forecasts into the run's sinks and WORK/eta.json. Nil without an
+// estimate.
+func (c *Config) startETA(live *estimate.Live) (t *eta.Tracker, restore func()) {
+	_ = os.Remove(c.work(ETAFile)) // an earlier invocation's
+	if live == nil {
+		return nil, func() {}
+	}
+	orig := c.Events
+	t = eta.New(eta.Config{Live: live, Out: orig, Path: c.work(ETAFile),
+		OnError: func(err error) { c.Log.Warn("eta: " + err.Error()) }})
+	c.Events = event.Multi{orig, t}
+	return t, func() { c.Events = orig }
+}
+
+// runETA forecasts on its own goroutine until the returned stop is called.
+func runETA(ctx context.Context, t *eta.Tracker) (stop func()) {
+	if t == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t.Run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
