@@ -16,17 +16,17 @@
 //     table's size; tabanalys gives it), because records per second differ
 //     twentyfold between narrow and wide tables, and bytes are what the
 //     disks move.
-//   - The ETA is shown only with evidence (20 s and 2 % of the bytes) and
-//     adds up the work left the way a run does it: dumps and loads overlap,
-//     each kind at its throughput per busy second (loads waiting for their
-//     dumps must not look slow); that stage cannot end before the longest
-//     remaining dump-then-load of one table (one huge table holds the finish
-//     back however fast the rest goes); the index rebuild comes last, from
-//     the cost model when the run gives one (State.SetCost), else from the
-//     throughput seen, counted down while it runs silently and reported as
-//     overrunning rather than as "a few seconds" again and again. Its trend
-//     compares with the prediction of 30 s before: the manager sees whether
-//     the finish moves away or comes closer.
+//   - The ETA is not computed here: it is the run's own estimate re-run
+//     over the work left (internal/eta: the scheduler's simulated clock
+//     with the costs the run has measured), which arrives as eta events
+//     every few seconds and is counted down in between. The fold keeps the
+//     latest and the estimate before the run (run_started); `oedl status`
+//     gets the same eta event from WORK/eta.json, so the screen and status
+//     show the same figures at the same moment. Its trend compares the
+//     predicted finish with the one of 30 s before: the manager sees
+//     whether the finish moves away or comes closer; an index rebuild past
+//     its predicted time is reported as overrunning rather than as "a few
+//     seconds" again and again.
 //   - The TUI never slows the run: Emit only appends to a queue (progress
 //     events of the same job replace each other), and the screen folds the
 //     queue and redraws at most ten times a second.

@@ -48,7 +48,9 @@ func timeText(s *State) string {
 	return etaText(s.ETA())
 }
 
-// etaText is the ETA as shown in a header line.
+// etaText is the ETA as shown in a header line: "ETA 3m10s (P50–P90
+// 2m55s–3m50s) at 01:14 → steady", or "ETA 3m10s (P90 3m50s) at 01:14"
+// when the median is the estimate itself.
 func etaText(e ETA) string {
 	if !e.Known {
 		if e.Reason == "" {
@@ -56,19 +58,49 @@ func etaText(e ETA) string {
 		}
 		return "ETA — (" + e.Reason + ")"
 	}
-	s := "ETA " + formatDuration(e.Remaining)
 	if e.Overdue {
 		// The index rebuild ran past its predicted duration: say so rather
 		// than promise a few seconds again and again.
 		return "ETA unknown: the index rebuild is running longer than predicted"
 	}
+	s := "ETA " + formatDuration(e.Remaining)
+	switch {
+	case e.P90 > e.P50 && formatDuration(e.P50) == formatDuration(e.Remaining):
+		s += " (P90 " + formatDuration(e.P90) + ")"
+	case e.P90 > e.P50:
+		s += " (P50–P90 " + formatDuration(e.P50) + "–" + formatDuration(e.P90) + ")"
+	}
 	if !e.Finish.IsZero() {
-		s += " (at " + e.Finish.Local().Format("15:04") + ")"
+		s += " at " + e.Finish.Local().Format("15:04")
 	}
 	if w := trendWord(e.Trend); w != "" {
 		s += " " + w
 	}
 	return s
+}
+
+// beforeText is what the estimate said before the run, against where the
+// run stands: "estimated 12m05s before the run; now 9m40s + ETA 3m10s".
+func beforeText(s *State, e ETA) string {
+	if e.Before <= 0 {
+		return ""
+	}
+	t := "estimated " + formatDuration(e.Before) + " before the run"
+	if e.Known && !e.Overdue {
+		t += "; now " + formatDuration(s.Elapsed()+e.Remaining)
+	}
+	return t
+}
+
+// boundText says what the finish waits for, or "".
+func boundText(e ETA) string {
+	switch {
+	case e.BoundBy != "":
+		return "waiting on " + e.BoundBy
+	case e.QueueBound:
+		return "queue-bound"
+	}
+	return ""
 }
 
 // asciiBar draws a bar of width cells for f in [0,1].

@@ -49,7 +49,6 @@ type model struct {
 func newModel(o Options, q *queue) *model {
 	o.defaults()
 	m := &model{opts: o, q: q, st: NewState(), sty: newStyles(o.Renderer), width: 100, high: 30, dirty: true}
-	m.st.SetCost(o.Cost)
 	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(o.Renderer.ColorProfile()),
 		progress.WithSolidFill("#59a14f"))
 	// No Advance here: the clock moves with the first events, so that

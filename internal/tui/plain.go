@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -34,14 +33,6 @@ var _ event.Sink = (*Plain)(nil)
 // from the start of the run to its end. Call Close when done.
 func NewPlain(w io.Writer, every time.Duration) *Plain {
 	return &Plain{w: w, s: NewState(), every: every, now: time.Now}
-}
-
-// SetCost gives the summary line's ETA the run's cost model, as the live
-// screen has (State.SetCost): idxbuild's duration then comes from the model.
-func (p *Plain) SetCost(cost func(*schedule.Job) time.Duration) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.s.SetCost(cost)
 }
 
 // Emit prints the lines e deserves.
@@ -179,6 +170,12 @@ func (p *Plain) line(e event.Event) string {
 		}
 		if e.TotalBytes > 0 {
 			s += fmt.Sprintf(" (%s of table data)", units.FormatIEC(e.TotalBytes))
+		}
+		if est := e.Estimate; est != nil {
+			s += "; estimated " + formatDuration(est.Window)
+			if est.P90 > est.P50 {
+				s += " (P50–P90 " + formatDuration(est.P50) + "–" + formatDuration(est.P90) + ")"
+			}
 		}
 		return s
 	case event.RunFinished:

@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/schedule"
 )
 
 // Disk is free space where the run writes, shown in the header.
@@ -42,8 +41,6 @@ type Options struct {
 	Interval time.Duration
 	// Renderer styles the output; default lipgloss.NewRenderer(Out).
 	Renderer *lipgloss.Renderer
-	// Cost is the run's cost model (may be nil): see State.SetCost.
-	Cost func(*schedule.Job) time.Duration
 }
 
 func (o *Options) defaults() {

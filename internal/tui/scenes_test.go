@@ -23,17 +23,19 @@ import (
 
 const sceneLog = "/srv/oedl/migrations/2026-11-prod/work/logs/"
 
-// sceneStart is a run's start with its queue settings, entering dump+load.
+// sceneStart is a run's start with its queue settings and its estimate,
+// entering dump+load, with the first live ETA.
 func sceneStart() []event.Event {
 	rs := ev(0, event.RunStarted, "", "", "")
 	rs.Since, rs.Attempt, rs.TotalBytes = at(0), 1, 40<<20
 	rs.Settings = map[string]int64{"dump_jobs": 2, "load_jobs": 2, "loads_per_area": 1}
+	rs.Estimate = &event.Estimate{Window: 10 * time.Minute, P50: 10 * time.Minute, P90: 12 * time.Minute}
 	ph := ev(0, event.Phase, "", "", "")
 	ph.Phase = "dump+load"
 	pre := ev(0, event.Phase, "", "", "")
 	pre.Phase = "preflight"
 	pre.Time = at(-1)
-	return []event.Event{rs, pre, ph}
+	return []event.Event{rs, pre, ph, etaAt(0, 10*time.Minute, 10*time.Minute, 12*time.Minute+30*time.Second)}
 }
 
 func withAttempt(e event.Event, n int) event.Event { e.Attempt = n; return e }

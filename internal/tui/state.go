@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/schedule"
 )
 
 // JobStatus is where a job is.
@@ -123,28 +122,10 @@ type kindTally struct {
 	planBytes int64              // total bytes from RunStarted, a floor for dump and load
 	since     time.Time          // when the first job of the kind started
 	tables    map[string]*[2]int // table -> {jobs, jobs done}
-
-	// Busy time: while at least one job of the kind runs. Throughput per
-	// busy second is what the kind does when it has work; loads waiting for
-	// their dumps must not look slow.
-	runningN int
-	busy     time.Duration
-	busyFrom time.Time
-	// jobRate: bytes per second of one job of the kind, an average over
-	// the finished jobs that ran long enough to be more than start-up.
-	jobRate float64
 }
 
 // keepFailures is how many failures and warnings the picture keeps.
 const keepFailures = 5
-
-// SetCost gives the State the run's cost model (estimate.Model.Cost, the
-// same function that orders the queue): the ETA then takes the index
-// rebuild's duration from it instead of guessing from the dump and load
-// throughput. idxbuild reports its progress only area by area (the
-// tables of the areas it has finished), too coarse to time it by, so this
-// is the one duration the events cannot teach.
-func (s *State) SetCost(cost func(*schedule.Job) time.Duration) { s.cost = cost }
 
 // State folds events into the picture of a run. The zero value is not
 // ready: use NewState. It is not safe for concurrent use; the printers
@@ -179,8 +160,13 @@ type State struct {
 	tally    map[string]*kindTally
 	failures []Failure
 	warnings []string
-	eta      etaTracker
-	cost     func(*schedule.Job) time.Duration
+	// The run's own estimate before it started (run_started), and the
+	// latest of its live estimates (eta events) with the finishes it
+	// predicted lately, for the trend.
+	before   *event.Estimate
+	live     *event.ETA
+	liveAt   time.Time
+	finishes []finishAt
 }
 
 // DefaultStallAfter is how long a running dump or load may show no
@@ -232,6 +218,10 @@ func (s *State) Apply(e event.Event) {
 			s.Settings = e.Settings
 		}
 		s.OEDLVersion, s.OpenEdgeVersion = cmp.Or(e.OEDLVersion, s.OEDLVersion), cmp.Or(e.OpenEdgeVersion, s.OpenEdgeVersion)
+		if e.Estimate != nil {
+			s.before = e.Estimate
+		}
+		s.live, s.finishes = nil, nil // an invocation's estimates are its own
 		s.Finished, s.Err, s.Status = false, "", ""
 		for _, k := range []string{"dump", "load"} {
 			s.tally[k].planBytes = e.TotalBytes
@@ -251,16 +241,17 @@ func (s *State) Apply(e event.Event) {
 		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time})
 	case event.Warning:
 		s.warnings = appendKeep(s.warnings, e.Message, keepFailures)
+	case event.ETAKind:
+		s.applyETA(e)
 	case event.JobQueued, event.JobStarted, event.JobProgress, event.JobFinished,
 		event.JobFailed, event.JobRetry, event.JobSkipped, event.JobCancelled:
 		s.applyJob(e)
 	}
-	s.eta.sample(s.etaInput())
 }
 
 // Advance moves the clock without an event (the TUI's tick, or `oedl status`
-// on a live run), so that elapsed time and the ETA keep moving while a long
-// job is silent.
+// on a live run), so that elapsed time and the ETA's countdown keep moving
+// while a long job is silent.
 func (s *State) Advance(now time.Time) {
 	if now.After(s.Now) {
 		s.Now = now
@@ -268,7 +259,6 @@ func (s *State) Advance(now time.Time) {
 	if s.Started.IsZero() && !now.IsZero() {
 		s.Started = now
 	}
-	s.eta.sample(s.etaInput())
 }
 
 func (s *State) applyJob(e event.Event) {
@@ -329,7 +319,6 @@ func (s *State) applyJob(e event.Event) {
 			j.Bytes = max(j.Bytes, j.TotalBytes)
 		}
 		s.end(j, e, StatusDone)
-		s.learnJobRate(j)
 		if j.Failures > 0 && !j.Recovered {
 			j.Recovered = true
 			s.counts.Recovered++
@@ -422,19 +411,6 @@ func (s *State) setStatus(j *Job, st JobStatus) {
 		s.running[j.ID] = j
 	} else {
 		delete(s.running, j.ID)
-	}
-	if t := s.tally[j.Kind]; t != nil && (st == StatusRunning) != (was == StatusRunning) {
-		if st == StatusRunning {
-			if t.runningN == 0 {
-				t.busyFrom = s.Now
-			}
-			t.runningN++
-		} else if t.runningN > 0 {
-			t.runningN--
-			if t.runningN == 0 {
-				t.busy += s.Now.Sub(t.busyFrom)
-			}
-		}
 	}
 	if t := s.tally[j.Kind]; t != nil {
 		if wasDone, isDone := finished(was), finished(st); wasDone != isDone {
@@ -681,130 +657,6 @@ func (s *State) Failures() []Failure { return append([]Failure(nil), s.failures.
 
 // Warnings are the last warnings, oldest first.
 func (s *State) Warnings() []string { return append([]string(nil), s.warnings...) }
-
-// learnJobRate folds a finished job's throughput into its kind's per-job
-// rate. Jobs under two seconds are mostly start-up and say nothing about
-// how fast a big table goes.
-func (s *State) learnJobRate(j *Job) {
-	t := s.tally[j.Kind]
-	if t == nil || j.Elapsed < 2*time.Second || j.Bytes <= 0 {
-		return
-	}
-	r := float64(j.Bytes) / j.Elapsed.Seconds()
-	if t.jobRate == 0 {
-		t.jobRate = r
-	} else {
-		t.jobRate = 0.7*t.jobRate + 0.3*r
-	}
-}
-
-func (s *State) idxRecords() int64 {
-	for _, j := range s.jobs {
-		if j.Kind == "idxbuild" {
-			return j.TotalRecords
-		}
-	}
-	return 0
-}
-
-// busyAt is the kind's busy time up to now.
-func (t *kindTally) busyAt(now time.Time) time.Duration {
-	if t.runningN > 0 {
-		return t.busy + now.Sub(t.busyFrom)
-	}
-	return t.busy
-}
-
-func (s *State) etaInput() etaInput {
-	in := etaInput{now: s.Now, started: s.Started, running: s.running, chain: s.chain}
-	for k, name := range progressKinds {
-		t := s.tally[name]
-		in.done[k] = t.BytesDone
-		in.total[k] = max(t.Bytes, t.planBytes)
-		if in.done[k] > in.total[k] {
-			in.done[k] = in.total[k]
-		}
-		in.since[k] = t.since
-		in.busy[k] = t.busyAt(s.Now)
-		in.jobRate[k] = t.jobRate
-	}
-	if in.total[kIdx] == 0 && s.tally["idxbuild"].Jobs > 0 {
-		// Replayed from the journal, idxbuild has no size: it reads
-		// every byte that was loaded.
-		in.total[kIdx] = in.total[kLoad]
-	}
-	if s.cost != nil && in.total[kIdx] > 0 {
-		in.idxExpected = s.cost(&schedule.Job{ID: string(schedule.KindIdxbuild), Kind: schedule.KindIdxbuild,
-			Exclusive: true, Bytes: in.total[kIdx], Records: s.idxRecords()})
-	}
-	return in
-}
-
-// chain is the longest remaining dump-then-load of one table, at the
-// per-job rates: a table's load cannot start before its dump ends, so one
-// big table still dumping bounds the finish however fast the rest goes.
-// It runs once per second (with a new ETA sample), over the jobs.
-func (s *State) chain(jobRate [nKinds]float64) (time.Duration, string) {
-	rate := func(j *Job, k int) float64 {
-		if j.Status == StatusRunning && j.Rate > 0 {
-			return j.Rate
-		}
-		return jobRate[k]
-	}
-	left := func(j *Job, k int) (time.Duration, bool) {
-		r := rate(j, k)
-		if r <= 0 {
-			return 0, false
-		}
-		return secs(float64(max(j.TotalBytes-j.Bytes, 0)) / r), true
-	}
-	var worst time.Duration
-	var by string
-	for _, j := range s.jobs {
-		if j.Table == "" || finished(j.Status) || j.Status == StatusFailed {
-			continue
-		}
-		var d time.Duration
-		switch j.Kind {
-		case "load":
-			l, ok := left(j, kLoad)
-			if !ok {
-				continue
-			}
-			d = l
-			if dj := s.jobs["dump:"+j.Table]; dj != nil && !finished(dj.Status) {
-				if dl, ok := left(dj, kDump); ok {
-					d += dl
-				}
-			}
-		case "dump":
-			dl, ok := left(j, kDump)
-			if !ok {
-				continue
-			}
-			d = dl
-			if lj := s.jobs["load:"+j.Table]; lj == nil || !finished(lj.Status) {
-				if r := jobRate[kLoad]; r > 0 {
-					d += secs(float64(j.TotalBytes) / r)
-				}
-			}
-		default:
-			continue
-		}
-		if d > worst || (d == worst && j.Table < by) {
-			worst, by = d, j.Table
-		}
-	}
-	return worst, by
-}
-
-// ETA is the current estimate of the time left.
-func (s *State) ETA() ETA {
-	if s.Finished {
-		return ETA{}
-	}
-	return s.eta.estimate(s.etaInput())
-}
 
 func clamp01(f float64) float64 {
 	if f != f { // NaN

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/schedule"
 )
 
 func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
@@ -241,113 +240,76 @@ func TestStateRunResumedInPlaceKeepsItsStart(t *testing.T) {
 	assert.False(t, s.Finished)
 }
 
-func TestETANeedsEvidenceThenFollowsThroughput(t *testing.T) {
-	const total = 100_000
-	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: total / 2})
-	q := ev(0, event.JobQueued, "dump:PUB.a", "dump", "PUB.a")
-	q.TotalBytes = total / 2
-	apply(s, q, ev(0, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"))
-	progress := func(sec float64, b int64) {
-		e := ev(sec, event.JobProgress, "dump:PUB.a", "dump", "PUB.a")
-		e.Bytes = b
-		s.Apply(e)
-	}
-	progress(5, 5000)
-	assert.False(t, s.ETA().Known, "too early")
-	assert.Equal(t, "gathering evidence", s.ETA().Reason)
+// etaAt is the run's live estimate made at sec: left to go, with a range.
+func etaAt(sec float64, left, p50, p90 time.Duration) event.Event {
+	return event.Event{Time: at(sec), Kind: event.ETAKind, ETA: &event.ETA{Remaining: left, P50: p50, P90: p90, Finish: at(sec).Add(left)}}
+}
 
-	// One dump at 1,000 B/s for 40 s: 40,000 of the dump's 50,000 bytes;
-	// the loads have not started and borrow the dump's rate.
-	for sec := 6; sec <= 40; sec++ {
-		progress(float64(sec), int64(sec)*1000)
-	}
+// The ETA is the run's own estimate of what is left (the latest eta
+// event), counted down between two; the estimate before the run stays.
+func TestETAIsTheRunsEstimateCountedDown(t *testing.T) {
+	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted,
+		Estimate: &event.Estimate{Window: 10 * time.Minute, P50: 10 * time.Minute, P90: 12 * time.Minute}})
 	eta := s.ETA()
-	require.True(t, eta.Known)
-	assert.InDelta(t, 1000, eta.Rate, 1)
-	// The table's chain: 10,000 bytes of dump left, then its 50,000-byte
-	// load at the same rate: 60 s, longer than either stage alone (50 s).
-	assert.Equal(t, 60*time.Second, eta.Remaining)
-	assert.Equal(t, "PUB.a", eta.BoundBy)
-	assert.Equal(t, at(40).Add(60*time.Second), eta.Finish)
-	assert.Equal(t, TrendUnknown, eta.Trend, "no prediction 30 s old yet")
+	assert.False(t, eta.Known)
+	assert.Equal(t, "no estimate yet", eta.Reason)
+	assert.Equal(t, 10*time.Minute, eta.Before)
 
-	for sec := 41; sec <= 49; sec++ {
-		progress(float64(sec), int64(sec)*1000)
-	}
-	progress(49.5, 49500)
-	assert.Equal(t, TrendUnknown, s.ETA().Trend, "the first prediction was made at 20 s")
-	progress(50, 49900)
-	assert.Equal(t, TrendSteady, s.ETA().Trend, "the same finish as 30 s ago")
-
-	// The dump crawls for its last bytes: the finish moves later.
-	for sec := 51; sec <= 90; sec++ {
-		progress(float64(sec), 49900+int64(sec-50)*2)
-	}
+	apply(s, etaAt(10, 100*time.Second, 95*time.Second, 130*time.Second))
+	s.Advance(at(25))
 	eta = s.ETA()
 	require.True(t, eta.Known)
-	assert.Equal(t, TrendRising, eta.Trend)
-	assert.Greater(t, eta.Remaining, 60*time.Second)
+	assert.Equal(t, 85*time.Second, eta.Remaining)
+	assert.Equal(t, 80*time.Second, eta.P50)
+	assert.Equal(t, 115*time.Second, eta.P90)
+	assert.Equal(t, at(110), eta.Finish)
+	assert.Equal(t, at(10), eta.At)
+	assert.Equal(t, 10*time.Minute, eta.Before)
+	assert.Equal(t, TrendUnknown, eta.Trend, "no estimate 30 s old yet")
+
+	// The next estimate replaces it; one 30 s later with a finish later
+	// by more than 10 s is a rising trend, about the same one steady.
+	apply(s, etaAt(40, 75*time.Second, 75*time.Second, 90*time.Second))
+	assert.Equal(t, 75*time.Second, s.ETA().Remaining)
+	apply(s, etaAt(45, 71*time.Second, 71*time.Second, 90*time.Second))
+	assert.Equal(t, TrendSteady, s.ETA().Trend)
+	apply(s, etaAt(75, 90*time.Second, 90*time.Second, 100*time.Second))
+	assert.Equal(t, TrendRising, s.ETA().Trend)
+	apply(s, etaAt(110, 10*time.Second, 10*time.Second, 20*time.Second))
+	assert.Equal(t, TrendFalling, s.ETA().Trend)
+	s.Advance(at(125))
+	assert.Zero(t, s.ETA().Remaining, "counted down to nothing, not below")
+
+	apply(s, event.Event{Time: at(130), Kind: event.RunFinished, Status: event.StatusVerified})
+	assert.False(t, s.ETA().Known, "a finished run has nothing left")
 }
 
-func TestETABoundByTheLongestTable(t *testing.T) {
-	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted})
-	for _, id := range []string{"dump:PUB.big", "dump:PUB.small"} {
-		q := ev(0, event.JobQueued, id, "dump", id[5:])
-		q.TotalBytes = 1_000_000
-		apply(s, q, ev(0, event.JobStarted, id, "dump", id[5:]))
-	}
-	for sec := 1; sec <= 30; sec++ {
-		big := ev(float64(sec), event.JobProgress, "dump:PUB.big", "dump", "PUB.big")
-		big.Bytes = int64(sec) * 1000 // slow: 1,000 B/s
-		apply(s, big)
-		if sec <= 10 {
-			small := ev(float64(sec), event.JobProgress, "dump:PUB.small", "dump", "PUB.small")
-			small.Bytes = int64(sec) * 100_000 // fast: done in 10 s
-			apply(s, small)
-		}
-		if sec == 10 {
-			apply(s, ev(10, event.JobFinished, "dump:PUB.small", "dump", "PUB.small"))
-		}
-	}
-	eta := s.ETA()
-	require.True(t, eta.Known)
-	assert.Equal(t, "PUB.big", eta.BoundBy)
-	// 970,000 bytes of dump left at the big dump's own 1,000 B/s, then its
-	// load at the 100,000 B/s one dump job showed (loads borrow it): 970 s +
-	// 10 s.
-	assert.Equal(t, 980*time.Second, eta.Remaining)
+// A resume's estimates are its own: the killed invocation's last ETA does
+// not count down into the next one.
+func TestETAOfAnInvocation(t *testing.T) {
+	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted}, etaAt(10, time.Hour, time.Hour, time.Hour))
+	require.True(t, s.ETA().Known)
+	apply(s, event.Event{Time: at(20), Kind: event.RunStarted, Attempt: 2})
+	assert.False(t, s.ETA().Known)
 }
 
-func TestETACountsDownASilentIdxbuild(t *testing.T) {
-	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: 100_000})
-	for _, k := range []string{"dump", "load"} {
-		q := ev(0, event.JobQueued, k+":PUB.a", k, "PUB.a")
-		q.TotalBytes = 100_000
-		apply(s, q)
-	}
-	iq := ev(0, event.JobQueued, "idxbuild", "idxbuild", "")
-	iq.TotalBytes = 100_000
-	apply(s, iq,
-		ev(0, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"), ev(50, event.JobFinished, "dump:PUB.a", "dump", "PUB.a"),
-		ev(50, event.JobStarted, "load:PUB.a", "load", "PUB.a"), ev(100, event.JobFinished, "load:PUB.a", "load", "PUB.a"),
-		ev(100, event.JobStarted, "idxbuild", "idxbuild", ""))
-	// Loads went at 2,000 B/s per busy second: idxbuild of 100,000 bytes
-	// is expected to take 50 s, and counts down while it says nothing.
-	for _, c := range []struct {
-		at      float64
-		left    time.Duration
-		overdue bool
-	}{{110, 40 * time.Second, false}, {140, 10 * time.Second, false}, {200, 10 * time.Second, true}} {
-		s.Advance(at(c.at))
-		eta := s.ETA()
-		require.True(t, eta.Known, "at %v", c.at)
-		assert.Equal(t, c.left, eta.Remaining, "at %v", c.at)
-		assert.Equal(t, c.overdue, eta.Overdue, "at %v", c.at)
-		assert.Equal(t, 50*time.Second, eta.IdxbuildExpected)
-	}
+func TestETAOfAnOverdueIdxbuild(t *testing.T) {
+	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: 100_000},
+		ev(0, event.JobQueued, "idxbuild", "idxbuild", ""), ev(100, event.JobStarted, "idxbuild", "idxbuild", ""))
+	e := etaAt(120, 30*time.Second, 30*time.Second, 40*time.Second)
+	e.ETA.IdxbuildExpected = 50 * time.Second
+	apply(s, e)
 	var buf bytes.Buffer
 	require.NoError(t, RenderStatus(&buf, s, 100))
-	assert.Contains(t, buf.String(), "running 1m40s, expected about 50s", "the idxbuild bar says how long it has run")
+	assert.Contains(t, buf.String(), "running 20s, expected about 50s", "the idxbuild bar says how long it has run")
+	assert.Contains(t, buf.String(), "ETA 30s (P90 40s)")
+
+	e = etaAt(200, 10*time.Second, 10*time.Second, 10*time.Second)
+	e.ETA.Overdue, e.ETA.IdxbuildExpected = "idxbuild", 50*time.Second
+	apply(s, e)
+	assert.True(t, s.ETA().Overdue)
+	buf.Reset()
+	require.NoError(t, RenderStatus(&buf, s, 100))
 	assert.Contains(t, buf.String(), "ETA unknown: the index rebuild is running longer than predicted")
 }
 
@@ -403,26 +365,4 @@ func TestStateDoneCountsPlannedSizeAndJobs(t *testing.T) {
 	assert.Equal(t, int64(1180), j.Bytes, "the job keeps what it really wrote")
 	assert.Equal(t, Progress{Kind: "idxbuild", Jobs: 1, JobsDone: 1}, p[2])
 	assert.Equal(t, 1.0, p[2].Fraction(), "with no size known, jobs tell the progress")
-}
-
-func TestETATakesTheIdxbuildDurationFromTheCostModel(t *testing.T) {
-	s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: 100_000})
-	s.SetCost(func(j *schedule.Job) time.Duration {
-		require.Equal(t, schedule.KindIdxbuild, j.Kind)
-		require.Equal(t, int64(100_000), j.Bytes)
-		return 5 * time.Minute
-	})
-	for _, k := range []string{"dump", "load"} {
-		q := ev(0, event.JobQueued, k+":PUB.a", k, "PUB.a")
-		q.TotalBytes = 100_000
-		apply(s, q)
-	}
-	apply(s, ev(0, event.JobQueued, "idxbuild", "idxbuild", ""),
-		ev(0, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"), ev(50, event.JobFinished, "dump:PUB.a", "dump", "PUB.a"),
-		ev(50, event.JobStarted, "load:PUB.a", "load", "PUB.a"), ev(100, event.JobFinished, "load:PUB.a", "load", "PUB.a"),
-		ev(100, event.JobStarted, "idxbuild", "idxbuild", ""))
-	s.Advance(at(160))
-	eta := s.ETA()
-	require.True(t, eta.Known)
-	assert.Equal(t, 4*time.Minute, eta.Remaining, "the model's 5 minutes, one of them gone")
 }

@@ -26,6 +26,9 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 		fmt.Fprintf(&b, "run %s\n", timeText(s)) // "run finished in 1h02m", "run failed after 12m"
 	default:
 		fmt.Fprintf(&b, "phase %s   elapsed %s   %s\n", snap.Phase, formatDuration(snap.Elapsed), timeText(s))
+		if t := strings.TrimSpace(boundText(snap.ETA) + "  " + beforeText(s, snap.ETA)); t != "" {
+			fmt.Fprintf(&b, "%s\n", t)
+		}
 	}
 	if s.Invocation > 1 {
 		fmt.Fprintf(&b, "outage %s since %s, over %s\n", formatDuration(s.Outage()), s.Since.Local().Format("2006-01-02 15:04"), plural(s.Invocation, "invocation"))

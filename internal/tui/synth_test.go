@@ -112,5 +112,27 @@ func synthRun(t testing.TB, n int, fail ...string) []event.Event {
 		fin.Err = e.Error()
 	}
 	c.Emit(fin)
-	return c.events
+	return withETA(c.events, res.End)
+}
+
+// withETA adds what the run's live estimate would send (internal/eta): the
+// estimate before the run on run_started, then an eta event every 5 s,
+// here as if the estimate knew the end (its P90 a fifth later).
+func withETA(events []event.Event, end time.Time) []event.Event {
+	window := end.Sub(t0)
+	out := make([]event.Event, 0, len(events)+int(window/(5*time.Second))+1)
+	next := t0
+	for _, e := range events {
+		if e.Kind == event.RunStarted {
+			e.Estimate = &event.Estimate{Window: window * 11 / 10, P50: window * 11 / 10, P90: window * 13 / 10}
+		}
+		for e.Kind != event.RunStarted && e.Kind != event.RunFinished && !e.Time.Before(next) && next.Before(end) {
+			left := end.Sub(next)
+			out = append(out, event.Event{V: 1, Time: next, Kind: event.ETAKind,
+				ETA: &event.ETA{Remaining: left, P50: left, P90: left * 6 / 5, Finish: end}})
+			next = next.Add(5 * time.Second)
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -107,8 +107,8 @@ func (m *model) header(w int, eta ETA) (out, extra []string) {
 		}
 	default:
 		etaStr = etaText(eta)
-		if eta.BoundBy != "" {
-			etaStr += "  waiting on " + eta.BoundBy
+		if b := boundText(eta); b != "" {
+			etaStr += "  " + b
 		}
 		switch eta.Trend {
 		case TrendRising:
@@ -128,6 +128,9 @@ func (m *model) header(w int, eta ETA) (out, extra []string) {
 		extra = append(extra, spread(strip, units.FormatRate(r)+" now", w)...)
 	case strip != "":
 		extra = append(extra, cut(strip, w))
+	}
+	if b := beforeText(s, eta); b != "" && !s.Finished {
+		extra = append(extra, m.sty.dim.Render(cut(b, w)))
 	}
 	if c, ok := s.CriticalTable(eta); ok && !s.Finished {
 		line := "critical " + c.Table
