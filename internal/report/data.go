@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -34,6 +35,11 @@ type Data struct {
 
 	TotalBytes   int64 // table data in the plan
 	TotalRecords int64
+
+	// Estimate is what the estimate of the run's own graph said when its
+	// first invocation started (nil: the run made none): the phases carry
+	// its figure beside theirs, the facts its window against the outage.
+	Estimate *event.Estimate
 
 	Phases     []PhaseTiming
 	Kinds      []KindTiming
@@ -70,6 +76,10 @@ type PhaseTiming struct {
 	Name       string
 	Start, End time.Duration
 	Jobs       int
+	// Estimated is the phase's duration in the estimate before the run
+	// (EstimatedOK: the estimate had the phase).
+	Estimated   time.Duration
+	EstimatedOK bool
 }
 
 // Duration is the wall time of the phase.
@@ -140,6 +150,23 @@ var phaseLabel = map[schedule.Phase]string{
 }
 
 var phaseOrder = []string{"preflight", "dump and load", "index rebuild", "verify", "post steps"}
+
+// withEstimate puts the estimate's duration of each phase beside the
+// actual one (the estimate names its phases as the run does,
+// schedule.PhaseOf).
+func withEstimate(ps []PhaseTiming, est *event.Estimate) {
+	if est == nil {
+		return
+	}
+	for _, e := range est.Phases {
+		name := phaseLabel[schedule.Phase(e.Phase)]
+		for i := range ps {
+			if ps[i].Name == name {
+				ps[i].Estimated, ps[i].EstimatedOK = e.End-e.Start, true
+			}
+		}
+	}
+}
 
 // timings computes the phases, the kinds and the throughput from spans.
 func timings(res *schedule.Result, bytesOf func(*schedule.Job) int64) ([]PhaseTiming, []KindTiming, []Rate) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/verify"
@@ -66,8 +67,14 @@ func fixture(t testing.TB, failLoad, mismatch bool) string {
 		}
 		add(end, journal.Record{Job: id, Kind: kind, Table: table, Area: area, State: journal.Done, Attempt: attempt})
 	}
+	// What the estimate of its graph said before it started.
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 	add(0, journal.Record{Job: journal.RunJob, State: journal.Started, Source: "/db/sports", Target: "/new/sports",
-		Settings: map[string]int64{"dump_jobs": 1, "load_jobs": 1}})
+		Settings: map[string]int64{"dump_jobs": 1, "load_jobs": 1},
+		Estimate: &event.Estimate{Window: sec(420), P50: sec(425), P90: sec(505), Model: "the calibration cal.json", Phases: []event.PhaseEstimate{
+			{Phase: "preflight", Start: 0, End: sec(1)}, {Phase: "dump+load", Start: sec(1), End: sec(290)},
+			{Phase: "idxbuild", Start: sec(292), End: sec(392)}, {Phase: "verify", Start: sec(392), End: sec(414)},
+			{Phase: "post", Start: sec(414), End: sec(420)}}}})
 	job(0, 1.5, "preflight", "preflight", "", "", "", 1)
 	job(1.5, 9, "create-target", "create-target", "", "", "", 1)
 	job(1.5, 40, "analyze-source", "analyze-source", "", "", "", 1)

@@ -79,6 +79,9 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 				}
 			}
 			d.OEDLVersion, d.OpenEdgeVersion = cmpOr(r.OEDLVersion, d.OEDLVersion), cmpOr(r.OpenEdgeVersion, d.OpenEdgeVersion)
+			if d.Estimate == nil {
+				d.Estimate = r.Estimate // the first invocation's: what was said before the outage
+			}
 			d.Finished, d.RunErr, d.Interrupted = false, "", false
 			d.Invocations = append(d.Invocations, Invocation{Start: r.Time, Outcome: "killed (no end recorded)", Message: r.Message})
 			continue
@@ -134,6 +137,7 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	crit := CriticalSpans(res)
 	d.Bars = BarsFromSpans(res, crit)
 	d.Phases, d.Kinds, d.Throughput = timings(res, bytesOf)
+	withEstimate(d.Phases, d.Estimate)
 	d.Critical = criticalSteps(res, crit)
 	d.Failures = failureRows(recs, res.Start)
 	markOutcomes(d.Failures, recs)

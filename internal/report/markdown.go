@@ -37,7 +37,8 @@ func WriteMarkdown(w io.Writer, d Data) error {
 	}
 	if len(d.Phases) > 0 {
 		p("\n## Phases\n\n")
-		writeMDTable(&b, phaseColumns, len(d.Phases), func(row, col int) string { return phaseColumns[col].cell(d.Phases[row]) })
+		cols := phaseColumnsOf(d)
+		writeMDTable(&b, cols, len(d.Phases), func(row, col int) string { return cols[col].cell(d.Phases[row]) })
 	}
 	if len(d.Failures) > 0 {
 		p("\n## Failures\n\nEvery failed attempt, and how its job ended.\n\n| Job | Attempt | At | Outcome | Error | Log |\n|---|--:|--:|---|---|---|\n")
@@ -101,6 +102,44 @@ var phaseColumns = []column[PhaseTiming]{
 	{"Jobs", true, func(p PhaseTiming) string { return units.Thousands(int64(p.Jobs)) }},
 }
 
+// estimateColumns follow when the run made an estimate before it started:
+// each phase's estimated duration and how far it was from the actual one.
+var estimateColumns = []column[PhaseTiming]{
+	{"Estimated", true, func(p PhaseTiming) string {
+		if !p.EstimatedOK {
+			return "—"
+		}
+		return units.FormatDuration(p.Estimated)
+	}},
+	{"Estimate error", true, func(p PhaseTiming) string {
+		if !p.EstimatedOK {
+			return "—"
+		}
+		return errorText(p.Estimated, p.Duration())
+	}},
+}
+
+// phaseColumnsOf is the phases table's columns for d.
+func phaseColumnsOf(d Data) []column[PhaseTiming] {
+	if d.Estimate == nil {
+		return phaseColumns
+	}
+	return append(append([]column[PhaseTiming](nil), phaseColumns...), estimateColumns...)
+}
+
+// errorText is an estimate's error against the actual figure: "+12%"
+// (the estimate was longer), "−8%", "—" when nothing happened.
+func errorText(estimated, actual time.Duration) string {
+	if actual <= 0 {
+		return "—"
+	}
+	e := 100 * (estimated - actual).Seconds() / actual.Seconds()
+	if e < 0 {
+		return fmt.Sprintf("−%.0f%%", -e)
+	}
+	return fmt.Sprintf("+%.0f%%", e)
+}
+
 // writeMDTable writes a Markdown table of rows rows.
 func writeMDTable[T any](b *strings.Builder, cols []column[T], rows int, cell func(row, col int) string) {
 	var head, rule strings.Builder
@@ -139,6 +178,17 @@ func facts(d Data) [][2]string {
 		outage += fmt.Sprintf(" over %d invocations (interrupted and resumed)", len(d.Invocations))
 	}
 	add("Outage", outage)
+	if e := d.Estimate; e != nil && d.Finished {
+		s := "estimated " + units.FormatDuration(e.Window)
+		if e.P90 > e.P50 {
+			s += " (P50–P90 " + units.FormatDuration(e.P50) + "–" + units.FormatDuration(e.P90) + ")"
+		}
+		s += " before the run; error " + errorText(e.Window, d.Ended.Sub(d.Started))
+		if e.Model != "" {
+			s += "; model: " + e.Model
+		}
+		add("Estimate", s)
+	}
 	if d.TotalBytes > 0 {
 		add("Data", fmt.Sprintf("%s, %s records in %s tables", units.FormatIEC(d.TotalBytes), units.Thousands(d.TotalRecords), units.Thousands(int64(len(d.Tables)))))
 	}
