@@ -1,7 +1,9 @@
 package run
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"syscall"
@@ -27,6 +29,9 @@ type Status struct {
 	// Orphans are utilities of a killed run still running: a resume stops
 	// them before it repairs anything.
 	Orphans []journal.JobProc
+	// ETA is the living run's latest eta event (WORK/eta.json): the
+	// figures its screen shows, which status shows too.
+	ETA *event.Event
 }
 
 // Verdict is the verify job's outcome, as the journal holds it.
@@ -93,6 +98,9 @@ func ReadStatus(work string) (*Status, error) {
 			s.Killed = true
 		}
 	}
+	if s.Running {
+		s.ETA = readETA(work, runs[len(runs)-1])
+	}
 	if !s.Running {
 		for _, p := range s.Replayed.Procs() {
 			if p.Proc.Alive() {
@@ -101,6 +109,20 @@ func ReadStatus(work string) (*Status, error) {
 		}
 	}
 	return s, nil
+}
+
+// readETA is the eta event the invocation that wrote run left in
+// WORK/eta.json, or nil (none yet, or an earlier invocation's).
+func readETA(work string, run journal.Record) *event.Event {
+	data, err := os.ReadFile(filepath.Join(work, ETAFile))
+	if err != nil {
+		return nil
+	}
+	var e event.Event
+	if json.Unmarshal(data, &e) != nil || e.Kind != event.ETAKind || e.ETA == nil || e.Time.Before(run.Time) {
+		return nil
+	}
+	return &e
 }
 
 // runAlive tells whether the invocation that wrote run is still going on.
@@ -173,6 +195,9 @@ func (s *Status) Events() []event.Event {
 		}
 		out = append(out, event.Event{V: event.SchemaVersion, Time: end, Kind: event.RunFinished,
 			Err: "oedl stopped without an end record (killed or crashed)"})
+	}
+	if s.ETA != nil {
+		out = append(out, *s.ETA)
 	}
 	return out
 }

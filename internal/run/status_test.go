@@ -1,10 +1,16 @@
 package run
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 )
 
@@ -33,6 +39,46 @@ func TestSectionShares(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := sectionShares(tt.recs, map[string][2]int64{"PUB.order": {10, 1000}})
 			assert.Equal(t, tt.want, got["PUB.order"])
+		})
+	}
+}
+
+// TestReadETA: status shows the living run's latest eta event, never an
+// earlier invocation's nor a broken file's.
+func TestReadETA(t *testing.T) {
+	start := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
+	eta := func(at time.Time) string {
+		b, err := json.Marshal(event.Event{V: 1, Time: at, Kind: event.ETAKind,
+			ETA: &event.ETA{Remaining: time.Minute, P50: time.Minute, P90: 2 * time.Minute, Finish: at.Add(time.Minute)}})
+		require.NoError(t, err)
+		return string(b)
+	}
+	tests := []struct {
+		name, file string
+		want       bool
+	}{
+		{"this invocation's", eta(start.Add(time.Minute)), true},
+		{"an earlier invocation's", eta(start.Add(-time.Minute)), false},
+		{"not an eta event", `{"v":1,"time":"2026-11-22T01:05:00Z","kind":"warning","message":"x"}`, false},
+		{"half a file", `{"v":1,"time":"2026-11-22T01:05:00Z","ki`, false},
+		{"none", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work := t.TempDir()
+			if tt.file != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(work, ETAFile), []byte(tt.file), 0o644))
+			}
+			got := readETA(work, journal.Record{Job: journal.RunJob, State: journal.Started, Time: start})
+			if !tt.want {
+				assert.Nil(t, got)
+				return
+			}
+			require.NotNil(t, got)
+			assert.Equal(t, time.Minute, got.ETA.Remaining)
+			s := &Status{Records: []journal.Record{{Job: journal.RunJob, State: journal.Started, Time: start}}, ETA: got}
+			events := s.Events()
+			assert.Equal(t, event.ETAKind, events[len(events)-1].Kind, "replayed after the journal, as the screen got it")
 		})
 	}
 }
