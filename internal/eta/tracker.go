@@ -104,7 +104,7 @@ func (t *Tracker) Emit(e event.Event) {
 	switch e.Kind {
 	case event.JobQueued, event.JobRetry:
 		j.done, j.running = false, false
-		if j.kind == schedule.KindLoad && e.Table != "" {
+		if _, known := t.sections[e.Job]; j.kind == schedule.KindLoad && e.Table != "" && (e.TotalBytes > 0 || !known) {
 			t.sections[e.Job] = estimate.Section{Table: e.Table, Section: sectionOf(e.Job), Records: e.TotalRecords, Bytes: e.TotalBytes}
 		}
 	case event.JobStarted:
