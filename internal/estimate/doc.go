@@ -58,6 +58,17 @@
 // from a seeded generator per sample and per job, so it is reproducible
 // and independent of goroutine scheduling.
 //
+// # Live
+//
+// Live keeps the estimate a run makes of its own graph and re-runs it over
+// the work left (Live.Forecast: the jobs done skipped, the running ones
+// first with what they have left), with the model's start-up and work
+// costs corrected per group of jobs by the run's own jobs, each compared
+// with the model's prediction under the concurrency it really had (a
+// replay of the run so far on the model) and weighed against the prior by
+// seconds of evidence (evidence.go). internal/eta runs it during `oedl
+// run`: the ETA.
+//
 // docs/estimate.md has the parameters, the seed 003 fit and what it
 // predicts for other machines; docs/benchmarks/estimate.md the figures.
 package estimate

@@ -34,11 +34,17 @@ import (
 // at the prior instead of taking any value). With little evidence the
 // factors are the prior, with much they are the run's.
 //
-// The prior of a group is the factors fitted on every group together (the
-// run's machine against the model's), whose own prior is 1 (the model as
-// it is). So a group without evidence of its own (idxbuild, which runs
-// once, at the end) moves with the rest of the run, and a group with
-// evidence follows it.
+// The prior of a group is the factors of the work most like it: the
+// loads' for idxbuild (it reads and writes the database the loads filled,
+// on the same disk), the dumps' for the source's tabanalys (the same
+// database, beside them), and for the dumps, the loads, the target's
+// tabanalys and the other steps the factors fitted on every group
+// together (the run's machine against the model's), whose own prior is 1
+// (the model as it is). So a group without evidence of its own (idxbuild
+// and the target's tabanalys run once, at the end) moves with its kin,
+// and a group with evidence follows it. The source's tabanalys is not the
+// target's kin: it reads the source while the dumps do, and what it shows
+// of that contention says nothing of a read alone at the end.
 //
 // One neighbour's burst can stall a few jobs far beyond anything the
 // factors explain; the fit is done twice, the second time without the jobs
@@ -80,7 +86,8 @@ const (
 	groupDump      = "dump"
 	groupLoad      = "load"
 	groupIdxbuild  = "idxbuild"
-	groupTabanalys = "tabanalys"
+	groupSourceTba = "analyze-source"
+	groupTargetTba = "analyze-target"
 	groupOther     = "other" // brokers, the schema, sequences, verify, post
 	groupAll       = "all"   // the pooled fit, the groups' prior
 )
@@ -93,8 +100,10 @@ func groupOf(k schedule.Kind) string {
 		return groupLoad
 	case schedule.KindIdxbuild:
 		return groupIdxbuild
-	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
-		return groupTabanalys
+	case schedule.KindAnalyzeSource:
+		return groupSourceTba
+	case schedule.KindAnalyzeTarget:
+		return groupTargetTba
 	}
 	return groupOther
 }
@@ -109,9 +118,11 @@ func fitFactors(obs []observation) map[string]Factors {
 	for _, o := range obs {
 		byGroup[o.group] = append(byGroup[o.group], o)
 	}
-	for _, g := range []string{groupDump, groupLoad, groupIdxbuild, groupTabanalys, groupOther} {
+	for _, g := range []string{groupDump, groupLoad, groupTargetTba, groupOther} {
 		out[g] = fitTrimmed(byGroup[g], all)
 	}
+	out[groupSourceTba] = fitTrimmed(byGroup[groupSourceTba], out[groupDump])
+	out[groupIdxbuild] = fitTrimmed(byGroup[groupIdxbuild], out[groupLoad])
 	return out
 }
 

@@ -18,7 +18,7 @@ func jobsTaking(group string, n int, startup, work, a, b float64) []observation 
 
 func TestFitWithoutEvidenceIsThePrior(t *testing.T) {
 	f := fitFactors(nil)
-	for _, g := range []string{groupAll, groupDump, groupLoad, groupIdxbuild, groupTabanalys, groupOther} {
+	for _, g := range []string{groupAll, groupDump, groupLoad, groupIdxbuild, groupSourceTba, groupTargetTba, groupOther} {
 		assert.Equal(t, Identity, f[g], g)
 	}
 }
@@ -49,8 +49,9 @@ func TestFitSeparatesStartupsFromWork(t *testing.T) {
 	assert.InDelta(t, 200*0.35+20*20.3, f.Evidence, 1e-6)
 }
 
-// A group without jobs of its own follows the run (the pooled factors); a
-// group with many follows its own.
+// A group without jobs of its own follows its kin (idxbuild the loads,
+// the source's tabanalys the dumps, the others the run); a group with
+// many follows its own.
 func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 	var obs []observation
 	for _, g := range []string{groupDump, groupLoad} {
@@ -60,8 +61,12 @@ func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 	f := fitFactors(obs)
 	assert.InDelta(t, 1.5, f[groupAll].Work, 0.02)
 	assert.InDelta(t, 0.5, f[groupAll].Startup, 0.05)
-	assert.Equal(t, f[groupAll].Startup, f[groupIdxbuild].Startup, "idxbuild has no evidence: the run's factors")
-	assert.Equal(t, f[groupAll].Work, f[groupIdxbuild].Work)
+	same := func(a, b Factors) bool { return a.Startup == b.Startup && a.Work == b.Work }
+	assert.True(t, same(f[groupAll], f[groupOther]), "no other step yet: the run's factors")
+	assert.True(t, same(f[groupDump], f[groupSourceTba]), "the source's tabanalys: the dumps'")
+	assert.True(t, same(f[groupAll], f[groupTargetTba]), "the target's tabanalys: the run's")
+	assert.Equal(t, f[groupLoad].Startup, f[groupIdxbuild].Startup, "idxbuild has none: the loads' factors")
+	assert.Equal(t, f[groupLoad].Work, f[groupIdxbuild].Work)
 	assert.Zero(t, f[groupIdxbuild].Evidence)
 
 	// One idxbuild that took 3 times its work: its factor moves from the
