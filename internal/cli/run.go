@@ -317,7 +317,7 @@ func newRunLogger(path string) (*zap.Logger, func(), error) {
 }
 
 func logEvent(l *zap.Logger, e event.Event) {
-	if l == nil || e.Kind == event.JobProgress || e.Kind == event.JobQueued {
+	if l == nil || e.Kind == event.JobProgress || e.Kind == event.JobQueued || e.Kind == event.ETAKind {
 		return
 	}
 	fields := []zap.Field{zap.String("kind", string(e.Kind))}

@@ -18,12 +18,15 @@
 //     model and every event (status has only the journal, without the
 //     progress of running jobs), so the figure status shows is the one the
 //     screen shows, counted down from the same finish time.
-//   - Its CPU is bounded: the next forecast waits at least MinInterval, and
-//     at least CPU/Budget (by default 2% of one core: a forecast of a
-//     10,000-table plan, a few seconds of CPU, then runs every few
-//     minutes). The first goes out when the queue starts (it is the
-//     estimate before the run); between two, viewers count down.
-//   - The range (P50-P90) is Samples more simulations with the factors and
-//     the jobs drawn from their spread, seeded by the forecast's number, so
-//     a replay computes the same figures.
+//   - Its CPU is bounded: 2% of one core by default (Budget), half for the
+//     forecasts, half for their ranges. The next forecast waits at least
+//     MinInterval (2 s) and 50 times the CPU the last took; the range
+//     (P50-P90: Samples more simulations with the factors and the jobs
+//     drawn from their spread) 50 times its own, its spread carried to the
+//     forecasts between. A 10,000-table plan (0.4 s a simulation) then
+//     forecasts about every 40 s. The first forecast goes out when the
+//     first job starts (the queue has told every job it skipped by then);
+//     between two, viewers count down.
+//   - Seeded by the forecast's number, so the same state gives the same
+//     range.
 package eta

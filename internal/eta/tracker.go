@@ -27,7 +27,7 @@ type Config struct {
 	Samples int
 	// MinInterval is the least time between two forecasts (default
 	// DefaultMinInterval); Budget the share of one core they may take
-	// (default DefaultBudget).
+	// (default DefaultBudget), half for the forecast, half for its range.
 	MinInterval time.Duration
 	Budget      float64
 	Now         func() time.Time
@@ -39,7 +39,7 @@ type Config struct {
 // Defaults.
 const (
 	DefaultSamples     = 16
-	DefaultMinInterval = 5 * time.Second
+	DefaultMinInterval = 2 * time.Second
 	DefaultBudget      = 0.02
 )
 
@@ -52,10 +52,46 @@ type Tracker struct {
 	sections map[string]estimate.Section // by load ID
 	finished []estimate.Finished
 	n        uint64 // forecasts made: the seed of the next one's range
+	// spread is the last range against its forecast (P50/remaining,
+	// P90/remaining), for the forecasts made between two ranges.
+	spread50, spread90 float64
+	samples            int
+	finishes           []finishAt // recent forecasts, for the trend
 	// begun is closed at the first job start: the queue has told every
 	// job it skipped (a resume) and queued by then.
 	begun     chan struct{}
 	beginOnce sync.Once
+}
+
+type finishAt struct{ at, finish time.Time }
+
+// trendLag: the trend compares the finish with the one forecast this long
+// before.
+const trendLag = 30 * time.Second
+
+// trend records the forecast made at now and compares it with the newest
+// one at least trendLag older: later by more than 5 % of the time left
+// (or 10 s) is rising. Called with the lock held.
+func (t *Tracker) trend(now, finish time.Time) string {
+	t.finishes = append(t.finishes, finishAt{now, finish})
+	cut := 0
+	for cut+1 < len(t.finishes) && now.Sub(t.finishes[cut+1].at) >= trendLag {
+		cut++
+	}
+	t.finishes = t.finishes[cut:]
+	then := t.finishes[0]
+	if now.Sub(then.at) < trendLag {
+		return ""
+	}
+	diff := finish.Sub(then.finish)
+	tol := max(finish.Sub(now)/20, 10*time.Second)
+	switch {
+	case diff > tol:
+		return "rising"
+	case diff < -tol:
+		return "falling"
+	}
+	return "steady"
 }
 
 type job struct {
@@ -115,7 +151,7 @@ func (t *Tracker) Emit(e event.Event) {
 	case event.JobFinished:
 		j.running, j.done = false, true
 		if e.Elapsed > 0 {
-			t.finished = append(t.finished, estimate.Finished{Job: e.Job, Elapsed: e.Elapsed})
+			t.finished = append(t.finished, estimate.Finished{Job: e.Job, Start: e.Time.Add(-e.Elapsed), Elapsed: e.Elapsed})
 		}
 	case event.JobSkipped:
 		j.running, j.done = false, true
@@ -138,7 +174,7 @@ func sectionOf(id string) int {
 func (t *Tracker) Left(now time.Time) estimate.Left {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	left := estimate.Left{Done: map[string]bool{}, Running: map[string]estimate.Running{},
+	left := estimate.Left{Now: now, Done: map[string]bool{}, Running: map[string]estimate.Running{},
 		Finished: append([]estimate.Finished(nil), t.finished...)}
 	for id, j := range t.jobs {
 		switch {
@@ -158,22 +194,38 @@ func (t *Tracker) Left(now time.Time) estimate.Left {
 	return left
 }
 
-// Forecast computes the ETA now and sends it out (and to Path).
-func (t *Tracker) Forecast(ctx context.Context) (*event.ETA, error) {
+// Forecast computes the ETA now, with its range (full) or with the last
+// range's spread around it, and sends it out (and to Path).
+func (t *Tracker) Forecast(ctx context.Context, full bool) (*event.ETA, error) {
 	now := t.cfg.Now()
 	left := t.Left(now)
 	t.mu.Lock()
 	seed := t.n
 	t.n++
 	t.mu.Unlock()
+	samples := 0
+	if full {
+		samples = t.cfg.Samples
+	}
 	cpu := cpuTime()
-	f, err := t.cfg.Live.Forecast(ctx, left, t.cfg.Samples, seed)
+	f, err := t.cfg.Live.Forecast(ctx, left, samples, seed)
 	if err != nil {
 		return nil, err
 	}
 	e := &event.ETA{Remaining: f.Remaining, P50: f.P50, P90: f.P90, Finish: now.Add(f.Remaining),
 		BoundBy: f.BoundBy, QueueBound: f.QueueBound, Overdue: f.Overdue, IdxbuildExpected: f.IdxbuildExpected,
 		Factors: f.Factors, Samples: f.Samples, CPU: cpuTime() - cpu}
+	t.mu.Lock()
+	e.Trend = t.trend(now, e.Finish)
+	switch {
+	case full && f.Remaining > 0:
+		t.spread50, t.spread90, t.samples = float64(f.P50)/float64(f.Remaining), float64(f.P90)/float64(f.Remaining), f.Samples
+	case !full && t.samples > 0:
+		e.P50 = time.Duration(t.spread50 * float64(f.Remaining)).Round(time.Millisecond)
+		e.P90 = time.Duration(t.spread90 * float64(f.Remaining)).Round(time.Millisecond)
+		e.Samples = t.samples
+	}
+	t.mu.Unlock()
 	ev := event.Event{V: event.SchemaVersion, Time: now, Kind: event.ETAKind, ETA: e}
 	t.cfg.Out.Emit(ev)
 	if t.cfg.Path != "" {
@@ -187,16 +239,22 @@ func (t *Tracker) Forecast(ctx context.Context) (*event.ETA, error) {
 }
 
 // Run forecasts when the first job starts, then again and again until ctx
-// ends, each time after MinInterval and after CPU/Budget of the last one.
+// ends: after MinInterval, and after as long as keeps the forecasts
+// within half the budget, and their ranges (Samples more simulations, so
+// less often) within the other half.
 func (t *Tracker) Run(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 		return
 	case <-t.begun:
 	}
+	half := t.cfg.Budget / 2
+	var nextRange time.Time
 	for {
+		now := t.cfg.Now()
+		full := !now.Before(nextRange)
 		wait := t.cfg.MinInterval
-		e, err := t.Forecast(ctx)
+		e, err := t.Forecast(ctx, full)
 		switch {
 		case ctx.Err() != nil:
 			return
@@ -204,8 +262,12 @@ func (t *Tracker) Run(ctx context.Context) {
 			if t.cfg.OnError != nil {
 				t.cfg.OnError(err)
 			}
-		case e != nil:
-			wait = max(wait, time.Duration(float64(e.CPU)/t.cfg.Budget))
+		case full:
+			nextRange = now.Add(max(t.cfg.MinInterval, time.Duration(float64(e.CPU)/half)))
+			one := e.CPU / time.Duration(t.cfg.Samples+1)
+			wait = max(wait, time.Duration(float64(one)/half))
+		default:
+			wait = max(wait, time.Duration(float64(e.CPU)/half))
 		}
 		timer := time.NewTimer(wait)
 		select {

@@ -53,7 +53,7 @@ func TestTrackerFoldsTheRun(t *testing.T) {
 	left := tr.Left(at(40))
 	assert.Equal(t, map[string]bool{"preflight": true, "dump:PUB.a": true}, left.Done)
 	assert.Equal(t, map[string]estimate.Running{"dump:PUB.big": {Elapsed: 30 * time.Second, Fraction: 0.25}}, left.Running)
-	assert.Equal(t, []estimate.Finished{{Job: "dump:PUB.a", Elapsed: 2 * time.Second}}, left.Finished)
+	assert.Equal(t, []estimate.Finished{{Job: "dump:PUB.a", Start: at(10), Elapsed: 2 * time.Second}}, left.Finished)
 	assert.ElementsMatch(t, []estimate.Section{
 		{Table: "PUB.a", Section: 1, Records: 1, Bytes: 100},
 		{Table: "PUB.big", Section: 1, Records: 4, Bytes: 400},
@@ -118,4 +118,24 @@ func TestForecastGoesToTheSinksAndTheFile(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &file))
 	assert.Equal(t, e.ETA.Finish, file.ETA.Finish, "status reads what the screen got")
 	assert.Equal(t, e.ETA.P90, file.ETA.P90)
+}
+
+// The trend compares a forecast's finish with the one made about 30 s
+// before: the same for the screen and status, since it travels in the
+// event.
+func TestTrend(t *testing.T) {
+	tr := New(Config{Out: event.SinkFunc(func(event.Event) {})})
+	finish := func(sec float64) time.Time { return at(sec) }
+	for _, c := range []struct {
+		at, finish float64
+		want       string
+	}{
+		{0, 600, ""}, {10, 600, ""}, {29, 605, ""},
+		{30, 605, "steady"},  // 5 s later than at 0: within 10 s
+		{40, 640, "rising"},  // 40 s later than at 10
+		{70, 560, "falling"}, // 80 s sooner than at 40
+		{100, 562, "steady"}, // against 70's 560
+	} {
+		assert.Equal(t, c.want, tr.trend(at(c.at), finish(c.finish)), "at %v", c.at)
+	}
 }

@@ -143,6 +143,10 @@ type ETA struct {
 	P50       time.Duration `json:"p50_ns"`
 	P90       time.Duration `json:"p90_ns"`
 	Finish    time.Time     `json:"finish"` // Time + Remaining
+	// Trend compares Finish with the one forecast about 30 s before:
+	// "rising" (later by more than 5 % of the time left, or 10 s),
+	// "falling", "steady"; "" until there is one that old.
+	Trend string `json:"trend,omitempty"`
 	// BoundBy is the table whose dump and loads the finish waits for;
 	// QueueBound, when what is left waits mostly for slots.
 	BoundBy    string `json:"bound_by,omitempty"`

@@ -46,26 +46,12 @@ type ETA struct {
 	Reason string        `json:"reason,omitempty"` // why it is not known
 }
 
-// etaTrendLag: the trend compares the finish with the one predicted this
-// long before.
-const etaTrendLag = 30 * time.Second
-
-// finishAt is one eta event's predicted finish, for the trend.
-type finishAt struct{ at, finish time.Time }
-
 // applyETA keeps the latest eta event.
 func (s *State) applyETA(e event.Event) {
 	if e.ETA == nil {
 		return
 	}
 	s.live, s.liveAt = e.ETA, e.Time
-	s.finishes = append(s.finishes, finishAt{at: e.Time, finish: e.ETA.Finish})
-	// Keep what the trend can still look at: the newest older than the lag.
-	cut := 0
-	for cut+1 < len(s.finishes) && e.Time.Sub(s.finishes[cut+1].at) >= etaTrendLag {
-		cut++
-	}
-	s.finishes = s.finishes[cut:]
 }
 
 // ETA is the time left now.
@@ -84,26 +70,6 @@ func (s *State) ETA() ETA {
 	left := func(d time.Duration) time.Duration { return max(0, d-since).Round(time.Second) }
 	l := s.live
 	return ETA{Known: true, Remaining: left(l.Remaining), P50: left(l.P50), P90: left(l.P90), Finish: l.Finish, At: s.liveAt,
-		Trend: s.trend(), BoundBy: l.BoundBy, QueueBound: l.QueueBound, Overdue: l.Overdue != "",
+		Trend: Trend(l.Trend), BoundBy: l.BoundBy, QueueBound: l.QueueBound, Overdue: l.Overdue != "",
 		IdxbuildExpected: l.IdxbuildExpected, Before: before}
-}
-
-// trend compares the latest predicted finish with the one made about
-// etaTrendLag before: later by more than 5 % of the time left (or 10 s) is
-// rising.
-func (s *State) trend() Trend {
-	n := len(s.finishes)
-	if n < 2 || s.liveAt.Sub(s.finishes[0].at) < etaTrendLag {
-		return TrendUnknown
-	}
-	last, then := s.finishes[n-1], s.finishes[0]
-	diff := last.finish.Sub(then.finish)
-	tol := max(last.finish.Sub(last.at)/20, 10*time.Second)
-	switch {
-	case diff > tol:
-		return TrendRising
-	case diff < -tol:
-		return TrendFalling
-	}
-	return TrendSteady
 }

@@ -161,12 +161,10 @@ type State struct {
 	failures []Failure
 	warnings []string
 	// The run's own estimate before it started (run_started), and the
-	// latest of its live estimates (eta events) with the finishes it
-	// predicted lately, for the trend.
-	before   *event.Estimate
-	live     *event.ETA
-	liveAt   time.Time
-	finishes []finishAt
+	// latest of its live estimates (eta events).
+	before *event.Estimate
+	live   *event.ETA
+	liveAt time.Time
 }
 
 // DefaultStallAfter is how long a running dump or load may show no
@@ -221,7 +219,7 @@ func (s *State) Apply(e event.Event) {
 		if e.Estimate != nil {
 			s.before = e.Estimate
 		}
-		s.live, s.finishes = nil, nil // an invocation's estimates are its own
+		s.live = nil // an invocation's estimates are its own
 		s.Finished, s.Err, s.Status = false, "", ""
 		for _, k := range []string{"dump", "load"} {
 			s.tally[k].planBytes = e.TotalBytes

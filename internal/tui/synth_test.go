@@ -128,8 +128,11 @@ func withETA(events []event.Event, end time.Time) []event.Event {
 		}
 		for e.Kind != event.RunStarted && e.Kind != event.RunFinished && !e.Time.Before(next) && next.Before(end) {
 			left := end.Sub(next)
-			out = append(out, event.Event{V: 1, Time: next, Kind: event.ETAKind,
-				ETA: &event.ETA{Remaining: left, P50: left, P90: left * 6 / 5, Finish: end}})
+			e := event.Event{V: 1, Time: next, Kind: event.ETAKind, ETA: &event.ETA{Remaining: left, P50: left, P90: left * 6 / 5, Finish: end}}
+			if next.Sub(t0) >= 30*time.Second {
+				e.ETA.Trend = "steady"
+			}
+			out = append(out, e)
 			next = next.Add(5 * time.Second)
 		}
 		out = append(out, e)
