@@ -91,3 +91,34 @@ func BenchmarkEstimateScaling(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkForecast is one live forecast halfway through a run of n
+// tables (the estimate's own timeline cut there, its jobs having taken a
+// third longer): the forecast alone, as the ETA makes it every few
+// seconds, and with its 16-sample range.
+func BenchmarkForecast(b *testing.B) {
+	hw := Hardware{Cores: 2, MemoryBytes: 16 << 30, DiskMBps: 200, DiskIOPS: 4000, DiskLatencyMs: 1}
+	for _, n := range []int{335, 10000} {
+		in := Input{Plan: manyTablesPlan(n), Hardware: hw, Strategy: DefaultStrategy(hw)}
+		est, err := Run(context.Background(), in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l, err := NewLive(in, est)
+		if err != nil {
+			b.Fatal(err)
+		}
+		left := cutAt(est, est.Window.D()/2, 4.0/3)
+		for _, samples := range []int{0, 16} {
+			b.Run(fmt.Sprintf("tables=%d/samples=%d", n, samples), func(b *testing.B) {
+				cpu := cpuClock(b)
+				for b.Loop() {
+					if _, err := l.Forecast(context.Background(), left, samples, 1); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu()
+			})
+		}
+	}
+}

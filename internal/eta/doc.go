@@ -23,8 +23,9 @@
 //     MinInterval (2 s) and 50 times the CPU the last took; the range
 //     (P50-P90: Samples more simulations with the factors and the jobs
 //     drawn from their spread) 50 times its own, its spread carried to the
-//     forecasts between. A 10,000-table plan (0.4 s a simulation) then
-//     forecasts about every 40 s. The first forecast goes out when the
+//     forecasts between. A 10,000-table plan (0.44 s a forecast, 3.7 s
+//     with its range: estimate.BenchmarkForecast) then forecasts about
+//     every 45 s and ranges every 6 minutes. The first forecast goes out when the
 //     first job starts (the queue has told every job it skipped by then);
 //     between two, viewers count down.
 //   - Seeded by the forecast's number, so the same state gives the same
