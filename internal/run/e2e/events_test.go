@@ -52,7 +52,15 @@ type ev struct {
 	Status   string `json:"status"`
 	Message  string `json:"message"`
 	Records  *int64 `json:"records"`
-	Verify   *struct {
+	Estimate *struct {
+		Window int64 `json:"window_ns"`
+	} `json:"estimate"`
+	ETA *struct {
+		Remaining int64 `json:"remaining_ns"`
+		P50       int64 `json:"p50_ns"`
+		P90       int64 `json:"p90_ns"`
+	} `json:"eta"`
+	Verify *struct {
 		OK     bool `json:"ok"`
 		Tables int  `json:"tables"`
 	} `json:"verify"`
@@ -146,6 +154,16 @@ func TestEventsKeepTheSchema(t *testing.T) {
 			}
 		}
 		assert.Contains(t, r.stderr, "run started", "a person sees the run on stderr while the events go to stdout")
+		// The run estimated its own graph before it started, and re-ran
+		// the estimate over what was left as it went (at least when its
+		// first job started).
+		require.NotNil(t, events[0].Estimate, "run_started carries the estimate")
+		assert.Positive(t, events[0].Estimate.Window)
+		etas := kinds(events, "eta")
+		require.NotEmpty(t, etas)
+		for _, e := range etas {
+			assert.LessOrEqual(t, e.ETA.P50, e.ETA.P90)
+		}
 	})
 
 	t.Run("failed", func(t *testing.T) {
