@@ -3,11 +3,7 @@ package estimate
 import (
 	"context"
 	"errors"
-	"runtime"
-	"sort"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
@@ -120,24 +116,12 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 	f.P50, f.P90 = f.Remaining, f.Remaining
 	if samples > 0 {
 		noise := l.noise(obs, fit)
-		left := make([]time.Duration, samples)
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(runtime.GOMAXPROCS(0))
-		for i := range samples {
-			g.Go(func() error {
-				perturb := noise.sample(seed, uint64(i), plan.adjust)
-				sim, err := l.in.simulateFrom(gctx, l.m, perturb, lg)
-				if err != nil {
-					return err
-				}
-				left[i] = sim.result.Elapsed()
-				return nil
-			})
-		}
-		if err := g.Wait(); err != nil {
+		left, err := sampleRuns(ctx, samples, func(ctx context.Context, i int) (*simulation, error) {
+			return l.in.simulateFrom(ctx, l.m, noise.sample(seed, uint64(i), plan.adjust), lg)
+		})
+		if err != nil {
 			return nil, err
 		}
-		sort.Slice(left, func(a, b int) bool { return left[a] < left[b] })
 		f.P50, f.P90, f.Samples = quantile(left, 0.5), quantile(left, 0.9), samples
 	}
 	return f, nil

@@ -25,40 +25,52 @@ import (
 // per job (tables differ). When a calibration measured residuals, the
 // per-job factor is drawn from them (bootstrap) instead of the prior.
 func monteCarlo(ctx context.Context, in *Input, m *Model, samples int, seed uint64) (*Range, error) {
-	windows := make([]time.Duration, samples)
+	u := m.Uncertainty
+	windows, err := sampleRuns(ctx, samples, func(ctx context.Context, i int) (*simulation, error) {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		cpu, io, start := lognormal(rng, u.CPU), lognormal(rng, u.IO), lognormal(rng, u.Startup)
+		perturb := func(j *schedule.Job, w *jobWork) {
+			jr := rand.New(rand.NewPCG(seed^uint64(i)<<32, hashID(j.ID)))
+			f := lognormal(jr, u.Job)
+			if n := len(u.Residuals); n > 0 {
+				f = math.Exp(u.Residuals[jr.IntN(n)])
+			}
+			w.startup *= start * f
+			for k := range w.flows {
+				w.flows[k].cpu *= cpu * f
+				w.flows[k].bytes *= io * f
+				w.flows[k].ops *= io * f
+			}
+		}
+		return in.simulate(ctx, m, perturb)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Range{P50: Seconds(quantile(windows, 0.5)), P90: Seconds(quantile(windows, 0.9)), Samples: samples, Seed: seed}, nil
+}
+
+// sampleRuns makes n simulations, as many at a time as there are cores,
+// and returns how long each took on its clock, shortest first.
+func sampleRuns(ctx context.Context, n int, run func(ctx context.Context, i int) (*simulation, error)) ([]time.Duration, error) {
+	out := make([]time.Duration, n)
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range samples {
+	for i := range n {
 		g.Go(func() error {
-			rng := rand.New(rand.NewPCG(seed, uint64(i)))
-			u := m.Uncertainty
-			cpu, io, start := lognormal(rng, u.CPU), lognormal(rng, u.IO), lognormal(rng, u.Startup)
-			perturb := func(j *schedule.Job, w *jobWork) {
-				jr := rand.New(rand.NewPCG(seed^uint64(i)<<32, hashID(j.ID)))
-				f := lognormal(jr, u.Job)
-				if n := len(u.Residuals); n > 0 {
-					f = math.Exp(u.Residuals[jr.IntN(n)])
-				}
-				w.startup *= start * f
-				for k := range w.flows {
-					w.flows[k].cpu *= cpu * f
-					w.flows[k].bytes *= io * f
-					w.flows[k].ops *= io * f
-				}
-			}
-			sim, err := in.simulate(ctx, m, perturb)
+			sim, err := run(ctx, i)
 			if err != nil {
 				return err
 			}
-			windows[i] = sim.result.Elapsed()
+			out[i] = sim.result.Elapsed()
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	sort.Slice(windows, func(a, b int) bool { return windows[a] < windows[b] })
-	return &Range{P50: Seconds(quantile(windows, 0.5)), P90: Seconds(quantile(windows, 0.9)), Samples: samples, Seed: seed}, nil
+	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
+	return out, nil
 }
 
 // lognormal draws a factor with median 1 and log-σ sigma.
