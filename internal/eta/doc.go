@@ -18,16 +18,18 @@
 //     model and every event (status has only the journal, without the
 //     progress of running jobs), so the figure status shows is the one the
 //     screen shows, counted down from the same finish time.
-//   - Its CPU is bounded: 2% of one core by default (Budget), half for the
+//   - Its CPU is bounded: 1% of one core by default (Budget), half for the
 //     forecasts, half for their ranges. The next forecast waits at least
-//     MinInterval (2 s) and 50 times the CPU the last took; the range
+//     MinInterval (2 s) and 200 times the CPU the last took; the range
 //     (P50-P90: Samples more simulations with the factors and the jobs
-//     drawn from their spread) 50 times its own, its spread carried to the
-//     forecasts between. A 10,000-table plan (0.44 s a forecast, 3.7 s
-//     with its range: estimate.BenchmarkForecast) then forecasts about
-//     every 45 s and ranges every 6 minutes. The first forecast goes out when the
-//     first job starts (the queue has told every job it skipped by then);
-//     between two, viewers count down.
+//     drawn from their spread) 200 times its own, its spread carried to
+//     the forecasts between. A 335-table plan (18 ms a forecast, 0.14 s
+//     with its range: estimate.BenchmarkForecast) forecasts every 4 s and
+//     ranges every 27 s; a 10,000-table one (0.44 s, 3.7 s) every 1.5 and
+//     12 minutes. oedl's own CPU during a run has a target of 5% (docs/
+//     benchmarks.md), which a larger share would eat. The first forecast
+//     goes out when the first job starts (the queue has told every job it
+//     skipped by then); between two, viewers count down.
 //   - Seeded by the forecast's number, so the same state gives the same
 //     range.
 package eta

@@ -40,7 +40,7 @@ type Config struct {
 const (
 	DefaultSamples     = 16
 	DefaultMinInterval = 2 * time.Second
-	DefaultBudget      = 0.02
+	DefaultBudget      = 0.01
 )
 
 // Tracker folds the events of a run and forecasts the time it has left.

@@ -123,6 +123,7 @@ func measure(events []event.Event, fractions []float64) ([]Point, error) {
 		if eta.Known {
 			p.ETA = eta.Remaining.Seconds()
 			p.Error = (p.ETA - p.Actual) / p.Actual
+			p.P50, p.P90 = eta.P50.Seconds(), eta.P90.Seconds()
 		}
 		out = append(out, p)
 	}
