@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -255,10 +256,41 @@ func TestStatusDuringAHealthyRun(t *testing.T) {
 	assert.NotContains(t, st.stdout, "needs a repair")
 	assert.NotContains(t, st.stdout, "killed")
 	assert.Contains(t, st.stdout, "verify: not run yet")
+	assertStatusETAIsTheRuns(t, e)
 
 	require.NoError(t, <-r.exited, r.stderr.String())
 	st = e.oedl(nil, "status", "--work", e.work)
 	assert.Equal(t, 0, st.code, st.stdout)
 	lines := strings.Split(strings.TrimSpace(st.stdout), "\n")
 	assert.True(t, strings.HasPrefix(lines[len(lines)-1], "verify: MATCH: "), "the verdict comes last: %s", st.stdout)
+}
+
+// assertStatusETAIsTheRuns: `oedl status --json` shows the ETA the run
+// computed (its latest eta event, WORK/eta.json), not one of its own. The
+// run may write a new one while status reads: either is the run's.
+func assertStatusETAIsTheRuns(t *testing.T, e *env) {
+	t.Helper()
+	finish := func() string {
+		var ev struct {
+			ETA struct {
+				Finish string `json:"finish"`
+			} `json:"eta"`
+		}
+		b, err := os.ReadFile(filepath.Join(e.work, run.ETAFile))
+		require.NoError(t, err, "the run writes its ETA for status")
+		require.NoError(t, json.Unmarshal(b, &ev))
+		return ev.ETA.Finish
+	}
+	before := finish()
+	st := e.oedl(nil, "status", "--work", e.work, "--json")
+	after := finish()
+	var snap struct {
+		ETA struct {
+			Known  bool   `json:"known"`
+			Finish string `json:"finish"`
+		} `json:"eta"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(st.stdout), &snap), st.stdout)
+	assert.True(t, snap.ETA.Known)
+	assert.Contains(t, []string{before, after}, snap.ETA.Finish)
 }
