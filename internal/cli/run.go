@@ -48,6 +48,9 @@ type RunOptions struct {
 	// Hardware and Calibration set the cost model behind the dry run's
 	// predictions and the live screen's idxbuild ETA (as oedl estimate).
 	Hardware, Calibration string
+	// Hosts is the hosts file: the source, replicas and target on several
+	// machines (docs/hosts.md).
+	Hosts string
 }
 
 // NewCmdRun builds `oedl run`.
@@ -103,12 +106,18 @@ EXIT STATUS
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
 	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the dry run's machine and the ETA's model")
 	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
+	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: the source, its replicas and the target on several machines, over ssh (docs/hosts.md); it names the databases")
 	return cmd
 }
 
 func (opts *RunOptions) config() (run.Config, error) {
 	var cfg run.Config
+	hf, err := readHosts(opts.Hosts, opts.Source, opts.Target)
+	if err != nil {
+		return cfg, err
+	}
 	switch {
+	case hf != nil:
 	case opts.Source == "":
 		return cfg, UsageError("give the source database with --source")
 	case opts.Target == "":
@@ -148,7 +157,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, Retries: retries, MinTimeout: opts.JobTimeout,
-		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner, Version: Version(),
+		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner, Version: Version(), Hosts: hf,
 	}, nil
 }
 
@@ -160,6 +169,10 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	m, note, err := opts.costModel(cfg.Plan)
 	if err != nil {
 		return err
+	}
+	if opts.DryRun && cfg.Hosts != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
+		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if opts.DryRun {
 		checked, err := run.Check(ctx, cfg)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -31,25 +30,19 @@ func (e *MismatchError) Error() string {
 
 // Copy moves the file src of host from to dst on host to, while other
 // work goes on: the bytes stream from one connection to the other
-// through this process, into dst+PartSuffix, and the copy is renamed to
-// dst only when three witnesses agree on size and SHA-256: want (the
-// file as its host read it when the dump closed it), the bytes that
-// crossed this machine, and the file as the destination reads it back
-// from its disk. Anything else leaves no file under dst (and removes the
-// part), so a load can never start on half a file. It returns the sum.
+// through this process into dst+PartSuffix, and the destination names
+// the copy dst only when the copy read back from its disk has want's
+// size and SHA-256 (want: the file as its host read it when the dump
+// closed it). The bytes that crossed this machine are a third witness: a
+// copy whose stream differs from want is removed again. Anything else
+// leaves no file under dst, so a load can never start on half a file. It
+// returns the sum of the copy.
 func Copy(ctx context.Context, from FS, src string, to FS, dst string, want Sum) (Sum, error) {
 	part := dst + PartSuffix
-	if err := to.MkdirAll(ctx, path.Dir(dst)); err != nil {
-		return Sum{}, err
-	}
-	fail := func(err error) (Sum, error) {
-		// A fresh context: the copy's may be cancelled already.
-		_ = to.RemoveAll(context.WithoutCancel(ctx), part)
-		return Sum{}, err
-	}
 	pr, pw := io.Pipe()
 	h := sha256.New()
 	var streamed int64
+	var got Sum
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		err := from.ReadTo(gctx, src, io.MultiWriter(pw, h, countWriter{&streamed}))
@@ -58,28 +51,35 @@ func Copy(ctx context.Context, from FS, src string, to FS, dst string, want Sum)
 		return err
 	})
 	g.Go(func() error {
-		err := to.WriteFrom(gctx, part, pr)
+		var err error
+		got, err = to.WriteChecked(gctx, part, dst, pr, want)
 		pr.CloseWithError(err)
 		return err
 	})
-	if err := g.Wait(); err != nil {
-		return fail(fmt.Errorf("copy %s%s to %s%s: %w", hostPrefix(from.Host()), src, hostPrefix(to.Host()), dst, err))
-	}
-	got, err := to.Sums(ctx, part)
-	if err != nil {
-		return fail(err)
-	}
-	g0 := got[0]
-	g0.Path = dst
+	err := g.Wait()
 	sum := hex.EncodeToString(h.Sum(nil))
-	if g0.Size != want.Size || g0.SHA256 != want.SHA256 || streamed != want.Size || sum != want.SHA256 {
-		return fail(&MismatchError{From: hostPrefix(from.Host()) + src, To: hostPrefix(to.Host()) + dst, Want: want, Got: g0,
-			Streamed: sum, StreamSize: streamed})
+	var mm *MismatchError
+	if errors.As(err, &mm) {
+		mm.From, mm.Streamed, mm.StreamSize = hostPrefix(from.Host())+src, sum, streamed
+		return Sum{}, mm
 	}
-	if err := to.Rename(ctx, part, dst); err != nil {
-		return fail(err)
+	if err != nil {
+		// A fresh context: the copy's may be cancelled already. (The
+		// part of a copy whose destination stopped answering stays
+		// there: it never has a name a load reads, and the next copy
+		// overwrites it.)
+		_ = to.RemoveAll(context.WithoutCancel(ctx), part)
+		return Sum{}, fmt.Errorf("copy %s%s to %s%s: %w", hostPrefix(from.Host()), src, hostPrefix(to.Host()), dst, err)
 	}
-	return g0, nil
+	if streamed != want.Size || sum != want.SHA256 {
+		// The copy landed as the source's sum says, but the bytes that
+		// crossed here were others: something between the hosts is
+		// wrong, and the copy is not trusted.
+		_ = to.RemoveAll(context.WithoutCancel(ctx), dst)
+		return Sum{}, &MismatchError{From: hostPrefix(from.Host()) + src, To: hostPrefix(to.Host()) + dst, Want: want, Got: got,
+			Streamed: sum, StreamSize: streamed}
+	}
+	return got, nil
 }
 
 // IsMismatch reports whether err is a copy whose bytes differ.

@@ -79,6 +79,16 @@ type FS interface {
 	// WriteFrom writes what r gives to path (created or truncated) and
 	// flushes it to the disk; not atomic: callers write a temporary name.
 	WriteFrom(ctx context.Context, path string, r io.Reader) error
+	// WriteChecked writes what r gives to part, flushes it, reads it back
+	// from the disk and, only if its size and SHA-256 are want's, renames
+	// it to dst (in one call on a remote host). It returns the sum of
+	// what landed; a mismatch removes the part and is a *MismatchError.
+	WriteChecked(ctx context.Context, part, dst string, r io.Reader, want Sum) (Sum, error)
+	// Fresh makes dir an empty directory (removing what it held, where
+	// the FS owns it).
+	Fresh(ctx context.Context, dir string) error
+	// SumsIn is Sums of every regular file directly in dir.
+	SumsIn(ctx context.Context, dir string) ([]Sum, error)
 }
 
 // Owned is the part of a host an FS may remove and rename in: directory

@@ -98,6 +98,20 @@ func conformance(t *testing.T, f FS, dir string, side func(script string)) {
 	require.NoError(t, err)
 	require.Len(t, st, 1, "a file it does not own is still there")
 
+	in, err := f.SumsIn(ctx, sub)
+	require.NoError(t, err)
+	require.Len(t, in, 2, "the two regular files, not the link")
+	sort.Slice(in, func(a, b int) bool { return in[a].Path < in[b].Path })
+	assert.Equal(t, Sum{Path: moved, Size: int64(len(data)), SHA256: sumOf(data)}, in[0])
+	_, err = f.SumsIn(ctx, filepath.Join(dir, "none"))
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	require.NoError(t, f.Fresh(ctx, sub))
+	list, err = f.List(ctx, sub)
+	require.NoError(t, err)
+	assert.Empty(t, list)
+	assert.ErrorIs(t, f.Fresh(ctx, outside), ErrNotOwned)
+
 	require.NoError(t, f.RemoveAll(ctx, filepath.Join(dir, "dump")))
 	st, err = f.Lstat(ctx, filepath.Join(dir, "dump"))
 	require.NoError(t, err)

@@ -150,3 +150,51 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+func (l *Local) WriteChecked(ctx context.Context, part, dst string, r io.Reader, want Sum) (Sum, error) {
+	if err := l.check("", dst); err != nil {
+		return Sum{}, err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return Sum{}, err
+	}
+	if err := l.WriteFrom(ctx, part, r); err != nil {
+		_ = os.Remove(part)
+		return Sum{}, err
+	}
+	got, err := l.Sums(ctx, part)
+	if err != nil {
+		return Sum{}, err
+	}
+	g := got[0]
+	g.Path = dst
+	if g.Size != want.Size || g.SHA256 != want.SHA256 {
+		_ = os.Remove(part)
+		return g, &MismatchError{To: dst, Want: want, Got: g}
+	}
+	return g, os.Rename(part, dst)
+}
+
+func (l *Local) Fresh(_ context.Context, dir string) error {
+	if err := l.check("", dir); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
+func (l *Local) SumsIn(ctx context.Context, dir string) ([]Sum, error) {
+	list, err := l.List(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, i := range list {
+		if i.Mode.IsRegular() {
+			paths = append(paths, i.Path)
+		}
+	}
+	return l.Sums(ctx, paths...)
+}

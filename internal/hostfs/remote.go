@@ -29,6 +29,10 @@ func (r *Remote) Host() string { return r.Name }
 // NUL-terminated so that no name can break the record.
 const statFormat = `%n\0%f\0%s\0%d\0%i\0%.9W\0`
 
+// sumFunc reads stdin and prints its SHA-256 first, with the first tool
+// of sha256sum, shasum, openssl that the host has.
+const sumFunc = `sum() { if command -v sha256sum >/dev/null 2>&1; then sha256sum; elif command -v shasum >/dev/null 2>&1; then shasum -a 256; else openssl dgst -sha256 -r; fi; }`
+
 // Scripts run with sh -c SCRIPT sh ARGS...: the script is a constant,
 // every name an argument of its own.
 const (
@@ -39,10 +43,21 @@ const (
 	listScript = `[ -d "$1" ] || exit 3; cd -- "$1" || exit 1; find . -mindepth 1 -maxdepth 1 -exec stat --printf '` + statFormat + `' -- {} +`
 	// Size and SHA-256 of each file, one line each, in order; the first
 	// tool of sha256sum, shasum, openssl that the host has.
-	sumsScript = `sum() { if command -v sha256sum >/dev/null 2>&1; then sha256sum; elif command -v shasum >/dev/null 2>&1; then shasum -a 256; else openssl dgst -sha256 -r; fi; }
+	sumsScript = sumFunc + `
 for f; do s=$(wc -c < "$f") || exit 1; h=$(sum < "$f") || exit 1; printf '%s %s\n' $s "${h%% *}"; done`
 	// The file is written, then flushed to the disk before the call ends.
 	writeFromScript = `cat > "$1" || exit 1; sync -- "$1" 2>/dev/null || sync`
+	// Sums of every regular file of a directory: name, size, SHA-256.
+	sumsInScript = `[ -d "$1" ] || exit 3; cd -- "$1" || exit 1; ` + sumFunc + `
+for f in * .[!.]* ..?*; do [ -f "$f" ] && [ ! -L "$f" ] || continue; s=$(wc -c < "$f") || exit 1; h=$(sum < "$f") || exit 1; printf '%s %s %s\0' $s "${h%% *}" "$f"; done`
+	// The part written, flushed, read back, and renamed only when its
+	// size and SHA-256 are the ones expected (exit 9 otherwise).
+	writeCheckedScript = sumFunc + `
+p="$1"; d="$2"; mkdir -p -- "$(dirname -- "$d")" || exit 1; cat > "$p" || exit 1; sync -- "$p" 2>/dev/null || sync
+s=$(wc -c < "$p") || exit 1; h=$(sum < "$p") || exit 1; h="${h%% *}"; printf '%s %s\n' $s "$h"
+if [ "$s" = "$3" ] && [ "$h" = "$4" ]; then mv -f -- "$p" "$d"; else rm -f -- "$p"; exit 9; fi`
+	// An empty directory, whatever was there.
+	freshScript = `rm -rf -- "$1" && mkdir -p -- "$1"`
 	// A whole file through a temporary name in its directory.
 	writeFileScript = `t="$1.oedl-tmp"; cat > "$t" || { rm -f -- "$t"; exit 1; }; sync -- "$t" 2>/dev/null || sync; mv -f -- "$t" "$1"`
 	// Which tools the host lacks.
@@ -286,4 +301,60 @@ func unixMode(m uint32) fs.FileMode {
 		mode |= fs.ModeDevice
 	}
 	return mode
+}
+
+func (r *Remote) WriteChecked(ctx context.Context, part, dst string, rd io.Reader, want Sum) (Sum, error) {
+	if err := r.check(r.Name, dst); err != nil {
+		return Sum{}, err
+	}
+	if err := r.check(r.Name, part); err != nil {
+		return Sum{}, err
+	}
+	var out bytes.Buffer
+	res, err := r.sh(ctx, writeCheckedScript, []string{part, dst, strconv.FormatInt(want.Size, 10), want.SHA256},
+		execx.Cmd{StdinFrom: rd, Stdout: &out})
+	got := Sum{Path: dst}
+	size, sum, ok := strings.Cut(strings.TrimSpace(out.String()), " ")
+	if n, perr := strconv.ParseInt(size, 10, 64); ok && perr == nil {
+		got.Size, got.SHA256 = n, sum
+	}
+	switch {
+	case err != nil && res.ExitCode == 9:
+		return got, &MismatchError{To: r.Name + ":" + dst, Want: want, Got: got}
+	case err != nil:
+		return got, r.fail("write "+dst, res, err)
+	}
+	return got, nil
+}
+
+func (r *Remote) Fresh(ctx context.Context, dir string) error {
+	if err := r.check(r.Name, dir); err != nil {
+		return err
+	}
+	_, _, err := r.call(ctx, "empty "+dir, freshScript, dir)
+	return err
+}
+
+func (r *Remote) SumsIn(ctx context.Context, dir string) ([]Sum, error) {
+	var out bytes.Buffer
+	res, err := r.sh(ctx, sumsInScript, []string{dir}, execx.Cmd{Stdout: &out})
+	if err != nil {
+		if res.ExitCode == 3 {
+			return nil, &fs.PathError{Op: "sums", Path: r.Name + ":" + dir, Err: fs.ErrNotExist}
+		}
+		return nil, r.fail("sha256 in "+dir, res, err)
+	}
+	var sums []Sum
+	for _, rec := range strings.Split(strings.TrimSuffix(out.String(), "\x00"), "\x00") {
+		if rec == "" {
+			continue
+		}
+		f := strings.SplitN(rec, " ", 3)
+		n, perr := strconv.ParseInt(f[0], 10, 64)
+		if len(f) != 3 || perr != nil || len(f[1]) != 64 {
+			return nil, fmt.Errorf("sha256 in %s on %s: %q is not a size, a SHA-256 and a name", dir, r.Name, rec)
+		}
+		sums = append(sums, Sum{Path: path.Join(dir, f[2]), Size: n, SHA256: strings.ToLower(f[1])})
+	}
+	return sums, nil
 }

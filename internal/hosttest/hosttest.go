@@ -29,6 +29,7 @@ package hosttest
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -40,6 +41,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/oedl/oedl/internal/execx"
 )
 
 // Sshd is where Debian installs the server.
@@ -346,4 +349,34 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, data, 0o600)
+}
+
+// SSH is a runner for the host over its sshd, as oedl reaches it (for a
+// test to set a host up through the front door).
+func (l *Lab) SSH(name string) *execx.SSH {
+	s := execx.NewSSH(name, execx.SSHOptions{Config: l.SSHConfig, AliveInterval: time.Second, AliveCount: 3, ConnectTimeout: 10 * time.Second})
+	l.t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// Put copies local files into dir on the host, over ssh (tar).
+func (l *Lab) Put(name, dir string, files ...string) {
+	l.t.Helper()
+	var tarball bytes.Buffer
+	args := []string{"-c", "-f", "-"}
+	for _, f := range files {
+		args = append(args, "-C", filepath.Dir(f), filepath.Base(f))
+	}
+	tar := exec.Command("tar", args...)
+	tar.Stdout = &tarball
+	var stderr bytes.Buffer
+	tar.Stderr = &stderr
+	if err := tar.Run(); err != nil {
+		l.t.Fatalf("tar: %v: %s", err, stderr.String())
+	}
+	res, err := l.SSH(name).Run(context.Background(), execx.Cmd{Path: "sh", Args: []string{"-c", `mkdir -p "$1" && tar -x -f - -C "$1"`, "sh", dir},
+		StdinFrom: &tarball})
+	if err != nil {
+		l.t.Fatalf("put on %s: %v: %s", name, err, res.Output)
+	}
 }

@@ -150,3 +150,18 @@ func (h *Hosts) place(tables []plan.Placement, busy map[string]time.Duration,
 	}
 	return out
 }
+
+// Slots are the slot classes of a dispatch: dump and load jobs at once
+// per host (on one machine, the two classes as they were), and moves at
+// once (two per host holding the data: each streams through the machine
+// oedl runs on, and a move waits on two hosts' disks and the network).
+func (h *Hosts) Slots(dump, load int) map[Slot]int {
+	if h == nil {
+		return map[Slot]int{SlotDump: dump, SlotLoad: load}
+	}
+	out := map[Slot]int{HostSlot(SlotLoad, h.Target): load, SlotMove: 2 * (1 + len(h.Replicas))}
+	for _, c := range append([]string{h.Source}, h.Replicas...) {
+		out[HostSlot(SlotDump, c)] = dump
+	}
+	return out
+}
