@@ -168,6 +168,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
+	if resumed && c.fleet != nil {
+		if err := r.stopKilledRun(ctx); err != nil {
+			return nil, none, err
+		}
+	}
 	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && c.targetExists(ctx)
 	if resumed {
 		r.dumpProven = func(table string) bool { ok, _ := rp.ProvenBy(schedule.DumpID(table), r.fileSize); return ok }
