@@ -57,6 +57,9 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 			return "", err
 		}
 	}
+	if r.externallyServed[schedule.DBSource] && len(l.Replicas) > 0 {
+		return "", precondition("the source is dumped online (--online-source): a replica cannot be proven to hold the data of a source that is still changing; take the replicas out of the hosts file")
+	}
 	if err := r.checkSourceSchemaOn(ctx, pf); err != nil {
 		return "", err
 	}
