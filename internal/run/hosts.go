@@ -181,17 +181,12 @@ func (c *Config) hostLayout() *schedule.Hosts {
 // saved is where a step's saved output goes: the work directory here.
 func (c *Config) saved(name string) string { return filepath.Join(c.ctlWork(), name) }
 
-// hostEnv is the hosts file's environment of the host c is seen from,
-// and on a remote host the mark of this run (orphans_hosts.go).
+// hostEnv is the hosts file's environment of the host c is seen from.
 func (c *Config) hostEnv() []string {
 	if c.fleet == nil || c.host == "" {
 		return nil
 	}
-	m := c.fleet.byName[c.host]
-	if !m.remote {
-		return m.env
-	}
-	return append(append([]string{}, m.env...), c.runMarker())
+	return c.fleet.byName[c.host].env
 }
 
 // closeHosts ends every connection.

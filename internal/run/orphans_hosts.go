@@ -17,16 +17,12 @@ import (
 // truncates or loads anything, or a load the killed run left running
 // would go on writing into an area the resume truncates and reloads.
 //
-// Every utility oedl starts on a host carries runMarkerEnv set to this
-// run's work directory (the one here). A resume, once the brokers the
+// Every utility oedl starts on a host carries WorkEnv set to this run's
+// work directory (the one here), as on this machine (orphans.go). A resume, once the brokers the
 // killed run started are shut down (proshut -by, as a DBA does: brokers
 // are never killed), finds on each remote host every process with that
 // variable (/proc/PID/environ) and stops it: SIGTERM, then SIGKILL, and
 // waits for it to go.
-
-// runMarkerEnv marks a utility as this run's (the same variable a
-// one-machine run uses for its own, see the orphans of a local run).
-const runMarkerEnv = "OEDL_RUN_WORK"
 
 // orphanScript stops the processes whose environment holds the line $1,
 // and prints the PIDs it stopped ("stopped: 12 34").
@@ -54,16 +50,14 @@ func (r *runner) stopRemoteOrphans(ctx context.Context) error {
 				m.name, err, strings.TrimSpace(out.String()), strings.TrimSpace(res.Output))
 		}
 		if s := strings.TrimSpace(out.String()); s != "" {
-			msg := fmt.Sprintf("host %s: a killed run's utilities %s", m.name, s)
-			c.Log.Warn(msg)
-			fmt.Fprintln(r.logWriter(), msg)
+			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, s))
 		}
 	}
 	return nil
 }
 
 // runMarker is the environment line that marks this run's utilities.
-func (c *Config) runMarker() string { return runMarkerEnv + "=" + c.ctlWork() }
+func (c *Config) runMarker() string { return WorkEnv + "=" + c.at("").workMarker() }
 
 // stopKilledRun shuts down the brokers an earlier invocation started and
 // left up, then stops its utilities on every remote host.

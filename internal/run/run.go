@@ -153,7 +153,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		if err := c.adoptSettings(rp, planHash); err != nil {
 			return nil, none, err
 		}
-		if f, err := finishedRun(c, rp); f != nil || err != nil {
+		if f, err := finishedRun(ctx, c, rp); f != nil || err != nil {
 			return &Result{Resumed: true, Journal: jw.Path(), Finished: f}, none, err
 		}
 	}
@@ -168,11 +168,6 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
-	if resumed && c.fleet != nil {
-		if err := r.stopKilledRun(ctx); err != nil {
-			return nil, none, err
-		}
-	}
 	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && c.targetExists(ctx)
 	if resumed {
 		r.dumpProven = func(table string) bool { ok, _ := rp.ProvenBy(schedule.DumpID(table), r.fileSize); return ok }
@@ -187,6 +182,13 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	defer r.log.Close()
+	if resumed && c.fleet != nil {
+		// The brokers of every host, then the utilities on the remote
+		// ones; stopOrphans below stops those on this machine.
+		if err := r.stopKilledRun(ctx); err != nil {
+			return nil, none, err
+		}
+	}
 	if resumed {
 		if err := r.stopOrphans(ctx, rp); err != nil {
 			return nil, none, err
