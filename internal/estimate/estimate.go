@@ -22,6 +22,8 @@ type Input struct {
 	// (0 = no range); Seed makes it reproducible.
 	Samples int
 	Seed    uint64
+	// Hosts places the run on several machines (nil: Hardware alone).
+	Hosts *Hosts
 }
 
 // simulation is one dispatch of the plan's graph on the simulated clock.
@@ -90,15 +92,42 @@ func (in *Input) context() costContext {
 // on the simulated executor. perturb (Monte Carlo) may be nil.
 func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork)) (*simulation, error) {
 	cc := in.context()
-	cost := func(j *schedule.Job) time.Duration { return aloneDuration(m.work(j, cc), cc.hw) }
-	built, err := schedule.Build(in.Plan, in.Strategy.BuildOptions(cost))
+	ccs := map[string]costContext{}
+	ccFor := func(host string) costContext {
+		if in.Hosts == nil {
+			return cc
+		}
+		c, ok := ccs[host]
+		if !ok {
+			c = cc
+			c.hw = in.Hosts.hardware(host, in.Hardware)
+			c.disk = c.hw.disk()
+			ccs[host] = c
+		}
+		return c
+	}
+	cost := func(j *schedule.Job) time.Duration {
+		if in.Hosts != nil && j.Kind == schedule.KindMove {
+			l := in.Hosts.link(j.Host)
+			return aloneDuration(moveWork(j, l), linkHardware(l))
+		}
+		c := ccFor(j.Host)
+		return aloneDuration(m.work(j, c), c.hw)
+	}
+	bo := in.Strategy.BuildOptions(cost)
+	bo.Hosts = in.Hosts.layout()
+	built, err := schedule.Build(in.Plan, bo)
 	if err != nil {
 		return nil, err
 	}
 	ex := newSimExecutor(m, cc, built)
+	ex.hosts, ex.ccFor = in.Hosts, ccFor
 	ex.perturb = perturb
 	sim := &simulation{built: built}
 	opts := in.Strategy.DispatchOptions()
+	if in.Hosts != nil {
+		opts.Slots = in.Hosts.Layout.Slots(max(1, in.Strategy.DumpJobs), max(1, in.Strategy.LoadJobs))
+	}
 	opts.Events = startRecorder{sim: sim, g: built.Graph}
 	res, err := schedule.Dispatch(ctx, built.Graph, ex, opts)
 	if err != nil {
@@ -122,6 +151,9 @@ func Run(ctx context.Context, in Input) (*Estimate, error) {
 		return nil, err
 	}
 	est := summarise(&in, m, sim)
+	if est.Hosts, err = hostsSummary(ctx, &in, m, sim, est.Window.D()); err != nil {
+		return nil, err
+	}
 	if in.Samples > 0 {
 		r, err := monteCarlo(ctx, &in, m, in.Samples, in.Seed)
 		if err != nil {
