@@ -598,5 +598,6 @@ func writeReport(c *Config) error {
 	if err != nil {
 		return err
 	}
+	d.WithHosts(c.Hosts)
 	return report.Write(c.Work, d)
 }
