@@ -112,7 +112,11 @@ func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.
 			return aloneDuration(moveWork(j, l), linkHardware(l))
 		}
 		c := ccFor(j.Host)
-		return aloneDuration(m.work(j, c), c.hw)
+		w := m.work(j, c)
+		if in.Hosts != nil && j.Host != "" {
+			w.startup += remoteCalls(j.Kind) * in.Hosts.link(j.Host).CallMs / 1000
+		}
+		return aloneDuration(w, c.hw)
 	}
 	bo := in.Strategy.BuildOptions(cost)
 	bo.Hosts = in.Hosts.layout()

@@ -45,10 +45,13 @@ func (e *simExecutor) Start(_ context.Context, j *schedule.Job) {
 		w = e.m.work(j, e.cc)
 	case j.Kind == schedule.KindMove:
 		l := e.hosts.link(j.Host)
-		w, key, hw = moveWork(j, l), simKey(j), func() Hardware { return linkHardware(l) }
+		w, key, hw = moveWork(j, l), e.hosts.simKey(j), func() Hardware { return linkHardware(l) }
 	default:
 		cc := e.ccFor(j.Host)
-		w, key, hw = e.m.work(j, cc), simKey(j), func() Hardware { return cc.hw }
+		w, key, hw = e.m.work(j, cc), e.hosts.simKey(j), func() Hardware { return cc.hw }
+		if j.Host != "" {
+			w.startup += remoteCalls(j.Kind) * e.hosts.link(j.Host).CallMs / 1000
+		}
 	}
 	if e.perturb != nil {
 		e.perturb(j, &w)

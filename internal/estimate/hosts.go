@@ -22,23 +22,31 @@ type Hosts struct {
 	Layout   *schedule.Hosts
 	Hardware map[string]Hardware // by host name; a host missing has Input.Hardware
 	Links    map[string]Link     // by host name; a host missing has DefaultLink
+	// Machines names the machine of each host: hosts on one machine share
+	// its cores and disk (a host missing is a machine of its own).
+	Machines map[string]string
 }
 
 // Link is the network between a host and the machine oedl runs on.
 type Link struct {
 	MBps      float64 // MB/s (10^6 bytes)
 	LatencyMs float64 // one way
+	// CallMs is what one call on the host costs besides the utility: a
+	// session of the ssh connection and the login shell that runs the
+	// command (0 for this machine).
+	CallMs float64
 }
 
-// DefaultLink is a gigabit link (about 117 MB/s of payload) on a LAN.
-var DefaultLink = Link{MBps: 117, LatencyMs: 0.2}
+// DefaultLink is a gigabit link (about 117 MB/s of payload) on a LAN, and
+// a call of 20 ms.
+var DefaultLink = Link{MBps: 117, LatencyMs: 0.2, CallMs: 20}
 
 // HostsFrom describes the hosts of a hosts file: each host's hardware is
 // base with what the file says of it (cores, disk-mbps, iops), and its
 // link what the file says (link-mbps, latency-ms) over DefaultLink.
 func HostsFrom(f *hosts.File, base Hardware) *Hosts {
 	h := &Hosts{Layout: &schedule.Hosts{Source: f.Source().Name, Target: f.Target().Name},
-		Hardware: map[string]Hardware{}, Links: map[string]Link{}}
+		Hardware: map[string]Hardware{}, Links: map[string]Link{}, Machines: map[string]string{}}
 	target := f.Target()
 	h.Layout.Moves = func(name string) bool { x := f.Host(name); return x != nil && x.Machine() != target.Machine() }
 	for _, r := range f.Replicas() {
@@ -56,7 +64,14 @@ func HostsFrom(f *hosts.File, base Hardware) *Hosts {
 			hw.DiskIOPS = x.IOPS
 		}
 		h.Hardware[x.Name] = hw
+		h.Machines[x.Name] = "ssh:" + x.Machine()
 		l := DefaultLink
+		if x.Local() {
+			l.CallMs = 0
+		}
+		if x.CallMs > 0 {
+			l.CallMs = x.CallMs
+		}
 		if x.LinkMBps > 0 {
 			l.MBps = x.LinkMBps
 		}
@@ -76,7 +91,7 @@ func (h *Hosts) WithoutReplicas() *Hosts {
 	}
 	l := *h.Layout
 	l.Replicas = nil
-	return &Hosts{Layout: &l, Hardware: h.Hardware, Links: h.Links}
+	return &Hosts{Layout: &l, Hardware: h.Hardware, Links: h.Links, Machines: h.Machines}
 }
 
 func (h *Hosts) layout() *schedule.Hosts {
@@ -110,22 +125,37 @@ func linkHardware(l Link) Hardware {
 	return Hardware{Cores: 1 << 10, DiskMBps: l.MBps, DiskModel: DiskSerial}
 }
 
-// moveKey is the machine of the simulation a move runs on: the link of
-// the host it leaves.
-func moveKey(host string) string { return "link:" + host }
-
-// simKey is the machine of the simulation a job runs on.
-func simKey(j *schedule.Job) string {
+// simKey is the machine of the simulation a job runs on: its host's
+// machine, or, for a move, the link of the host it leaves.
+func (h *Hosts) simKey(j *schedule.Job) string {
 	if j.Kind == schedule.KindMove {
-		return moveKey(j.Host)
+		return "link:" + j.Host
+	}
+	if m, ok := h.Machines[j.Host]; ok {
+		return m
 	}
 	return j.Host
 }
 
-// moveWork is a move: the calls that set it up (a round trip each, on
-// both links), then its bytes over the link.
+// moveWork is a move: its calls (a round trip and a session each, on both
+// links), then its bytes over the link.
 func moveWork(j *schedule.Job, l Link) jobWork {
-	return jobWork{startup: 3 * 2 * l.LatencyMs / 1000, flows: []flowDemand{{bytes: float64(j.Bytes), par: 1, qd: 1}}}
+	return jobWork{startup: 2 * (2*l.LatencyMs + l.CallMs) / 1000, flows: []flowDemand{{bytes: float64(j.Bytes), par: 1, qd: 1}}}
+}
+
+// remoteCalls is how many calls a job makes on its host beyond the
+// utility's own (preparing a dump's directory and summing its files,
+// listing a load's), each paying Link.CallMs.
+func remoteCalls(k schedule.Kind) float64 {
+	switch k {
+	case schedule.KindDump:
+		return 3
+	case schedule.KindCreateTarget:
+		return 6
+	case schedule.KindServe, schedule.KindShutdown:
+		return 2
+	}
+	return 1
 }
 
 // multiSim runs one sim per machine (hosts, links) on one clock.

@@ -39,6 +39,9 @@ type Host struct {
 	// machine oedl runs on, which every transfer crosses.
 	LinkMBps float64
 	Latency  time.Duration
+	// CallMs is what one remote call costs besides the utility (a session
+	// and the login shell), for the estimate.
+	CallMs float64
 
 	Line int // where the host is defined in the file (0: not from a file)
 }

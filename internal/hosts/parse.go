@@ -178,8 +178,10 @@ func (p *parser) host(name string, k, v *yaml.Node) *Host {
 			h.LinkMBps = p.rate(vv, key)
 		case "latency-ms":
 			h.Latency = time.Duration(p.rate(vv, key) * float64(time.Millisecond))
+		case "call-ms":
+			h.CallMs = p.rate(vv, key)
 		default:
-			p.errorf(kk, "host %s: unknown key %q (known: role, ssh, db, dlc, work, env, cores, disk-mbps, iops, link-mbps, latency-ms)", name, key)
+			p.errorf(kk, "host %s: unknown key %q (known: role, ssh, db, dlc, work, env, cores, disk-mbps, iops, link-mbps, latency-ms, call-ms)", name, key)
 		}
 	})
 	if v.Kind != yaml.MappingNode {

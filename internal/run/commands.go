@@ -140,7 +140,8 @@ func (c *Config) progres(which, proc, param string) []string {
 
 // truncateStep empties a target area, answering its confirmation prompt.
 func (c *Config) truncateStep(area string) step {
-	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n"}
+	c = c.atDB(schedule.DBTarget)
+	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n", host: c.host}
 }
 
 func (c *Config) serveStep(which string) step {

@@ -1,9 +1,10 @@
-package e2e
+package hostse2e
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -116,15 +117,25 @@ func (h *hostsEnv) cleanRun(t *testing.T) (int, time.Duration) {
 	return len(h.journal()), time.Since(start)
 }
 
-// kill -9 of oedl right after a random journal record: its remote
-// utilities go on running; the resume stops them, then finishes.
-func TestHostsKillController(t *testing.T) {
+// TestHostsFaults: on one set of hosts (sports, 25 tables), after one
+// clean run that counts the journal's records and times the run, trials
+// of each fault at random points:
+//
+//   - kill -9 of oedl right after a random journal record: its remote
+//     utilities go on running; the resume stops them, then finishes;
+//   - a host's link cut at a random moment for longer than ssh's alive
+//     probes allow, then restored: the calls in flight fail as a lost host,
+//     nothing half moved is loaded, and the resume finishes;
+//   - a remote utility (dump, load, tabanalys, idxbuild...: not a broker)
+//     killed with SIGKILL at a random moment on a random host.
+func TestHostsFaults(t *testing.T) {
 	h := newHostsEnv(t, "sports")
-	total, _ := h.cleanRun(t)
+	total, took := h.cleanRun(t)
 	rng := trialRNG(t)
+	names := []string{"src", "dr", "tgt"}
 	for i := range hostTrials() {
 		n := 1 + rng.IntN(total-1)
-		t.Run("trial-"+strconv.Itoa(i)+"-record-"+strconv.Itoa(n), func(t *testing.T) {
+		t.Run(fmt.Sprintf("kill-oedl-%d-after-record-%d", i, n), func(t *testing.T) {
 			h.reset(t)
 			r := h.oedl([]string{"OEDL_TEST_CRASH_AT=" + strconv.Itoa(n)}, h.runArgs()...)
 			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
@@ -132,20 +143,10 @@ func TestHostsKillController(t *testing.T) {
 			h.finish(t, h.oedl(nil, h.runArgs("--resume")...))
 		})
 	}
-}
-
-// A host's link cut at a random moment for longer than ssh's alive
-// probes allow, then restored: the calls in flight fail as a lost host,
-// nothing half moved is loaded, and the resume finishes.
-func TestHostsLinkCut(t *testing.T) {
-	h := newHostsEnv(t, "sports")
-	_, took := h.cleanRun(t)
-	rng := trialRNG(t)
-	names := []string{"src", "dr", "tgt"}
 	for i := range hostTrials() {
 		name := names[rng.IntN(len(names))]
 		at := time.Duration(rng.Int64N(int64(took * 8 / 10)))
-		t.Run("trial-"+strconv.Itoa(i)+"-"+name+"-at-"+at.Round(time.Millisecond).String(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("cut-link-%d-%s-at-%s", i, name, at.Round(time.Millisecond)), func(t *testing.T) {
 			h.reset(t)
 			wait := h.background(t)
 			time.Sleep(at)
@@ -156,19 +157,10 @@ func TestHostsLinkCut(t *testing.T) {
 			h.finish(t, wait())
 		})
 	}
-}
-
-// A remote utility (dump, load, tabanalys, idxbuild...: not a broker)
-// killed with SIGKILL at a random moment on a random host.
-func TestHostsRemoteKill(t *testing.T) {
-	h := newHostsEnv(t, "sports")
-	_, took := h.cleanRun(t)
-	rng := trialRNG(t)
-	names := []string{"src", "dr", "tgt"}
 	for i := range hostTrials() {
 		name := names[rng.IntN(len(names))]
 		at := time.Duration(rng.Int64N(int64(took * 8 / 10)))
-		t.Run("trial-"+strconv.Itoa(i)+"-"+name+"-at-"+at.Round(time.Millisecond).String(), func(t *testing.T) {
+		t.Run(fmt.Sprintf("kill-utility-%d-%s-at-%s", i, name, at.Round(time.Millisecond)), func(t *testing.T) {
 			h.reset(t)
 			wait := h.background(t)
 			time.Sleep(at)

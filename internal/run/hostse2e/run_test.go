@@ -1,4 +1,4 @@
-package e2e
+package hostse2e
 
 import (
 	"fmt"
@@ -33,15 +33,19 @@ type hostsEnv struct {
 func newHostsEnv(t *testing.T, profile string, specs ...hosttest.Spec) *hostsEnv {
 	hosttest.Require(t)
 	e := newEnv(t, profile)
+	source := e.fx.source
 	if len(specs) == 0 {
-		specs = []hosttest.Spec{{Name: "src"}, {Name: "dr"}, {Name: "tgt"}}
+		// dash as the login shell: the quickest to start, once per call.
+		specs = []hosttest.Spec{{Name: "src", Shell: "/bin/sh"}, {Name: "dr", Shell: "/bin/sh"}, {Name: "tgt", Shell: "/bin/sh"}}
 	}
 	l := hosttest.New(t, specs...)
 	var files []string
-	entries, err := os.ReadDir(filepath.Dir(e.source))
+	entries, err := os.ReadDir(filepath.Dir(source))
 	require.NoError(t, err)
 	for _, x := range entries {
-		files = append(files, filepath.Join(filepath.Dir(e.source), x.Name()))
+		if !strings.HasSuffix(x.Name(), ".lk") {
+			files = append(files, filepath.Join(filepath.Dir(source), x.Name()))
+		}
 	}
 	db := filepath.Join(l.Root, "db")
 	for _, h := range []string{"src", "dr"} {
