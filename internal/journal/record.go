@@ -120,7 +120,7 @@ type Record struct {
 func (r Record) Event() event.Event {
 	e := event.Event{
 		V: event.SchemaVersion, Time: r.Time, Job: event.StableID(r.Job), JobKind: r.Kind,
-		Table: r.Table, Area: r.Area, Attempt: r.Attempt, Records: r.Records, Bytes: r.Bytes,
+		Table: r.Table, Area: r.Area, Host: r.Host, Attempt: r.Attempt, Records: r.Records, Bytes: r.Bytes,
 		Elapsed: r.Elapsed, Message: r.Message, Err: r.Err, Log: r.Log,
 		Reason: r.Reason, ExitCode: r.ExitCode, Signal: r.Signal, Timeout: r.Timeout,
 	}

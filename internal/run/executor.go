@@ -232,13 +232,13 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		case <-time.After(time.Duration(try) * retryPause):
 		}
 		attempt++
-		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 			Attempt: attempt, Log: rec.Log, Message: fmt.Sprintf("attempt %d of %d", try+1, e.cfg.Retries+1)})
 		if jerr := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started, Host: j.Host,
 			Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); jerr != nil {
 			return schedule.Outcome{Err: jerr}
 		}
-		e.emit(event.Event{Kind: event.JobStarted, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		e.emit(event.Event{Kind: event.JobStarted, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 			Attempt: attempt, TotalRecords: j.Records, TotalBytes: j.Bytes})
 	}
 }
@@ -246,7 +246,7 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 // emitFailed sends the job_failed of an attempt that the executor handles
 // itself (a retry, a repair), before what follows from it.
 func (e *Executor) emitFailed(j *schedule.Job, f failure) {
-	ev := event.Event{Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+	ev := event.Event{Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 		Log: e.cfg.logPath(j.ID), TotalRecords: j.Records, TotalBytes: j.Bytes}
 	f.toEvent(&ev)
 	e.emit(ev)
