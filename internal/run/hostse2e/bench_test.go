@@ -84,7 +84,9 @@ func TestBenchHosts(t *testing.T) {
 		entries, err := os.ReadDir(filepath.Dir(src))
 		require.NoError(t, err)
 		for _, x := range entries {
-			files = append(files, filepath.Join(filepath.Dir(src), x.Name()))
+			if !strings.HasSuffix(x.Name(), ".lk") {
+				files = append(files, filepath.Join(filepath.Dir(src), x.Name()))
+			}
 		}
 		for _, h := range c.hosts[:2] {
 			if h != "" {
