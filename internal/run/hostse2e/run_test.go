@@ -154,3 +154,51 @@ func (h *hostsEnv) keep() {
 	_ = os.MkdirAll(dst, 0o755)
 	_ = exec.Command("cp", "-r", h.work, dst).Run()
 }
+
+// A replica that does not hold the source's data is refused: nothing is
+// dumped there, the run ends with exit 1 naming the replica and the
+// tables that differ, and a resume with the replica left out of the
+// hosts file finishes on the source, verified.
+func TestHostsReplicaRefused(t *testing.T) {
+	h := newHostsEnv(t, "sports")
+	// The replica: another sports database (another seed), where the
+	// source's was.
+	other := filepath.Join(t.TempDir(), "other", "sports")
+	require.NoError(t, os.MkdirAll(filepath.Dir(other), 0o755))
+	gen := exec.Command(filepath.Join(h.fx.dlc, "bin", "oesim"), "gen", "--dlc", h.fx.dlc, "--db", other, "--profile", "sports", "--scale", "2MB", "--seed", "99")
+	gen.Env = append(os.Environ(), "DLC="+h.fx.dlc)
+	out, err := gen.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	entries, err := os.ReadDir(filepath.Dir(other))
+	require.NoError(t, err)
+	var files []string
+	for _, x := range entries {
+		if !strings.HasSuffix(x.Name(), ".lk") {
+			files = append(files, filepath.Join(filepath.Dir(other), x.Name()))
+		}
+	}
+	h.lab.Put("dr", filepath.Join(h.lab.Root, "db"), files...)
+
+	r := h.oedl(nil, h.runArgs()...)
+	require.Equal(t, 1, r.code, "%s\n%s", r.stdout, r.stderr)
+	assert.Contains(t, r.stderr, "replica dr does not hold the frozen source's data")
+	recs := h.journal()
+	for _, rec := range recs {
+		if rec.Kind == string(schedule.KindDump) {
+			assert.NotEqual(t, "dr", rec.Host, "nothing is dumped on a refused replica: %s", rec.Job)
+		}
+	}
+	assert.False(t, journal.Replay(recs).IsDone(schedule.ProveReplicaID("dr")))
+
+	// Without the replica: the tables it was to dump go to the source.
+	data, err := os.ReadFile(h.hosts)
+	require.NoError(t, err)
+	s := string(data)
+	i := strings.Index(s, "  dr:\n")
+	j := strings.Index(s, "  tgt:\n")
+	require.True(t, i > 0 && j > i)
+	require.NoError(t, os.WriteFile(h.hosts, []byte(s[:i]+s[j:]), 0o644))
+	r = h.oedl(nil, h.runArgs("--resume")...)
+	require.Equal(t, 0, r.code, "%s\n%s", r.stdout, r.stderr)
+	h.verified()
+}
