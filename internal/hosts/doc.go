@@ -40,6 +40,7 @@
 //     as an option (-oProxyCommand=...). Nothing in the file reaches a
 //     shell: destinations go to ssh as one argv word, paths and
 //     environment are quoted for the remote shell word by word.
-//   - The hardware keys (cores, disk-mbps, iops, link-mbps, latency-ms)
+//   - The hardware keys (cores, disk-mbps, iops, link-mbps, latency-ms,
+//     call-ms)
 //     are for `oedl estimate`; a run does not need them.
 package hosts
