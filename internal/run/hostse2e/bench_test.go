@@ -29,8 +29,12 @@ func TestBenchHosts(t *testing.T) {
 		t.Skip("a benchmark: OEDL_BENCH_HOSTS=1 (scripts/bench hosts)")
 	}
 	hosttest.Require(t)
-	scale := envOr("BENCH_HOSTS_SCALE", "30MB")
-	mbps := envOr("BENCH_HOSTS_MBPS", "4")
+	// A few large tables on a slow disk: the window is the disks' (as
+	// on a real night, where a table is gigabytes), not the calls'
+	// (hundreds of small tables on this shared machine's two cores).
+	profile := envOr("BENCH_HOSTS_PROFILE", "sports")
+	scale := envOr("BENCH_HOSTS_SCALE", "40MB")
+	mbps := envOr("BENCH_HOSTS_MBPS", "2")
 	iops := envOr("BENCH_HOSTS_IOPS", "2000")
 	startup := envOr("BENCH_HOSTS_STARTUP_MS", "50")
 	disk := []string{"OESIM_DISK_MBPS=" + mbps, "OESIM_DISK_IOPS=" + iops, "OESIM_STARTUP_MS=" + startup}
@@ -44,9 +48,9 @@ func TestBenchHosts(t *testing.T) {
 	dlc := filepath.Join(dir, "dlc")
 	sh(t, nil, filepath.Join(binDir, "oesim"), "install", dlc)
 	env := []string{"DLC=" + dlc}
-	src := filepath.Join(dir, "src", "erp")
+	src := filepath.Join(dir, "src", profile)
 	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
-	sh(t, env, filepath.Join(dlc, "bin", "oesim"), "gen", "--dlc", dlc, "--db", src, "--profile", "erp", "--scale", scale, "--seed", "11")
+	sh(t, env, filepath.Join(dlc, "bin", "oesim"), "gen", "--dlc", dlc, "--db", src, "--profile", profile, "--scale", scale, "--seed", "11")
 	planDir := filepath.Join(dir, "plan")
 	sh(t, env, filepath.Join(binDir, "oedl"), "plan", "--source", src, "--dlc", dlc, "-o", planDir)
 	p, err := plan.ReadJSON(filepath.Join(planDir, "plan.json"))
@@ -104,9 +108,9 @@ func TestBenchHosts(t *testing.T) {
 			if h == "" {
 				continue
 			}
-			dbPath := filepath.Join(db, "erp")
+			dbPath := filepath.Join(db, profile)
 			if role == "target" {
-				dbPath = filepath.Join(l.Root, "new", "erp")
+				dbPath = filepath.Join(l.Root, "new", profile)
 			}
 			fmt.Fprintf(&b, "  %s:\n    role: %s\n    ssh: %s\n    db: %s\n    dlc: %s\n    work: %s\n    cores: %d\n    disk-mbps: %s\n    iops: %s\n    call-ms: %.1f\n",
 				role, role, h, dbPath, dlc, filepath.Join(l.Root, "work"), cores, mbpsToMB(mbps), iops, callMs)
@@ -123,6 +127,10 @@ func TestBenchHosts(t *testing.T) {
 		start := time.Now()
 		sh(t, env, filepath.Join(binDir, "oedl"), "run", "--hosts", hf, "--plan", planDir, "--work", work, "--no-tui")
 		actual := time.Since(start)
+		if keep := os.Getenv("BENCH_HOSTS_KEEP"); keep != "" {
+			_ = exec.Command("cp", "-r", work, filepath.Join(keep, filepath.Base(work))).Run()
+			_ = os.WriteFile(filepath.Join(keep, filepath.Base(work)+".estimate.json"), []byte(out), 0o644)
+		}
 		dumps := map[string]int{}
 		data, err := os.ReadFile(filepath.Join(work, "journal.jsonl"))
 		require.NoError(t, err)
@@ -141,8 +149,8 @@ func TestBenchHosts(t *testing.T) {
 	fmt.Fprintf(&md, "# Benchmark: one host against source + replica + target\n\n")
 	fmt.Fprintf(&md, "Measured by `scripts/bench hosts` on %s (%d cores), %s, load average %s.\n\n", hostnameOr(), runtime.NumCPU(),
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), loadavg())
-	fmt.Fprintf(&md, "Database: oesim erp profile at %s (%d tables, %.1f MiB of records). Every host is a network namespace of this machine with its own sshd and its own oesim virtual disk of %s MiB/s and %s IOPS (start-up %s ms per utility call); oedl runs outside all of them and reaches each over ssh. The estimate is `oedl estimate --hosts` with a calibration made here on the same disk (`oedl calibrate`), and each host's call cost (a session and a login shell: measured, `call-ms`).\n\n",
-		scale, len(p.Tables), float64(p.Totals.Bytes)/(1<<20), mbps, iops, startup)
+	fmt.Fprintf(&md, "Database: oesim %s profile at %s (%d tables, %.1f MiB of records). Every host is a network namespace of this machine with its own sshd and its own oesim virtual disk of %s MiB/s and %s IOPS (start-up %s ms per utility call); oedl runs outside all of them and reaches each over ssh. The estimate is `oedl estimate --hosts` with a calibration made here on the same disk (`oedl calibrate`), and each host's call cost (a session and a login shell: measured, `call-ms`).\n\n",
+		profile, scale, len(p.Tables), float64(p.Totals.Bytes)/(1<<20), mbps, iops, startup)
 	fmt.Fprintf(&md, "| case | dumps per host | call ms | estimate | actual | error |\n|---|---|--:|--:|--:|--:|\n")
 	for _, r := range results {
 		fmt.Fprintf(&md, "| %s | %v | %.0f | %s | %s | %+.0f%% |\n", r.name, r.dumps, r.callMs, r.estimate.Round(100*time.Millisecond),
