@@ -49,6 +49,10 @@ type EstimateOptions struct {
 	Compare bool
 	JSON    bool
 	HTML    string
+	// Hosts is the hosts file: each host's disk, cores and link (its
+	// hardware keys over the estimate's machine), and the placement the
+	// run will make on them (docs/hosts.md).
+	Hosts string
 }
 
 // NewCmdEstimate builds `oedl estimate`.
@@ -111,6 +115,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.BoolVar(&opts.Compare, "compare", false, "compare strategies and say which is fastest here and why")
 	f.BoolVar(&opts.JSON, "json", false, "the estimate as JSON on stdout")
 	f.StringVar(&opts.HTML, "html", "", "also write the estimate (with its Gantt chart), the what-if table or the comparison as an HTML page to this file")
+	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: the window on the source, its replicas and the target, each with its own disk and cores (its keys over this machine's), and what the replicas save (docs/hosts.md)")
 	return cmd
 }
 
@@ -127,6 +132,14 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 	s, err := opts.setup()
 	if err != nil {
 		return err
+	}
+	if hf, err := readHosts(opts.Hosts, "", ""); err != nil {
+		return err
+	} else if hf != nil {
+		if s.whatIf || opts.Compare {
+			return UsageError("--hosts takes one estimate: leave out --compare and the lists of what-if values")
+		}
+		s.in.Hosts = estimate.HostsFrom(hf, s.in.Hardware)
 	}
 	if opts.HTML != "" {
 		if err := checkOutputFile("--html", opts.HTML); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/hosts"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/units"
@@ -43,6 +45,9 @@ type PlanOptions struct {
 	Memory    string
 	Target    string
 	JSON      bool
+	Hosts     string // hosts file: the source (and the target's path) on their hosts
+
+	hosts *hosts.File
 }
 
 // NewCmdPlan builds `oedl plan`.
@@ -99,10 +104,24 @@ written unless the whole plan is valid.`,
 	f.StringVar(&opts.Memory, "memory", "", "memory of the target machine, e.g. 64GB (default: this machine's)")
 	f.StringVar(&opts.Target, "target", "", "target database path the extents are laid out for")
 	f.BoolVar(&opts.JSON, "json", false, "print plan.json on stdout")
+	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: run tabanalys and dump the .df on the source host over ssh, and lay the extents out for the target host's database (docs/hosts.md)")
 	return cmd
 }
 
 func planRun(ctx context.Context, opts *PlanOptions) error {
+	hf, err := readHosts(opts.Hosts, opts.Source, "")
+	if err != nil {
+		return err
+	}
+	if hf != nil {
+		if opts.Tabanalys != "" {
+			return UsageError("--hosts plans from the source host: leave out --tabanalys")
+		}
+		opts.hosts = hf
+		if opts.Target == "" {
+			opts.Target = hf.Target().DB
+		}
+	}
 	o, err := opts.planOptions()
 	if err != nil {
 		return err
@@ -114,7 +133,7 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 	var df *openedge.DF
 	var extra []plan.File
 	switch {
-	case opts.Source != "":
+	case opts.Source != "" || opts.hosts != nil:
 		in, df, extra, err = sourceInput(ctx, opts)
 	default:
 		in, df, err = fileInput(opts)
@@ -129,7 +148,11 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 	if opts.Source != "" {
 		p.Source.Path, _ = filepath.Abs(strings.TrimSuffix(opts.Source, ".db"))
 	}
-	if err := checkPlanPaths(ctx, opts, p); err != nil {
+	if opts.hosts != nil {
+		// The source and the target are on their hosts: their files are
+		// proven there, by oedl run's preflight.
+		p.Source.Path = opts.hosts.Source().DB
+	} else if err := checkPlanPaths(ctx, opts, p); err != nil {
 		return err
 	}
 	if err := plan.WriteDir(opts.Out, p, df, extra...); err != nil {
@@ -153,7 +176,7 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 func (opts *PlanOptions) planOptions() (plan.Options, error) {
 	o := plan.DefaultOptions()
 	switch {
-	case opts.Tabanalys == "" && opts.Source == "":
+	case opts.Tabanalys == "" && opts.Source == "" && opts.hosts == nil:
 		return o, UsageError("give --tabanalys FILE or --source DB")
 	case opts.Tabanalys != "" && opts.Source != "":
 		return o, UsageError("--tabanalys and --source exclude each other")
@@ -281,35 +304,45 @@ func readDF(path string) (*openedge.DF, error) {
 	return df, nil
 }
 
-// sourceInput runs tabanalys and the .df dump against --source, through
-// the same utilities a DBA would run, and keeps both outputs in the plan
-// directory (source.tba, source.df) so that the plan can be audited.
+// sourceInput runs tabanalys and the .df dump against --source (or the
+// source host of --hosts), through the same utilities a DBA would run, and
+// keeps both outputs in the plan directory (source.tba, source.df) so that
+// the plan can be audited.
 func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.DF, []plan.File, error) {
 	var in plan.Input
-	if opts.DLC == "" {
-		return in, nil, nil, PreconditionError(errors.New("--source needs --dlc DIR or $DLC"))
-	}
-	proutil := filepath.Join(opts.DLC, "bin", "proutil")
-	progres := filepath.Join(opts.DLC, "bin", "_progres")
-	for _, exe := range []string{proutil, progres} {
-		if _, err := os.Stat(exe); err != nil {
-			return in, nil, nil, PreconditionError(fmt.Errorf("DLC %s: %s not found: is it an OpenEdge (or oesim) install?", opts.DLC, exe))
-		}
-	}
-	db := strings.TrimSuffix(opts.Source, ".db")
-	if _, err := os.Stat(db + ".db"); err != nil {
-		return in, nil, nil, PreconditionError(fmt.Errorf("source database %s: %s.db not found", opts.Source, db))
-	}
-	tmp, err := os.MkdirTemp("", "oedl-plan-")
+	ps, err := opts.planSource()
 	if err != nil {
 		return in, nil, nil, err
 	}
-	defer os.RemoveAll(tmp)
-	env := []string{"DLC=" + opts.DLC}
-
-	res, err := opts.Runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.TabanalysArgs(db, false, ""), Env: env})
+	defer ps.close()
+	if ps.dlc == "" {
+		return in, nil, nil, PreconditionError(errors.New("--source needs --dlc DIR or $DLC"))
+	}
+	proutil := path.Join(ps.dlc, "bin", "proutil")
+	progres := path.Join(ps.dlc, "bin", "_progres")
+	db := strings.TrimSuffix(ps.db, ".db")
+	got, err := ps.fs.Lstat(ctx, proutil, progres, db+".db")
 	if err != nil {
-		return in, nil, nil, FailedError(fmt.Errorf("proutil %s -C tabanalys: %w\n%s", db, err, tail(res.Output)))
+		return in, nil, nil, PreconditionError(fmt.Errorf("%s%v", ps.where, err))
+	}
+	for _, exe := range []string{proutil, progres} {
+		if _, ok := got[exe]; !ok {
+			return in, nil, nil, PreconditionError(fmt.Errorf("%sDLC %s: %s not found: is it an OpenEdge (or oesim) install?", ps.where, ps.dlc, exe))
+		}
+	}
+	if _, ok := got[db+".db"]; !ok {
+		return in, nil, nil, PreconditionError(fmt.Errorf("%ssource database %s: %s.db not found", ps.where, ps.db, db))
+	}
+	tmp := path.Join(ps.scratch, fmt.Sprintf(".oedl-plan-%d", os.Getpid()))
+	if err := ps.fs.MkdirAll(ctx, tmp); err != nil {
+		return in, nil, nil, err
+	}
+	defer func() { _ = ps.fs.RemoveAll(context.WithoutCancel(ctx), tmp) }()
+	env := append([]string{"DLC=" + ps.dlc}, ps.env...)
+
+	res, err := ps.runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.TabanalysArgs(db, false, ""), Env: env, Dir: tmp})
+	if err != nil {
+		return in, nil, nil, FailedError(fmt.Errorf("%sproutil %s -C tabanalys: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
 	report := res.Output
 	name := db + " (proutil -C tabanalys)"
@@ -318,13 +351,13 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	}
 	in.AnalysisName = "source.tba"
 
-	dfPath := filepath.Join(tmp, "source.df")
-	res, err = opts.Runner.Run(ctx, execx.Cmd{Path: progres, Env: env,
+	dfPath := path.Join(tmp, "source.df")
+	res, err = ps.runner.Run(ctx, execx.Cmd{Path: progres, Env: env, Dir: tmp,
 		Args: openedge.ProgresArgs(db, "prodict/dump_df.p", "ALL,"+dfPath+",")})
 	if err != nil {
-		return in, nil, nil, FailedError(fmt.Errorf("_progres dump_df.p on %s: %w\n%s", db, err, tail(res.Output)))
+		return in, nil, nil, FailedError(fmt.Errorf("%s_progres dump_df.p on %s: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
-	dfData, err := os.ReadFile(dfPath)
+	dfData, err := ps.fs.ReadFile(ctx, dfPath)
 	if err != nil {
 		return in, nil, nil, FailedError(fmt.Errorf("dump_df.p wrote no .df: %w\n%s", err, tail(res.Output)))
 	}

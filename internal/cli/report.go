@@ -16,9 +16,10 @@ import (
 
 // ReportOptions are the flags of `oedl report`.
 type ReportOptions struct {
-	IO   *IOStreams
-	Work string
-	HTML string // extra copy of report.html, e.g. for mailing
+	IO    *IOStreams
+	Work  string
+	HTML  string // extra copy of report.html, e.g. for mailing
+	Hosts string // hosts file: each host's role and address in the Hosts section
 }
 
 // NewCmdReport builds `oedl report`.
@@ -41,6 +42,7 @@ is not OK, so scripts can gate on it.`,
 	}
 	cmd.Flags().StringVar(&opts.Work, "work", "", "work directory of the run")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the HTML report to FILE")
+	cmd.Flags().StringVar(&opts.Hosts, "hosts", "", "hosts file of the run: each host's role and ssh destination in the report's Hosts section (docs/hosts.md)")
 	return cmd
 }
 
@@ -59,6 +61,10 @@ func reportRun(opts *ReportOptions) error {
 			return err
 		}
 	}
+	hf, err := readHosts(opts.Hosts, "", "")
+	if err != nil {
+		return err
+	}
 	d, err := report.FromWork(opts.Work)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -66,6 +72,7 @@ func reportRun(opts *ReportOptions) error {
 		}
 		return UsageError("%v", err)
 	}
+	d.WithHosts(hf)
 	if err := report.Write(opts.Work, d); err != nil {
 		return err
 	}

@@ -49,6 +49,9 @@ type RunOptions struct {
 	// makes of its own graph (journalled, the report's estimate against
 	// actual), of its live ETA and of the dry run (as oedl estimate).
 	Hardware, Calibration string
+	// Hosts is the hosts file: the source, replicas and target on several
+	// machines (docs/hosts.md).
+	Hosts string
 }
 
 // NewCmdRun builds `oedl run`.
@@ -104,12 +107,18 @@ EXIT STATUS
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
 	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the machine of the run's estimate, its live ETA and the dry run")
 	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
+	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: the source, its replicas and the target on several machines, over ssh (docs/hosts.md); it names the databases")
 	return cmd
 }
 
 func (opts *RunOptions) config() (run.Config, error) {
 	var cfg run.Config
+	hf, err := readHosts(opts.Hosts, opts.Source, opts.Target)
+	if err != nil {
+		return cfg, err
+	}
 	switch {
+	case hf != nil:
 	case opts.Source == "":
 		return cfg, UsageError("give the source database with --source")
 	case opts.Target == "":
@@ -149,7 +158,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, Retries: retries, MinTimeout: opts.JobTimeout,
-		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner, Version: Version(),
+		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner, Version: Version(), Hosts: hf,
 	}, nil
 }
 
@@ -161,6 +170,10 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	m, note, err := opts.costModel(cfg.Plan)
 	if err != nil {
 		return err
+	}
+	if opts.DryRun && cfg.Hosts != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
+		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if opts.DryRun {
 		checked, err := run.Check(ctx, cfg)

@@ -13,15 +13,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/report"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/tui"
 )
 
 // StatusOptions are the flags of `oedl status`.
 type StatusOptions struct {
-	IO   *IOStreams
-	Work string
-	JSON bool
+	IO    *IOStreams
+	Work  string
+	JSON  bool
+	Hosts string // hosts file: each host's role and address beside what it did
 }
 
 // NewCmdStatus builds `oedl status`.
@@ -48,6 +50,7 @@ EXIT STATUS
 	}
 	cmd.Flags().StringVar(&opts.Work, "work", "", "work directory of the run")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "the picture as JSON on stdout")
+	cmd.Flags().StringVar(&opts.Hosts, "hosts", "", "hosts file of the run: each host's role and ssh destination beside what it did there (docs/hosts.md)")
 	return cmd
 }
 
@@ -71,15 +74,26 @@ type statusJSON struct {
 	VerifyText string `json:"verify_text,omitempty"`
 	// Failed: the run ended without success (the exit status is 1).
 	Failed bool `json:"failed"`
+	// Hosts is what each host did, on several hosts (docs/hosts.md).
+	Hosts []report.HostRow `json:"hosts,omitempty"`
 }
 
 func statusRun(_ context.Context, opts *StatusOptions) error {
 	if opts.Work == "" {
 		return UsageError("give the work directory with --work")
 	}
+	hf, err := readHosts(opts.Hosts, "", "")
+	if err != nil {
+		return err
+	}
 	st, err := run.ReadStatus(opts.Work)
 	if err != nil {
 		return UsageError("%v", err)
+	}
+	var rows report.Data
+	if len(st.Records) > 0 {
+		rows.Hosts = report.HostRows(st.Records, st.Records[0].Time)
+		rows.WithHosts(hf)
 	}
 	state := tui.NewState()
 	for _, e := range st.Events() {
@@ -103,7 +117,7 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 		work, _ := filepath.Abs(opts.Work)
 		out := statusJSON{Snapshot: state.Snapshot(), Work: work, Alive: st.Running, Killed: st.Killed, PID: st.PID,
 			DirtyAreas: areas, LoadedTwice: st.Replayed.LoadedTwice(), Records: len(st.Records), Orphans: orphans,
-			Verify: string(verdict.State), VerifyText: verdictText(verdict), Failed: st.Failed()}
+			Verify: string(verdict.State), VerifyText: verdictText(verdict), Failed: st.Failed(), Hosts: rows.Hosts}
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -131,6 +145,7 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	if len(orphans) > 0 {
 		fmt.Fprintf(w, "still running from the killed run: %s; oedl run --resume stops them before it repairs anything\n", strings.Join(orphans, ", "))
 	}
+	writeHostRows(w, rows.Hosts, st.Killed)
 	if twice := st.Replayed.LoadedTwice(); len(twice) > 0 {
 		fmt.Fprintf(w, "WARNING: loaded twice without a repair between: %v\n", twice)
 	}

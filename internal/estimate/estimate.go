@@ -28,6 +28,8 @@ type Input struct {
 	// schedule.DefaultCost), so the simulated queue starts jobs in the
 	// order the run will.
 	QueueCost func(*schedule.Job) time.Duration
+	// Hosts places the run on several machines (nil: Hardware alone).
+	Hosts *Hosts
 }
 
 // simulation is one dispatch of the plan's graph on the simulated clock.
@@ -103,11 +105,38 @@ func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.
 // the whole run).
 func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork), left *leftGraph) (*simulation, error) {
 	cc := in.context()
+	ccs := map[string]costContext{}
+	ccFor := func(host string) costContext {
+		if in.Hosts == nil {
+			return cc
+		}
+		c, ok := ccs[host]
+		if !ok {
+			c = cc
+			c.hw = in.Hosts.hardware(host, in.Hardware)
+			c.disk = c.hw.disk()
+			ccs[host] = c
+		}
+		return c
+	}
 	cost := in.QueueCost
 	if cost == nil {
-		cost = func(j *schedule.Job) time.Duration { return aloneDuration(m.work(j, cc), cc.hw) }
+		cost = func(j *schedule.Job) time.Duration {
+			if in.Hosts != nil && j.Kind == schedule.KindMove {
+				l := in.Hosts.link(j.Host)
+				return aloneDuration(moveWork(j, l), linkHardware(l))
+			}
+			c := ccFor(j.Host)
+			w := m.work(j, c)
+			if in.Hosts != nil && j.Host != "" {
+				w.startup += remoteCalls(j.Kind) * in.Hosts.link(j.Host).CallMs / 1000
+			}
+			return aloneDuration(w, c.hw)
+		}
 	}
-	built, err := schedule.Build(in.Plan, in.Strategy.BuildOptions(cost))
+	bo := in.Strategy.BuildOptions(cost)
+	bo.Hosts = in.Hosts.layout()
+	built, err := schedule.Build(in.Plan, bo)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +147,11 @@ func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*sched
 		}
 		opts.Skip = func(j *schedule.Job) bool { return left.done[j.ID] }
 	}
+	if in.Hosts != nil {
+		opts.Slots = in.Hosts.Layout.Slots(max(1, in.Strategy.DumpJobs), max(1, in.Strategy.LoadJobs))
+	}
 	ex := newSimExecutor(m, cc, built)
+	ex.hosts, ex.ccFor = in.Hosts, ccFor
 	ex.perturb = perturb
 	sim := &simulation{built: built}
 	opts.Events = startRecorder{sim: sim, g: built.Graph}
@@ -144,6 +177,9 @@ func Run(ctx context.Context, in Input) (*Estimate, error) {
 		return nil, err
 	}
 	est := summarise(&in, m, sim)
+	if est.Hosts, err = hostsSummary(ctx, &in, m, sim, est.Window.D()); err != nil {
+		return nil, err
+	}
 	if in.Samples > 0 {
 		r, err := monteCarlo(ctx, &in, m, in.Samples, in.Seed)
 		if err != nil {

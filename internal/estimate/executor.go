@@ -13,9 +13,11 @@ import (
 // it lands, with its load (Outcome.Add, before the load barrier), exactly
 // as the real run does.
 type simExecutor struct {
-	s       *sim
+	s       *multiSim // one machine, or one per host and link
 	m       *Model
 	cc      costContext
+	hosts   *Hosts
+	ccFor   func(host string) costContext
 	built   *schedule.Built
 	base    time.Time
 	pending []schedule.Outcome
@@ -30,15 +32,31 @@ var _ schedule.Executor = (*simExecutor)(nil)
 var simEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func newSimExecutor(m *Model, cc costContext, built *schedule.Built) *simExecutor {
-	return &simExecutor{s: newSim(cc.hw), m: m, cc: cc, built: built, base: simEpoch}
+	return &simExecutor{s: &multiSim{sims: map[string]*sim{}}, m: m, cc: cc, built: built, base: simEpoch,
+		ccFor: func(string) costContext { return cc }}
 }
 
 func (e *simExecutor) Start(_ context.Context, j *schedule.Job) {
-	w := e.m.work(j, e.cc)
+	var w jobWork
+	key := ""
+	hw := func() Hardware { return e.cc.hw }
+	switch {
+	case e.hosts == nil:
+		w = e.m.work(j, e.cc)
+	case j.Kind == schedule.KindMove:
+		l := e.hosts.link(j.Host)
+		w, key, hw = moveWork(j, l), e.hosts.simKey(j), func() Hardware { return linkHardware(l) }
+	default:
+		cc := e.ccFor(j.Host)
+		w, key, hw = e.m.work(j, cc), e.hosts.simKey(j), func() Hardware { return cc.hw }
+		if j.Host != "" {
+			w.startup += remoteCalls(j.Kind) * e.hosts.link(j.Host).CallMs / 1000
+		}
+	}
 	if e.perturb != nil {
 		e.perturb(j, &w)
 	}
-	e.s.add(j, w)
+	e.s.get(key, hw).add(j, w)
 }
 
 func (e *simExecutor) Next() schedule.Outcome {
@@ -54,8 +72,8 @@ func (e *simExecutor) Next() schedule.Outcome {
 			// not added again.
 			if ev.task.sections && ev.flow >= 0 && e.built.Job(schedule.LoadID(j.Table, ev.flow+1)) == nil {
 				share := bracketShares(len(ev.task.flows), e.m.BracketSkew)[ev.flow]
-				out.Add = []*schedule.Job{e.built.SectionLoad(j, ev.flow+1,
-					int64(float64(j.Records)*share), int64(float64(j.Bytes)*share))}
+				out.Add = e.built.SectionJobs(j, ev.flow+1,
+					int64(float64(j.Records)*share), int64(float64(j.Bytes)*share))
 			}
 			if out.Done || len(out.Add) > 0 {
 				e.pending = append(e.pending, out)

@@ -97,9 +97,16 @@ func (s *sim) add(ref any, w jobWork) *task {
 // step advances the clock to the next event and returns what ended then
 // (possibly nothing, when only a start-up ended). Callers loop until they
 // get the events they report.
-func (s *sim) step() []simEvent {
+func (s *sim) step() []simEvent { return s.advance(s.next()) }
+
+// next is the time to this machine's next event (a stream or a start-up
+// ending, the burst bucket running dry): +Inf when nothing runs.
+func (s *sim) next() float64 {
 	if s.dirty {
 		s.reallocate()
+	}
+	if len(s.tasks) == 0 {
+		return math.Inf(1)
 	}
 	dt := math.Inf(1)
 	for _, t := range s.tasks {
@@ -125,10 +132,22 @@ func (s *sim) step() []simEvent {
 		// and fills at what they leave of it: when it runs dry the
 		// ceilings drop to the baseline, an event of its own.
 		use, earn := s.bucketUse()
-		burst := s.bursting()
-		if burst && use > earn {
+		if s.bursting() && use > earn {
 			dt = math.Min(dt, s.credit/(use-earn))
 		}
+	}
+	return dt
+}
+
+// advance moves this machine's clock by dt (at most next()) and returns
+// what ended then.
+func (s *sim) advance(dt float64) []simEvent {
+	if s.dirty {
+		s.reallocate()
+	}
+	if s.disk.bursts() {
+		use, earn := s.bucketUse()
+		burst := s.bursting()
 		s.credit = math.Min(s.disk.bucket, math.Max(0, s.credit+(earn-use)*dt))
 		if s.bursting() != burst {
 			s.dirty = true

@@ -29,6 +29,8 @@ type Estimate struct {
 	Dominant   []Advice    `json:"dominant"`
 	Tables     []TableTime `json:"tables"` // longest dump+load first
 	Warnings   []string    `json:"warnings,omitempty"`
+	// Hosts is what each host does on several hosts (docs/hosts.md).
+	Hosts *HostsSummary `json:"hosts,omitempty"`
 
 	sim *simulation
 }

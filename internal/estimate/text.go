@@ -38,6 +38,7 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 		ew.printf("  %8s  %-40s %8s%s\n", units.FormatDuration(s.Start.D()), s.Job, units.FormatDuration((s.End - s.Start).D()), wait)
 	}
 
+	e.Hosts.write(ew)
 	if e.Bottleneck != "" {
 		ew.printf("\nBottleneck: %s\n", e.Bottleneck)
 	}

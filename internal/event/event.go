@@ -75,6 +75,7 @@ type Event struct {
 	JobKind string `json:"job_kind,omitempty"` // dump, load, idxbuild, ...
 	Table   string `json:"table,omitempty"`
 	Area    string `json:"area,omitempty"`
+	Host    string `json:"host,omitempty"` // where the job runs, on several hosts (docs/hosts.md)
 	Attempt int    `json:"attempt,omitempty"`
 
 	Records      int64 `json:"records,omitempty"` // so far, or final on job_finished

@@ -40,6 +40,17 @@ type Cmd struct {
 	// Output, when set, also receives the combined output as it comes
 	// (progress parsing).
 	Output io.Writer
+	// StdinFrom, when set, is the program's standard input instead of
+	// Stdin (a file streamed to it).
+	StdinFrom io.Reader
+	// Stdout, when set, receives the program's standard output alone, as
+	// it comes (a file streamed from it); the combined output, Log and
+	// Output then carry its standard error only.
+	Stdout io.Writer
+	// RemoteStarted, when set, is called with the process ID of a remote
+	// call's process group on its host once it has started (a runner for
+	// another machine: Started is for this machine's processes).
+	RemoteStarted func(pid int)
 }
 
 // Result is what a call left behind.
@@ -87,7 +98,13 @@ func (Local) Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.Stdin = strings.NewReader(c.Stdin)
+	if c.StdinFrom != nil {
+		cmd.Stdin = c.StdinFrom
+	}
 	cmd.Stdout = w
+	if c.Stdout != nil {
+		cmd.Stdout = c.Stdout
+	}
 	cmd.Stderr = w
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	start := time.Now()

@@ -35,6 +35,13 @@ const RunJob = "run"
 type File struct {
 	Path string `json:"path"`
 	Size int64  `json:"size"`
+	// Host is the host the file is on, by its name in the hosts file
+	// ("" = the machine oedl runs on).
+	Host string `json:"host,omitempty"`
+	// SHA256 of the file's bytes, when the job read them (a dump whose
+	// files move to another machine, and the move): what a copy is
+	// checked against end to end.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // Record is one line of the journal.
@@ -51,6 +58,9 @@ type Record struct {
 	// Section of a load: 0 = every file of the table's dump, N = the .bd
 	// section N of a threaded dump.
 	Section int `json:"section,omitempty"`
+	// Host is where the job ran, by its name in the hosts file ("" = the
+	// machine oedl runs on).
+	Host string `json:"host,omitempty"`
 
 	// Proof of the outcome.
 	Files   []File `json:"files,omitempty"`   // dump: .bd files and sizes; other jobs: files they wrote
@@ -113,7 +123,7 @@ type Record struct {
 func (r Record) Event() event.Event {
 	e := event.Event{
 		V: event.SchemaVersion, Time: r.Time, Job: event.StableID(r.Job), JobKind: r.Kind,
-		Table: r.Table, Area: r.Area, Attempt: r.Attempt, Records: r.Records, Bytes: r.Bytes,
+		Table: r.Table, Area: r.Area, Host: r.Host, Attempt: r.Attempt, Records: r.Records, Bytes: r.Bytes,
 		Elapsed: r.Elapsed, Message: r.Message, Err: r.Err, Log: r.Log,
 		Reason: r.Reason, ExitCode: r.ExitCode, Signal: r.Signal, Timeout: r.Timeout,
 	}

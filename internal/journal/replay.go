@@ -236,17 +236,33 @@ func (r *Replayed) IsDone(id string) bool {
 // resume. A job whose Done record lists no files is proven by the record
 // alone (a load: (6256) was seen and journalled before it was claimed).
 func (r *Replayed) Proven(id string) (bool, string) {
+	return r.ProvenBy(id, func(f File) (int64, error) {
+		st, err := os.Stat(f.Path)
+		if err != nil {
+			return 0, err
+		}
+		return st.Size(), nil
+	})
+}
+
+// ProvenBy is Proven with the size of each file asked of size (which
+// knows the file's host: a file on another machine is asked there).
+func (r *Replayed) ProvenBy(id string, size func(File) (int64, error)) (bool, string) {
 	j := r.Jobs[id]
 	if j == nil || j.State != Done || j.Done == nil {
 		return false, "not done"
 	}
 	for _, f := range j.Done.Files {
-		st, err := os.Stat(f.Path)
-		if err != nil {
-			return false, fmt.Sprintf("%s: %v", f.Path, err)
+		n, err := size(f)
+		where := f.Path
+		if f.Host != "" {
+			where = f.Host + ":" + f.Path
 		}
-		if st.Size() != f.Size {
-			return false, fmt.Sprintf("%s is %d bytes, the journal recorded %d", f.Path, st.Size(), f.Size)
+		if err != nil {
+			return false, fmt.Sprintf("%s: %v", where, err)
+		}
+		if n != f.Size {
+			return false, fmt.Sprintf("%s is %d bytes, the journal recorded %d", where, n, f.Size)
 		}
 	}
 	return true, ""

@@ -113,13 +113,28 @@ func (r *Record) file(p string) *RecordFile {
 
 // Write replaces the record at path, atomically.
 func (r *Record) Write(path string) error {
+	data, err := r.Bytes()
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, data)
+}
+
+// Bytes is the record as Write writes it (for a record written on
+// another host).
+func (r *Record) Bytes() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
-		return err
+		return nil, err
 	}
-	return atomicfile.WriteFile(path, b.Bytes())
+	return b.Bytes(), nil
+}
+
+// FileReader is a view that reads files itself (another host's).
+type FileReader interface {
+	ReadFile(name string) ([]byte, error)
 }
 
 // ReadRecord reads the record at path: nil, nil when there is none. A
@@ -136,7 +151,11 @@ func ReadRecord(view FS, path string) (*Record, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file: it proves nothing", path)
 	}
-	data, err := os.ReadFile(path)
+	read := os.ReadFile
+	if fr, ok := view.(FileReader); ok {
+		read = fr.ReadFile
+	}
+	data, err := read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -153,20 +172,24 @@ func ReadRecord(view FS, path string) (*Record, error) {
 // Remove deletes the files Prove found replaceable, each only while it is
 // still the file proven: a regular file, not a link, with the identity
 // the proof saw. Anything else is left alone and is an error.
-func Remove(found []Found) error {
+func Remove(found []Found) error { return RemoveWith(OS{}, os.Remove, found) }
+
+// RemoveWith is Remove on the filesystem view sees, removing through
+// remove (another host's).
+func RemoveWith(view FS, remove func(path string) error, found []Found) error {
 	for _, f := range found {
-		fi, err := os.Lstat(f.Resolved)
+		fi, err := view.Lstat(f.Resolved)
 		if os.IsNotExist(err) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		id, ok := identify(OS{}, f.Resolved, fi)
+		id, ok := identify(view, f.Resolved, fi)
 		if !fi.Mode().IsRegular() || !ok || !id.Same(f.ID) {
 			return fmt.Errorf("%s changed since it was proven oedl's to replace: left alone", f.Resolved)
 		}
-		if err := os.Remove(f.Resolved); err != nil {
+		if err := remove(f.Resolved); err != nil {
 			return err
 		}
 	}

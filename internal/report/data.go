@@ -49,6 +49,9 @@ type Data struct {
 	Throughput []Rate     // dump and load throughput over time
 	Failures   []FailureRow
 
+	// Hosts are what each host did, on several hosts (none on one machine).
+	Hosts []HostRow
+
 	// Spans are the jobs as they ran, for the Gantt chart.
 	Spans *schedule.Result
 	Bars  []Bar

@@ -67,6 +67,7 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	res := spansFromJournal(recs, p)
 	d.Spans = res
 	d.Started, d.Ended = res.Start, res.End
+	d.Hosts = HostRows(recs, res.Start)
 	for _, r := range recs {
 		if r.Job != journal.RunJob {
 			continue

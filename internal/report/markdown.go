@@ -53,6 +53,13 @@ func WriteMarkdown(w io.Writer, d Data) error {
 			p("%d. %s: %s → %s (%s)\n", i+1, mdEsc(s.Label), units.FormatDuration(s.Start), units.FormatDuration(s.End), units.FormatDuration(s.End-s.Start))
 		}
 	}
+	if len(d.Hosts) > 0 {
+		p("\n## Hosts\n\nWhere the work ran: each dump on a host holding the data, its files moved to the target's machine and checked there, the loads on the target.\n\n| Host | Role | Reached | Jobs | Failed | Dumps | Dumped | Moves | Moved | Loads | First start | Last end |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		for _, h := range d.Hosts {
+			p("| %s | %s | %s | %d | %d | %d | %s | %d | %s | %d | %s | %s |\n", mdEsc(h.Name), h.Role, mdEsc(h.SSH), h.Jobs, h.Failed,
+				h.Dumps, bytesOrDash(h.DumpBytes), h.Moves, bytesOrDash(h.MovedBytes), h.Loads, units.FormatDuration(h.Start), units.FormatDuration(h.End))
+		}
+	}
 	if len(d.Kinds) > 0 {
 		p("\n## Jobs by kind\n\n| Kind | Jobs | Failed | Busy (sum) | First start | Last end | Data |\n|---|--:|--:|--:|--:|--:|--:|\n")
 		for _, k := range d.Kinds {

@@ -26,6 +26,8 @@ type step struct {
 	okExit []int
 	// started, when set, gets the utility's process ID as it starts.
 	started func(pid int)
+	// host runs the call (its name in the hosts file; "" = this machine).
+	host string
 }
 
 func (s step) String() string { return fmt.Sprint(s.argv) }
@@ -42,9 +44,18 @@ func Commands(cfg Config, j *schedule.Job) [][]string {
 	return out
 }
 
-// steps builds the calls of job j. files are the .bd files of a load when
-// known (nil: predicted from the table name).
+// steps builds the calls of job j, on its host. files are the .bd files
+// of a load when known (nil: predicted from the table name).
 func (c *Config) steps(j *schedule.Job, files []string) []step {
+	hc := c.at(j.Host)
+	ss := hc.jobSteps(j, files)
+	for i := range ss {
+		ss[i].host = hc.host
+	}
+	return ss
+}
+
+func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 	switch j.Kind {
 	case schedule.KindPreflight, schedule.KindVerify:
 		return nil // done in Go: see preflight.go, and verify
@@ -53,9 +64,13 @@ func (c *Config) steps(j *schedule.Job, files []string) []step {
 	case schedule.KindShutdown:
 		return []step{c.shutdownStep(j.DB)}
 	case schedule.KindAnalyzeSource:
-		return []step{{argv: c.proutil(c.Source, "tabanalys"), save: c.work(SourceAnalysis)}}
+		return []step{{argv: c.proutil(c.Source, "tabanalys"), save: c.saved(SourceAnalysis)}}
 	case schedule.KindAnalyzeTarget:
-		return []step{{argv: c.proutil(c.Target, "tabanalys"), save: c.work(TargetAnalysis)}}
+		return []step{{argv: c.proutil(c.Target, "tabanalys"), save: c.saved(TargetAnalysis)}}
+	case schedule.KindAnalyzeReplica:
+		return []step{{argv: c.proutil(c.Source, "tabanalys"), save: c.saved(replicaAnalysis(j.Host))}}
+	case schedule.KindMove, schedule.KindProveReplica:
+		return nil // done in Go: move.go, replica.go
 	case schedule.KindDumpDF:
 		return []step{{argv: c.progres(schedule.DBSource, "prodict/dump_df.p", "ALL,"+c.work(SourceDF))}}
 	case schedule.KindDumpSeq:
@@ -125,15 +140,18 @@ func (c *Config) progres(which, proc, param string) []string {
 
 // truncateStep empties a target area, answering its confirmation prompt.
 func (c *Config) truncateStep(area string) step {
-	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n"}
+	c = c.atDB(schedule.DBTarget)
+	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n", host: c.host}
 }
 
 func (c *Config) serveStep(which string) step {
-	return step{argv: []string{c.bin("proserve"), c.db(which)}}
+	c = c.atDB(which)
+	return step{argv: []string{c.bin("proserve"), c.db(which)}, host: c.host}
 }
 
 func (c *Config) shutdownStep(which string) step {
-	return step{argv: []string{c.bin("proshut"), c.db(which), "-by"}}
+	c = c.atDB(which)
+	return step{argv: []string{c.bin("proshut"), c.db(which), "-by"}, host: c.host}
 }
 
 func (c *Config) createSteps() []step {
@@ -150,16 +168,18 @@ func (c *Config) createSteps() []step {
 }
 
 func (c *Config) dumpStep(j *schedule.Job) step {
+	c = c.at(j.Host)
 	dir := c.dumpDir(j.Table)
 	args := []string{j.Table, dir}
 	if j.Threads > 1 {
 		args = append(args, "-thread", "1", "-threadnum", strconv.Itoa(j.Threads),
 			"-dumplist", filepath.Join(dir, safeName(j.Table)+".dumplist"))
 	}
-	return step{argv: c.proutil(c.Source, "dump", args...), utility: "dump"}
+	return step{argv: c.proutil(c.Source, "dump", args...), utility: "dump", host: c.host}
 }
 
 func (c *Config) idxbuildStep() step {
+	c = c.atDB(schedule.DBTarget)
 	p := c.Plan.Idxbuild.Params()
 	p.TempDir, p.Rusage = filepath.Join(c.Work, "sort"), true
 	target := openedge.IdxbuildAll()
@@ -172,7 +192,7 @@ func (c *Config) idxbuildStep() step {
 	argv := append([]string{c.bin("proutil")}, openedge.IdxbuildArgs(c.Target, target, p)...)
 	// idxbuild all does not ask about sort space, but a release that does
 	// (or a partial rebuild) gets its "y" answers instead of hanging.
-	return step{argv: argv, stdin: "y\ny\ny\n", utility: "idxbuild"}
+	return step{argv: argv, stdin: "y\ny\ny\n", utility: "idxbuild", host: c.host}
 }
 
 // sortedFiles returns the section files in section order.

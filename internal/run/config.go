@@ -12,6 +12,7 @@ import (
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/hosts"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 )
@@ -61,6 +62,11 @@ type Config struct {
 	// to let go of a database (0 = 2 minutes).
 	WaitFree time.Duration
 
+	// Hosts places the run on several machines (nil: this one only; see
+	// hosts.go and docs/hosts.md). Source and Target are then the
+	// databases it names.
+	Hosts *hosts.File
+
 	Runner execx.Runner
 	Events event.Sink
 	// Version is oedl's own version, journalled with each invocation for
@@ -72,6 +78,12 @@ type Config struct {
 	// makes of its own graph at the start, journalled for the report, and
 	// of the live ETA (eta.go); nil: neither.
 	Model *estimate.Model
+
+	// Set by fill on several hosts: the machines, and for a Config seen
+	// from a host (at), which host and the work directory here.
+	fleet       *fleet
+	host        string
+	controlWork string
 }
 
 // WithDefaults returns the configuration with every default filled in, as
@@ -125,6 +137,9 @@ func (c *Config) fill() {
 	if c.Events == nil {
 		c.Events = event.SinkFunc(func(event.Event) {})
 	}
+	if c.Hosts != nil {
+		c.Source, c.Target = c.Hosts.Source().DB, c.Hosts.Target().DB
+	}
 	c.Source = dbPath(c.Source)
 	c.Target = dbPath(c.Target)
 	// Utilities run in the work directory: every path they get is absolute.
@@ -134,6 +149,10 @@ func (c *Config) fill() {
 				*p = abs
 			}
 		}
+	}
+	if c.Hosts != nil {
+		c.Hosts.Defaults(c.DLC, c.Work)
+		c.setupHosts()
 	}
 }
 
@@ -168,6 +187,7 @@ func (c *Config) buildOptions() schedule.BuildOptions {
 		ServeTarget: c.LoadJobs > 1,
 		DumpThreads: c.DumpThreads,
 		Cost:        c.Cost,
+		Hosts:       c.hostLayout(),
 	}
 	if c.ThreadedDumpMin > 0 {
 		o.ThreadedDumpMin = c.ThreadedDumpMin
@@ -177,10 +197,10 @@ func (c *Config) buildOptions() schedule.BuildOptions {
 
 func (c *Config) served(db string) bool {
 	o := c.buildOptions()
-	if db == schedule.DBSource {
-		return o.ServeSource
+	if db == schedule.DBTarget {
+		return o.ServeTarget
 	}
-	return o.ServeTarget
+	return o.ServeSource // the source and its replicas
 }
 
 func (c *Config) timeout(j *schedule.Job) time.Duration {
@@ -212,10 +232,10 @@ const (
 func (c *Config) work(name string) string { return filepath.Join(c.Work, name) }
 
 func (c *Config) db(which string) string {
-	if which == schedule.DBSource {
-		return c.Source
+	if which == schedule.DBTarget {
+		return c.Target
 	}
-	return c.Target
+	return c.atDB(which).Source // the source, or the replica's copy of it
 }
 
 func (c *Config) validate() error {
@@ -236,8 +256,12 @@ func (c *Config) validate() error {
 
 // env is what every utility call gets on top of oedl's environment: the
 // wrappers in $DLC/bin refuse to run without DLC.
-// WorkEnv marks each as this run's (see stopOrphans).
-func (c *Config) env() []string { return []string{"DLC=" + c.DLC, WorkEnv + "=" + c.workMarker()} }
+// WorkEnv marks each as this run's (see stopOrphans; on another host,
+// stopRemoteOrphans), with the work directory here whatever host runs it;
+// a host's own environment from the hosts file comes after.
+func (c *Config) env() []string {
+	return append([]string{"DLC=" + c.DLC, WorkEnv + "=" + c.at("").workMarker()}, c.hostEnv()...)
+}
 
 // workMarker is the work directory as WorkEnv spells it: with symlinks
 // resolved, so that a resume finds the utilities of a run it names by

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/oedl/oedl/internal/hostfs"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/schedule"
@@ -23,7 +24,8 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	if p == nil {
 		return journal.Record{}, fmt.Errorf("create-target without a preflight proof of its files")
 	}
-	view := manifest.OS{}
+	tf := e.cfg.targetFiles(ctx)
+	view := tf.view
 	recPath := manifest.RecordPath(e.cfg.Target)
 	rules := p.rules
 	// A record this run wrote (an earlier attempt of this job, or an
@@ -35,7 +37,7 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	if err != nil {
 		return journal.Record{}, err
 	}
-	if err := manifest.Remove(found); err != nil {
+	if err := manifest.RemoveWith(view, tf.remove, found); err != nil {
 		return journal.Record{}, fmt.Errorf("replace the earlier target: %w", err)
 	}
 	var files []manifest.Entry
@@ -45,23 +47,31 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 		}
 	}
 	rec := manifest.NewRecord(rules.Target, e.cfg.Work, files)
-	if err := rec.Write(recPath); err != nil {
+	if err := tf.write(rec, recPath); err != nil {
 		return journal.Record{}, fmt.Errorf("write the target's record %s: %w", recPath, err)
 	}
 	jr, err := e.runSteps(ctx, j, e.cfg.steps(j, nil), log)
 	if err != nil {
 		return jr, err
 	}
+	view = e.cfg.targetFiles(ctx).view // what the utilities made, not what the proof saw
+	if v, ok := view.(*hostfs.View); ok {
+		paths := make([]string, 0, len(rec.Files))
+		for _, f := range rec.Files {
+			paths = append(paths, f.Path)
+		}
+		_ = v.Prefetch(paths...) // one call, not one per file
+	}
 	if err := rec.Stamp(view, rules.Protected...); err != nil {
 		return jr, fmt.Errorf("stamp the target's record: %w", err)
 	}
-	if err := rec.Write(recPath); err != nil {
+	if err := tf.write(rec, recPath); err != nil {
 		return jr, fmt.Errorf("write the target's record %s: %w", recPath, err)
 	}
 	for _, f := range rec.Files {
 		if f.ID != nil {
-			if pf, err := proof(f.Path); err == nil {
-				jr.Created = append(jr.Created, pf)
+			if fi, err := view.Lstat(f.Path); err == nil {
+				jr.Created = append(jr.Created, journal.File{Path: f.Path, Size: fi.Size(), Host: tf.host})
 			}
 		}
 	}
@@ -70,4 +80,39 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 		jr.Message += fmt.Sprintf("; %d files of an earlier oedl target replaced", len(found))
 	}
 	return jr, nil
+}
+
+// targetFS is the target's files as the proof and create-target reach
+// them: this machine's, or the target host's through its connection.
+type targetFS struct {
+	host   string
+	view   manifest.FS
+	remove func(path string) error
+	write  func(rec *manifest.Record, path string) error
+}
+
+func (c *Config) targetFiles(ctx context.Context) targetFS {
+	l := c.hostLayout()
+	if l == nil || !c.machine(l.Target).remote {
+		host := ""
+		if l != nil {
+			host = l.Target
+		}
+		return targetFS{host: host, view: manifest.OS{}, remove: os.Remove,
+			write: func(rec *manifest.Record, p string) error { return rec.Write(p) }}
+	}
+	m := c.machine(l.Target)
+	return targetFS{host: l.Target, view: hostfs.NewView(ctx, m.fs),
+		remove: func(p string) error {
+			// Allowed one by one: the file the proof found oedl's.
+			m.fs.(*hostfs.Remote).Allow(p)
+			return m.fs.RemoveAll(ctx, p)
+		},
+		write: func(rec *manifest.Record, p string) error {
+			data, err := rec.Bytes()
+			if err != nil {
+				return err
+			}
+			return m.fs.WriteFile(ctx, p, data)
+		}}
 }

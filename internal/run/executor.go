@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,7 +124,7 @@ func (e *Executor) Start(ctx context.Context, j *schedule.Job) {
 	e.started[j.ID] = true
 	e.mu.Unlock()
 	attempt := e.attempt(j.ID)
-	if err := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started,
+	if err := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started, Host: j.Host,
 		Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); err != nil {
 		go func() { e.outcomes <- schedule.Outcome{Job: j, Done: true, Err: err} }()
 		return
@@ -182,8 +183,8 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 	for try := 1; ; try++ {
 		start := time.Now()
 		out, rec, err := e.do(ctx, j, attempt)
-		rec.Job, rec.Kind, rec.Table, rec.Area, rec.Section, rec.Attempt =
-			j.ID, string(j.Kind), j.Table, j.Area, j.Section, attempt
+		rec.Job, rec.Kind, rec.Table, rec.Area, rec.Section, rec.Attempt, rec.Host =
+			j.ID, string(j.Kind), j.Table, j.Area, j.Section, attempt, j.Host
 		rec.Elapsed = time.Since(start)
 		rec.Log = e.cfg.logPath(j.ID)
 		if err == nil {
@@ -231,13 +232,13 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		case <-time.After(time.Duration(try) * retryPause):
 		}
 		attempt++
-		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		e.emit(event.Event{Kind: event.JobRetry, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 			Attempt: attempt, Log: rec.Log, Message: fmt.Sprintf("attempt %d of %d", try+1, e.cfg.Retries+1)})
-		if jerr := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started,
+		if jerr := e.record(journal.Record{Job: j.ID, Kind: string(j.Kind), State: journal.Started, Host: j.Host,
 			Table: j.Table, Area: j.Area, Section: j.Section, Attempt: attempt}); jerr != nil {
 			return schedule.Outcome{Err: jerr}
 		}
-		e.emit(event.Event{Kind: event.JobStarted, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		e.emit(event.Event{Kind: event.JobStarted, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 			Attempt: attempt, TotalRecords: j.Records, TotalBytes: j.Bytes})
 	}
 }
@@ -245,7 +246,7 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 // emitFailed sends the job_failed of an attempt that the executor handles
 // itself (a retry, a repair), before what follows from it.
 func (e *Executor) emitFailed(j *schedule.Job, f failure) {
-	ev := event.Event{Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+	ev := event.Event{Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 		Log: e.cfg.logPath(j.ID), TotalRecords: j.Records, TotalBytes: j.Bytes}
 	f.toEvent(&ev)
 	e.emit(ev)
@@ -307,6 +308,15 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 	case schedule.KindCreateTarget:
 		rec, err := e.createTargetJob(ctx, j, log)
 		return schedule.Outcome{}, rec, err
+	case schedule.KindMove:
+		rec, err := e.moveJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
+	case schedule.KindProveReplica:
+		rec, err := e.proveReplicaJob(strings.TrimPrefix(j.DB, "replica:"), log)
+		return schedule.Outcome{}, rec, err
+	}
+	if err := e.pushInputs(ctx, j); err != nil {
+		return schedule.Outcome{}, journal.Record{}, err
 	}
 	rec, err := e.runSteps(ctx, j, e.cfg.steps(j, nil), log)
 	return schedule.Outcome{}, rec, err
@@ -326,6 +336,9 @@ func (e *Executor) runSteps(ctx context.Context, j *schedule.Job, steps []step, 
 			}
 		}
 	}
+	if err := e.fetchOutputs(ctx, j); err != nil {
+		return rec, err
+	}
 	for _, f := range producedFiles(e.cfg, j) {
 		pf, err := proof(f)
 		if err != nil {
@@ -339,11 +352,20 @@ func (e *Executor) runSteps(ctx context.Context, j *schedule.Job, steps []step, 
 // producedFiles are the outputs (besides saved console output) that prove
 // a job on resume.
 func producedFiles(c *Config, j *schedule.Job) []string {
+	var out []string
+	for _, n := range producedNames(j) {
+		out = append(out, c.work(n))
+	}
+	return out
+}
+
+// producedNames are the files of the work directory a job writes.
+func producedNames(j *schedule.Job) []string {
 	switch j.Kind {
 	case schedule.KindDumpDF:
-		return []string{c.work(SourceDF)}
+		return []string{SourceDF}
 	case schedule.KindDumpSeq:
-		return []string{c.work(SequenceValues)}
+		return []string{SequenceValues}
 	}
 	return nil
 }

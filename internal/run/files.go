@@ -74,11 +74,21 @@ func sections(dir, table string) (map[int]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return sectionsOf(dir, table, names), nil
+}
+
+// sectionsOf picks the sections of table among the file names of dir.
+func sectionsOf(dir, table string, names []string) map[int]string {
 	base := dumpBase(table) + ".bd"
 	out := map[int]string{}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasPrefix(name, base) {
+	for _, name := range names {
+		if !strings.HasPrefix(name, base) {
 			continue
 		}
 		rest := name[len(base):]
@@ -90,5 +100,5 @@ func sections(dir, table string) (map[int]string, error) {
 		}
 		out[n] = filepath.Join(dir, name)
 	}
-	return out, nil
+	return out
 }

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"path/filepath"
 	"time"
 
@@ -21,12 +22,12 @@ type Finished struct {
 // to the moment of the resume). Its target must still be there: a run
 // whose database is gone is not finished, and a new run needs a new work
 // directory.
-func finishedRun(c *Config, rp *journal.Replayed) (*Finished, error) {
+func finishedRun(ctx context.Context, c *Config, rp *journal.Replayed) (*Finished, error) {
 	runs := rp.Runs
 	if len(runs) == 0 || runs[len(runs)-1].State != journal.Done {
 		return nil, nil
 	}
-	if !exists(c.Target + ".db") {
+	if !c.targetExists(ctx) {
 		return nil, precondition("the run in %s finished verified at %s, but its target %s.db is gone: a new run needs a new --work directory",
 			c.Work, runs[len(runs)-1].Time.Format(time.RFC3339), c.Target)
 	}

@@ -14,12 +14,19 @@ import (
 
 // loadFiles are the .bd files a load job reads: one section, or every
 // section of the table's dump in order.
-func (e *Executor) loadFiles(j *schedule.Job) ([]string, error) {
-	dir := e.cfg.dumpDir(j.Table)
-	secs, err := sections(dir, j.Table)
+func (e *Executor) loadFiles(ctx context.Context, j *schedule.Job) ([]string, error) {
+	// The files on the load's host: the dump's own, or the copies a move
+	// put there (only a checked copy has a section's name).
+	if files := e.movedFiles(j); files != nil {
+		return files, nil
+	}
+	m := e.cfg.machine(j.Host)
+	dir := e.cfg.at(j.Host).dumpDir(j.Table)
+	list, err := m.fs.List(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("dump of %s is gone: %w", j.Table, err)
 	}
+	secs := sectionsOf(dir, j.Table, fileNames(list))
 	if j.Section > 0 {
 		f, ok := secs[j.Section]
 		if !ok {
@@ -37,7 +44,7 @@ func (e *Executor) loadFiles(j *schedule.Job) ([]string, error) {
 // the files, the (6256) marker and the records loaded.
 func (e *Executor) loadJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
 	rec := journal.Record{Marker: openedge.MsgLoadComplete, CountKnown: true}
-	files, err := e.loadFiles(j)
+	files, err := e.loadFiles(ctx, j)
 	if err != nil {
 		return rec, err
 	}
@@ -65,7 +72,7 @@ func (e *Executor) loadJob(ctx context.Context, j *schedule.Job, log *os.File) (
 		}
 		rec.Records += lr.Records
 		rec.CountKnown = rec.CountKnown && lr.CountKnown
-		done += sizeOf(files[i])
+		done += e.sizeOn(ctx, j.Host, files[i])
 		records = rec.Records
 		rep.report(records, done)
 	}

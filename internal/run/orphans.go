@@ -65,7 +65,7 @@ func (r *runner) stopOrphans(ctx context.Context, rp *journal.Replayed) error {
 			r.servedByUs[which] = false
 			continue
 		}
-		h, out, err := r.holder(ctx, db)
+		h, out, err := r.holder(ctx, which)
 		if err != nil {
 			return err
 		}

@@ -229,13 +229,13 @@ func (r *runner) stampTarget() error {
 		return nil
 	}
 	path := manifest.RecordPath(r.cfg.Target)
-	view := manifest.OS{}
-	rec, err := manifest.ReadRecord(view, path)
+	tf := r.cfg.targetFiles(context.Background())
+	rec, err := manifest.ReadRecord(tf.view, path)
 	if err != nil || rec == nil || filepath.Clean(rec.Work) != filepath.Clean(r.cfg.Work) {
 		return err
 	}
-	if err := rec.Stamp(view, r.proof.rules.Protected...); err != nil {
+	if err := rec.Stamp(tf.view, r.proof.rules.Protected...); err != nil {
 		return err
 	}
-	return rec.Write(path)
+	return tf.write(rec, path)
 }

@@ -130,7 +130,7 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 	db := c.db(which)
 	deadline := time.Now().Add(c.WaitFree)
 	for {
-		h, out, err := r.holder(ctx, db)
+		h, out, err := r.holder(ctx, which)
 		if err != nil {
 			return err
 		}
@@ -147,6 +147,9 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 			}
 			if which == schedule.DBSource {
 				return r.servedSource(db)
+			}
+			if which != schedule.DBTarget {
+				return r.servedReplica(which, db)
 			}
 			return precondition("%s is in use in multi-user mode (276), served by a broker oedl did not start: shut it down (proshut %s -by) first", db, db)
 		case holderSingle:
@@ -175,9 +178,11 @@ func holderText(out string) string {
 	return ": " + msgs[len(msgs)-1].String()
 }
 
-func (r *runner) holder(ctx context.Context, db string) (int, string, error) {
-	res, err := r.cfg.Runner.Run(ctx, execx.Cmd{Path: r.cfg.bin("proutil"), Args: []string{db, "-C", "holder"},
-		Dir: r.cfg.Work, Env: r.cfg.env(), Timeout: time.Minute, Log: r.log})
+func (r *runner) holder(ctx context.Context, which string) (int, string, error) {
+	c := r.cfg.atDB(which)
+	db, m := c.db(which), r.cfg.machine(c.host)
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: c.bin("proutil"), Args: []string{db, "-C", "holder"},
+		Dir: m.work, Env: c.env(), Timeout: time.Minute, Log: r.log})
 	if err != nil && !errors.Is(err, execx.ErrExit) {
 		return -1, res.Output, fmt.Errorf("proutil %s -C holder: %w", db, err)
 	}
@@ -190,8 +195,9 @@ func (r *runner) holder(ctx context.Context, db string) (int, string, error) {
 
 // call runs one step outside the graph (preflight, cleanup).
 func (r *runner) call(ctx context.Context, s step) error {
-	res, err := r.cfg.Runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: r.cfg.Work, Stdin: s.stdin, Env: r.cfg.env(),
-		Timeout: 5 * time.Minute, Log: r.log})
+	m := r.cfg.machine(s.host)
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: m.work, Stdin: s.stdin, Env: r.cfg.at(s.host).env(),
+		Timeout: 5 * time.Minute, Log: r.logWriter()})
 	if err != nil {
 		return fmt.Errorf("%s: %w: %s", execx.Quote(s.argv), err, lastMessage(res.Output))
 	}

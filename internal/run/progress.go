@@ -124,7 +124,7 @@ func (p *progressReporter) report(records, bytes int64) {
 	}
 	p.quiet, p.last, p.sent = 0, now, true
 	j := p.j
-	p.e.emit(event.Event{Kind: event.JobProgress, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+	p.e.emit(event.Event{Kind: event.JobProgress, Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 		Records: records, Bytes: bytes, TotalRecords: j.Records, TotalBytes: j.Bytes})
 }
 

@@ -1,10 +1,13 @@
 package run
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/oedl/oedl/internal/hostfs"
 )
 
 // BenchmarkOffsetProbe is the CPU a running load's progress costs per
@@ -58,10 +61,13 @@ func BenchmarkDumpMeasure(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	local := &hostfs.Local{}
 	for b.Loop() {
-		if _, err := sections(dir, "PUB.customer"); err != nil {
+		list, err := local.List(context.Background(), dir)
+		if err != nil {
 			b.Fatal(err)
 		}
-		dumpedBytes(dir, "PUB.customer")
+		sectionsOf(dir, "PUB.customer", fileNames(list))
+		dumpedBytesOf(list, "PUB.customer")
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/hostfs"
+
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
@@ -241,7 +243,9 @@ func TestDumpedBytesCountsSectionsBeingWritten(t *testing.T) {
 			for f, n := range tt.files {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, f), make([]byte, n), 0o644))
 			}
-			assert.Equal(t, tt.want, dumpedBytes(dir, "PUB.customer"))
+			list, err := (&hostfs.Local{}).List(context.Background(), dir)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, dumpedBytesOf(list, "PUB.customer"))
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
@@ -22,11 +23,11 @@ import (
 // opened single-user it takes a load slot, so no other load holds the
 // database meanwhile.
 func (e *Executor) repairJobFor(area string, n int) *schedule.Job {
-	j := &schedule.Job{ID: schedule.RepairID(area, n), Kind: schedule.KindRepair, DB: schedule.DBTarget, Area: area}
+	j := &schedule.Job{ID: schedule.RepairID(area, n), Kind: schedule.KindRepair, DB: schedule.DBTarget, Area: area, Host: e.targetHost()}
 	if e.cfg.served(schedule.DBTarget) {
 		j.Exclusive = true
 	} else {
-		j.Slot = schedule.SlotLoad
+		j.Slot = schedule.HostSlot(schedule.SlotLoad, j.Host)
 	}
 	return j
 }
@@ -54,15 +55,11 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 	f.retrying = true
 	e.mu.Lock()
 	e.superseded[j.ID] = f
-	redump := e.redumpFor(j)
+	add := e.redumpFor(j)
 	e.mu.Unlock()
 	// Told here, before the repair and the new dump it brings: the
 	// dispatcher hears of this load as finished (the repair carries it on).
 	e.emitFailed(j, f)
-	var add []*schedule.Job
-	if redump != nil {
-		add = append(add, redump)
-	}
 	if queued {
 		return schedule.Outcome{Add: add}
 	}
@@ -81,7 +78,7 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 // cheap next to failing the same load again. The reload waits for it.
 // A section of a threaded dump is not handled here (sectionFailed). Callers
 // hold e.mu.
-func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
+func (e *Executor) redumpFor(j *schedule.Job) []*schedule.Job {
 	if j.Section != 0 {
 		return nil
 	}
@@ -91,14 +88,40 @@ func (e *Executor) redumpFor(j *schedule.Job) *schedule.Job {
 	// run during it, it fails and is retried.
 	d := &schedule.Job{ID: schedule.AgainID(schedule.DumpID(j.Table), e.reloads), Kind: schedule.KindDump,
 		Table: j.Table, Records: j.Records, Bytes: j.Bytes, Slot: schedule.SlotDump}
-	if e.cfg.Cost != nil {
-		d.Cost = e.cfg.Cost(d)
-	} else {
-		d.Cost = schedule.DefaultCost(d)
+	// Where the table was dumped: its host holds the data the placement
+	// chose, and a dump there moves again before the reload.
+	if orig := e.built.Job(schedule.DumpID(j.Table)); orig != nil {
+		d.Host, d.DB = orig.Host, orig.DB
 	}
+	d.Slot = schedule.HostSlot(d.Slot, d.Host)
+	d.Cost = e.cost(d)
+	out := []*schedule.Job{d}
 	e.redumps[j.Table] = d.ID
 	e.again[d.ID] = "dumped again: its load failed, and the file may have been the cause"
-	return d
+	if e.movesFrom(d.Host) {
+		mv := &schedule.Job{ID: schedule.AgainID(schedule.MoveID(j.Table, 0), e.reloads), Kind: schedule.KindMove,
+			Table: j.Table, Records: j.Records, Bytes: j.Bytes, Host: d.Host, Deps: []string{d.ID}, Slot: schedule.SlotMove}
+		mv.Cost = e.cost(mv)
+		out = append(out, mv)
+		e.redumps[j.Table] = mv.ID
+		e.again[mv.ID] = "moved again: the table was dumped again"
+	}
+	return out
+}
+
+func (e *Executor) cost(j *schedule.Job) time.Duration {
+	if e.cfg.Cost != nil {
+		return e.cfg.Cost(j)
+	}
+	return schedule.DefaultCost(j)
+}
+
+// targetHost is the target's host ("" on one machine).
+func (e *Executor) targetHost() string {
+	if l := e.cfg.hostLayout(); l != nil {
+		return l.Target
+	}
+	return ""
 }
 
 // repairJob truncates the area and queues the loads that must run again:
@@ -129,18 +152,15 @@ func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File)
 		id := schedule.AgainID(schedule.LoadID(key.Table, key.Section), e.reloads)
 		e.again[id] = fmt.Sprintf("loaded again: area %s was truncated (%s)", j.Area, j.ID)
 		l := &schedule.Job{ID: id, Kind: schedule.KindLoad, Table: key.Table, Section: key.Section, Area: j.Area,
-			Deps: []string{j.ID}, Before: []string{e.built.LoadBarrier}, Slot: schedule.SlotLoad}
+			Deps: []string{j.ID}, Before: []string{e.built.LoadBarrier}, Host: e.targetHost(),
+			Slot: schedule.HostSlot(schedule.SlotLoad, e.targetHost())}
 		if d, ok := e.redumps[key.Table]; ok {
 			l.Deps = append(l.Deps, d)
 		}
 		if p := e.placement(key.Table); p != nil && key.Section == 0 {
 			l.Records, l.Bytes = p.Records, p.Bytes
 		}
-		if e.cfg.Cost != nil {
-			l.Cost = e.cfg.Cost(l)
-		} else {
-			l.Cost = schedule.DefaultCost(l)
-		}
+		l.Cost = e.cost(l)
 		e.loadJobs[key] = append(e.loadJobs[key], l.ID)
 		reloads = append(reloads, l)
 	}
@@ -271,7 +291,7 @@ func (e *Executor) truncateArea(ctx context.Context, j *schedule.Job, log *os.Fi
 // ensureServed starts (want) or stops (!want) the target's broker unless
 // it already is as wanted.
 func (e *Executor) ensureServed(ctx context.Context, j *schedule.Job, log *os.File, want bool) error {
-	h, err := e.holder(ctx, j.ID, e.cfg.Target, log)
+	h, err := e.holder(ctx, j.ID, schedule.DBTarget, log)
 	if err != nil {
 		return err
 	}

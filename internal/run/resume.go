@@ -1,7 +1,10 @@
 package run
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -28,7 +31,7 @@ type resumePlan struct {
 // (idxbuild, target analysis) runs again when any load does.
 func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan {
 	p := &resumePlan{skip: map[string]bool{}, repairNums: map[string]int{}}
-	proven := func(id string) bool { ok, _ := rp.Proven(id); return ok }
+	proven := func(id string) bool { ok, _ := rp.ProvenBy(id, r.fileSize); return ok }
 	createRedo := !r.resumeKeepsTarget
 	dirty := map[string]bool{}
 	if !createRedo {
@@ -57,7 +60,7 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 		for _, f := range rp.Jobs[j.ID].Done.Files {
 			n := sectionOf(f.Path, j.Table)
 			if n > 0 {
-				p.extra = append(p.extra, b.SectionLoad(j, n, 0, f.Size))
+				p.extra = append(p.extra, b.SectionJobs(j, n, 0, f.Size)...)
 			}
 		}
 	}
@@ -73,8 +76,14 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 	for _, j := range append(b.Jobs(), p.extra...) {
 		var skip bool
 		switch j.Kind {
-		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDump:
+		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDump, schedule.KindAnalyzeReplica:
 			skip = proven(j.ID)
+		case schedule.KindProveReplica:
+			skip = rp.IsDone(j.ID) && proven(schedule.AnalyzeReplicaID(strings.TrimPrefix(j.DB, "replica:"))) && proven(string(schedule.KindAnalyzeSource))
+		case schedule.KindMove:
+			// Its copies are there with their sizes, and the files they
+			// are copies of were not dumped again since.
+			skip = proven(j.ID) && copiesOfLatestDump(rp, j)
 		case schedule.KindCreateTarget:
 			skip = !createRedo
 		case schedule.KindLoad:
@@ -100,7 +109,13 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 			continue
 		}
 		switch j.Kind {
-		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
+		case schedule.KindDump, schedule.KindAnalyzeReplica:
+			db := j.DB // a replica's, or the source's
+			if db == "" {
+				db = schedule.DBSource
+			}
+			needs[db] = true
+		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
 			needs[schedule.DBSource] = true
 		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindCreateTarget:
 			needs[schedule.DBTarget] = true
@@ -109,9 +124,9 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 	if len(dirty) > 0 {
 		needs[schedule.DBTarget] = true
 	}
-	for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
-		if !needs[db] {
-			p.skip[schedule.ServeID(db)] = true
+	for _, j := range b.Jobs() {
+		if j.Kind == schedule.KindServe && !needs[j.DB] {
+			p.skip[j.ID] = true
 		}
 	}
 	areas := make([]string, 0, len(dirty))
@@ -123,9 +138,9 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 		n := rp.Repairs[a] + 1
 		p.repairNums[a] = n
 		rj := &schedule.Job{ID: schedule.RepairID(a, n), Kind: schedule.KindRepair, DB: schedule.DBTarget, Area: a,
-			Deps: []string{string(schedule.KindCreateTarget)}}
+			Deps: []string{string(schedule.KindCreateTarget)}, Host: b.Job(string(schedule.KindCreateTarget)).Host}
 		if !r.cfg.served(schedule.DBTarget) {
-			rj.Slot = schedule.SlotLoad
+			rj.Slot = schedule.HostSlot(schedule.SlotLoad, rj.Host)
 		}
 		// One truncate at a time: each opens the target single-user.
 		if k := len(p.repairs); k > 0 {
@@ -202,4 +217,51 @@ func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 	}
 	b.Graph = g
 	return nil
+}
+
+// copiesOfLatestDump reports whether every file the move copied is a
+// file of the table's latest finished dump, byte for byte (the same
+// SHA-256): a dump run again since writes other files.
+func copiesOfLatestDump(rp *journal.Replayed, j *schedule.Job) bool {
+	mv := rp.Jobs[j.ID]
+	var dump *journal.Record
+	for _, d := range rp.Jobs {
+		if d.Kind == string(schedule.KindDump) && d.Table == j.Table && d.Done != nil && (dump == nil || d.Done.Seq > dump.Seq) {
+			dump = d.Done
+		}
+	}
+	if mv == nil || mv.Done == nil || dump == nil || len(mv.Done.Files) == 0 {
+		return false
+	}
+	sums := map[string]string{}
+	for _, f := range dump.Files {
+		sums[filepath.Base(f.Path)] = f.SHA256
+	}
+	for _, f := range mv.Done.Files {
+		if s := sums[filepath.Base(f.Path)]; s == "" || s != f.SHA256 {
+			return false
+		}
+	}
+	return true
+}
+
+// fileSize is the size of a journalled file on its host.
+func (r *runner) fileSize(f journal.File) (int64, error) {
+	m := r.cfg.machine(f.Host)
+	if !m.remote {
+		st, err := os.Stat(f.Path)
+		if err != nil {
+			return 0, err
+		}
+		return st.Size(), nil
+	}
+	got, err := m.fs.Lstat(context.Background(), f.Path)
+	if err != nil {
+		return 0, err
+	}
+	i, ok := got[f.Path]
+	if !ok {
+		return 0, fmt.Errorf("%s: %w", f.Path, fs.ErrNotExist)
+	}
+	return i.Size, nil
 }

@@ -153,7 +153,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		if err := c.adoptSettings(rp, planHash); err != nil {
 			return nil, none, err
 		}
-		if f, err := finishedRun(c, rp); f != nil || err != nil {
+		if f, err := finishedRun(ctx, c, rp); f != nil || err != nil {
 			return &Result{Resumed: true, Journal: jw.Path(), Finished: f}, none, err
 		}
 	}
@@ -163,10 +163,14 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 
+	defer c.closeHosts()
+	if err := c.prepareHosts(ctx); err != nil {
+		return nil, none, err
+	}
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
-	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && c.targetExists(ctx)
 	if resumed {
-		r.dumpProven = func(table string) bool { ok, _ := rp.Proven(schedule.DumpID(table)); return ok }
+		r.dumpProven = func(table string) bool { ok, _ := rp.ProvenBy(schedule.DumpID(table), r.fileSize); return ok }
 	}
 	for id, j := range rp.Jobs {
 		if j.State == journal.Started {
@@ -178,6 +182,13 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	defer r.log.Close()
+	if resumed && c.fleet != nil {
+		// The brokers of every host, then the utilities on the remote
+		// ones; stopOrphans below stops those on this machine.
+		if err := r.stopKilledRun(ctx); err != nil {
+			return nil, none, err
+		}
+	}
 	if resumed {
 		if err := r.stopOrphans(ctx, rp); err != nil {
 			return nil, none, err
@@ -187,7 +198,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	estCtx, cancelEst := context.WithCancel(ctx)
 	defer cancelEst()
 	own := c.estimateOwnGraph(estCtx) // beside the preflight
-	summary, err := r.preflight(ctx, resumed)
+	preflight := r.preflight
+	if c.fleet != nil {
+		preflight = r.preflightHosts
+	}
+	summary, err := preflight(ctx, resumed)
 	if err != nil {
 		c.Log.Error("preflight failed", zapErr(err))
 		return nil, none, err
@@ -201,6 +216,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
+		return nil, none, err
+	}
+	if err := c.writeHostFiles(ctx, c.PlanDir); err != nil {
 		return nil, none, err
 	}
 
@@ -270,7 +288,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 
 	stopETA := runETA(ctx, tracker)
 	res, err := schedule.Dispatch(ctx, built.Graph, e, schedule.Options{
-		Slots:        map[schedule.Slot]int{schedule.SlotDump: c.DumpJobs, schedule.SlotLoad: c.LoadJobs},
+		Slots:        c.hostLayout().Slots(c.DumpJobs, c.LoadJobs),
 		LoadsPerArea: max(0, c.LoadsPerArea),
 		Skip:         func(j *schedule.Job) bool { return plan.skip[j.ID] },
 		Events:       e.dispatchSink(),
@@ -449,11 +467,11 @@ func oneLineErr(err error) string {
 func (r *runner) cleanup(e *Executor) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	for _, which := range []string{schedule.DBTarget, schedule.DBSource} {
+	for _, which := range r.cfg.databases() {
 		if e.isExternallyServed(which) || !r.cfg.served(which) {
 			continue
 		}
-		h, _, err := r.holder(ctx, r.cfg.db(which))
+		h, _, err := r.holder(ctx, which)
 		if err == nil && h == holderMulti {
 			if err := r.call(ctx, r.cfg.shutdownStep(which)); err != nil {
 				r.cfg.Log.Warn("shutdown after failure: " + err.Error())
@@ -469,13 +487,11 @@ func (r *runner) cleanup(e *Executor) {
 func servedByUs(recs []journal.Record) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range recs {
-		for _, db := range []string{schedule.DBSource, schedule.DBTarget} {
-			switch {
-			case r.Job == schedule.ServeID(db) && (r.State == journal.Started || r.State == journal.Done):
-				out[db] = true
-			case r.Job == schedule.ShutdownID(db) && r.State == journal.Done:
-				out[db] = false
-			}
+		if db, ok := strings.CutPrefix(r.Job, schedule.ServeID("")); ok && (r.State == journal.Started || r.State == journal.Done) {
+			out[db] = true
+		}
+		if db, ok := strings.CutPrefix(r.Job, schedule.ShutdownID("")); ok && r.State == journal.Done {
+			out[db] = false
 		}
 	}
 	return out
@@ -598,5 +614,6 @@ func writeReport(c *Config) error {
 	if err != nil {
 		return err
 	}
+	d.WithHosts(c.Hosts)
 	return report.Write(c.Work, d)
 }

@@ -17,13 +17,15 @@ const (
 	holderMulti  = 16 // a broker serves it
 )
 
-func (c *Config) holderStep(db string) step {
-	return step{argv: c.proutil(db, "holder"), okExit: []int{holderSingle, holderMulti}}
+func (c *Config) holderStep(which string) step {
+	c = c.atDB(which)
+	return step{argv: c.proutil(c.db(which), "holder"), okExit: []int{holderSingle, holderMulti}, host: c.host}
 }
 
-// holder asks who holds db: holderFree, holderSingle or holderMulti.
-func (e *Executor) holder(ctx context.Context, jobID, db string, log *os.File) (int, error) {
-	res, err := e.runStep(ctx, jobID, e.cfg.holderStep(db), time.Minute, log, nil)
+// holder asks who holds database which: holderFree, holderSingle or holderMulti.
+func (e *Executor) holder(ctx context.Context, jobID, which string, log *os.File) (int, error) {
+	db := e.cfg.db(which)
+	res, err := e.runStep(ctx, jobID, e.cfg.holderStep(which), time.Minute, log, nil)
 	if err != nil {
 		return -1, err
 	}
@@ -38,7 +40,7 @@ func (e *Executor) holder(ctx context.Context, jobID, db string, log *os.File) (
 // (a resume after kill -9 finds the broker of the killed run still up).
 func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
 	db := e.cfg.db(j.DB)
-	h, err := e.holder(ctx, j.ID, db, log)
+	h, err := e.holder(ctx, j.ID, j.DB, log)
 	if err != nil {
 		return journal.Record{}, err
 	}
@@ -61,8 +63,7 @@ func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.Fil
 	if e.isExternallyServed(j.DB) {
 		return journal.Record{Message: "served by someone else: left running"}, nil
 	}
-	db := e.cfg.db(j.DB)
-	h, err := e.holder(ctx, j.ID, db, log)
+	h, err := e.holder(ctx, j.ID, j.DB, log)
 	if err != nil {
 		return journal.Record{}, err
 	}

@@ -53,12 +53,13 @@ func (e *JobError) Error() string {
 // (openedge.CheckSuccess), timeout. progress, when set, receives the
 // output as it comes.
 func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout time.Duration, log io.Writer, progress io.Writer) (execx.Result, error) {
+	m := e.cfg.machine(s.host)
 	dir := s.dir
 	if dir == "" {
-		dir = e.cfg.Work
+		dir = m.work
 	}
-	res, err := e.cfg.Runner.Run(ctx, execx.Cmd{
-		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.env(),
+	res, err := m.runner.Run(ctx, execx.Cmd{
+		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.at(s.host).env(),
 		Timeout: timeout, Log: log, Output: progress,
 		Started: func(pid int) {
 			e.recordProc(jobID, pid)
@@ -119,6 +120,7 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 		return res, jerr
 	}
 	if s.save != "" {
+		// Saved here, whatever host ran the call: its output came back.
 		if err := atomicfile.WriteFile(s.save, []byte(res.Output)); err != nil {
 			return res, fmt.Errorf("save %s output: %w", utility, err)
 		}
@@ -190,5 +192,6 @@ func (r resumableError) Unwrap() error { return r.error }
 // isPermanent: running the job again cannot fix err.
 func isPermanent(err error) bool {
 	var r resumableError
-	return errors.As(err, &r)
+	var refused refusedError
+	return errors.As(err, &r) || errors.As(err, &refused)
 }

@@ -29,6 +29,8 @@ type BuildOptions struct {
 	// Cost predicts a job's duration for the queue's priority. Nil uses
 	// DefaultCost.
 	Cost func(*Job) time.Duration
+	// Hosts places the work on several machines (nil: one machine).
+	Hosts *Hosts
 }
 
 // DefaultCost is a rough duration used only to order the queue when no
@@ -38,7 +40,7 @@ func DefaultCost(j *Job) time.Duration {
 	const startup = 300 * time.Millisecond
 	const bytesPerSecond = 50 << 20
 	switch j.Kind {
-	case KindDump, KindLoad, KindIdxbuild, KindAnalyzeSource, KindAnalyzeTarget:
+	case KindDump, KindLoad, KindIdxbuild, KindAnalyzeSource, KindAnalyzeTarget, KindAnalyzeReplica, KindMove:
 		return startup + time.Duration(float64(j.Bytes)/bytesPerSecond*float64(time.Second))
 	}
 	return startup
@@ -57,6 +59,7 @@ type Built struct {
 	dumpsDone   string // "" unless staged
 	areas       map[string]string
 	cost        func(*Job) time.Duration
+	hosts       *Hosts
 }
 
 // Build turns a plan into the job graph shared by run and estimate.
@@ -69,13 +72,19 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		cost = DefaultCost
 	}
 	var jobs []*Job
+	hs := o.Hosts
 	add := func(j *Job) *Job {
+		if j.Host == "" {
+			j.Host = hs.hostOf(j.Kind, j.DB)
+		}
+		j.Slot = HostSlot(j.Slot, j.Host)
 		if j.Kind != KindBarrier {
 			j.Cost = cost(j)
 		}
 		jobs = append(jobs, j)
 		return j
 	}
+	placed := map[string]string{} // table -> host of its dump (several hosts)
 	var totalBytes, totalRecords int64
 	for _, t := range p.Tables {
 		totalBytes += t.Bytes
@@ -97,21 +106,61 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		targetReady = add(&Job{ID: ServeID(DBTarget), Kind: KindServe, DB: DBTarget, Deps: []string{create.ID}}).ID
 	}
 
+	isThreaded := func(t plan.Placement) bool {
+		return o.ServeSource && o.ThreadedDumpMin > 0 && t.Bytes >= o.ThreadedDumpMin && o.DumpThreads > 1
+	}
+	// Replicas: each proven against the source's baseline before it dumps.
+	dumpReady := map[string][]string{}
+	var replicaJobs []string // what each replica's shutdown waits for
+	if hs != nil {
+		dumpReady[hs.Source] = []string{sourceReady}
+		busy := map[string]time.Duration{hs.Source: analyze.Cost + dumpDF.Cost + dumpSeq.Cost}
+		for _, r := range hs.Replicas {
+			ready := pre.ID
+			if o.ServeSource {
+				ready = add(&Job{ID: ServeID(ReplicaDB(r)), Kind: KindServe, DB: ReplicaDB(r), Deps: []string{pre.ID}}).ID
+			}
+			an := add(&Job{ID: AnalyzeReplicaID(r), Kind: KindAnalyzeReplica, DB: ReplicaDB(r), Deps: []string{ready},
+				Slot: SlotDump, Bytes: totalBytes, Records: totalRecords})
+			pr := add(&Job{ID: ProveReplicaID(r), Kind: KindProveReplica, DB: ReplicaDB(r), Deps: []string{analyze.ID, an.ID}})
+			dumpReady[r] = []string{pr.ID}
+			busy[r] = max(an.Cost, analyze.Cost)
+			replicaJobs = append(replicaJobs, an.ID)
+		}
+		for table, host := range hs.place(p.Tables, busy, cost) {
+			placed[table] = host
+		}
+	}
+
 	var dumpIDs, loadIDs []string
 	threaded := map[string]bool{}
 	for _, t := range p.Tables {
 		d := &Job{ID: DumpID(t.Table), Kind: KindDump, Table: t.Table, Area: "",
 			Records: t.Records, Bytes: t.Bytes, Deps: []string{sourceReady}, Slot: SlotDump}
-		if o.ServeSource && o.ThreadedDumpMin > 0 && t.Bytes >= o.ThreadedDumpMin && o.DumpThreads > 1 {
+		if host := placed[t.Table]; host != "" {
+			d.Host, d.DB, d.Deps = host, DBSource, dumpReady[host]
+			if host != hs.Source {
+				d.DB = ReplicaDB(host)
+			}
+		}
+		if isThreaded(t) {
 			d.Threads = o.DumpThreads
 			threaded[t.Table] = true
 			// Its loads come one section at a time into the table's own
 			// area, one after the other: all of it is still ahead of it.
 			d.TailCost = cost(&Job{Kind: KindLoad, Table: t.Table, Area: t.DataArea,
-				Records: t.Records, Bytes: t.Bytes, Slot: SlotLoad})
+				Records: t.Records, Bytes: t.Bytes, Slot: SlotLoad, Host: hs.hostOf(KindLoad, DBTarget)})
+			if hs.moves(d.Host) {
+				d.TailCost += cost(&Job{Kind: KindMove, Table: t.Table, Records: t.Records, Bytes: t.Bytes, Host: d.Host, Slot: SlotMove})
+			}
 		}
 		add(d)
 		dumpIDs = append(dumpIDs, d.ID)
+		if hs.moves(d.Host) && !threaded[t.Table] {
+			// Its files go to the target's machine; the load waits for them.
+			add(&Job{ID: MoveID(t.Table, 0), Kind: KindMove, Table: t.Table, Host: d.Host,
+				Records: t.Records, Bytes: t.Bytes, Deps: []string{d.ID}, Slot: SlotMove})
+		}
 	}
 	// Staged: every load waits for every dump, through one barrier.
 	dumpsDone := ""
@@ -122,9 +171,16 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		if threaded[t.Table] {
 			continue // its loads are added section by section while it dumps
 		}
-		deps := []string{DumpID(t.Table), targetReady}
+		from := DumpID(t.Table)
+		if hs.moves(placed[t.Table]) {
+			from = MoveID(t.Table, 0)
+		}
+		deps := []string{from, targetReady}
 		if o.Staged {
 			deps = []string{targetReady, dumpsDone}
+			if from != DumpID(t.Table) {
+				deps = append(deps, from)
+			}
 		}
 		l := add(&Job{ID: LoadID(t.Table, 0), Kind: KindLoad, Table: t.Table, Area: t.DataArea,
 			Records: t.Records, Bytes: t.Bytes, Deps: deps, Slot: SlotLoad})
@@ -153,6 +209,12 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	if o.ServeSource {
 		add(&Job{ID: ShutdownID(DBSource), Kind: KindShutdown, DB: DBSource,
 			Deps: append(append([]string{}, dumpIDs...), analyze.ID, dumpDF.ID, dumpSeq.ID, ServeID(DBSource))})
+		if hs != nil {
+			for i, r := range hs.Replicas {
+				add(&Job{ID: ShutdownID(ReplicaDB(r)), Kind: KindShutdown, DB: ReplicaDB(r),
+					Deps: append(append([]string{}, dumpIDs...), replicaJobs[i], ServeID(ReplicaDB(r)))})
+			}
+		}
 	}
 	idx := add(&Job{ID: string(KindIdxbuild), Kind: KindIdxbuild, DB: DBTarget, Deps: idxDeps,
 		Exclusive: true, Bytes: totalBytes, Records: totalRecords})
@@ -175,5 +237,5 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		areas[t.Table] = t.DataArea
 	}
 	return &Built{Graph: g, LoadBarrier: barrier, targetReady: targetReady, dumpsDone: dumpsDone,
-		areas: areas, cost: cost}, nil
+		areas: areas, cost: cost, hosts: hs}, nil
 }

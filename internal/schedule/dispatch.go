@@ -346,7 +346,7 @@ func (d *dispatcher) emit(k event.Kind, j *Job, err error) {
 	}
 	e := event.Event{
 		V: event.SchemaVersion, Time: d.ex.Now(), Kind: k,
-		Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area,
+		Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 		TotalRecords: j.Records, TotalBytes: j.Bytes,
 	}
 	if t, ok := d.started[j.ID]; ok && (k == event.JobFinished || k == event.JobFailed) {

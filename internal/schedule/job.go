@@ -54,6 +54,9 @@ type Job struct {
 	Area    string // target data area of a load (the per-area cap) or of a repair
 	Section int    // .bd section of a load: 1 = table.bd, N = table.bdN; 0 = every file of the dump
 	Threads int    // dump threads (-threadnum) when > 1
+	// Host is where the job runs, by its name in the hosts file ("" = the
+	// one machine; on several, the machine oedl runs on).
+	Host string
 
 	Records int64 // expected work, from the plan
 	Bytes   int64

@@ -1,0 +1,86 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// A killed oedl leaves its remote utilities running: its connections die
+// with it (the master's Pdeathsig), but a utility on another host does
+// not notice a session that ended until it writes to it, and a dump or a
+// load writes to files. A resume must stop them before it repairs,
+// truncates or loads anything, or a load the killed run left running
+// would go on writing into an area the resume truncates and reloads.
+//
+// Every utility oedl starts on a host carries WorkEnv set to this run's
+// work directory (the one here), as on this machine (orphans.go). A resume, once the brokers the
+// killed run started are shut down (proshut -by, as a DBA does: brokers
+// are never killed), finds on each remote host every process with that
+// variable (/proc/PID/environ) and stops it: SIGTERM, then SIGKILL, and
+// waits for it to go.
+
+// orphanScript stops the processes whose environment holds the line $1,
+// and prints the PIDs it stopped ("stopped: 12 34").
+const orphanScript = `m="$1"; pids=""
+for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] && continue
+  if tr '\000' '\n' < "$d/environ" 2>/dev/null | grep -qxF -- "$m"; then pids="$pids $p"; fi; done
+[ -z "$pids" ] && exit 0
+kill -TERM $pids 2>/dev/null; i=0
+while [ $i -lt 40 ]; do alive=""; for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+  [ -z "$alive" ] && { echo "stopped:$pids"; exit 0; }; sleep 0.25; i=$((i+1)); done
+kill -KILL $alive 2>/dev/null; sleep 0.5
+for p in $alive; do kill -0 "$p" 2>/dev/null && { echo "still running:$alive"; exit 1; }; done
+echo "stopped:$pids"`
+
+// stopRemoteOrphans stops, on every remote host, what an earlier
+// invocation of this run left running there.
+func (r *runner) stopRemoteOrphans(ctx context.Context) error {
+	c := r.cfg
+	for _, m := range c.remoteMachines() {
+		var out strings.Builder
+		res, err := m.runner.Run(ctx, execx.Cmd{Path: "sh", Args: []string{"-c", orphanScript, "sh", c.runMarker()},
+			Stdout: &out, Timeout: 2 * time.Minute, Log: r.logWriter()})
+		if err != nil {
+			return precondition("host %s: the utilities a killed run left running could not be stopped: %v %s%s",
+				m.name, err, strings.TrimSpace(out.String()), strings.TrimSpace(res.Output))
+		}
+		if s := strings.TrimSpace(out.String()); s != "" {
+			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, s))
+		}
+	}
+	return nil
+}
+
+// runMarker is the environment line that marks this run's utilities.
+func (c *Config) runMarker() string { return WorkEnv + "=" + c.at("").workMarker() }
+
+// stopKilledRun shuts down the brokers an earlier invocation started and
+// left up, then stops its utilities on every remote host.
+func (r *runner) stopKilledRun(ctx context.Context) error {
+	for _, which := range r.cfg.databases() {
+		if !r.servedByUs[which] {
+			continue
+		}
+		if which == schedule.DBTarget && !r.cfg.targetExists(ctx) {
+			r.servedByUs[which] = false
+			continue
+		}
+		h, out, err := r.holder(ctx, which)
+		if err != nil {
+			return err
+		}
+		if h == holderMulti {
+			if err := r.call(ctx, r.cfg.shutdownStep(which)); err != nil {
+				return precondition("the broker a killed run left on %s did not shut down (%v)%s: shut it down with proshut -by, then resume again",
+					r.cfg.db(which), err, holderText(out))
+			}
+		}
+		r.servedByUs[which] = false
+	}
+	return r.stopRemoteOrphans(ctx)
+}

@@ -1,0 +1,330 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/hostfs"
+	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// preflightHosts is the preflight of a run on several hosts: the checks
+// of the one-machine preflight, each made on the host it is about,
+// through that host's connection (prepareHosts has already checked that
+// each host answers, has the tools oedl's file operations use, a POSIX
+// login shell and its DLC). The target's files are proven on the target's
+// machine, against the source's files when the source is on that machine
+// too (files of different machines cannot be one another).
+func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, error) {
+	c := r.cfg
+	l := c.hostLayout()
+	pf, err := readPlanFiles(c)
+	if err != nil {
+		return "", err
+	}
+	for _, h := range append([]string{l.Source}, l.Replicas...) {
+		hc := c.at(h)
+		ok, err := c.existsOn(ctx, h, hc.Source+manifest.SuffixControl)
+		if err != nil {
+			return "", precondition("host %s: %v", h, err)
+		}
+		if !ok {
+			return "", precondition("host %s: database %s.db not found", h, hc.Source)
+		}
+	}
+	bs := c.Plan.BlockSize
+	if bs <= 0 {
+		bs = 8192
+	}
+	tc := c.at(l.Target)
+	if ok, err := c.existsOn(ctx, l.Target, path.Join(tc.DLC, fmt.Sprintf("empty%d.db", bs/1024))); err != nil || !ok {
+		return "", precondition("host %s: %s/empty%d.db not found: the target's %d-byte blocks need it (%v)", l.Target, tc.DLC, bs/1024, bs, err)
+	}
+	dbs := []string{schedule.DBSource}
+	for _, h := range l.Replicas {
+		dbs = append(dbs, schedule.ReplicaDB(h))
+	}
+	for _, which := range dbs {
+		if err := r.checkHolder(ctx, which); err != nil {
+			return "", err
+		}
+	}
+	if r.externallyServed[schedule.DBSource] && len(l.Replicas) > 0 {
+		return "", precondition("the source is dumped online (--online-source): a replica cannot be proven to hold the data of a source that is still changing; take the replicas out of the hosts file")
+	}
+	if err := r.checkSourceSchemaOn(ctx, pf); err != nil {
+		return "", err
+	}
+	tm := c.machine(l.Target)
+	view := hostfs.NewView(ctx, tm.fs)
+	source := &manifest.Files{}
+	sameMachine := c.machine(l.Source).dest == tm.dest
+	if sameMachine {
+		if source, err = r.sourceFilesOn(ctx, view); err != nil {
+			return "", err
+		}
+		if err := c.sameDatabase(view); err != nil {
+			return "", err
+		}
+	}
+	if r.proof, err = r.proveTargetOn(view, pf.st, source, resumed); err != nil {
+		return "", err
+	}
+	if ok, _ := c.existsOn(ctx, l.Target, c.Target+manifest.SuffixControl); ok {
+		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
+			return "", err
+		}
+	}
+	for _, d := range r.proof.dirs() {
+		if err := tm.fs.MkdirAll(ctx, d); err != nil {
+			return "", precondition("host %s: target directory %s: %v", l.Target, d, err)
+		}
+	}
+	space, err := r.checkSpaceOn(ctx)
+	if err != nil {
+		return "", err
+	}
+	onto := fmt.Sprintf("%d target files proven new on %s", len(r.proof.entries)-len(r.proof.replace), l.Target)
+	switch {
+	case r.proof.keep:
+		onto = "the target this run created is kept"
+	case len(r.proof.replace) > 0:
+		onto += fmt.Sprintf(", %d of an earlier oedl target to replace", len(r.proof.replace))
+	}
+	hostsLine := fmt.Sprintf("source %s on %s", c.Source, l.Source)
+	for _, h := range l.Replicas {
+		hostsLine += fmt.Sprintf(", replica %s on %s", c.at(h).Source, h)
+	}
+	return fmt.Sprintf("%s; target %s on %s; %s; %s", hostsLine, c.Target, l.Target, onto, space), nil
+}
+
+// existsOn reports whether a file exists on a host.
+func (c *Config) existsOn(ctx context.Context, host, p string) (bool, error) {
+	got, err := c.machine(host).fs.Lstat(ctx, p)
+	if err != nil {
+		return false, err
+	}
+	_, ok := got[p]
+	return ok, nil
+}
+
+// proveTargetOn is proveTarget through a host's view, with the target's
+// record read there.
+func (r *runner) proveTargetOn(view *hostfs.View, st *openedge.Structure, source *manifest.Files, resumed bool) (*targetProof, error) {
+	entries := append([]string{r.cfg.Target, manifest.RecordPath(r.cfg.Target)}, r.cfg.Target+manifest.SuffixControl)
+	for _, a := range st.Areas {
+		for _, x := range a.Extents {
+			if strings.HasPrefix(x.Path, "/") {
+				entries = append(entries, x.Path)
+			}
+		}
+	}
+	_ = view.Prefetch(entries...)
+	return r.proveTarget(view, st, source, resumed)
+}
+
+// sourceFilesOn lists the source's files on its host (prostrct list into
+// a scratch file of the host's work directory, read back and removed).
+func (r *runner) sourceFilesOn(ctx context.Context, view manifest.FS) (*manifest.Files, error) {
+	c := r.cfg
+	l := c.hostLayout()
+	out, err := r.scratchOutput(ctx, l.Source, "source.st", func(hc *Config, file string) []string {
+		return []string{hc.bin("prostrct"), "list", hc.Source, file}
+	})
+	if err != nil {
+		return nil, precondition("prostrct list %s on %s (to learn the source's files before anything is written): %v", c.Source, l.Source, err)
+	}
+	st, err := openedge.ParseStructure(strings.NewReader(string(out)), "prostrct list "+c.Source)
+	if err != nil {
+		return nil, precondition("the source's structure: %v", err)
+	}
+	files, err := manifest.ExistingDatabase(view, "source", c.Source, st)
+	if err != nil {
+		return nil, precondition("the source's files: %v", err)
+	}
+	return files, nil
+}
+
+// checkSourceSchemaOn is checkSourceSchema with dump_df.p run on the
+// source's host.
+func (r *runner) checkSourceSchemaOn(ctx context.Context, pf *planFiles) error {
+	c := r.cfg
+	l := c.hostLayout()
+	data, err := r.scratchOutput(ctx, l.Source, SourceDF, func(hc *Config, file string) []string {
+		argv := []string{hc.bin("_progres"), "-b", "-db", hc.Source}
+		if !r.externallyServed[schedule.DBSource] {
+			argv = append(argv, "-1")
+		}
+		return append(argv, "-p", "prodict/dump_df.p", "-param", "ALL,"+file)
+	})
+	if err != nil {
+		return precondition("dump the source's definitions on %s (to check the plan was made from it): %v", l.Source, err)
+	}
+	src, err := openedge.ParseDF(strings.NewReader(string(data)), c.Source+" (dump_df.p on "+l.Source+")")
+	if err != nil {
+		return precondition("the source's definitions: %v", err)
+	}
+	if err := plan.CheckSource(c.Plan, pf.df, src, c.Source); err != nil {
+		return &UsageError{Err: err}
+	}
+	return nil
+}
+
+// scratchOutput runs argv (built for the host, writing the file it is
+// given) in a scratch directory of the host's work directory and returns
+// what the file holds; the scratch directory is removed.
+func (r *runner) scratchOutput(ctx context.Context, host, name string, argv func(hc *Config, file string) []string) ([]byte, error) {
+	hc, m := r.cfg.at(host), r.cfg.machine(host)
+	dir := path.Join(m.work, ".oedl-preflight-"+strconv.Itoa(time.Now().Nanosecond()))
+	if err := m.fs.MkdirAll(ctx, dir); err != nil {
+		return nil, err
+	}
+	defer func() { _ = m.fs.RemoveAll(context.WithoutCancel(ctx), dir) }()
+	file := path.Join(dir, name)
+	a := argv(hc, file)
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: a[0], Args: a[1:], Dir: dir, Env: hc.env(), Timeout: 5 * time.Minute, Log: r.logWriter()})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v: %s", execx.Quote(a), err, lastMessage(res.Output))
+	}
+	return m.fs.ReadFile(ctx, file)
+}
+
+// checkSpaceOn compares, per host and filesystem (df -Pk), what the run
+// will write with the space free: on each host holding the data, the
+// dumps that may run there (all of them, at worst); on the target's, the
+// dumps moved there, the idxbuild sort files (75% of data and indexes,
+// per the idxbuild docs) and the target itself.
+func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
+	c := r.cfg
+	l := c.hostLayout()
+	p := c.Plan
+	data, index := p.Totals.Bytes, p.Totals.IndexBytes
+	if data == 0 {
+		for _, t := range p.Tables {
+			data += t.Bytes
+			index += t.IndexBytes
+		}
+	}
+	type need struct {
+		host, dir string
+		bytes     int64
+		what      []string
+	}
+	var needs []*need
+	byFS := map[string]*need{}
+	add := func(host, dir string, n int64, what string) error {
+		fsName, _, err := dfOn(ctx, c.machine(host), dir)
+		if err != nil {
+			return precondition("host %s: cannot read the free space of %s: %v", host, dir, err)
+		}
+		key := c.machine(host).dest + "\x00" + fsName
+		if byFS[key] == nil {
+			byFS[key] = &need{host: host, dir: dir}
+			needs = append(needs, byFS[key])
+		}
+		byFS[key].bytes += n
+		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, openedge.FormatSize(n)))
+		return nil
+	}
+	for _, h := range append([]string{l.Source}, l.Replicas...) {
+		if err := add(h, c.machine(h).work, data, "dumps on "+h); err != nil {
+			return "", err
+		}
+	}
+	tm := c.machine(l.Target)
+	if err := add(l.Target, tm.work, data, "dumps moved to "+l.Target); err != nil {
+		return "", err
+	}
+	if err := add(l.Target, tm.work, (data+index)*3/4, "sort files"); err != nil {
+		return "", err
+	}
+	if err := add(l.Target, path.Dir(c.Target), data+index, "target"); err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, n := range needs {
+		_, free, err := dfOn(ctx, c.machine(n.host), n.dir)
+		if err != nil {
+			return "", precondition("host %s: cannot read the free space of %s: %v", n.host, n.dir, err)
+		}
+		if free < n.bytes {
+			return "", precondition("host %s: not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
+				n.host, n.dir, openedge.FormatSize(free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + "))
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s free for %s", n.host, openedge.FormatSize(free), openedge.FormatSize(n.bytes)))
+	}
+	return strings.Join(parts, "; "), nil
+}
+
+// dfOn is the filesystem a directory is on (the nearest existing parent)
+// and its free bytes, from POSIX df -P -k.
+func dfOn(ctx context.Context, m *machine, dir string) (string, int64, error) {
+	var out strings.Builder
+	script := `d="$1"; while [ ! -e "$d" ] && [ "$d" != / ]; do d=$(dirname -- "$d"); done; exec df -P -k -- "$d"`
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: "sh", Args: []string{"-c", script, "sh", dir}, Stdout: &out, Timeout: time.Minute})
+	if err != nil {
+		return "", 0, fmt.Errorf("%v: %s", err, strings.TrimSpace(res.Output))
+	}
+	return parseDF(out.String())
+}
+
+// parseDF reads the second line of df -P -k: filesystem, 1024-blocks,
+// used, available, capacity, mounted on.
+func parseDF(s string) (string, int64, error) {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) < 2 {
+		return "", 0, fmt.Errorf("df said %q", s)
+	}
+	f := strings.Fields(lines[len(lines)-1])
+	if len(f) < 6 {
+		return "", 0, fmt.Errorf("df said %q", s)
+	}
+	avail, err := strconv.ParseInt(f[3], 10, 64)
+	if err != nil {
+		return "", 0, fmt.Errorf("df said %q", s)
+	}
+	return f[len(f)-1], avail * 1024, nil
+}
+
+// servedReplica accepts a replica someone else serves: a replication
+// target runs under its own broker. It is only read, once proven to hold
+// the frozen source's data; the dumps go through that broker (which needs
+// --dump-jobs 2 or more: with one dump job oedl opens a database
+// single-user).
+func (r *runner) servedReplica(which, db string) error {
+	if !r.cfg.served(which) {
+		return precondition("the replica %s is served (276) by a broker oedl did not start: its dumps would go through that broker, which needs --dump-jobs 2 or more", db)
+	}
+	r.externallyServed[which] = true
+	return nil
+}
+
+// databases are every database of the run, as Job.DB names them: the
+// target, the source, each replica.
+func (c *Config) databases() []string {
+	out := []string{schedule.DBTarget, schedule.DBSource}
+	if l := c.hostLayout(); l != nil {
+		for _, h := range l.Replicas {
+			out = append(out, schedule.ReplicaDB(h))
+		}
+	}
+	return out
+}
+
+// targetExists reports whether the target's control area is there, on
+// its host.
+func (c *Config) targetExists(ctx context.Context) bool {
+	if c.fleet == nil {
+		return exists(c.Target + manifest.SuffixControl)
+	}
+	ok, _ := c.existsOn(ctx, c.hostLayout().Target, c.Target+manifest.SuffixControl)
+	return ok
+}
