@@ -312,20 +312,29 @@ func (s *SSH) Run(ctx context.Context, c Cmd) (Result, error) {
 	return res, nil
 }
 
-// lost says why a session ended without its status line.
+// masterGrace is how long a session that ended without its status line
+// waits for its master to show whether the connection itself was lost.
+const masterGrace = 2 * time.Second
+
+// lost says why a session ended without its status line. A session
+// multiplexed over a master that lost its connection ends at the same
+// moment as the master, often a little before the master has exited:
+// the master is given a moment (masterGrace) before the session is
+// judged on its own.
 func (s *SSH) lost(started bool) error {
 	s.mu.Lock()
-	dead := s.master == nil
-	if !dead {
+	master, dead := s.master, s.dead
+	s.mu.Unlock()
+	gone := master == nil
+	if !gone {
 		select {
-		case <-s.dead:
-			dead = true
-		default:
+		case <-dead:
+			gone = true
+		case <-time.After(masterGrace):
 		}
 	}
-	s.mu.Unlock()
 	switch {
-	case dead:
+	case gone:
 		return fmt.Errorf("the connection was lost (%s)", s.masterError())
 	case started:
 		return errors.New("the remote command was killed before it could report its status")

@@ -293,9 +293,32 @@ func (h *Host) Cut() error {
 	return exec.Command("ip", "-n", h.NS, "link", "set", h.veth, "down").Run()
 }
 
-// Restore brings the link up again.
+// Restore brings the link up again and returns once sshd can be reached
+// over it. A link that was down leaves neighbour entries FAILED on both
+// ends, and a connect made before they are forgotten fails with "No
+// route to host": they are flushed, and the port is dialled until it
+// answers, so that a test's next call meets a link that is really back.
 func (h *Host) Restore() error {
-	return exec.Command("ip", "-n", h.NS, "link", "set", h.veth, "up").Run()
+	for _, c := range [][]string{
+		{"ip", "-n", h.NS, "link", "set", h.veth, "up"},
+		{"ip", "-n", h.NS, "neigh", "flush", "dev", h.veth},
+		{"ip", "neigh", "flush", "dev", h.outer},
+	} {
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%v: %v: %s", c, err, out)
+		}
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", net.JoinHostPort(h.Addr, "22"), time.Second)
+		if err == nil {
+			return c.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("host %s: link up but sshd unreachable after 15s: %w", h.Name, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Shape limits the host's link (both ends) to mbit megabits per second
