@@ -171,6 +171,8 @@ func DefaultModel() *Model {
 			string(schedule.KindPreflight): 1, string(schedule.KindServe): 3, string(schedule.KindShutdown): 2,
 			string(schedule.KindCreateTarget): 5, string(schedule.KindDumpDF): 2, string(schedule.KindDumpSeq): 1,
 			string(schedule.KindLoadSeq): 1, string(schedule.KindVerify): 0.5, string(schedule.KindPost): 5,
+			// a _progres start each, like the sequences; the load reads the target back
+			string(schedule.KindDumpSecurity): 1, string(schedule.KindLoadSecurity): 2,
 			string(schedule.KindRepair): 3,
 		},
 		DFPerTableSec:      0.01,

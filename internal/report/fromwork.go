@@ -198,7 +198,7 @@ func spansFromJournal(recs []journal.Record, p *plan.Plan) *schedule.Result {
 		}
 		if j.Slot == schedule.SlotNone {
 			switch j.Kind {
-			case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
+			case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity:
 				j.Slot = schedule.SlotDump
 			case schedule.KindLoad:
 				j.Slot = schedule.SlotLoad
