@@ -68,7 +68,7 @@ func TestSecurityRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	s.Sort()
 	assert.Equal(t, s, got)
-	assert.Equal(t, "2 users, 2 grants, 1 views", got.String())
+	assert.Equal(t, "2 users, 2 grants, 1 view", got.String())
 }
 
 // FuzzParseDFile: the parser never panics; whatever parses, written back,

@@ -160,5 +160,11 @@ func ReadSecurity(dir string) (Security, error) {
 
 // String is a one-line summary: "3 users, 5 grants, 1 view".
 func (s Security) String() string {
-	return fmt.Sprintf("%d users, %d grants, %d views", len(s.Users), len(s.Grants), len(s.Views))
+	count := func(n int, noun string) string {
+		if n == 1 {
+			return "1 " + noun
+		}
+		return fmt.Sprintf("%d %ss", n, noun)
+	}
+	return count(len(s.Users), "user") + ", " + count(len(s.Grants), "grant") + ", " + count(len(s.Views), "view")
 }

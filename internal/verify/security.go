@@ -23,7 +23,7 @@ type SecurityItem struct {
 // with the target's, read back after the load.
 type SecurityResult struct {
 	OK     bool           `json:"ok"`
-	Before string         `json:"before"` // "4 users, 5 grants, 1 views"
+	Before string         `json:"before"` // "4 users, 5 grants, 1 view"
 	After  string         `json:"after"`
 	Users  int            `json:"users"` // before
 	Grants int            `json:"grants"`

@@ -49,7 +49,7 @@ func TestCompareSecurity(t *testing.T) {
 			require.NoError(t, WriteText(&text, r))
 			if tt.err == "" {
 				assert.NoError(t, r.Err())
-				assert.Contains(t, text.String(), "security: MATCH  2 users, 2 grants, 1 views before")
+				assert.Contains(t, text.String(), "security: MATCH  2 users, 2 grants, 1 view before")
 				return
 			}
 			require.Error(t, r.Err())

@@ -21,7 +21,7 @@ func TestRunCarriesUsersGrantsViews(t *testing.T) {
 	r := e.oedl(nil, e.runArgs()...)
 	require.Equal(t, 0, r.code, r.stderr)
 	v := e.verified()
-	assert.Equal(t, "4 users, 5 grants, 1 views", v.Security.Before)
+	assert.Equal(t, "4 users, 5 grants, 1 view", v.Security.Before)
 	assert.Equal(t, v.Security.Before, v.Security.After)
 
 	src, err := openedge.ReadSecurity(filepath.Join(e.work, run.SecurityDir))

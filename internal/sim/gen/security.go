@@ -44,11 +44,12 @@ func passwordHash(seed string) string {
 	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	h := fnv.New64a()
 	h.Write([]byte(seed))
-	v := h.Sum64()
 	out := make([]byte, 16)
 	for i := range out {
-		out[i] = alphabet[v%uint64(len(alphabet))]
-		v = v/uint64(len(alphabet)) + uint64(i)*2654435761
+		// one more byte hashed per character: every character depends
+		// on the whole seed
+		h.Write([]byte{byte(i)})
+		out[i] = alphabet[h.Sum64()%uint64(len(alphabet))]
 	}
 	return string(out)
 }
