@@ -31,6 +31,12 @@ import (
 //	cpstream=UTF-8
 //	.
 //	0000000040
+//
+// (prodict/dump/dmptrail.i: the offset is SEEK(OUTPUT) after the "."; the
+// user dump's trailer holds cpstream= alone, a table dump's also
+// filename=, records=, ldbname=, ...). The Data Administration's _user.d
+// EXPORTs whole _User records; dump_security.p EXPORTs the three fields
+// verify compares, so the two files are not interchangeable.
 
 // DFile is a parsed contents file.
 type DFile struct {

@@ -24,6 +24,9 @@ func TestParseDFile(t *testing.T) {
 		{"unknown value", "\"a\" ? \"A\"\n.\n", [][]string{{"a", Unknown, "A"}}, ""},
 		{"CRLF lines", "\"a\" \"x\" \"A\"\r\n.\r\nPSC\r\nrecords=1\r\n.\r\n0000000012\r\n", [][]string{{"a", "x", "A"}}, ""},
 		{"no trailer", "\"a\" \"x\" \"A\"\n", [][]string{{"a", "x", "A"}}, ""},
+		// The Data Administration's user dump (prodict/dump/_dmpuser.p with
+		// dmptrail.i) writes a trailer of cpstream= alone: no records= to check.
+		{"cpstream-only trailer", "\"a\" \"x\" \"A\"\n.\nPSC\ncpstream=UNDEFINED\n.\n0000000014\n", [][]string{{"a", "x", "A"}}, ""},
 		{"empty table", ".\nPSC\nrecords=0000000000000\n.\n0000000002\n", nil, ""},
 		{"short record", "\"a\" \"x\"\n.\n", nil, "f.d:1: 2 fields, want 3"},
 		{"unterminated quote", "\"a\" \"x\" \"A\n", nil, "f.d:1: unterminated"},
