@@ -32,10 +32,14 @@ func dumpSecurityProcedure(p *proc, s *session, param string) int {
 //
 // Fault injection: truncate-after=N on table _User, _sysauth or _sysviews
 // (`_progres:_User:truncate-after=1`) stores only that file's first N rows
-// and still succeeds, the silent loss oedl's verify must name.
+// and still succeeds, the silent loss oedl's verify must name; exit, crash,
+// hang and delay on _User strike before anything is loaded.
 func loadSecurityProcedure(p *proc, s *session, param string) int {
 	if param == "" {
 		return p.fail("oesim.security.param", "load_security.p")
+	}
+	if rc := applyEarlyFault(p, p.env.fault(p, "", "_User")); rc >= 0 {
+		return rc
 	}
 	in, err := openedge.ReadSecurity(param)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/verify"
@@ -68,4 +69,31 @@ func oesimProgres(t *testing.T, e *env, db, proc, param string) string {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s: %s", proc, out)
 	return string(out)
+}
+
+// load-security killed before it loaded anything stops the run; the
+// resume runs it again (the dump is proven and kept) and verifies.
+func TestLoadSecurityCrashThenResume(t *testing.T) {
+	e := newEnv(t, "sports")
+	r := e.oedl([]string{"OESIM_FAULTS=_progres:_User:crash,once"}, e.runArgs("--retries", "0")...)
+	require.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "load-security")
+	r = e.oedl(nil, e.runArgs("--resume")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	v := e.verified()
+	assert.Equal(t, "4 users, 5 grants, 1 view", v.Security.After)
+	var dumps, loads int
+	for _, rec := range e.journal() {
+		if rec.State != journal.Done {
+			continue
+		}
+		switch rec.Job {
+		case "dump-security":
+			dumps++
+		case "load-security":
+			loads++
+		}
+	}
+	assert.Equal(t, 1, dumps, "the resume kept the proven dump")
+	assert.Equal(t, 1, loads)
 }
