@@ -46,7 +46,8 @@ type Model struct {
 
 	// FixedSec is the duration of the jobs that move no table data, by
 	// schedule.Kind (preflight, serve, shutdown, create-target, dump-df,
-	// dump-sequences, load-sequences, verify, post).
+	// dump-sequences, load-sequences, dump-security, load-security, verify,
+	// post).
 	FixedSec map[string]float64 `json:"fixed_s"`
 	// DFPerTableSec is added to create-target per table (loading the .df).
 	DFPerTableSec float64 `json:"df_per_table_s"`
