@@ -33,8 +33,9 @@ type SecurityResult struct {
 
 // CompareSecurity matches users by id (name and password hash must be
 // the same), grants by grantee and object (the same privileges), views by
-// owner and name (the same text). User ids are compared as written:
-// OpenEdge keeps _Userid case-sensitive.
+// owner and name (the same text). Keys are compared as written, not
+// folded: the target was loaded from the source's own files, so a key in
+// another letter case is a change the DBA should see.
 func CompareSecurity(before, after openedge.Security) *SecurityResult {
 	r := &SecurityResult{Before: before.String(), After: after.String(),
 		Users: len(before.Users), Grants: len(before.Grants), Views: len(before.Views)}
