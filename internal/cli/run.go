@@ -305,6 +305,9 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 	if v := res.Verify; v != nil {
 		fmt.Fprintf(w, "verified: %s tables, %s records; sha256 before %s = after %s\n",
 			units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records), v.Before.ShortSum(), v.After.ShortSum())
+		if s := v.Security; s != nil {
+			fmt.Fprintf(w, "verified: %s before = after\n", s.After)
+		}
 	}
 	for _, r := range res.Repairs {
 		fmt.Fprintf(w, "repaired: %s\n", r)

@@ -93,9 +93,9 @@ func queueBound(in *Input, est *Estimate) string {
 	var dump, load Seconds
 	for _, s := range est.CriticalPath {
 		switch schedule.Kind(s.Kind) {
-		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq: // the dump slots' jobs
+		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity: // the dump slots' jobs
 			dump += s.Waited
-		case schedule.KindLoad, schedule.KindLoadSeq:
+		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindLoadSecurity:
 			load += s.Waited
 		}
 	}

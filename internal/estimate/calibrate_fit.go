@@ -139,9 +139,10 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 	// One utility call each; preflight and verify are oedl's own Go code.
 	m.FixedSec["create-target"] = createSec
 	m.DFPerTableSec = 0 // createSec loaded the whole .df
-	for _, k := range []string{"dump-df", "dump-sequences", "load-sequences", "post"} {
+	for _, k := range []string{"dump-df", "dump-sequences", "load-sequences", "dump-security", "post"} {
 		m.FixedSec[k] = m.Load.StartupSec
 	}
+	m.FixedSec["load-security"] = 2 * m.Load.StartupSec // the load, then the read-back
 	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
 	return nil
 }

@@ -46,7 +46,8 @@ type Model struct {
 
 	// FixedSec is the duration of the jobs that move no table data, by
 	// schedule.Kind (preflight, serve, shutdown, create-target, dump-df,
-	// dump-sequences, load-sequences, verify, post).
+	// dump-sequences, load-sequences, dump-security, load-security, verify,
+	// post).
 	FixedSec map[string]float64 `json:"fixed_s"`
 	// DFPerTableSec is added to create-target per table (loading the .df).
 	DFPerTableSec float64 `json:"df_per_table_s"`
@@ -171,6 +172,8 @@ func DefaultModel() *Model {
 			string(schedule.KindPreflight): 1, string(schedule.KindServe): 3, string(schedule.KindShutdown): 2,
 			string(schedule.KindCreateTarget): 5, string(schedule.KindDumpDF): 2, string(schedule.KindDumpSeq): 1,
 			string(schedule.KindLoadSeq): 1, string(schedule.KindVerify): 0.5, string(schedule.KindPost): 5,
+			// a _progres start each, like the sequences; the load reads the target back
+			string(schedule.KindDumpSecurity): 1, string(schedule.KindLoadSecurity): 2,
 			string(schedule.KindRepair): 3,
 		},
 		DFPerTableSec:      0.01,

@@ -134,11 +134,11 @@ func phaseOf(j *schedule.Job) (name string, side bool) {
 		return "analyze-source", false
 	case schedule.KindDump:
 		return "dump", false
-	case schedule.KindDumpDF, schedule.KindDumpSeq:
+	case schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity:
 		return "dump", true
 	case schedule.KindLoad, schedule.KindRepair:
 		return "load", false
-	case schedule.KindLoadSeq:
+	case schedule.KindLoadSeq, schedule.KindLoadSecurity:
 		return "load", true
 	case schedule.KindIdxbuild:
 		return "idxbuild", false

@@ -198,7 +198,7 @@ func spansFromJournal(recs []journal.Record, p *plan.Plan) *schedule.Result {
 		}
 		if j.Slot == schedule.SlotNone {
 			switch j.Kind {
-			case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
+			case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity:
 				j.Slot = schedule.SlotDump
 			case schedule.KindLoad:
 				j.Slot = schedule.SlotLoad
@@ -439,7 +439,16 @@ func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
 		for _, r := range v.Bad {
 			det = append(det, fmt.Sprintf("%s: %s (before %s, after %s)", r.Table, r.Status, units.Thousands(r.Before), units.Thousands(r.After)))
 		}
-		return Verdict{State: "mismatch", Headline: fmt.Sprintf("The copy does not match: %d of %d tables hold another number of records than the source.", len(v.Bad), len(v.Rows)), Details: det}
+		h := fmt.Sprintf("The copy does not match: %d of %d tables hold another number of records than the source.", len(v.Bad), len(v.Rows))
+		if s := v.Security; s != nil && !s.OK {
+			for _, b := range s.Bad {
+				det = append(det, fmt.Sprintf("%s %s: %s (before %q, after %q)", b.Kind, b.Name, b.Status, b.Before, b.After))
+			}
+			if len(v.Bad) == 0 {
+				h = fmt.Sprintf("The copy does not match: every table arrived, but %d user(s), SQL grant(s) or view(s) differ from the source.", len(s.Bad))
+			}
+		}
+		return Verdict{State: "mismatch", Headline: h, Details: det}
 	case d.RunErr != "" || len(failed) > 0:
 		var det []string
 		for _, id := range failed {
@@ -469,7 +478,11 @@ func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
 	if len(v.Rows) == 1 {
 		h = fmt.Sprintf("Verified: the table and its %s records arrived, and the count matches. The outage took %s.", units.Thousands(v.After.Records), outage)
 	}
-	return Verdict{OK: true, State: "verified", Headline: h}
+	var det []string
+	if s := v.Security; s != nil {
+		det = append(det, "users, SQL grants and views: "+s.After+", the same as the source")
+	}
+	return Verdict{OK: true, State: "verified", Headline: h, Details: det}
 }
 
 // failedWhat names a failed job for a sentence: "table PUB.customer

@@ -49,6 +49,8 @@ var kindColours = map[string]string{
 	"dump-df":        "#b07aa1",
 	"dump-sequences": "#b07aa1",
 	"load-sequences": "#b07aa1",
+	"dump-security":  "#b07aa1",
+	"load-security":  "#b07aa1",
 	"create-target":  "#8cd17d",
 	"serve":          "#bab0ac",
 	"shutdown":       "#bab0ac",

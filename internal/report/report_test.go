@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/verify"
 )
 
 var jsonMarshal = json.Marshal
@@ -169,4 +171,39 @@ func TestWarningsStayBesideTheVerdict(t *testing.T) {
 	var md bytes.Buffer
 	require.NoError(t, WriteMarkdown(&md, d))
 	assert.Contains(t, md.String(), "- warning: the source /db/prod is served")
+}
+
+// The verdict carries the users, SQL grants and views: equal, a line
+// among the details; one lost, a mismatch naming it even when every
+// table arrived.
+func TestVerdictSecurity(t *testing.T) {
+	sec := openedge.Security{Users: []openedge.User{{ID: "ana", Password: "h", Name: "Ana"}, {ID: "bob", Password: "h2", Name: "Bob"}},
+		Grants: []openedge.Grant{{Grantee: "ana", Object: "PUB.customer", Privileges: "SELECT"}}}
+	lost := sec
+	lost.Users = sec.Users[:1]
+	tests := []struct {
+		name, state, headline string
+		after                 openedge.Security
+		details               []string
+	}{
+		{"equal", "verified", "Verified: all 5 tables", sec, []string{"users, SQL grants and views: 2 users, 1 grant, 0 views, the same as the source"}},
+		{"a user lost", "mismatch", "The copy does not match: every table arrived, but 1 user(s), SQL grant(s) or view(s) differ from the source.", lost,
+			[]string{`user bob: missing (before "Bob / password hash h2", after "")`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := fixture(t, false, false)
+			data, err := os.ReadFile(filepath.Join(dir, verify.JSONFile))
+			require.NoError(t, err)
+			var v verify.Result
+			require.NoError(t, json.Unmarshal(data, &v))
+			v.AddSecurity(verify.CompareSecurity(sec, tt.after))
+			require.NoError(t, verify.Write(dir, &v))
+			d, err := FromWork(dir)
+			require.NoError(t, err)
+			assert.Equal(t, tt.state, d.Verdict.State)
+			assert.Contains(t, d.Verdict.Headline, tt.headline)
+			assert.Equal(t, tt.details, d.Verdict.Details)
+		})
+	}
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/oedl/oedl/internal/atomicfile"
 )
 
-// The two ABL procedures oedl ships for sequence values. Binary dump/load
+// The ABL procedures oedl ships for sequence values (and, alike, for the
+// users, SQL grants and views: dump_security.p, load_security.p). Binary dump/load
 // moves records only; sequence current values live in the database's
 // sequence block and must be carried over by a client. They are real ABL
 // (DYNAMIC-CURRENT-VALUE), so they run on a licensed OpenEdge as they are;
@@ -21,14 +22,20 @@ var ablFS embed.FS
 const (
 	ablDumpSeq = "dump_seqvals.p"
 	ablLoadSeq = "load_seqvals.p"
+	// The users, SQL grants and views (openedge.Security).
+	ablDumpSecurity = "dump_security.p"
+	ablLoadSecurity = "load_security.p"
 )
+
+// ablProcedures are every procedure oedl ships.
+var ablProcedures = []string{ablDumpSeq, ablLoadSeq, ablDumpSecurity, ablLoadSecurity}
 
 // writeABL writes the procedures into dir (WORK/abl).
 func writeABL(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, name := range []string{ablDumpSeq, ablLoadSeq} {
+	for _, name := range ablProcedures {
 		data, err := ablFS.ReadFile("abl/" + name)
 		if err != nil {
 			return fmt.Errorf("embedded %s: %w", name, err)

@@ -77,6 +77,13 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 		return []step{{argv: c.progres(schedule.DBSource, c.ablPath(ablDumpSeq), c.work(SequenceValues))}}
 	case schedule.KindLoadSeq:
 		return []step{{argv: c.progres(schedule.DBTarget, c.ablPath(ablLoadSeq), c.work(SequenceValues))}}
+	case schedule.KindDumpSecurity:
+		return []step{{argv: c.progres(schedule.DBSource, c.ablPath(ablDumpSecurity), c.work(SecurityDir))}}
+	case schedule.KindLoadSecurity:
+		// Load, then read the target back: what verify compares with
+		// the source's files is what the target holds, not what was sent.
+		return []step{{argv: c.progres(schedule.DBTarget, c.ablPath(ablLoadSecurity), c.work(SecurityDir))},
+			{argv: c.progres(schedule.DBTarget, c.ablPath(ablDumpSecurity), c.work(TargetSecurityDir))}}
 	case schedule.KindCreateTarget:
 		return c.createSteps()
 	case schedule.KindDump:

@@ -43,6 +43,11 @@ func TestCommands(t *testing.T) {
 			"-mergethreads", "4", "-datascanthreads", "2", "-pfactor", "80", "-T", "/w/sort", "-rusage"}}},
 		{"sequences on a served source", &schedule.Job{Kind: schedule.KindDumpSeq},
 			[][]string{{bin("_progres"), "-b", "-db", "/db/src", "-p", "/w/abl/dump_seqvals.p", "-param", "/w/sequences.d"}}},
+		{"users, grants and views out of the source", &schedule.Job{Kind: schedule.KindDumpSecurity},
+			[][]string{{bin("_progres"), "-b", "-db", "/db/src", "-p", "/w/abl/dump_security.p", "-param", "/w/security"}}},
+		{"users, grants and views into a served target, then read back", &schedule.Job{Kind: schedule.KindLoadSecurity}, [][]string{
+			{bin("_progres"), "-b", "-db", "/new/tgt", "-p", "/w/abl/load_security.p", "-param", "/w/security"},
+			{bin("_progres"), "-b", "-db", "/new/tgt", "-p", "/w/abl/dump_security.p", "-param", "/w/security.target"}}},
 		{"post", &schedule.Job{Kind: schedule.KindPost},
 			[][]string{{bin("proutil"), "/new/tgt", "-C", "truncate", "bi", "-biblocksize", "16", "-bi", "16384"}}},
 		{"verify runs nothing", &schedule.Job{Kind: schedule.KindVerify}, nil},

@@ -223,8 +223,13 @@ const (
 	TargetAnalysis = "target.tba"
 	SourceDF       = "source.df"
 	SequenceValues = "sequences.d"
-	PlanFile       = "plan.json"
-	LogFile        = "oedl.log"
+	// SecurityDir holds the source's users, grants and views
+	// (dump_security.p); TargetSecurityDir the target's, read back after
+	// load_security.p, for verify.
+	SecurityDir       = "security"
+	TargetSecurityDir = "security.target"
+	PlanFile          = "plan.json"
+	LogFile           = "oedl.log"
 	// ETAFile is the latest eta event, for `oedl status` (eta.go).
 	ETAFile = "eta.json"
 )

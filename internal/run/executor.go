@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/verify"
@@ -366,6 +368,10 @@ func producedNames(j *schedule.Job) []string {
 		return []string{SourceDF}
 	case schedule.KindDumpSeq:
 		return []string{SequenceValues}
+	case schedule.KindDumpSecurity:
+		return securityFiles(SecurityDir)
+	case schedule.KindLoadSecurity:
+		return securityFiles(TargetSecurityDir)
 	}
 	return nil
 }
@@ -392,4 +398,10 @@ func (e *Executor) placement(table string) *plan.Placement {
 		}
 	}
 	return nil
+}
+
+// securityFiles are the three files of a security directory, relative to
+// the work directory.
+func securityFiles(dir string) []string {
+	return []string{filepath.Join(dir, openedge.UsersFile), filepath.Join(dir, openedge.GrantsFile), filepath.Join(dir, openedge.ViewsFile)}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -100,6 +101,12 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		switch {
 		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
 			return "", writeFile(param, "\"next-cust\" 1000\n")
+		case strings.Contains(strings.Join(args, " "), ablDumpSecurity):
+			sec := openedge.Security{Users: []openedge.User{{ID: "ana", Password: "h", Name: "Ana"}}}
+			if err := openedge.WriteSecurity(param, "db", sec, time.Unix(0, 0)); err != nil {
+				return err.Error(), 1
+			}
+			return "", 0
 		case strings.Contains(strings.Join(args, " "), "dump_df.p"):
 			return "", writeFile(strings.TrimPrefix(param, "ALL,"), f.df)
 		}

@@ -297,10 +297,12 @@ func (c *Config) writeHostFiles(ctx context.Context, planDir string) error {
 		if !m.remote {
 			continue
 		}
-		if err := m.fs.MkdirAll(ctx, path.Join(m.work, "abl")); err != nil {
-			return err
+		for _, dir := range []string{"abl", SecurityDir, TargetSecurityDir} {
+			if err := m.fs.MkdirAll(ctx, path.Join(m.work, dir)); err != nil {
+				return err
+			}
 		}
-		for _, p := range []string{ablDumpSeq, ablLoadSeq} {
+		for _, p := range ablProcedures {
 			data, err := ablFS.ReadFile("abl/" + p)
 			if err != nil {
 				return fmt.Errorf("embedded %s: %w", p, err)

@@ -60,6 +60,11 @@ func TestCommandsOnHosts(t *testing.T) {
 		{&schedule.Job{Kind: schedule.KindServe, DB: schedule.ReplicaDB("dr"), Host: "dr"}, [][]string{{"/dlc-dr/bin/proserve", "/dr/prod"}}},
 		{&schedule.Job{Kind: schedule.KindDumpSeq, Host: "prod"},
 			[][]string{{"/dlc-prod/bin/_progres", "-b", "-db", "/db/prod", "-p", "/w-prod/abl/dump_seqvals.p", "-param", "/w-prod/sequences.d"}}},
+		{&schedule.Job{Kind: schedule.KindDumpSecurity, Host: "prod"},
+			[][]string{{"/dlc-prod/bin/_progres", "-b", "-db", "/db/prod", "-p", "/w-prod/abl/dump_security.p", "-param", "/w-prod/security"}}},
+		{&schedule.Job{Kind: schedule.KindLoadSecurity, Host: "new"}, [][]string{
+			{"/dlc-new/bin/_progres", "-b", "-db", "/newdb/prod", "-p", "/w-new/abl/load_security.p", "-param", "/w-new/security"},
+			{"/dlc-new/bin/_progres", "-b", "-db", "/newdb/prod", "-p", "/w-new/abl/dump_security.p", "-param", "/w-new/security.target"}}},
 		{&schedule.Job{Kind: schedule.KindRepair, Area: "Cust", Host: "new"}, [][]string{{"/dlc-new/bin/proutil", "/newdb/prod", "-C", "truncate", "area", "Cust"}}},
 	} {
 		assert.Equal(t, tc.want, Commands(cfg, tc.job), "%s on %s", tc.job.Kind, tc.job.Host)

@@ -112,7 +112,8 @@ func (e *Executor) sizeOn(ctx context.Context, host, p string) int64 {
 }
 
 // fetchOutputs brings back what a job wrote on another host and the run
-// keeps here: the source's .df (dump-df) and sequence values (dump-seq).
+// keeps here: the source's .df (dump-df), sequence values (dump-seq), and
+// the security files (dump-security, and the target's, load-security).
 func (e *Executor) fetchOutputs(ctx context.Context, j *schedule.Job) error {
 	m := e.cfg.machine(j.Host)
 	if !m.remote {
@@ -131,17 +132,30 @@ func (e *Executor) fetchOutputs(ctx context.Context, j *schedule.Job) error {
 }
 
 // pushInputs puts on a job's host what it reads that the run keeps here:
-// the sequence values for load-sequences.
+// the sequence values for load-sequences, the source's users, grants and
+// views for load-security.
 func (e *Executor) pushInputs(ctx context.Context, j *schedule.Job) error {
 	m := e.cfg.machine(j.Host)
-	if !m.remote || j.Kind != schedule.KindLoadSeq {
+	if !m.remote {
 		return nil
 	}
-	data, err := os.ReadFile(e.cfg.work(SequenceValues))
-	if err != nil {
-		return err
+	var names []string
+	switch j.Kind {
+	case schedule.KindLoadSeq:
+		names = []string{SequenceValues}
+	case schedule.KindLoadSecurity:
+		names = securityFiles(SecurityDir)
 	}
-	return m.fs.WriteFile(ctx, e.cfg.at(j.Host).work(SequenceValues), data)
+	for _, name := range names {
+		data, err := os.ReadFile(e.cfg.work(name))
+		if err != nil {
+			return err
+		}
+		if err := m.fs.WriteFile(ctx, e.cfg.at(j.Host).work(name), data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // movedFiles are the files a load reads when its dump was moved: those

@@ -76,7 +76,7 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 	for _, j := range append(b.Jobs(), p.extra...) {
 		var skip bool
 		switch j.Kind {
-		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDump, schedule.KindAnalyzeReplica:
+		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity, schedule.KindDump, schedule.KindAnalyzeReplica:
 			skip = proven(j.ID)
 		case schedule.KindProveReplica:
 			skip = rp.IsDone(j.ID) && proven(schedule.AnalyzeReplicaID(strings.TrimPrefix(j.DB, "replica:"))) && proven(string(schedule.KindAnalyzeSource))
@@ -88,7 +88,7 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 			skip = !createRedo
 		case schedule.KindLoad:
 			skip = loadDone(j)
-		case schedule.KindLoadSeq:
+		case schedule.KindLoadSeq, schedule.KindLoadSecurity:
 			skip = !createRedo && rp.IsDone(j.ID)
 		case schedule.KindIdxbuild, schedule.KindAnalyzeTarget:
 			skip = !targetPending && proven(j.ID)
@@ -115,9 +115,9 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 				db = schedule.DBSource
 			}
 			needs[db] = true
-		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq:
+		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity:
 			needs[schedule.DBSource] = true
-		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindCreateTarget:
+		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindLoadSecurity, schedule.KindCreateTarget:
 			needs[schedule.DBTarget] = true
 		}
 	}
@@ -190,7 +190,9 @@ func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 					j.Deps = append(j.Deps, rj.ID)
 				}
 			}
-			byID[string(schedule.KindLoadSeq)].Deps = append(byID[string(schedule.KindLoadSeq)].Deps, rj.ID)
+			for _, k := range []schedule.Kind{schedule.KindLoadSeq, schedule.KindLoadSecurity} {
+				byID[string(k)].Deps = append(byID[string(k)].Deps, rj.ID)
+			}
 		}
 		byID[b.LoadBarrier].Deps = append(byID[b.LoadBarrier].Deps, rj.ID)
 		jobs = append(jobs, rj)

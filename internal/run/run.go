@@ -218,6 +218,13 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
 		return nil, none, err
 	}
+	// dump_security.p writes into a directory it does not make (ABL's
+	// OUTPUT TO opens files, not directories).
+	for _, dir := range []string{SecurityDir, TargetSecurityDir} {
+		if err := os.MkdirAll(c.work(dir), 0o755); err != nil {
+			return nil, none, err
+		}
+	}
 	if err := c.writeHostFiles(ctx, c.PlanDir); err != nil {
 		return nil, none, err
 	}

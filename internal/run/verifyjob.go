@@ -32,6 +32,11 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 		}
 	}
 	res := verify.Compare(verify.NewSide(before, e.cfg.work(SourceAnalysis)), verify.NewSide(after, e.cfg.work(TargetAnalysis)))
+	sec, err := compareSecurity(e.cfg)
+	if err != nil {
+		return journal.Record{}, fmt.Errorf("verify: %w", err)
+	}
+	res.AddSecurity(sec)
 	if err := verify.Write(e.cfg.Work, res); err != nil {
 		return journal.Record{}, err
 	}
@@ -40,7 +45,7 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 	e.verified = res
 	e.mu.Unlock()
 	rec := journal.Record{Records: res.After.Records, CountKnown: true,
-		Message: fmt.Sprintf("%s tables, %s records; sha256 before %s after %s", units.Thousands(int64(len(res.Rows))), units.Thousands(res.After.Records), res.Before.ShortSum(), res.After.ShortSum())}
+		Message: fmt.Sprintf("%s tables, %s records; sha256 before %s after %s; %s", units.Thousands(int64(len(res.Rows))), units.Thousands(res.After.Records), res.Before.ShortSum(), res.After.ShortSum(), sec.After)}
 	for _, f := range []string{verify.JSONFile, verify.BeforeList, verify.AfterList} {
 		if pf, err := proof(e.cfg.work(f)); err == nil {
 			rec.Files = append(rec.Files, pf)
@@ -50,6 +55,20 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 		return rec, fmt.Errorf("verify: %w (details: %s)", err, e.cfg.work(verify.JSONFile))
 	}
 	return rec, nil
+}
+
+// compareSecurity compares the source's users, grants and views
+// (dump-security) with the target's, read back by load-security.
+func compareSecurity(c *Config) (*verify.SecurityResult, error) {
+	before, err := openedge.ReadSecurity(c.work(SecurityDir))
+	if err != nil {
+		return nil, err
+	}
+	after, err := openedge.ReadSecurity(c.work(TargetSecurityDir))
+	if err != nil {
+		return nil, err
+	}
+	return verify.CompareSecurity(before, after), nil
 }
 
 func readAnalysis(path string) (*openedge.Analysis, error) {

@@ -100,6 +100,7 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		Deps: []string{sourceReady}, Slot: SlotDump, Bytes: totalBytes, Records: totalRecords})
 	dumpDF := add(&Job{ID: string(KindDumpDF), Kind: KindDumpDF, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
 	dumpSeq := add(&Job{ID: string(KindDumpSeq), Kind: KindDumpSeq, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
+	dumpSec := add(&Job{ID: string(KindDumpSecurity), Kind: KindDumpSecurity, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
 	create := add(&Job{ID: string(KindCreateTarget), Kind: KindCreateTarget, DB: DBTarget, Deps: []string{pre.ID}})
 	targetReady := create.ID
 	if o.ServeTarget {
@@ -187,15 +188,17 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		loadIDs = append(loadIDs, l.ID)
 	}
 	loadSeq := add(&Job{ID: string(KindLoadSeq), Kind: KindLoadSeq, DB: DBTarget, Deps: []string{dumpSeq.ID, targetReady}})
+	loadSec := add(&Job{ID: string(KindLoadSecurity), Kind: KindLoadSecurity, DB: DBTarget, Deps: []string{dumpSec.ID, targetReady}})
 	if !o.ServeTarget {
-		// It opens the target single-user like a load: sharing the load
-		// slot keeps the two from meeting on the database (263).
-		loadSeq.Slot = SlotLoad
+		// They open the target single-user like a load: sharing the load
+		// slot keeps them from meeting on the database (263).
+		loadSeq.Slot, loadSec.Slot = SlotLoad, SlotLoad
 	}
 
 	// Every load, every dump (a threaded dump may still add loads) and the
-	// sequences come before the target is shut down for idxbuild.
-	barrierDeps := append(append(append([]string{loadSeq.ID}, loadIDs...), dumpIDs...), analyze.ID, dumpDF.ID)
+	// sequences, users, grants and views come before the target is shut
+	// down for idxbuild.
+	barrierDeps := append(append(append([]string{loadSeq.ID, loadSec.ID}, loadIDs...), dumpIDs...), analyze.ID, dumpDF.ID)
 	idxDeps := barrierDeps
 	barrier := string(KindIdxbuild)
 	// A shutdown also names its serve directly: on resume the jobs in

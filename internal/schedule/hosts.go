@@ -83,9 +83,9 @@ func (h *Hosts) hostOf(k Kind, db string) string {
 	switch k {
 	case KindPreflight, KindVerify, KindBarrier, KindProveReplica:
 		return ""
-	case KindAnalyzeSource, KindDumpDF, KindDumpSeq:
+	case KindAnalyzeSource, KindDumpDF, KindDumpSeq, KindDumpSecurity:
 		return h.Source
-	case KindCreateTarget, KindLoad, KindRepair, KindIdxbuild, KindLoadSeq, KindAnalyzeTarget, KindPost:
+	case KindCreateTarget, KindLoad, KindRepair, KindIdxbuild, KindLoadSeq, KindLoadSecurity, KindAnalyzeTarget, KindPost:
 		return h.Target
 	}
 	switch db {

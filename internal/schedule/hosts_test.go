@@ -48,9 +48,9 @@ func TestBuildOnHosts(t *testing.T) {
 	// Where everything else runs.
 	for id, host := range map[string]string{
 		string(KindPreflight): "", string(KindVerify): "", ProveReplicaID("dr"): "",
-		string(KindAnalyzeSource): "prod", string(KindDumpDF): "prod", string(KindDumpSeq): "prod", ServeID(DBSource): "prod",
+		string(KindAnalyzeSource): "prod", string(KindDumpDF): "prod", string(KindDumpSeq): "prod", string(KindDumpSecurity): "prod", ServeID(DBSource): "prod",
 		AnalyzeReplicaID("dr"): "dr", ServeID(ReplicaDB("dr")): "dr", ShutdownID(ReplicaDB("dr")): "dr",
-		string(KindCreateTarget): "new", ServeID(DBTarget): "new", string(KindIdxbuild): "new", string(KindLoadSeq): "new",
+		string(KindCreateTarget): "new", ServeID(DBTarget): "new", string(KindIdxbuild): "new", string(KindLoadSeq): "new", string(KindLoadSecurity): "new",
 		string(KindAnalyzeTarget): "new", string(KindPost): "new", LoadID("PUB.t00", 0): "new",
 	} {
 		require.NotNil(t, b.Job(id), id)

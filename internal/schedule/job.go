@@ -15,12 +15,16 @@ const (
 	KindAnalyzeSource Kind = "analyze-source"
 	KindDumpDF        Kind = "dump-df"
 	KindDumpSeq       Kind = "dump-sequences"
+	// KindDumpSecurity and KindLoadSecurity carry the users, SQL grants
+	// and views (dump_security.p / load_security.p), as the sequences.
+	KindDumpSecurity  Kind = "dump-security"
 	KindCreateTarget  Kind = "create-target"
 	KindDump          Kind = "dump"
 	KindLoad          Kind = "load"
 	KindRepair        Kind = "repair" // truncate an area before its tables are reloaded
 	KindIdxbuild      Kind = "idxbuild"
 	KindLoadSeq       Kind = "load-sequences"
+	KindLoadSecurity  Kind = "load-security"
 	KindAnalyzeTarget Kind = "analyze-target"
 	KindVerify        Kind = "verify"
 	KindPost          Kind = "post"

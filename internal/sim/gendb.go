@@ -117,6 +117,7 @@ func generateDatabase(dbArg, profile string, scale, seed int64) (*genResult, err
 			c.Sequences = append(c.Sequences, &store.Sequence{Name: s.Name, Increment: 1, Current: s.Current})
 		}
 	}
+	c.Security = g.Security
 	if err := store.WriteControl(paths, c); err != nil {
 		return nil, err
 	}

@@ -17,13 +17,15 @@ import (
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
-// _progres runs no ABL. It recognises, by base name, the four procedures
+// _progres runs no ABL. It recognises, by base name, the six procedures
 // oedl needs and does what they do:
 //
 //	prodict/load_df.p  -param FILE        load a .df into the database
 //	prodict/dump_df.p  -param "ALL,FILE," dump the schema as a .df
 //	dump_seqvals.p     -param FILE        write "name<TAB>current-value" lines
 //	load_seqvals.p     -param FILE        set sequence values from such lines
+//	dump_security.p    -param DIR         write _user.d, _sysauth.d, _sysviews.d
+//	load_security.p    -param DIR         add their users, grants and views
 //
 // Any other procedure fails with OpenEdge's "not found" message (293).
 var procedures = map[string]func(p *proc, s *session, param string) int{
@@ -31,6 +33,9 @@ var procedures = map[string]func(p *proc, s *session, param string) int{
 	"dump_df.p":      dumpDFProcedure,
 	"dump_seqvals.p": dumpSeqvalsProcedure,
 	"load_seqvals.p": loadSeqvalsProcedure,
+	// security.go
+	"dump_security.p": dumpSecurityProcedure,
+	"load_security.p": loadSecurityProcedure,
 }
 
 func runProgres(p *proc) int {

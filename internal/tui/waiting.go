@@ -66,7 +66,7 @@ func (s *State) Waiting() []Wait {
 			}
 			other++
 		case "dump":
-			if n := set("dump_jobs"); n > 0 && running["dump"]+running["analyze-source"]+running["dump-df"]+running["dump-sequences"] >= n {
+			if n := set("dump_jobs"); n > 0 && running["dump"]+running["analyze-source"]+running["dump-df"]+running["dump-sequences"]+running["dump-security"] >= n {
 				forDumpSlot++
 				continue
 			}

@@ -56,6 +56,9 @@ type Result struct {
 	Rows   []Row  `json:"tables"`
 	Bad    []Row  `json:"mismatches,omitempty"` // the rows that are not Match
 	Note   string `json:"note,omitempty"`
+	// Security is the users, SQL grants and views (nil when not compared:
+	// oedl verify on two reports).
+	Security *SecurityResult `json:"security,omitempty"`
 }
 
 // ResultVersion is the "v" field of verify.json.
@@ -163,6 +166,10 @@ func (r *Result) Err() error {
 	if r.OK {
 		return nil
 	}
+	secErr := r.Security.Err()
+	if len(r.Bad) == 0 && secErr != nil {
+		return secErr
+	}
 	if len(r.Bad) == 0 {
 		return fmt.Errorf("verify failed: %s", r.Note)
 	}
@@ -176,6 +183,9 @@ func (r *Result) Err() error {
 		default:
 			parts = append(parts, fmt.Sprintf("%s %d -> %d", b.Table, b.Before, b.After))
 		}
+	}
+	if secErr != nil {
+		return fmt.Errorf("%d table(s) do not match: %s; %w", len(r.Bad), strings.Join(parts, "; "), secErr)
 	}
 	return fmt.Errorf("%d table(s) do not match: %s", len(r.Bad), strings.Join(parts, "; "))
 }

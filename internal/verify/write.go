@@ -51,6 +51,9 @@ func WriteText(w io.Writer, r *Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeSecurityText(w, r.Security); err != nil {
+		return err
+	}
 	if len(r.Bad) == 0 {
 		return nil
 	}

@@ -236,6 +236,11 @@ func (e *env) verified() *verify.Result {
 	require.True(e.t, v.OK, "verify: %v", v.Bad)
 	require.Equal(e.t, v.Before.Checksum, v.After.Checksum)
 	require.NotEmpty(e.t, v.Rows)
+	// The users, SQL grants and views went across too (a database built
+	// by hand may have none; the generated ones have some, checked where
+	// they are used: security_test.go, language_test.go).
+	require.NotNil(e.t, v.Security, "verify compared no users, grants or views")
+	require.True(e.t, v.Security.OK, "security: %v", v.Security.Bad)
 	recs, err := journal.Read(filepath.Join(e.work, journal.FileName))
 	require.NoError(e.t, err)
 	require.Empty(e.t, journal.Replay(recs).LoadedTwice(), "no table loaded twice")

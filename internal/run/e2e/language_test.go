@@ -23,6 +23,7 @@ func TestFullRunPortuguese(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	v := e.verified()
 	assert.Contains(t, r.stderr, v.After.ShortSum())
+	assert.Equal(t, "4 users, 5 grants, 1 view", v.Security.After, "the demo's users and grants, before and after equal")
 
 	// The utilities did speak Portuguese: the logs hold their words.
 	logs := map[string]string{}

@@ -53,5 +53,6 @@ func (db *Database) finish() *Database {
 	for _, t := range db.Tables {
 		t.Def = db.DF.Table(t.Name)
 	}
+	db.Security = demoSecurity(db)
 	return db
 }

@@ -60,6 +60,7 @@ type Database struct {
 	DF        *openedge.DF        // the schema as a .df; every Table.Def is one of its tables
 	Sequences []Sequence
 	Tables    []*Table
+	Security  openedge.Security // users, SQL grants and views (security.go)
 }
 
 // Table finds a table by name, with or without owner, case-insensitively.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"time"
+
+	"github.com/oedl/oedl/internal/openedge"
 )
 
 // The DB.db codec. Every utility call decodes the whole schema and a load
@@ -196,6 +198,26 @@ func encodeControl(c *Control) []byte {
 		e.bool(s.Cycle)
 		e.int(s.Current)
 	}
+	// The security section comes last: a DB.db written before it was kept
+	// ends here and reads as a database without users.
+	e.uint(uint64(len(c.Security.Users)))
+	for _, u := range c.Security.Users {
+		e.str(u.ID)
+		e.str(u.Password)
+		e.str(u.Name)
+	}
+	e.uint(uint64(len(c.Security.Grants)))
+	for _, g := range c.Security.Grants {
+		e.str(g.Grantee)
+		e.str(g.Object)
+		e.str(g.Privileges)
+	}
+	e.uint(uint64(len(c.Security.Views)))
+	for _, v := range c.Security.Views {
+		e.str(v.Owner)
+		e.str(v.Name)
+		e.str(v.Text)
+	}
 	return e.b
 }
 
@@ -251,6 +273,31 @@ func decodeControlData(b []byte) (*Control, error) {
 	for i := range c.Sequences {
 		c.Sequences[i] = &Sequence{Name: d.str(), Initial: d.int(), Increment: d.int(), Min: d.optInt(), Max: d.optInt(),
 			Cycle: d.bool(), Current: d.int()}
+	}
+	if d.err == nil && len(d.b) != 0 {
+		sec := &c.Security
+		sec.Users = make([]openedge.User, d.count())
+		for i := range sec.Users {
+			sec.Users[i] = openedge.User{ID: d.str(), Password: d.str(), Name: d.str()}
+		}
+		sec.Grants = make([]openedge.Grant, d.count())
+		for i := range sec.Grants {
+			sec.Grants[i] = openedge.Grant{Grantee: d.str(), Object: d.str(), Privileges: d.str()}
+		}
+		sec.Views = make([]openedge.View, d.count())
+		for i := range sec.Views {
+			sec.Views[i] = openedge.View{Owner: d.str(), Name: d.str(), Text: d.str()}
+		}
+		// none reads as nil, as a Control that never had any holds
+		if len(sec.Users) == 0 {
+			sec.Users = nil
+		}
+		if len(sec.Grants) == 0 {
+			sec.Grants = nil
+		}
+		if len(sec.Views) == 0 {
+			sec.Views = nil
+		}
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes after the control data")

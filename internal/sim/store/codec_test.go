@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +21,10 @@ func sampleControl(tables int) *Control {
 		Areas: []*Area{{Number: 3, Name: "Primary Recovery Area", Type: 'b', Extents: []Extent{{Path: "/db/x.b1"}}},
 			{Number: 7, Name: "Data", Type: 'd', RPB: 64, BPC: 8, Extents: []Extent{{Path: "/db/x_7.d1", Fixed: true, SizeKB: 1024}, {Path: "/db/x_7.d2"}}}},
 		Sequences: []*Sequence{{Name: "s1", Initial: 1, Increment: 5, Min: &lo, Max: &hi, Cycle: true, Current: 42},
-			{Name: "s2", Increment: 1}}}
+			{Name: "s2", Increment: 1}},
+		Security: openedge.Security{Users: []openedge.User{{ID: "ana", Password: "h", Name: "Ana"}},
+			Grants: []openedge.Grant{{Grantee: "ana", Object: "PUB.table_1", Privileges: "SELECT"}},
+			Views:  []openedge.View{{Owner: "PUB", Name: "v", Text: "SELECT 1"}}}}
 	for i := range tables {
 		t := &Table{Number: i + 1, Owner: "PUB", Name: fmt.Sprintf("table_%d", i), Area: 7, CRC: uint32(i * 7919)}
 		for j := range 20 {
@@ -104,4 +108,18 @@ func BenchmarkControlCodec(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A DB.db written before the security section was kept ends after the
+// sequences: it reads as a database without users, grants or views.
+func TestControlCodecWithoutSecuritySection(t *testing.T) {
+	c := sampleControl(2)
+	c.Security = openedge.Security{}
+	b := encodeControl(c)
+	old := b[:len(b)-3] // the three zero counts of an empty section
+	got, err := decodeControlData(old)
+	require.NoError(t, err)
+	assert.Equal(t, c, got)
+	_, err = decodeControlData(b[:len(b)-1])
+	assert.Error(t, err, "a section cut short is not taken for a missing one")
 }

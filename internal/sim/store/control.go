@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/openedge"
 )
 
 // ControlVersion is the version of the DB.db format.
@@ -38,8 +39,11 @@ type Control struct {
 	Areas         []*Area     `json:"areas"`
 	Tables        []*Table    `json:"tables"`
 	Sequences     []*Sequence `json:"sequences,omitempty"`
-	NextTable     int         `json:"nextTable"`
-	NextIndex     int         `json:"nextIndex"`
+	// Security is the _User rows and the SQL grants and views: meta-schema
+	// rows a binary dump does not carry (dump_security.p does).
+	Security  openedge.Security `json:"security"`
+	NextTable int               `json:"nextTable"`
+	NextIndex int               `json:"nextIndex"`
 }
 
 // Area is one storage area with its extents.
