@@ -50,7 +50,9 @@ func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
 		// logs/run.log is appended to by every invocation, a refused one
 		// included.
 		return dir && emptyTree(path, "run.log")
-	case "dump", "sort":
+	case "dump", "sort", SecurityDir, TargetSecurityDir:
+		// made before the first journal record (the security directories
+		// because dump_security.p cannot make them).
 		return dir && emptyTree(path)
 	case "abl":
 		return dir && onlyShippedABL(path)

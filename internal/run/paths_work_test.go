@@ -1,0 +1,60 @@
+package run
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCheckWork: a first invocation killed before its first journal record
+// leaves only what checkWork lets through; anything else is refused by name.
+func TestCheckWork(t *testing.T) {
+	planJSON, err := json.MarshalIndent(map[string]string{"plan": "x"}, "", "  ")
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		make   func(t *testing.T, work string)
+		refuse string // base name refused, "" when the directory passes
+	}{
+		{"empty", func(*testing.T, string) {}, ""},
+		{"lock and log", func(t *testing.T, w string) {
+			write(t, filepath.Join(w, LockFile), "1")
+			write(t, filepath.Join(w, LogFile), "x")
+		}, ""},
+		{"same plan", func(t *testing.T, w string) { write(t, filepath.Join(w, PlanFile), string(planJSON)+"\n") }, ""},
+		{"other plan", func(t *testing.T, w string) { write(t, filepath.Join(w, PlanFile), "{}\n") }, PlanFile},
+		{"empty dump, sort and security directories", func(t *testing.T, w string) {
+			for _, d := range []string{"dump/a", "sort", SecurityDir, TargetSecurityDir} {
+				require.NoError(t, os.MkdirAll(filepath.Join(w, d), 0o755))
+			}
+		}, ""},
+		{"a dump file", func(t *testing.T, w string) { write(t, filepath.Join(w, "dump", "t.bd"), "x") }, "dump"},
+		{"security of another run", func(t *testing.T, w string) {
+			write(t, filepath.Join(w, SecurityDir, "_user.d"), "x")
+		}, SecurityDir},
+		{"someone's report", func(t *testing.T, w string) { write(t, filepath.Join(w, "report.md"), "x") }, "report.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work := t.TempDir()
+			tt.make(t, work)
+			err := checkWork(work, planJSON)
+			if tt.refuse == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), filepath.Join(work, tt.refuse))
+		})
+	}
+}
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+}
