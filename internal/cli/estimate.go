@@ -104,7 +104,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.Float64Var(&opts.BurstSpent, "burst-spent", -1, "share of the volume's burst credits already spent at the start, 0 (full) to 1 (empty)")
 	f.IntSliceVar(&opts.DumpJobs, "dump-jobs", nil, "concurrent dumps (default: 2 per core, as oedl run); several values give a what-if table")
 	f.IntSliceVar(&opts.LoadJobs, "load-jobs", nil, "concurrent loads (default: 1 per core, as oedl run); several values give a what-if table")
-	f.IntSliceVar(&opts.LoadsPerArea, "loads-per-area", nil, "concurrent loads per target area (default 1; negative: no cap); several values give a what-if table")
+	f.IntSliceVar(&opts.LoadsPerArea, "loads-per-area", nil, "concurrent loads per target area (default: 1 in a Type I area, no cap in a Type II one, as oedl run; negative: no cap); several values give a what-if table")
 	f.StringVar(&opts.ThreadedDumpMin, "threaded-dump-min", "", "dump tables this large with threads (default 64MB, as oedl run; 0: never)")
 	f.IntVar(&opts.DumpThreads, "dump-threads", 0, "-threadnum of threaded dumps (default: min(4, cores))")
 	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")

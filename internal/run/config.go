@@ -28,8 +28,9 @@ type Config struct {
 
 	DumpJobs int // concurrent dumps (0 = from cores)
 	LoadJobs int // concurrent loads (0 = from cores)
-	// LoadsPerArea caps concurrent loads into one target area (0 = 1, the
-	// DBA's rule; negative = no cap).
+	// LoadsPerArea caps concurrent loads into one target area: 0 = by the
+	// area's type (one at a time into a Type I area, no cap in a Type II
+	// one: schedule.AreaLoadCaps), negative = no cap.
 	LoadsPerArea int
 	// ThreadedDumpMin: tables at least this large are dumped with
 	// -thread 1 -threadnum DumpThreads when the source is served (0 =
@@ -104,9 +105,6 @@ func (c *Config) fill() {
 	if c.LoadJobs <= 0 {
 		c.LoadJobs = max(2, cores)
 	}
-	if c.LoadsPerArea == 0 {
-		c.LoadsPerArea = 1
-	}
 	if c.ThreadedDumpMin == 0 {
 		c.ThreadedDumpMin = 64 << 20
 	}
@@ -162,7 +160,7 @@ func (c *Config) fill() {
 // makes of its own graph).
 func (c Config) Strategy() estimate.Strategy {
 	c.fill()
-	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: max(0, c.LoadsPerArea),
+	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes}
 }
 
