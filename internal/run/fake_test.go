@@ -36,8 +36,8 @@ type fakeOE struct {
 	// this one's first load goes on (loads side by side in one area).
 	together    map[string]string
 	loadStarted map[string]chan struct{} // table -> its first load started
-	loads    map[string]int // completed loads per table
-	calls    []string
+	loads       map[string]int           // completed loads per table
+	calls       []string
 	// failThreaded: table -> threaded dumps that fail once their second
 	// section has been loaded (the dump waits for that load).
 	failThreaded  map[string]int
