@@ -298,7 +298,7 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 		}
 	}
 	s.strat = func(h estimate.Hardware, j estimate.Jobs) estimate.Strategy {
-		st := estimate.RunStrategy(h, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
+		st := estimate.RunStrategy(h, m, p, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
 		st.Staged, st.BuildIndexes = opts.Staged, opts.BuildIndexes
 		return st
 	}

@@ -171,6 +171,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg.Model = m // the default job counts are sized with it, in the dry run too
 	if opts.DryRun && cfg.Hosts != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
 		return dryRun(opts.IO.Out, cfg, m, note)

@@ -25,9 +25,10 @@ type Strategy struct {
 	BuildIndexes    bool   `json:"build_indexes_on_load"` // `load ... build indexes` for single-file tables
 }
 
-// DefaultStrategy is what `oedl run` does without flags on hw (the
-// defaults of run.Config): dumps are I/O-bound, so two per core (KB 15479
-// advises several dump sessions per CPU), one load per core, one load at a
+// DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
+// DefaultJobs sizes the job counts to a plan: dumps are I/O-bound, so two
+// per core (KB 15479 advises several dump sessions per CPU), one load per
+// core, one load at a
 // time into a Type I target area and no cap in a Type II one, and tables
 // from 64 MiB up dumped with up to 4 threads.
 func DefaultStrategy(hw Hardware) Strategy {
@@ -89,9 +90,13 @@ func (s Strategy) Describe() string {
 // with run.Config's conventions: 0 takes the default for hw; loadsPerArea
 // keeps its own (0 = by area type, negative = no cap) and a negative
 // threadedDumpMin means no threaded dumps. `oedl run --dry-run` and `oedl estimate` both use it, so
-// the estimate describes the run the flags ask for.
-func RunStrategy(hw Hardware, dumpJobs, loadJobs, loadsPerArea int, threadedDumpMin int64, dumpThreads int) Strategy {
+// the estimate describes the run the flags ask for. With a model and a
+// plan the default job counts are DefaultJobs', as run.Config's are.
+func RunStrategy(hw Hardware, m *Model, p *plan.Plan, dumpJobs, loadJobs, loadsPerArea int, threadedDumpMin int64, dumpThreads int) Strategy {
 	s := DefaultStrategy(hw)
+	if m != nil && p != nil {
+		s.DumpJobs, s.LoadJobs = DefaultJobs(m, hw, p)
+	}
 	if dumpJobs > 0 {
 		s.DumpJobs = dumpJobs
 	}

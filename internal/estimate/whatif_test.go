@@ -21,7 +21,7 @@ func TestGridExpandsEveryCombination(t *testing.T) {
 }
 
 func runStrategy(h Hardware, j Jobs) Strategy {
-	return RunStrategy(h, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, 0, 0)
+	return RunStrategy(h, nil, nil, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, 0, 0)
 }
 
 func TestWhatIfFasterDiskNeverSlower(t *testing.T) {
