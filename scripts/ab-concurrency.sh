@@ -9,6 +9,7 @@
 #
 #   scripts/ab-concurrency.sh [scale=40MB] [rounds=2]
 #   AB_MBPS=30 AB_IOPS=2000 AB_STARTUP_MS=300 scripts/ab-concurrency.sh 40MB 2
+#   AB_A_FLAGS="--loads-per-area 1" scripts/ab-concurrency.sh 40MB 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-40MB}
@@ -18,6 +19,9 @@ iops=${AB_IOPS:-2000}
 startup=${AB_STARTUP_MS:-300}
 cores=$(nproc)
 old=(--dump-jobs $((cores * 2 > 2 ? cores * 2 : 2)) --load-jobs $((cores > 2 ? cores : 2)) --loads-per-area 1)
+# AB_A_FLAGS replaces A's flags (e.g. "--loads-per-area 1": today's job
+# counts with one load per area, to see the two changes apart).
+if [[ -n "${AB_A_FLAGS:-}" ]]; then read -r -a old <<<"$AB_A_FLAGS"; fi
 
 base=$(mktemp -d /tmp/oedl-ab-XXXXXX)
 trap 'rm -rf "$base"' EXIT
