@@ -71,7 +71,7 @@ plan:
 	assert.Equal(t, 4, f.num("load-jobs"), "the command's section wins over the top-level key")
 	assert.Equal(t, "30m0s", f.str("job-timeout"))
 	assert.Equal(t, "/opt/dlc-from-file", f.str("dlc"), "top-level keys apply to every command with the flag")
-	assert.Equal(t, 1, f.num("loads-per-area"), "what no file sets keeps its default")
+	assert.Equal(t, 0, f.num("loads-per-area"), "what no file sets keeps its default")
 
 	f, err = flagsAfterConfig(t, env, "run", "--dump-jobs", "2")
 	require.NoError(t, err)

@@ -102,9 +102,9 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.StringSliceVar(&opts.Volumes, "volume", nil, "kind of volume: gp2, gp3, io1, io2, st1, sc1, local-nvme, local-ssd, hdd or generic; several values give a what-if table")
 	f.Float64SliceVar(&opts.VolumeGiB, "volume-gib", nil, "volume size in GiB (gp2: 3 IOPS per GiB; st1, sc1: MiB/s per TiB); several values give a what-if table")
 	f.Float64Var(&opts.BurstSpent, "burst-spent", -1, "share of the volume's burst credits already spent at the start, 0 (full) to 1 (empty)")
-	f.IntSliceVar(&opts.DumpJobs, "dump-jobs", nil, "concurrent dumps (default: 2 per core, as oedl run); several values give a what-if table")
-	f.IntSliceVar(&opts.LoadJobs, "load-jobs", nil, "concurrent loads (default: 1 per core, as oedl run); several values give a what-if table")
-	f.IntSliceVar(&opts.LoadsPerArea, "loads-per-area", nil, "concurrent loads per target area (default 1; negative: no cap); several values give a what-if table")
+	f.IntSliceVar(&opts.DumpJobs, "dump-jobs", nil, "concurrent dumps (default: sized from what binds, as oedl run: start-ups against cores and disk, 2 per core at least, 16 at most); several values give a what-if table")
+	f.IntSliceVar(&opts.LoadJobs, "load-jobs", nil, "concurrent loads (default: sized from what binds, as oedl run: start-ups against cores and disk, 1 per core and 2 at least, 16 at most); several values give a what-if table")
+	f.IntSliceVar(&opts.LoadsPerArea, "loads-per-area", nil, "concurrent loads per target area (default: 1 in a Type I area, no cap in a Type II one, as oedl run; negative: no cap); several values give a what-if table")
 	f.StringVar(&opts.ThreadedDumpMin, "threaded-dump-min", "", "dump tables this large with threads (default 64MB, as oedl run; 0: never)")
 	f.IntVar(&opts.DumpThreads, "dump-threads", 0, "-threadnum of threaded dumps (default: min(4, cores))")
 	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")
@@ -298,7 +298,7 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 		}
 	}
 	s.strat = func(h estimate.Hardware, j estimate.Jobs) estimate.Strategy {
-		st := estimate.RunStrategy(h, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
+		st := estimate.RunStrategy(h, m, p, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
 		st.Staged, st.BuildIndexes = opts.Staged, opts.BuildIndexes
 		return st
 	}

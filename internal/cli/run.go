@@ -92,9 +92,9 @@ EXIT STATUS
 	f.StringVar(&opts.PlanDir, "plan", "", "plan directory written by oedl plan")
 	f.StringVar(&opts.Work, "work", "", "work directory: journal, dumps, logs, reports")
 	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory (default $DLC)")
-	f.IntVar(&opts.DumpJobs, "dump-jobs", 0, "concurrent dumps (default 2 per core)")
-	f.IntVar(&opts.LoadJobs, "load-jobs", 0, "concurrent loads (default 1 per core, at least 2)")
-	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 1, "concurrent loads into one storage area")
+	f.IntVar(&opts.DumpJobs, "dump-jobs", 0, "concurrent dumps (default: sized from what binds with the cost model: start-ups against cores and disk; 2 per core at least, 16 at most)")
+	f.IntVar(&opts.LoadJobs, "load-jobs", 0, "concurrent loads (default: sized from what binds with the cost model: start-ups against cores and disk; 1 per core and 2 at least, 16 at most)")
+	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 0, "concurrent loads into one storage area (default: 1 in a Type I area, no cap in a Type II one; negative: no cap)")
 	f.StringVar(&opts.ThreadedMin, "threaded-dump-min", "64MB", "dump tables this large with -thread 1 (needs a served source; 0 = never)")
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "load tables dumped whole with \"build indexes\"; idxbuild then rebuilds only the inactive indexes (threaded tables)")
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
@@ -131,8 +131,8 @@ func (opts *RunOptions) config() (run.Config, error) {
 		// prodict/dump_df.p takes "tables,file" in one -param: a comma in
 		// the path would make it write source.df somewhere else.
 		return cfg, UsageError("--work %s: a comma in the path cannot be passed to prodict/dump_df.p (its -param is comma-separated): choose a work directory without one", opts.Work)
-	case opts.DumpJobs < 0 || opts.LoadJobs < 0 || opts.LoadsPerArea < 0:
-		return cfg, UsageError("--dump-jobs, --load-jobs and --loads-per-area cannot be negative")
+	case opts.DumpJobs < 0 || opts.LoadJobs < 0:
+		return cfg, UsageError("--dump-jobs and --load-jobs cannot be negative")
 	}
 	p, err := plan.ReadJSON(filepath.Join(opts.PlanDir, "plan.json"))
 	if err != nil {
@@ -171,6 +171,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg.Model = m // the default job counts are sized with it, in the dry run too
 	if opts.DryRun && cfg.Hosts != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
 		return dryRun(opts.IO.Out, cfg, m, note)

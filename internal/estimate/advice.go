@@ -107,12 +107,16 @@ func queueBound(in *Input, est *Estimate) string {
 		return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a dump slot (%d dumps, %d at a time); more dump jobs shorten it until the cores or the disk bind: oedl estimate --dump-jobs %d,%d,%d gives the table",
 			units.FormatDuration(dump.D()), units.FormatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
 	}
-	area := ""
-	if st.LoadsPerArea > 0 {
-		area = fmt.Sprintf(", at most %d per area", st.LoadsPerArea)
+	// The per-area values to try: the cap in force and a looser one.
+	area, perArea := "", "0,-1"
+	switch {
+	case st.LoadsPerArea > 0:
+		area, perArea = fmt.Sprintf(", at most %d per area", st.LoadsPerArea), fmt.Sprintf("%d,%d", st.LoadsPerArea, st.LoadsPerArea*2)
+	case st.LoadsPerArea == 0:
+		area = ", at most 1 per Type I area"
 	}
-	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: oedl estimate --load-jobs %d,%d,%d --loads-per-area %d,%d gives the table",
-		units.FormatDuration(load.D()), units.FormatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs, st.LoadJobs*2, st.LoadJobs*4, max(1, st.LoadsPerArea), max(2, st.LoadsPerArea*2))
+	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: oedl estimate --load-jobs %d,%d,%d --loads-per-area %s gives the table",
+		units.FormatDuration(load.D()), units.FormatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs, st.LoadJobs*2, st.LoadJobs*4, perArea)
 }
 
 // warnings flag plans the model says will misbehave.

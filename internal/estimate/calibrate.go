@@ -374,8 +374,10 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.logf("dumped them again from the served scratch database")
 
 	// 6. The small tables again, several at a time, as the run does it:
-	// dumped from the served scratch, as many at a time as oedl run's
-	// default queue runs on this machine; then dumped again while their
+	// dumped from the served scratch, as many at a time as the core rule
+	// of oedl run's defaults gives this machine (DefaultStrategy: the
+	// model that DefaultJobs would size them with is what this measures);
+	// then dumped again while their
 	// loads run into a second served scratch beside them, as the
 	// overlapped run does. What they take beyond the single-stream costs is
 	// what utilities starting at once on one database and disk cost each

@@ -140,7 +140,7 @@ func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*sched
 	if err != nil {
 		return nil, err
 	}
-	opts := in.Strategy.DispatchOptions()
+	opts := in.Strategy.DispatchOptions(in.Plan)
 	if left != nil {
 		if err := left.extend(built); err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 )
@@ -18,20 +19,21 @@ type Strategy struct {
 	Staged          bool   `json:"staged"`                // every load waits for every dump
 	DumpJobs        int    `json:"dump_jobs"`             // concurrent dumps
 	LoadJobs        int    `json:"load_jobs"`             // concurrent loads
-	LoadsPerArea    int    `json:"loads_per_area"`        // 0 = no cap
+	LoadsPerArea    int    `json:"loads_per_area"`        // 0 = by area type (schedule.AreaLoadCaps), < 0 = no cap
 	ThreadedDumpMin int64  `json:"threaded_dump_min"`     // tables at least this large dump with threads
 	DumpThreads     int    `json:"dump_threads"`          // -threadnum of those dumps
 	BuildIndexes    bool   `json:"build_indexes_on_load"` // `load ... build indexes` for single-file tables
 }
 
-// DefaultStrategy is what `oedl run` does without flags on hw (the
-// defaults of run.Config): dumps are I/O-bound, so two per core (KB 15479
-// advises several dump sessions per CPU), one load per core, one load per
-// target area at a time, and tables from 64 MiB up dumped with up to 4
-// threads.
+// DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
+// DefaultJobs sizes the job counts to a plan: dumps are I/O-bound, so two
+// per core (KB 15479 advises several dump sessions per CPU), one load per
+// core, one load at a
+// time into a Type I target area and no cap in a Type II one, and tables
+// from 64 MiB up dumped with up to 4 threads.
 func DefaultStrategy(hw Hardware) Strategy {
 	cores := max(1, hw.Cores)
-	return Strategy{DumpJobs: max(2, 2*cores), LoadJobs: max(2, cores), LoadsPerArea: 1,
+	return Strategy{DumpJobs: max(2, 2*cores), LoadJobs: max(2, cores),
 		ThreadedDumpMin: 64 << 20, DumpThreads: min(4, max(2, cores))}
 }
 
@@ -47,11 +49,14 @@ func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.
 	}
 }
 
-// DispatchOptions are the queue rules of this strategy.
-func (s Strategy) DispatchOptions() schedule.Options {
+// DispatchOptions are the queue rules of this strategy on plan p (whose
+// area types decide the default per-area cap).
+func (s Strategy) DispatchOptions(p *plan.Plan) schedule.Options {
+	perArea, areas := schedule.AreaLoadCaps(p, s.LoadsPerArea)
 	return schedule.Options{
 		Slots:        map[schedule.Slot]int{schedule.SlotDump: max(1, s.DumpJobs), schedule.SlotLoad: max(1, s.LoadJobs)},
-		LoadsPerArea: s.LoadsPerArea,
+		LoadsPerArea: perArea,
+		AreaLoads:    areas,
 	}
 }
 
@@ -64,8 +69,11 @@ func (s Strategy) Describe() string {
 		parts = append(parts, "overlapped (a table loads as soon as its dump lands)")
 	}
 	parts = append(parts, fmt.Sprintf("%d dump jobs", s.DumpJobs), fmt.Sprintf("%d load jobs", s.LoadJobs))
-	if s.LoadsPerArea > 0 {
+	switch {
+	case s.LoadsPerArea > 0:
 		parts = append(parts, fmt.Sprintf("≤%d load per area", s.LoadsPerArea))
+	case s.LoadsPerArea == 0:
+		parts = append(parts, "≤1 load per Type I area")
 	}
 	if s.DumpThreads > 1 && s.ThreadedDumpMin > 0 {
 		parts = append(parts, fmt.Sprintf("tables ≥ %s dumped with %d threads", units.FormatIEC(s.ThreadedDumpMin), s.DumpThreads))
@@ -79,24 +87,23 @@ func (s Strategy) Describe() string {
 }
 
 // RunStrategy is the strategy of an `oedl run` with these flag values,
-// with run.Config's conventions: 0 takes the default for hw; a negative
-// loadsPerArea means no cap and a negative threadedDumpMin means no
-// threaded dumps. `oedl run --dry-run` and `oedl estimate` both use it, so
-// the estimate describes the run the flags ask for.
-func RunStrategy(hw Hardware, dumpJobs, loadJobs, loadsPerArea int, threadedDumpMin int64, dumpThreads int) Strategy {
+// with run.Config's conventions: 0 takes the default for hw; loadsPerArea
+// keeps its own (0 = by area type, negative = no cap) and a negative
+// threadedDumpMin means no threaded dumps. `oedl run --dry-run` and `oedl estimate` both use it, so
+// the estimate describes the run the flags ask for. With a model and a
+// plan the default job counts are DefaultJobs', as run.Config's are.
+func RunStrategy(hw Hardware, m *Model, p *plan.Plan, dumpJobs, loadJobs, loadsPerArea int, threadedDumpMin int64, dumpThreads int) Strategy {
 	s := DefaultStrategy(hw)
+	if m != nil && p != nil {
+		s.DumpJobs, s.LoadJobs = DefaultJobs(m, hw, p)
+	}
 	if dumpJobs > 0 {
 		s.DumpJobs = dumpJobs
 	}
 	if loadJobs > 0 {
 		s.LoadJobs = loadJobs
 	}
-	switch {
-	case loadsPerArea > 0:
-		s.LoadsPerArea = loadsPerArea
-	case loadsPerArea < 0:
-		s.LoadsPerArea = 0 // no cap
-	}
+	s.LoadsPerArea = loadsPerArea
 	switch {
 	case threadedDumpMin > 0:
 		s.ThreadedDumpMin = threadedDumpMin

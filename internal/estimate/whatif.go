@@ -23,7 +23,7 @@ type Grid struct {
 	Volumes   []string
 	VolumeGiB []float64
 	// Job counts, as oedl run's flags: 0 = the run's default for the
-	// machine; LoadsPerArea negative = no cap.
+	// machine; LoadsPerArea 0 = by area type, negative = no cap.
 	DumpJobs     []int
 	LoadJobs     []int
 	LoadsPerArea []int
@@ -182,8 +182,11 @@ func (r WhatIfRow) whatIfCells() whatIfCells {
 	if d.IOPS > d.BaseIOPS {
 		c.IOPS = fmt.Sprintf("%.0f↑%.0f", d.BaseIOPS, d.IOPS)
 	}
-	if r.Strategy.LoadsPerArea > 0 {
+	switch {
+	case r.Strategy.LoadsPerArea > 0:
 		c.PerArea = strconv.Itoa(r.Strategy.LoadsPerArea)
+	case r.Strategy.LoadsPerArea == 0:
+		c.PerArea = "1 in Type I"
 	}
 	return c
 }

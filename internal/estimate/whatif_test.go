@@ -21,7 +21,7 @@ func TestGridExpandsEveryCombination(t *testing.T) {
 }
 
 func runStrategy(h Hardware, j Jobs) Strategy {
-	return RunStrategy(h, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, 0, 0)
+	return RunStrategy(h, nil, nil, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, 0, 0)
 }
 
 func TestWhatIfFasterDiskNeverSlower(t *testing.T) {
@@ -51,7 +51,7 @@ func TestWhatIfLoadJobs(t *testing.T) {
 	require.Len(t, rows, 4)
 	// {1 job, 1/area}, {1, any}, {4, 1/area}, {4, any}
 	assert.Equal(t, 1, rows[0].Strategy.LoadJobs)
-	assert.Equal(t, 0, rows[3].Strategy.LoadsPerArea, "negative: no cap")
+	assert.Equal(t, -1, rows[3].Strategy.LoadsPerArea, "negative: no cap")
 	assert.Greater(t, rows[0].Window, rows[3].Window, "4 load jobs with no area cap beat 1")
 	assert.InDelta(t, float64(rows[0].Window), float64(rows[2].Window), float64(rows[0].Window)*0.05,
 		"4 load jobs change nothing while the area allows one load")

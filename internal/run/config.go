@@ -26,10 +26,11 @@ type Config struct {
 	Work    string // journal, dumps, logs, reports
 	Plan    *plan.Plan
 
-	DumpJobs int // concurrent dumps (0 = from cores)
-	LoadJobs int // concurrent loads (0 = from cores)
-	// LoadsPerArea caps concurrent loads into one target area (0 = 1, the
-	// DBA's rule; negative = no cap).
+	DumpJobs int // concurrent dumps (0 = estimate.DefaultJobs with Model, else from cores)
+	LoadJobs int // concurrent loads (0 = estimate.DefaultJobs with Model, else from cores)
+	// LoadsPerArea caps concurrent loads into one target area: 0 = by the
+	// area's type (one at a time into a Type I area, no cap in a Type II
+	// one: schedule.AreaLoadCaps), negative = no cap.
 	LoadsPerArea int
 	// ThreadedDumpMin: tables at least this large are dumped with
 	// -thread 1 -threadnum DumpThreads when the source is served (0 =
@@ -96,16 +97,18 @@ func (c Config) WithDefaults() Config {
 // Defaults derived from the machine.
 func (c *Config) fill() {
 	cores := runtime.NumCPU()
+	// The job counts come from what binds on the model's machine, as oedl
+	// estimate sizes them (estimate.DefaultJobs: start-ups are latency, not
+	// cores); without a model, from the cores alone.
+	jobs := estimate.DefaultStrategy(estimate.Hardware{Cores: cores})
+	if c.Model != nil && c.Plan != nil {
+		jobs.DumpJobs, jobs.LoadJobs = estimate.DefaultJobs(c.Model, c.Model.Hardware, c.Plan)
+	}
 	if c.DumpJobs <= 0 {
-		// Dumps are I/O bound: KB 15479 suggests several per CPU; two per
-		// core keeps the disk busy without thrashing a small machine.
-		c.DumpJobs = max(2, 2*cores)
+		c.DumpJobs = jobs.DumpJobs
 	}
 	if c.LoadJobs <= 0 {
-		c.LoadJobs = max(2, cores)
-	}
-	if c.LoadsPerArea == 0 {
-		c.LoadsPerArea = 1
+		c.LoadJobs = jobs.LoadJobs
 	}
 	if c.ThreadedDumpMin == 0 {
 		c.ThreadedDumpMin = 64 << 20
@@ -162,7 +165,7 @@ func (c *Config) fill() {
 // makes of its own graph).
 func (c Config) Strategy() estimate.Strategy {
 	c.fill()
-	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: max(0, c.LoadsPerArea),
+	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes}
 }
 

@@ -32,8 +32,12 @@ type fakeOE struct {
 	failLoad map[string]int
 	// hangLoad: table -> the load blocks until its context ends.
 	hangLoad map[string]bool
-	loads    map[string]int // completed loads per table
-	calls    []string
+	// together: table -> a table whose load must be in flight too before
+	// this one's first load goes on (loads side by side in one area).
+	together    map[string]string
+	loadStarted map[string]chan struct{} // table -> its first load started
+	loads       map[string]int           // completed loads per table
+	calls       []string
 	// failThreaded: table -> threaded dumps that fail once their second
 	// section has been loaded (the dump waits for that load).
 	failThreaded  map[string]int
@@ -44,6 +48,7 @@ type fakeOE struct {
 func newFakeOE(p *plan.Plan) *fakeOE {
 	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
 		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
+		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p)}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
@@ -150,6 +155,17 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		}
 		table, count, _ := strings.Cut(string(data), "\n")
 		n, _ := strconv.ParseInt(count, 10, 64)
+		if other, ok := f.together[table]; ok {
+			delete(f.together, table)
+			close(f.started(table))
+			wait := f.started(other)
+			f.mu.Unlock()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+			}
+			f.mu.Lock()
+		}
 		if f.hangLoad[table] {
 			f.mu.Unlock()
 			<-ctx.Done()
@@ -182,6 +198,17 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		return "3 indexes were rebuilt. (11465)\nIndex rebuild complete. 0 error(s) encountered.\n", 0
 	}
 	return "unknown qualifier " + q, 2
+}
+
+// started is the channel closed when table's first load starts. Callers
+// hold f.mu.
+func (f *fakeOE) started(table string) chan struct{} {
+	ch := f.loadStarted[table]
+	if ch == nil {
+		ch = make(chan struct{})
+		f.loadStarted[table] = ch
+	}
+	return ch
 }
 
 // threadedDump writes two sections, the second under its temporary name

@@ -294,9 +294,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 
 	stopETA := runETA(ctx, tracker)
+	perArea, areaLoads := schedule.AreaLoadCaps(c.Plan, c.LoadsPerArea)
 	res, err := schedule.Dispatch(ctx, built.Graph, e, schedule.Options{
 		Slots:        c.hostLayout().Slots(c.DumpJobs, c.LoadJobs),
-		LoadsPerArea: max(0, c.LoadsPerArea),
+		LoadsPerArea: perArea,
+		AreaLoads:    areaLoads,
 		Skip:         func(j *schedule.Job) bool { return plan.skip[j.ID] },
 		Events:       e.dispatchSink(),
 	})

@@ -38,8 +38,12 @@ type Options struct {
 	// A class missing from the map gets one slot.
 	Slots map[Slot]int
 	// LoadsPerArea caps concurrent loads into one target area (0 = no cap).
-	// A repair of an area always runs alone in that area.
+	// A repair of an area always runs alone in that area, and once one is
+	// queued no new load starts in the area: its truncate would wipe it.
 	LoadsPerArea int
+	// AreaLoads caps the areas it names, in place of LoadsPerArea (0 = no
+	// cap): AreaLoadCaps gives one load at a time to Type I areas only.
+	AreaLoads map[string]int
 	// Skip reports jobs already done by an earlier run (resume). They are
 	// counted done without running and reported as JobSkipped.
 	Skip func(*Job) bool
@@ -106,6 +110,7 @@ type dispatcher struct {
 	bySlot    map[Slot]int
 	byArea    map[string]int
 	repairing map[string]bool
+	repairDue map[string]int // repairs queued and not ended, per area
 	exclusive bool
 	res       *Result
 }
@@ -120,7 +125,7 @@ func Dispatch(ctx context.Context, g *Graph, ex Executor, o Options) (*Result, e
 		g: g, ex: ex, o: o, rank: rank, ready: newReadyQueue(rank),
 		depsLeft: map[string]int{}, done: map[string]bool{}, started: map[string]time.Time{},
 		bySlot: map[Slot]int{}, byArea: map[string]int{}, repairing: map[string]bool{},
-		res: &Result{Failed: map[string]error{}},
+		repairDue: map[string]int{}, res: &Result{Failed: map[string]error{}},
 	}
 	d.res.Start = ex.Now()
 	for _, j := range g.topo() {
@@ -135,6 +140,7 @@ func Dispatch(ctx context.Context, g *Graph, ex Executor, o Options) (*Result, e
 			continue
 		}
 		d.emit(event.JobQueued, j, nil)
+		d.noteRepair(j)
 		d.countDeps(j)
 	}
 	for {
@@ -204,8 +210,10 @@ func (d *dispatcher) startReady(ctx context.Context) {
 }
 
 // areaAllows applies the storage-area rules: nothing starts in an area
-// being repaired, a repair waits for the area to be idle, and loads are
-// capped per area.
+// being repaired, a repair waits for the area to be idle, no load starts
+// in an area with a repair due (the truncate would wipe what it loads, and
+// with several loads per area a stream of them could hold the repair off),
+// and loads are capped per area.
 func (d *dispatcher) areaAllows(j *Job) bool {
 	if j.Area == "" {
 		return true
@@ -217,9 +225,25 @@ func (d *dispatcher) areaAllows(j *Job) bool {
 	case KindRepair:
 		return d.byArea[j.Area] == 0
 	case KindLoad:
-		return d.o.LoadsPerArea <= 0 || d.byArea[j.Area] < d.o.LoadsPerArea
+		per := d.loadCap(j.Area)
+		return d.repairDue[j.Area] == 0 && (per <= 0 || d.byArea[j.Area] < per)
 	}
 	return true
+}
+
+// loadCap is the number of loads area may take at once (0 = no cap).
+func (d *dispatcher) loadCap(area string) int {
+	if n, ok := d.o.AreaLoads[area]; ok {
+		return n
+	}
+	return d.o.LoadsPerArea
+}
+
+// noteRepair counts a queued repair against its area (see areaAllows).
+func (d *dispatcher) noteRepair(j *Job) {
+	if j.Kind == KindRepair && j.Area != "" {
+		d.repairDue[j.Area]++
+	}
 }
 
 func (d *dispatcher) slots(s Slot) int {
@@ -258,11 +282,15 @@ func (d *dispatcher) finish(j *Job, err error) {
 	if j.Area != "" {
 		d.byArea[j.Area]--
 		free := 1 // a load or repair can now take the place this job held
-		if j.Kind == KindRepair {
+		switch {
+		case j.Kind == KindRepair:
 			delete(d.repairing, j.Area)
+			d.repairDue[j.Area]--
 			free = -1 // everything the repair held back
-		} else if d.o.LoadsPerArea > 0 {
-			free = max(1, d.o.LoadsPerArea-d.byArea[j.Area])
+		case d.byArea[j.Area] == 0:
+			free = -1 // an idle area: a repair waiting for it among the loads it holds back
+		case d.loadCap(j.Area) > 0:
+			free = max(1, d.loadCap(j.Area)-d.byArea[j.Area])
 		}
 		d.ready.unpark(j.Area, free)
 	}
@@ -317,6 +345,7 @@ func (d *dispatcher) addJobs(out Outcome) error {
 		}
 		d.rank[nj.ID] = int64(nj.Cost) + best
 		d.emit(event.JobQueued, nj, nil)
+		d.noteRepair(nj)
 		d.countDeps(nj)
 	}
 	return nil

@@ -130,6 +130,37 @@ func TestDispatchRules(t *testing.T) {
 		assert.Equal(t, 2, maxConcurrent(res, func(j *Job) bool { return true }))
 		assert.Equal(t, 4*time.Second, res.Elapsed())
 	})
+	t.Run("area caps by name, the rest uncapped", func(t *testing.T) {
+		g, err := NewGraph([]*Job{load("l1", "A", 2*time.Second), load("l2", "A", 2*time.Second),
+			load("l3", "B", 2*time.Second), load("l4", "B", 2*time.Second)})
+		require.NoError(t, err)
+		res, err := Dispatch(context.Background(), g, &clockExec{}, Options{Slots: map[Slot]int{SlotLoad: 4}, AreaLoads: map[string]int{"A": 1}})
+		require.NoError(t, err)
+		assert.Equal(t, 1, maxConcurrent(res, func(j *Job) bool { return j.Area == "A" }))
+		assert.Equal(t, 2, maxConcurrent(res, func(j *Job) bool { return j.Area == "B" }))
+		assert.Equal(t, 4*time.Second, res.Elapsed())
+	})
+	t.Run("no load starts in an area with a repair due", func(t *testing.T) {
+		// l1 fails at 1 s and queues the repair of A while l2 still loads
+		// into A; l3, ready all along, must wait for the repair, not
+		// start into an area about to be truncated.
+		l3 := load("l3", "A", time.Second)
+		l3.Deps = []string{"gate"}
+		g, err := NewGraph([]*Job{load("l1", "A", time.Second), load("l2", "A", 3*time.Second), job("gate", 2*time.Second), l3})
+		require.NoError(t, err)
+		ex := &clockExec{fail: map[string]bool{"l1": true}, add: func(j *Job) []*Job {
+			if j.ID != "l1" {
+				return nil
+			}
+			return []*Job{{ID: "repair:A:1", Kind: KindRepair, Area: "A", Cost: time.Second}}
+		}}
+		res, err := Dispatch(context.Background(), g, ex, Options{Slots: map[Slot]int{SlotLoad: 4}})
+		require.NoError(t, err)
+		sp := spans(res)
+		assert.False(t, sp["repair:A:1"].Start.Before(sp["l2"].End), "the repair waits for the running load")
+		assert.False(t, sp["l3"].Start.Before(sp["repair:A:1"].End), "l3 waits for the repair")
+		assert.Equal(t, []string{"repair:A:1", "l3"}, ex.order[3:])
+	})
 	t.Run("exclusive runs alone", func(t *testing.T) {
 		x := job("x", 1*time.Second)
 		x.Exclusive = true
@@ -244,7 +275,7 @@ func naiveOrder(g *Graph, o Options) []string {
 			switch {
 			case exclusive, j.Exclusive && len(running) > 0:
 			case j.Slot != SlotNone && bySlot[j.Slot] >= slots:
-			case j.Kind == KindLoad && j.Area != "" && o.LoadsPerArea > 0 && byArea[j.Area] >= o.LoadsPerArea:
+			case j.Kind == KindLoad && j.Area != "" && capOf(o, j.Area) > 0 && byArea[j.Area] >= capOf(o, j.Area):
 			default:
 				started[j.ID] = true
 				bySlot[j.Slot]++
@@ -287,6 +318,9 @@ func TestDispatchMatchesNaivePolicy(t *testing.T) {
 			b, err := Build(p, BuildOptions{Staged: seed%3 == 0, ServeSource: true, ServeTarget: true})
 			require.NoError(t, err)
 			o := Options{Slots: map[Slot]int{SlotDump: 1 + rng.IntN(6), SlotLoad: 1 + rng.IntN(4)}, LoadsPerArea: rng.IntN(3)}
+			if seed%2 == 1 {
+				o.AreaLoads = map[string]int{"a1": 1, "a3": 2}
+			}
 			want := naiveOrder(b.Graph, o)
 			ex := &clockExec{}
 			res, err := Dispatch(context.Background(), b.Graph, ex, o)
@@ -295,6 +329,14 @@ func TestDispatchMatchesNaivePolicy(t *testing.T) {
 			assert.Equal(t, want, ex.order)
 		})
 	}
+}
+
+// capOf is the cap of area under o, written out for naiveOrder.
+func capOf(o Options, area string) int {
+	if n, ok := o.AreaLoads[area]; ok {
+		return n
+	}
+	return o.LoadsPerArea
 }
 
 // passBarriers completes the ready barriers at once, as the dispatcher does

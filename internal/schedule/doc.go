@@ -10,7 +10,8 @@
 //
 //   - dependencies (a load after its dump and after the target exists);
 //   - slots per resource class (dump slots, load slots);
-//   - at most LoadsPerArea loads into one storage area at a time;
+//   - at most one load at a time into a Type I storage area (AreaLoadCaps;
+//     --loads-per-area overrides it), none into an area with a repair due;
 //   - exclusive jobs (idxbuild) run alone;
 //   - among ready jobs, the one with the longest predicted path to the end
 //     of the graph goes first (largest-first is the degenerate case), so the

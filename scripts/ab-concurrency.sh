@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A/B of oedl run's concurrency defaults on one oesim erp database, in one
+# run, alternated: A = the defaults before issue 12 on this machine, given
+# as flags (2 dumps and 1 load per core, at least 2, one load per area);
+# B = today's defaults (no flags: job counts sized from what binds, no
+# per-area cap in Type II areas). Every run is verified by oedl itself
+# (exit 0 only after the counts match). Prints one line per run and the
+# ratio of the medians.
+#
+#   scripts/ab-concurrency.sh [scale=40MB] [rounds=2]
+#   AB_MBPS=30 AB_IOPS=2000 AB_STARTUP_MS=300 scripts/ab-concurrency.sh 40MB 2
+#   AB_A_FLAGS="--loads-per-area 1" scripts/ab-concurrency.sh 40MB 2
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scale=${1:-40MB}
+rounds=${2:-2}
+mbps=${AB_MBPS:-30}
+iops=${AB_IOPS:-2000}
+startup=${AB_STARTUP_MS:-300}
+cores=$(nproc)
+old=(--dump-jobs $((cores * 2 > 2 ? cores * 2 : 2)) --load-jobs $((cores > 2 ? cores : 2)) --loads-per-area 1)
+# AB_A_FLAGS replaces A's flags (e.g. "--loads-per-area 1": today's job
+# counts with one load per area, to see the two changes apart).
+if [[ -n "${AB_A_FLAGS:-}" ]]; then read -r -a old <<<"$AB_A_FLAGS"; fi
+
+base=$(mktemp -d /tmp/oedl-ab-XXXXXX)
+trap 'rm -rf "$base"' EXIT
+go build -o "$base/bin/oedl" ./cmd/oedl
+go build -o "$base/bin/oesim" ./cmd/oesim
+"$base/bin/oesim" install "$base/dlc" >/dev/null
+export DLC=$base/dlc
+"$DLC/bin/oesim" gen --dlc "$DLC" --db "$base/src/erp" --profile erp --scale "$scale" --seed 11 >/dev/null
+"$base/bin/oedl" plan --source "$base/src/erp" --dlc "$DLC" -o "$base/plan" >/dev/null 2>&1
+tables=$(grep -c '"table":' "$base/plan/plan.json" || true)
+
+one() { # name, flags...: prints the wall time in seconds
+  local name=$1 n=$2
+  shift 2
+  local t0 t1
+  t0=$(date +%s.%N)
+  OESIM_DISK_MBPS=$mbps OESIM_DISK_IOPS=$iops OESIM_STARTUP_MS=$startup OESIM_STATE="$base/state-$name$n" \
+    "$base/bin/oedl" run --source "$base/src/erp" --target "$base/tgt-$name$n/erp" --plan "$base/plan" \
+    --work "$base/work-$name$n" --dlc "$DLC" --no-tui "$@" >"$base/out-$name$n" 2>&1 ||
+    { echo "oedl run ($name) failed:" >&2; tail -20 "$base/out-$name$n" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc
+}
+
+echo "erp at $scale ($tables tables), disk $mbps MiB/s $iops IOPS, start-up $startup ms, $cores cores"
+echo "A: ${old[*]}   B: the defaults"
+a=() b=()
+for ((i = 1; i <= rounds; i++)); do
+  s=$(one old "$i" "${old[@]}"); a+=("$s"); echo "round $i A ${s}s (verified)"
+  s=$(one new "$i"); b+=("$s"); echo "round $i B ${s}s (verified)"
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+ma=$(median "${a[@]}") mb=$(median "${b[@]}")
+echo "median A ${ma}s, B ${mb}s, A/B $(echo "scale=2; $ma / $mb" | bc)x"
+# What B ran with: the strategy line of the dry run with the same model.
+"$base/bin/oedl" run --dry-run --source "$base/src/erp" --target "$base/tgt-dry/erp" --plan "$base/plan" --dlc "$DLC" 2>/dev/null |
+  grep -m1 'strategy:' || true
