@@ -89,6 +89,7 @@ type profile struct {
 
 var profiles = []profile{
 	{"erp", buildERP},
+	{"seed003", buildSeed003},
 	{"sports", buildSports},
 }
 
