@@ -1,0 +1,38 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/run"
+	"github.com/oedl/oedl/internal/truebound"
+)
+
+// trueBound is the bound any schedule meets, from the costs oedl's run in
+// work measured, on a disk of mbps MiB/s: the dump files' bytes moved
+// truebound.DiskPasses times, and the utilities' CPU over this machine's
+// cores.
+func trueBound(work string, p *plan.Plan, mbps float64) (truebound.Bound, error) {
+	recs, err := journal.Read(filepath.Join(work, journal.FileName))
+	if err != nil {
+		return truebound.Bound{}, err
+	}
+	planned := map[string]int64{}
+	for _, t := range p.Tables {
+		planned[strings.ToLower(t.Table)] = t.Bytes
+	}
+	in := truebound.FromJournal(recs, planned)
+	in.DiskBytes = truebound.DiskPasses * in.DumpBytes()
+	in.DiskBytesPerSec = mbps * (1 << 20)
+	var ru run.Rusage
+	if data, err := os.ReadFile(filepath.Join(work, run.RusageFile)); err == nil {
+		_ = json.Unmarshal(data, &ru)
+	}
+	in.CPU, in.Cores = ru.ChildrenUser+ru.ChildrenSys, runtime.NumCPU()
+	return truebound.Compute(in), nil
+}
