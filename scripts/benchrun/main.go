@@ -40,7 +40,17 @@ func main() {
 	startup := flag.Int("startup-ms", 300, "start-up cost of each utility call, ms (performance-model.md: 0.2-1 s per proutil start)")
 	out := flag.String("out", "docs/benchmarks/run.md", "Markdown file to write")
 	keep := flag.Bool("keep", false, "keep the work directory")
+	cmp := flag.Bool("compare", false, "the comparison of issue 12: oedl, the sequential script, the naive kit and the true lower bound, on -profiles at -disks")
+	profiles := flag.String("profiles", "seed003:8MB,erp:3MB", "with -compare: profile:scale,...")
+	disks := flag.String("disks", "40:20000,10:1000", "with -compare: MiBps:IOPS,... of the virtual disk")
 	flag.Parse()
+	if *cmp {
+		if err := compare(*profiles, *disks, *startup, *out, *keep); err != nil {
+			fmt.Fprintln(os.Stderr, "benchrun:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := bench(*scale, *mbps, *iops, *startup, *out, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
