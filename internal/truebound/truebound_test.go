@@ -67,6 +67,22 @@ func TestCompute(t *testing.T) {
 			},
 			chain: 700 * time.Millisecond, disk: 0, cpu: 0, serial: 11 * s, maxName: "serial",
 		},
+		{
+			// The creation measured at 20 s beside the dumps; alone it
+			// writes 300 MiB at 100 MiB/s = 3 s + 3 calls of 0.5 s = 4.5 s.
+			// serial 4.5 + 2·0.5 + 1 = 6.5; disk (100 + 300) MiB / 100 = 4;
+			// chain 1 + 0.5 + 0 = 1.5.
+			name: "a creation slowed by the dumps is bounded by its bytes",
+			in: Inputs{
+				Tables:          []Table{{"t", 1, s, s / 2}},
+				CreateTarget:    20 * s,
+				AnalyzeTarget:   s,
+				DiskBytes:       100 << 20,
+				DiskBytesPerSec: 100 << 20,
+				TargetBytes:     300 << 20,
+			},
+			chain: 1500 * time.Millisecond, disk: 4 * s, cpu: 0, serial: 6500 * time.Millisecond, maxName: "serial",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,7 +113,7 @@ func compare(profiles, disks string, startupMS int, out string, keep bool) error
 					r := timed(base, e, oedl, "run", "--source", src, "--target", filepath.Join(dir, "tgt", profile),
 						"--plan", planDir, "--work", work, "--dlc", dlc, "--no-tui")
 					if r.verified { // the run verifies its counts; its bound comes from its journal
-						b, err := trueBound(work, p, d.mbps)
+						b, err := trueBound(work, planDir, p, d.mbps)
 						if err != nil {
 							return result{note: err.Error()}
 						}
@@ -207,7 +207,7 @@ func compareMarkdown(cells []*cell, startupMS int, profiles, disks string) strin
 	}
 	fmt.Fprintf(&b, "## Comparison: oedl, the sequential script, the naive parallel kit, the true lower bound (issue 12)\n\n")
 	fmt.Fprintf(&b, "Measured on %s (%d cores, %s/%s), finished %s, load average at the end %s.\n", hostname(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format("2006-01-02 15:04 UTC"), load)
-	fmt.Fprintf(&b, "Command: `BENCH_PROFILES=%s BENCH_DISKS=%s BENCH_STARTUP_MS=%d scripts/bench compare`.\n", profiles, disks, startupMS)
+	fmt.Fprintf(&b, "Command: `nice -n 10 env BENCH_PROFILES=%s BENCH_DISKS=%s BENCH_STARTUP_MS=%d scripts/bench compare`.\n", profiles, disks, startupMS)
 	fmt.Fprintf(&b, "Start-up cost %d ms per utility call. One run per way and cell, the order alternating from cell to cell; every run verified.\n\n", startupMS)
 	fmt.Fprintf(&b, "| profile | tables | disk | oedl | sequential | kit | true bound | oedl / bound | sequential / oedl | kit / oedl | binding part |\n|---|--:|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, c := range cells {
