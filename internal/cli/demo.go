@@ -63,7 +63,7 @@ thresholds it used.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Dir, "dir", "demo", "directory for the simulated DLC, the databases, the plan and the work")
-	f.StringVar(&opts.Profile, "profile", "erp", "database to generate: erp or sports")
+	f.StringVar(&opts.Profile, "profile", "erp", "database to generate: erp, seed003 or sports")
 	f.StringVar(&opts.Scale, "scale", "30MB", "size of the generated records (erp at 30MB: about 335 tables, 160,000 records, a demo of about 10s on 2 cores)")
 	f.Int64Var(&opts.Seed, "seed", 1, "seed of the generated values")
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")

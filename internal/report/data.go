@@ -6,6 +6,7 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/truebound"
 )
 
 // Data is everything a report shows. It is built from a work directory
@@ -40,6 +41,10 @@ type Data struct {
 	// first invocation started (nil: the run made none): the phases carry
 	// its figure beside theirs, the facts its window against the outage.
 	Estimate *event.Estimate
+
+	// TrueBound is the least time any schedule of the run's work could
+	// take, from the costs the run measured (nil: nothing was loaded).
+	TrueBound *truebound.Bound
 
 	Phases     []PhaseTiming
 	Kinds      []KindTiming

@@ -65,7 +65,8 @@ func fixture(t testing.TB, failLoad, mismatch bool) string {
 				Err: fail, Log: "/work/logs/" + id + ".log"})
 			return
 		}
-		add(end, journal.Record{Job: id, Kind: kind, Table: table, Area: area, State: journal.Done, Attempt: attempt})
+		add(end, journal.Record{Job: id, Kind: kind, Table: table, Area: area, State: journal.Done, Attempt: attempt,
+			Elapsed: time.Duration((end - start) * float64(time.Second))})
 	}
 	// What the estimate of its graph said before it started.
 	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

@@ -53,6 +53,7 @@ func FromWork(dir string) (Data, error) {
 		return Data{}, err
 	}
 	d := Build(recs, p, v)
+	d.TrueBound = trueBoundOf(recs, p, dir) // with the utilities' CPU time, which only the work directory has
 	if abs, err := filepath.Abs(dir); err == nil {
 		d.Work = abs
 	}
@@ -144,6 +145,7 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	markOutcomes(d.Failures, recs)
 	d.Tables = tableRows(res, p, v)
 	d.Slowest = slowest(d.Tables, 10)
+	d.TrueBound = trueBoundOf(recs, p, "")
 	d.Verdict = verdict(d, res, v)
 	// What the preflight let pass on the DBA's word (a source dumped
 	// online) stays beside the verdict, whatever the verdict is.

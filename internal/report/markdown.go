@@ -196,6 +196,7 @@ func facts(d Data) [][2]string {
 		}
 		add("Estimate", s)
 	}
+	add("True lower bound", trueBoundFact(d))
 	if d.TotalBytes > 0 {
 		add("Data", fmt.Sprintf("%s, %s records in %s tables", units.FormatIEC(d.TotalBytes), units.Thousands(d.TotalRecords), units.Thousands(int64(len(d.Tables)))))
 	}

@@ -90,6 +90,7 @@ type profile struct {
 
 var profiles = []profile{
 	{"erp", buildERP},
+	{"seed003", buildSeed003},
 	{"sports", buildSports},
 }
 

@@ -122,7 +122,7 @@ func TestUnknownProfileAndBadScale(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown profile "crm"`)
 	_, err = Generate("erp", -1, 1)
 	assert.ErrorContains(t, err, "negative")
-	assert.Equal(t, []string{"erp", "sports"}, Profiles())
+	assert.Equal(t, []string{"erp", "seed003", "sports"}, Profiles())
 }
 
 // scan iterates every row of db and returns the encoded bytes and records
@@ -145,6 +145,7 @@ func TestScaleIsMet(t *testing.T) {
 	}{
 		{"erp", 4 << 20},
 		{"erp", 12 << 20},
+		{"seed003", 20 << 20},
 		{"sports", 1 << 20},
 		{"sports", 16 << 20},
 	}

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/truebound"
+	"github.com/oedl/oedl/internal/units"
+)
+
+// trueBoundOf is the least time any schedule of this run's work could
+// take (internal/truebound), from the costs its journal measured and the
+// utilities' CPU time in the work directory's rusage.json (dir "": none).
+// The disk part needs the disk's bandwidth, which a run does not record:
+// scripts/bench, which sets the disk, states it. nil when no table was
+// loaded.
+func trueBoundOf(recs []journal.Record, p *plan.Plan, dir string) *truebound.Bound {
+	planned := map[string]int64{}
+	if p != nil {
+		for _, t := range p.Tables {
+			planned[strings.ToLower(t.Table)] = t.Bytes
+		}
+	}
+	in := truebound.FromJournal(recs, planned)
+	if len(in.Tables) == 0 {
+		return nil
+	}
+	if dir != "" {
+		var ru childrenCPU
+		if data, err := os.ReadFile(filepath.Join(dir, rusageFile)); err == nil && json.Unmarshal(data, &ru) == nil {
+			in.CPU, in.Cores = ru.User+ru.Sys, runtime.NumCPU()
+		}
+	}
+	b := truebound.Compute(in)
+	return &b
+}
+
+// rusageFile and childrenCPU are the part of run.RusageFile the bound
+// needs; package run imports report, so report cannot import run.
+const rusageFile = "rusage.json"
+
+type childrenCPU struct {
+	User time.Duration `json:"children_user_ns"`
+	Sys  time.Duration `json:"children_sys_ns"`
+}
+
+// trueBoundFact is the fact line: the bound, oedl's ratio to it, and what
+// binds.
+func trueBoundFact(d Data) string {
+	if d.TrueBound == nil || !d.Finished {
+		return ""
+	}
+	m := d.TrueBound.Max()
+	if m.Time <= 0 {
+		return ""
+	}
+	outage := d.Ended.Sub(d.Started)
+	return fmt.Sprintf("%s, any schedule of this work (%s: %s); the outage is %.2fx it", units.FormatDuration(m.Time), m.Name, m.Note, d.TrueBound.Ratio(outage))
+}

@@ -1,0 +1,77 @@
+package truebound
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// FromJournal takes the measured costs of a run from its journal: per
+// table the longest successful dump and load (sections of one table can
+// run side by side, so the longest is what a chain must hold), the sum of
+// the index rebuilds, the target's creation and tabanalys. A table's bytes
+// are its dump files' sizes, or planned[lower-case name] without them.
+// Disk and CPU are the caller's to fill in.
+func FromJournal(recs []journal.Record, planned map[string]int64) Inputs {
+	var in Inputs
+	byName := map[string]*Table{}
+	var order []string
+	table := func(name string) *Table {
+		t := byName[name]
+		if t == nil {
+			t = &Table{Name: name, Bytes: planned[strings.ToLower(name)]}
+			byName[name] = t
+			order = append(order, name)
+		}
+		return t
+	}
+	dumped := map[string]int64{}
+	for _, r := range recs {
+		if r.State != journal.Done || r.Job == journal.RunJob {
+			continue
+		}
+		switch schedule.Kind(r.Kind) {
+		case schedule.KindDump:
+			t := table(r.Table)
+			t.Dump = max(t.Dump, r.Elapsed)
+			for _, f := range r.Files {
+				dumped[r.Table] += f.Size
+			}
+		case schedule.KindLoad:
+			t := table(r.Table)
+			t.Load = max(t.Load, r.Elapsed)
+		case schedule.KindIdxbuild:
+			in.Idxbuild += r.Elapsed
+		case schedule.KindCreateTarget:
+			in.CreateTarget += r.Elapsed
+		case schedule.KindAnalyzeTarget:
+			in.AnalyzeTarget += r.Elapsed
+		}
+	}
+	slices.Sort(order)
+	for _, name := range order {
+		t := byName[name]
+		if n, ok := dumped[name]; ok {
+			t.Bytes = n
+		}
+		in.Tables = append(in.Tables, *t)
+	}
+	return in
+}
+
+// DumpBytes is the bytes of the dump files of in's tables.
+func (in Inputs) DumpBytes() int64 {
+	var n int64
+	for _, t := range in.Tables {
+		n += t.Bytes
+	}
+	return n
+}
+
+// DiskPasses is how many times a dump/load moves its data through the
+// disk whatever the schedule: the dump reads the source and writes the
+// .bd files, the load reads them and writes the target, idxbuild reads
+// the target, and the two tabanalys read each side once.
+const DiskPasses = 7

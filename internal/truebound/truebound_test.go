@@ -1,0 +1,127 @@
+package truebound
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/oedl/oedl/internal/journal"
+)
+
+const s = time.Second
+
+func TestCompute(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      Inputs
+		chain   time.Duration
+		disk    time.Duration
+		cpu     time.Duration
+		serial  time.Duration
+		maxName string
+	}{
+		{
+			// big: 3 + 2 + 8·(3/4) = 11; small: 0.5 + 0.5 + 8·(1/4) = 3.
+			// serial: 4 + 2·0.5 + 1 = 6; disk 700 MiB at 100 MiB/s = 7; cpu 18/2 = 9.
+			name: "the chain binds",
+			in: Inputs{
+				Tables:          []Table{{"big", 300, 3 * s, 2 * s}, {"small", 100, s / 2, s / 2}},
+				Idxbuild:        8 * s,
+				CreateTarget:    4 * s,
+				AnalyzeTarget:   s,
+				DiskBytes:       700 << 20,
+				DiskBytesPerSec: 100 << 20,
+				CPU:             18 * s,
+				Cores:           2,
+			},
+			chain: 11 * s, disk: 7 * s, cpu: 9 * s, serial: 6 * s, maxName: "chain",
+		},
+		{
+			// chain: 1 + 1 + 2 = 4 (one table, all the rebuild); disk
+			// 1 GiB at 10 MiB/s = 102.4 s; cpu 4 s / 4 = 1 s;
+			// serial 3 + 2·1 + 2 = 7.
+			name: "the disk binds",
+			in: Inputs{
+				Tables:          []Table{{"t", 5, s, s}},
+				Idxbuild:        2 * s,
+				CreateTarget:    3 * s,
+				AnalyzeTarget:   2 * s,
+				DiskBytes:       1 << 30,
+				DiskBytesPerSec: 10 << 20,
+				CPU:             4 * s,
+				Cores:           4,
+			},
+			chain: 4 * s, disk: 102400 * time.Millisecond, cpu: s, serial: 7 * s, maxName: "disk",
+		},
+		{
+			// Many tiny tables: each chain 0.3 + 0.3 + 0 (no bytes, no
+			// share) = 0.6; serial 10 + 2·0.3 + 0.4 = 11; no disk or
+			// CPU figures: those bounds are 0, not guessed.
+			name: "the serial steps bind, unknowns drop out",
+			in: Inputs{
+				Tables:        []Table{{"a", 0, 300 * time.Millisecond, 300 * time.Millisecond}, {"b", 0, 300 * time.Millisecond, 400 * time.Millisecond}},
+				Idxbuild:      5 * s,
+				CreateTarget:  10 * s,
+				AnalyzeTarget: 400 * time.Millisecond,
+			},
+			chain: 700 * time.Millisecond, disk: 0, cpu: 0, serial: 11 * s, maxName: "serial",
+		},
+		{
+			// The creation measured at 20 s beside the dumps; alone it
+			// writes 300 MiB at 100 MiB/s = 3 s + 3 calls of 0.5 s = 4.5 s.
+			// serial 4.5 + 2·0.5 + 1 = 6.5; disk (100 + 300) MiB / 100 = 4;
+			// chain 1 + 0.5 + 0 = 1.5.
+			name: "a creation slowed by the dumps is bounded by its bytes",
+			in: Inputs{
+				Tables:          []Table{{"t", 1, s, s / 2}},
+				CreateTarget:    20 * s,
+				AnalyzeTarget:   s,
+				DiskBytes:       100 << 20,
+				DiskBytesPerSec: 100 << 20,
+				TargetBytes:     300 << 20,
+			},
+			chain: 1500 * time.Millisecond, disk: 4 * s, cpu: 0, serial: 6500 * time.Millisecond, maxName: "serial",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := Compute(tt.in)
+			assert.Equal(t, tt.chain, b.Chain.Time, "chain: %s", b.Chain.Note)
+			assert.Equal(t, tt.disk, b.Disk.Time, "disk")
+			assert.Equal(t, tt.cpu, b.CPU.Time, "cpu")
+			assert.Equal(t, tt.serial, b.Serial.Time, "serial: %s", b.Serial.Note)
+			assert.Equal(t, tt.maxName, b.Max().Name)
+			want := max(tt.chain, tt.disk, tt.cpu, tt.serial)
+			assert.InDelta(t, 2.0, b.Ratio(2*want), 1e-9, "a run twice the bound is at 2.0x")
+		})
+	}
+}
+
+func TestRatioWithoutBound(t *testing.T) {
+	assert.Zero(t, Compute(Inputs{}).Ratio(time.Minute))
+}
+
+func TestFromJournal(t *testing.T) {
+	done := func(job, kind, table string, d time.Duration, files ...journal.File) journal.Record {
+		return journal.Record{Job: job, Kind: kind, State: journal.Done, Table: table, Elapsed: d, Files: files}
+	}
+	recs := []journal.Record{
+		{Job: journal.RunJob, State: journal.Started},
+		done("create-target", "create-target", "", 2*s),
+		done("dump:PUB.b", "dump", "PUB.b", 3*s, journal.File{Size: 40}, journal.File{Size: 60}),
+		{Job: "load:PUB.b", Kind: "load", State: journal.Failed, Table: "PUB.b", Elapsed: 9 * s}, // a failed attempt does not count
+		done("load:PUB.b", "load", "PUB.b", 2*s),
+		done("load:PUB.b:2", "load", "PUB.b", 4*s), // sections: the longest
+		done("dump:PUB.a", "dump", "PUB.a", s),
+		done("load:PUB.a", "load", "PUB.a", s),
+		done("idxbuild", "idxbuild", "", 5*s),
+		done("analyze-target", "analyze-target", "", s),
+	}
+	in := FromJournal(recs, map[string]int64{"pub.a": 7, "pub.b": 1})
+	assert.Equal(t, []Table{{"PUB.a", 7, s, s}, {"PUB.b", 100, 3 * s, 4 * s}}, in.Tables, "dump file sizes win over the plan")
+	assert.Equal(t, 5*s, in.Idxbuild)
+	assert.Equal(t, 2*s, in.CreateTarget)
+	assert.Equal(t, s, in.AnalyzeTarget)
+	assert.EqualValues(t, 107, in.DumpBytes())
+}

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/truebound"
+)
+
+// The comparison of issue 12: on each profile and each virtual disk, in
+// one go, oedl run against the sequential script, the naive parallel kit
+// (scripts/bench.d/naive-parallel.sh) and the true lower bound of oedl's
+// run. The ways run one after another, never side by side (they would
+// share the disk and the cores), in alternating order from one cell to
+// the next (A/B alternation: a drift of the machine's load over the run
+// does not always favour the same way). Every run is verified: oedl by
+// its own verification, the sequential script by `oedl verify` on its two
+// tabanalys, the kit by its own count comparison; a run that fails its
+// verification is shown as failed, not timed.
+
+type disk struct{ mbps, iops float64 }
+
+type cell struct {
+	profile, scale string
+	disk           disk
+	oedl, seq, kit result
+	bound          truebound.Bound
+	tables         int
+	bytes          int64
+}
+
+type result struct {
+	wall     time.Duration
+	verified bool
+	note     string
+}
+
+func (r result) String() string {
+	if !r.verified {
+		return "**failed** (" + r.note + ")"
+	}
+	return r.wall.Round(10 * time.Millisecond).String()
+}
+
+type way struct {
+	name string
+	run  func(c *cell, runEnv []string, dir string) result
+}
+
+func compare(profiles, disks string, startupMS int, out string, keep bool) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	base, err := os.MkdirTemp("", "oedl-compare-")
+	if err != nil {
+		return err
+	}
+	if !keep {
+		defer os.RemoveAll(base)
+	}
+	say := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "compare: "+f+"\n", a...) }
+	bin := filepath.Join(base, "bin")
+	for _, p := range []string{"oedl", "oesim"} {
+		if err := sh(root, nil, "go", "build", "-o", filepath.Join(bin, p), "./cmd/"+p); err != nil {
+			return err
+		}
+	}
+	dlc := filepath.Join(base, "dlc")
+	if err := sh(base, nil, filepath.Join(bin, "oesim"), "install", dlc); err != nil {
+		return err
+	}
+	env := []string{"DLC=" + dlc}
+	ds, err := parseDisks(disks)
+	if err != nil {
+		return err
+	}
+	oedl := filepath.Join(bin, "oedl")
+	var cells []*cell
+	n := 0
+	for _, ps := range strings.Split(profiles, ",") {
+		profile, scale, ok := strings.Cut(ps, ":")
+		if !ok {
+			return fmt.Errorf("-profiles %q: want profile:scale,...", profiles)
+		}
+		src := filepath.Join(base, "src-"+profile, profile)
+		os.MkdirAll(filepath.Dir(src), 0o755)
+		say("generating %s at %s", profile, scale)
+		if err := sh(base, env, filepath.Join(dlc, "bin", "oesim"), "gen", "--dlc", dlc, "--db", src, "--profile", profile, "--scale", scale, "--seed", "11"); err != nil {
+			return err
+		}
+		planDir := filepath.Join(base, "plan-"+profile)
+		if err := sh(base, env, oedl, "plan", "--source", src, "--dlc", dlc, "-o", planDir); err != nil {
+			return err
+		}
+		p, err := plan.ReadJSON(filepath.Join(planDir, "plan.json"))
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			c := &cell{profile: profile, scale: scale, disk: d, tables: len(p.Tables), bytes: p.Totals.Bytes}
+			cells = append(cells, c)
+			ways := []way{
+				{"oedl", func(c *cell, e []string, dir string) result {
+					work := filepath.Join(dir, "work")
+					r := timed(base, e, oedl, "run", "--source", src, "--target", filepath.Join(dir, "tgt", profile),
+						"--plan", planDir, "--work", work, "--dlc", dlc, "--no-tui")
+					if r.verified { // the run verifies its counts; its bound comes from its journal
+						b, err := trueBound(work, planDir, p, d.mbps)
+						if err != nil {
+							return result{note: err.Error()}
+						}
+						c.bound = b
+					}
+					return r
+				}},
+				{"sequential", func(c *cell, e []string, dir string) result {
+					work := filepath.Join(dir, "work")
+					r := timed(base, e, filepath.Join(root, "scripts", "sequential-dumpload.sh"), src, filepath.Join(dir, "tgt", profile), planDir, work)
+					if r.verified && sh(base, nil, oedl, "verify", "--before", filepath.Join(work, "source.tba"), "--after", filepath.Join(work, "target.tba")) != nil {
+						r.verified, r.note = false, "counts differ"
+					}
+					return r
+				}},
+				{"kit", func(c *cell, e []string, dir string) result {
+					return timed(base, e, "sh", filepath.Join(root, "scripts", "bench.d", "naive-parallel.sh"), src, filepath.Join(dir, "tgt", profile), planDir, filepath.Join(dir, "work"))
+				}},
+			}
+			if n%2 == 1 {
+				ways[0], ways[2] = ways[2], ways[0]
+			}
+			n++
+			for _, w := range ways {
+				dir := filepath.Join(base, fmt.Sprintf("%s-%g-%s", profile, d.mbps, w.name))
+				runEnv := append(append([]string{}, env...),
+					fmt.Sprintf("OESIM_DISK_MBPS=%g", d.mbps), fmt.Sprintf("OESIM_DISK_IOPS=%g", d.iops),
+					fmt.Sprintf("OESIM_STARTUP_MS=%d", startupMS), "OESIM_STATE="+filepath.Join(dir, "state"))
+				say("%s %s, %g MiB/s %g IOPS: %s", profile, scale, d.mbps, d.iops, w.name)
+				r := w.run(c, runEnv, dir)
+				say("  %s", r)
+				switch w.name {
+				case "oedl":
+					c.oedl = r
+				case "sequential":
+					c.seq = r
+				case "kit":
+					c.kit = r
+				}
+				if !keep {
+					os.RemoveAll(dir)
+				}
+			}
+		}
+	}
+	text := compareMarkdown(cells, startupMS, profiles, disks)
+	fmt.Print(text)
+	return writeSection(out, "compare", text)
+}
+
+// timed runs a way and times it; a non-zero exit is a failed run.
+func timed(dir string, env []string, name string, args ...string) result {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	t0 := time.Now()
+	out, err := cmd.CombinedOutput()
+	r := result{wall: time.Since(t0), verified: err == nil}
+	if err != nil {
+		r.note = fmt.Sprintf("%v: %s", err, strings.ReplaceAll(tail(strings.TrimSpace(string(out)), 200), "\n", " / "))
+	}
+	return r
+}
+
+func parseDisks(s string) ([]disk, error) {
+	var ds []disk
+	for _, f := range strings.Split(s, ",") {
+		m, i, ok := strings.Cut(f, ":")
+		mbps, err1 := strconv.ParseFloat(m, 64)
+		iops, err2 := strconv.ParseFloat(i, 64)
+		if !ok || err1 != nil || err2 != nil || mbps <= 0 || iops <= 0 {
+			return nil, fmt.Errorf("-disks %q: want MiBps:IOPS,...", s)
+		}
+		ds = append(ds, disk{mbps, iops})
+	}
+	return ds, nil
+}
+
+func ratio(a, b result) string {
+	if !a.verified || !b.verified || b.wall <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a.wall.Seconds()/b.wall.Seconds())
+}
+
+func compareMarkdown(cells []*cell, startupMS int, profiles, disks string) string {
+	var b strings.Builder
+	load := "unknown"
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(data))[:3], " ")
+	}
+	fmt.Fprintf(&b, "## Comparison: oedl, the sequential script, the naive parallel kit, the true lower bound (issue 12)\n\n")
+	fmt.Fprintf(&b, "Measured on %s (%d cores, %s/%s), finished %s, load average at the end %s.\n", hostname(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format("2006-01-02 15:04 UTC"), load)
+	fmt.Fprintf(&b, "Command: `nice -n 10 env BENCH_PROFILES=%s BENCH_DISKS=%s BENCH_STARTUP_MS=%d scripts/bench compare`.\n", profiles, disks, startupMS)
+	fmt.Fprintf(&b, "Start-up cost %d ms per utility call. One run per way and cell, the order alternating from cell to cell; every run verified.\n\n", startupMS)
+	fmt.Fprintf(&b, "| profile | tables | disk | oedl | sequential | kit | true bound | oedl / bound | sequential / oedl | kit / oedl | binding part |\n|---|--:|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	for _, c := range cells {
+		bound, toBound, binding := "-", "-", "-"
+		if c.oedl.verified {
+			m := c.bound.Max()
+			bound, toBound, binding = m.Time.Round(10*time.Millisecond).String(), fmt.Sprintf("%.2f", c.bound.Ratio(c.oedl.wall)), m.Name
+		}
+		fmt.Fprintf(&b, "| %s %s | %d | %g MiB/s, %g IOPS | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			c.profile, c.scale, c.tables, c.disk.mbps, c.disk.iops, c.oedl, c.seq, c.kit, bound, toBound, ratio(c.seq, c.oedl), ratio(c.kit, c.oedl), binding)
+	}
+	fmt.Fprintf(&b, "\nA ratio \"kit / oedl\" under 1 means the kit was faster. The true bound's parts, per cell (internal/truebound, from oedl's run):\n\n")
+	for _, c := range cells {
+		if !c.oedl.verified {
+			continue
+		}
+		fmt.Fprintf(&b, "- %s %s at %g MiB/s:", c.profile, c.scale, c.disk.mbps)
+		for _, p := range c.bound.Parts() {
+			fmt.Fprintf(&b, " %s %s (%s);", p.Name, p.Time.Round(10*time.Millisecond), p.Note)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

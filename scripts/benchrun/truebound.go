@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/run"
+	"github.com/oedl/oedl/internal/truebound"
+)
+
+// trueBound is the bound any schedule meets, from the costs oedl's run in
+// work measured, on a disk of mbps MiB/s: the dump files' bytes moved
+// truebound.DiskPasses times, and the utilities' CPU over this machine's
+// cores; the target's fixed extents (planDir's target.st) are what its
+// creation writes.
+func trueBound(work, planDir string, p *plan.Plan, mbps float64) (truebound.Bound, error) {
+	recs, err := journal.Read(filepath.Join(work, journal.FileName))
+	if err != nil {
+		return truebound.Bound{}, err
+	}
+	planned := map[string]int64{}
+	for _, t := range p.Tables {
+		planned[strings.ToLower(t.Table)] = t.Bytes
+	}
+	in := truebound.FromJournal(recs, planned)
+	in.DiskBytes = truebound.DiskPasses * in.DumpBytes()
+	in.DiskBytesPerSec = mbps * (1 << 20)
+	f, err := os.Open(filepath.Join(planDir, "target.st"))
+	if err != nil {
+		return truebound.Bound{}, err
+	}
+	defer f.Close()
+	st, err := openedge.ParseStructure(f, f.Name())
+	if err != nil {
+		return truebound.Bound{}, err
+	}
+	for _, a := range st.Areas {
+		for _, e := range a.Extents {
+			if e.Fixed {
+				in.TargetBytes += e.SizeKB << 10
+			}
+		}
+	}
+	var ru run.Rusage
+	if data, err := os.ReadFile(filepath.Join(work, run.RusageFile)); err == nil {
+		_ = json.Unmarshal(data, &ru)
+	}
+	in.CPU, in.Cores = ru.ChildrenUser+ru.ChildrenSys, runtime.NumCPU()
+	return truebound.Compute(in), nil
+}
