@@ -90,6 +90,10 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err := r.checkSourceSchema(ctx, pf); err != nil {
 		return "", err
 	}
+	if r.described, err = r.checkDescribe(ctx, filepath.Join(c.DLC, fmt.Sprintf("empty%d", bs/1024))); err != nil {
+		return "", err
+	}
+	r.warnings = append(r.warnings, r.described.warnings...)
 	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
 		return "", err
 	}
@@ -118,7 +122,21 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if r.externallyServed[schedule.DBSource] {
 		use = "ONLINE from a broker oedl did not start (--online-source)"
 	}
-	return fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space), nil
+	summary := fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space)
+	if d := r.described; d != nil {
+		summary += fmt.Sprintf("; describe: codepage %s, block size %d", orUnknown(d.source.Codepage), d.source.BlockSize)
+		for _, n := range d.notes {
+			summary += "; " + n
+		}
+	}
+	return summary, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "not printed"
+	}
+	return s
 }
 
 // checkHolder makes sure nobody but us holds a database. A broker the

@@ -62,6 +62,9 @@ type runner struct {
 	// warnings are what the preflight let pass but the DBA must hear
 	// (a source dumped online): on the screen and in the report.
 	warnings []string
+	// described is the preflight's comparison of source and target
+	// (describe); nil on a run across hosts, which does not compare them.
+	described *describeCheck
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
