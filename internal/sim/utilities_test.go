@@ -310,6 +310,12 @@ func TestAdministration(t *testing.T) {
 	assert.Equal(t, openedge.Description{BlockSize: 8192, BIBlockSize: 16384, BIClusterKB: 16384, Codepage: "ISO8859-1",
 		Features: []openedge.Feature{{ID: 5, Name: "Large Files", Active: "Yes"}, {ID: 9, Name: "64 Bit DBKEYS", Active: "Yes"}}}, d)
 
+	// convchar convert sets the code page describe prints.
+	env.ok(t, "proutil", db, "-C", "convchar", "convert", "UTF-8")
+	d, err = openedge.ParseDescribe(env.ok(t, "proutil", db, "-C", "describe"))
+	require.NoError(t, err)
+	assert.Equal(t, "UTF-8", d.Codepage)
+
 	// -csoutput writes the machine-readable twin of the report.
 	prefix := filepath.Join(env.work, "cs")
 	out = env.ok(t, "proutil", db, "-C", "dbanalys", "-csoutput", "-csfilePrefix", prefix)
