@@ -189,7 +189,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if err != nil {
 			return runExit(ctx, err, cfg.Work)
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked)
+		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked.Note)
+		if checked.Describe != "" {
+			fmt.Fprintf(opts.IO.ErrOut, "checked: the target as the run makes it matches the source or the plan or --allow-change says why not (%s)\n", checked.Describe)
+		}
+		for _, w := range checked.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+		}
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if err := checkOutputDir("--work", cfg.Work); err != nil {

@@ -53,20 +53,23 @@ type describeCheck struct {
 // summary, as plan.json explains it.
 func (r *runner) checkDescribe(ctx context.Context, emptyDB string) (*describeCheck, error) {
 	c := r.cfg
-	src, err := r.describe(ctx, c.Source)
-	if err != nil {
-		return nil, err
-	}
+	// The utilities run in the scratch directory, so that whatever they
+	// leave in their working directory goes with it (the dry run may have
+	// no work directory yet).
 	scratch, err := os.MkdirTemp("", "oedl-describe-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(scratch)
+	src, err := r.describe(ctx, c.Source, scratch)
+	if err != nil {
+		return nil, err
+	}
 	copyDB := filepath.Join(scratch, "target")
-	if err := r.call(ctx, step{argv: []string{c.bin("procopy"), emptyDB, copyDB}}); err != nil {
+	if err := r.call(ctx, step{argv: []string{c.bin("procopy"), emptyDB, copyDB}, dir: scratch}); err != nil {
 		return nil, precondition("copy %s to learn the target's codepage: %v", emptyDB, err)
 	}
-	empty, err := r.describe(ctx, copyDB)
+	empty, err := r.describe(ctx, copyDB, scratch)
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +81,11 @@ func (r *runner) checkDescribe(ctx context.Context, emptyDB string) (*describeCh
 	return &describeCheck{source: src, notes: notes, warnings: warnings}, nil
 }
 
-// describe runs proutil db -C describe and reads it by its layout.
-func (r *runner) describe(ctx context.Context, db string) (openedge.Description, error) {
+// describe runs proutil db -C describe in dir and reads it by its layout.
+func (r *runner) describe(ctx context.Context, db, dir string) (openedge.Description, error) {
 	c := r.cfg
-	m := c.machine("")
 	argv := c.proutil(db, "describe")
-	res, err := m.runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: m.work, Env: c.env(), Timeout: time.Minute, Log: r.logWriter()})
+	res, err := c.machine("").runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: dir, Env: c.env(), Timeout: time.Minute, Log: r.logWriter()})
 	if err != nil {
 		if errors.Is(err, execx.ErrExit) {
 			return openedge.Description{}, precondition("%s failed with exit code %d: %s", execx.Quote(argv), res.ExitCode, lastMessage(res.Output))
@@ -142,6 +144,31 @@ func compareDescriptions(src, empty openedge.Description, emptyDB string, p *pla
 	}
 	differ(ChangeBIClusterSize, "BI cluster size (KB)", itoa(src.BIClusterKB), itoa(biCluster), clWhy, p.BI.ClusterSizeKB > 0)
 	return notes, warnings, refusals
+}
+
+// summary is the comparison in the preflight's one line: the source's
+// figures and what the plan decided to change.
+func (d *describeCheck) summary() string {
+	cp := d.source.Codepage
+	if cp == "" {
+		cp = "not printed"
+	}
+	s := fmt.Sprintf("describe: codepage %s, block size %d, BI block size %d, BI cluster %d KB", cp, d.source.BlockSize, d.source.BIBlockSize, d.source.BIClusterKB)
+	for _, n := range d.notes {
+		s += "; " + n
+	}
+	return s
+}
+
+// emptyDB is $DLC's empty database of the plan's block size, the one
+// procopy copies to make the target (and so the one checkDescribe
+// compares the source with).
+func (c *Config) emptyDB() string {
+	bs := c.Plan.BlockSize
+	if bs <= 0 {
+		bs = plan.DefaultBlockSize
+	}
+	return filepath.Join(c.DLC, fmt.Sprintf("empty%d", bs/1024))
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
