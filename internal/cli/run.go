@@ -182,6 +182,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	cfg.Model = m // the default job counts are sized with it, in the dry run too
 	if opts.DryRun && cfg.Hosts != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
+		fmt.Fprintf(opts.IO.ErrOut, "not checked: the source's codepage and block sizes against the target's (describe is not compared across hosts: compare them by hand)\n")
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if opts.DryRun {
@@ -191,7 +192,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked.Note)
 		if checked.Describe != "" {
-			fmt.Fprintf(opts.IO.ErrOut, "checked: the target as the run makes it matches the source or the plan or --allow-change says why not (%s)\n", checked.Describe)
+			fmt.Fprintf(opts.IO.ErrOut, "checked: the source's codepage and block sizes against the target's (%s)\n", checked.Describe)
 		}
 		for _, w := range checked.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)

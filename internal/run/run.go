@@ -63,7 +63,8 @@ type runner struct {
 	// (a source dumped online): on the screen and in the report.
 	warnings []string
 	// described is the preflight's comparison of source and target
-	// (describe); nil on a run across hosts, which does not compare them.
+	// (describe); nil on a run across hosts, which does not compare them
+	// (and says so: notComparedAcrossHosts).
 	described *describeCheck
 }
 
