@@ -13,6 +13,7 @@ import (
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/poststeps"
 )
 
 // The figures a run may change only when the DBA asked for it (seed 003,
@@ -169,6 +170,28 @@ func (c *Config) emptyDB() string {
 		bs = plan.DefaultBlockSize
 	}
 	return filepath.Join(c.DLC, fmt.Sprintf("empty%d", bs/1024))
+}
+
+// writePostSteps writes, into the work directory, the steps after the
+// load that oedl leaves to the DBA (poststeps), decided by what describe
+// said of the source (unknown on a run across hosts, which does not
+// describe it).
+func (r *runner) writePostSteps() error {
+	c := r.cfg
+	src := poststeps.Source{}
+	if d := r.described; d != nil {
+		src = poststeps.Source{Known: true, AI: d.source.AI(), Replication: d.source.Has(openedge.FeatureReplication)}
+	}
+	tables := make([]string, 0, len(c.Plan.Tables))
+	for _, t := range c.Plan.Tables {
+		tables = append(tables, t.Table)
+	}
+	dlc := c.DLC
+	if l := c.hostLayout(); l != nil {
+		dlc = c.at(l.Target).DLC // the commands run on the target's machine
+	}
+	steps := poststeps.Build(dlc, c.Target, c.Work, tables, src)
+	return poststeps.Write(c.Work, c.Target, tables, steps)
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }

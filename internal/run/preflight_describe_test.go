@@ -1,12 +1,17 @@
 package run
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/poststeps"
 )
 
 // TestCompareDescriptions: each figure the seed says to compare is, when
@@ -87,6 +92,45 @@ func TestCompareDescriptions(t *testing.T) {
 			assert.Equal(t, tt.notes, notes, "notes")
 			assert.Equal(t, tt.warnings, warnings, "warnings")
 			assert.Equal(t, tt.refusals, refusals, "refusals")
+		})
+	}
+}
+
+// TestWritePostSteps: the post steps the run writes follow what describe
+// said of the source: after-imaging and replication apply only when the
+// source had them, and are "not known" when it was not described.
+func TestWritePostSteps(t *testing.T) {
+	p := &plan.Plan{Tables: []plan.Placement{{Table: "PUB.Customer"}, {Table: "PUB.Order"}}}
+	tests := []struct {
+		name              string
+		described         *describeCheck
+		ai, repl, unknown bool
+	}{
+		{"plain source", &describeCheck{source: fakeDescription}, false, false, false},
+		{"after-imaging", &describeCheck{source: openedge.Description{AIBlockSize: 8192}}, true, false, false},
+		{"replication source", &describeCheck{source: openedge.Description{AIBlockSize: 8192,
+			Features: []openedge.Feature{{ID: openedge.FeatureReplication, Name: "OpenEdge Replication", Active: "Yes"}}}}, true, true, false},
+		{"not described (across hosts)", nil, false, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			work := t.TempDir()
+			r := &runner{cfg: &Config{DLC: "/dlc", Target: "/db/t", Work: work, Plan: p}, described: tt.described}
+			require.NoError(t, r.writePostSteps())
+			steps, err := poststeps.Read(work)
+			require.NoError(t, err)
+			require.Len(t, steps, 3)
+			got := map[string]poststeps.Step{}
+			for _, s := range steps {
+				got[s.Name] = s
+			}
+			assert.Equal(t, tt.ai, got[poststeps.StepAfterImaging].Applies)
+			assert.Equal(t, tt.repl, got[poststeps.StepReplication].Applies)
+			assert.True(t, got[poststeps.StepStatistics].Applies)
+			assert.Equal(t, tt.unknown, strings.HasPrefix(got[poststeps.StepAfterImaging].Why, "not known"), got[poststeps.StepAfterImaging].Why)
+			sql, err := os.ReadFile(filepath.Join(work, poststeps.StatisticsFile))
+			require.NoError(t, err)
+			assert.Contains(t, string(sql), `FOR "PUB"."Order";`)
 		})
 	}
 }

@@ -219,6 +219,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 			return nil, none, err
 		}
 	}
+	if err := r.writePostSteps(); err != nil {
+		return nil, none, err
+	}
 	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
 		return nil, none, err
 	}
