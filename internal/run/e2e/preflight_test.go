@@ -380,4 +380,13 @@ func TestPreflightCodepageDiffers(t *testing.T) {
 	report, err := os.ReadFile(filepath.Join(e.work, "report.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(report), "warning: "+warning)
+	// The steps after the load oedl leaves to the DBA, with why: this
+	// source had neither after-imaging nor replication.
+	assert.Contains(t, string(report), "## After the load")
+	assert.Contains(t, string(report), "| after-imaging | no | the source had after-imaging off")
+	assert.Contains(t, string(report), "| replication | no | the source was not a replication source")
+	assert.Contains(t, string(report), "| statistics | yes |")
+	sql, err := os.ReadFile(filepath.Join(e.work, "update-statistics.sql"))
+	require.NoError(t, err)
+	assert.Contains(t, string(sql), `UPDATE TABLE STATISTICS AND INDEX STATISTICS AND ALL COLUMN STATISTICS FOR "PUB"."Customer";`)
 }
