@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -43,6 +44,7 @@ type RunOptions struct {
 	JobTimeout     time.Duration
 	Resume, Force  bool
 	OnlineSource   bool
+	AllowChange    []string
 	NoTUI, JSON    bool
 	DryRun         bool
 	// Hardware and Calibration set the cost model of the estimate the run
@@ -102,6 +104,7 @@ EXIT STATUS
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
 	f.BoolVar(&opts.Force, "force", false, "replace an existing target database, only one an earlier oedl run made (its DB.oedl.json record proves each file)")
 	f.BoolVar(&opts.OnlineSource, "online-source", false, "dump a source served by a broker oedl did not start (users may still be writing: the copy is not consistent; warned on screen and in the report)")
+	f.StringSliceVar(&opts.AllowChange, "allow-change", nil, "let the target differ from the source in "+strings.Join(run.Changes, ", ")+" (describe; refused with exit 3 otherwise unless the plan decided it): warned on screen and in the report")
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
 	f.BoolVar(&opts.JSON, "json", false, "JSON events on stdout, one per line")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
@@ -134,6 +137,11 @@ func (opts *RunOptions) config() (run.Config, error) {
 	case opts.DumpJobs < 0 || opts.LoadJobs < 0:
 		return cfg, UsageError("--dump-jobs and --load-jobs cannot be negative")
 	}
+	for _, a := range opts.AllowChange {
+		if !slices.Contains(run.Changes, a) {
+			return cfg, UsageError("--allow-change %s: want one of %s", a, strings.Join(run.Changes, ", "))
+		}
+	}
 	p, err := plan.ReadJSON(filepath.Join(opts.PlanDir, "plan.json"))
 	if err != nil {
 		return cfg, UsageError("--plan: %v", err)
@@ -158,7 +166,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, Retries: retries, MinTimeout: opts.JobTimeout,
-		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, Runner: opts.Runner, Version: Version(), Hosts: hf,
+		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, AllowChange: opts.AllowChange, Runner: opts.Runner, Version: Version(), Hosts: hf,
 	}, nil
 }
 
@@ -174,6 +182,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	cfg.Model = m // the default job counts are sized with it, in the dry run too
 	if opts.DryRun && cfg.Hosts != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
+		fmt.Fprintf(opts.IO.ErrOut, "not checked: the source's codepage and block sizes against the target's (describe is not compared across hosts: compare them by hand)\n")
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if opts.DryRun {
@@ -181,7 +190,13 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		if err != nil {
 			return runExit(ctx, err, cfg.Work)
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked)
+		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked.Note)
+		if checked.Describe != "" {
+			fmt.Fprintf(opts.IO.ErrOut, "checked: the source's codepage and block sizes against the target's (%s)\n", checked.Describe)
+		}
+		for _, w := range checked.Warnings {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
+		}
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if err := checkOutputDir("--work", cfg.Work); err != nil {

@@ -28,6 +28,7 @@ var realWorldKinds = map[string]func(t *testing.T, name string, data []byte) any
 	"df":        realWorldDF,
 	"st":        realWorldStructure,
 	"logs":      realWorldLog,
+	"describe":  realWorldDescribe,
 }
 
 // TestRealWorldLayouts reads every file of the corpus with its parser and
@@ -218,4 +219,20 @@ func realWorldLog(t *testing.T, name string, data []byte) any {
 		m.Error = err.Error()
 	}
 	return m
+}
+
+// describeMeaning is a describe output as oedl reads it, or its error.
+type describeMeaning struct {
+	Description *Description `json:",omitempty"`
+	Error       string       `json:",omitempty"`
+}
+
+func realWorldDescribe(t *testing.T, name string, data []byte) any {
+	d, err := ParseDescribe(string(data))
+	if err != nil {
+		require.Contains(t, name, "refused", "%s: only a file named *refused* may fail", name)
+		return describeMeaning{Error: err.Error()}
+	}
+	require.NotContains(t, name, "refused", "%s: named refused but read", name)
+	return describeMeaning{Description: &d}
 }

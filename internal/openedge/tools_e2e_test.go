@@ -113,8 +113,10 @@ func TestToolsAgainstOesim(t *testing.T) {
 		assert.Equal(t, ts.Records, cs.Tables[i].Records, ts.QualifiedName())
 	}
 
-	kv := openedge.ParseDescribe(d.ok("describe", openedge.ToolProutil, openedge.DescribeArgs(src)))
-	assert.NotEmpty(t, kv["Block Size"])
+	desc, err := openedge.ParseDescribe(d.ok("describe", openedge.ToolProutil, openedge.DescribeArgs(src)))
+	require.NoError(t, err)
+	assert.Equal(t, 8192, desc.BlockSize)
+	assert.Equal(t, "ISO8859-1", desc.Codepage)
 
 	// Dump a few tables (each run is a process; under -race a slow one),
 	// threaded, with a dump list; the counts must match.

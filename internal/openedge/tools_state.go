@@ -2,7 +2,6 @@ package openedge
 
 import (
 	"fmt"
-	"strings"
 )
 
 // DBUse is what proutil -C busy or -C holder says about a database.
@@ -58,40 +57,4 @@ func HolderState(exit int) (DBUse, error) {
 		return DBMultiUser, nil
 	}
 	return 0, fmt.Errorf("proutil -C holder: unexpected exit code %d (want 0, 14 or 16)", exit)
-}
-
-// ParseDescribe reads the "Key : Value" lines of proutil -C describe,
-// splitting on the first " : ". Keys of the top block ("Block Size",
-// "Version", "Database Name") are kept as printed; keys under an indented
-// section title are prefixed with it, because "Block Size" appears in
-// several: "Before Imaging information/Block Size". Values are trimmed.
-func ParseDescribe(out string) map[string]string {
-	kv := map[string]string{}
-	section := ""
-	forEachLine(out, func(_ int, line string) bool {
-		trimmed := strings.TrimSpace(line)
-		key, value, ok := strings.Cut(trimmed, " : ")
-		if !ok {
-			key, ok = strings.CutSuffix(trimmed, " :") // a key with an empty value
-		}
-		switch {
-		case trimmed == "":
-		case ok && strings.TrimSpace(key) != "":
-			key = strings.TrimSpace(key)
-			if section != "" && indentOf(line) > 0 {
-				key = section + "/" + key
-			}
-			kv[key] = strings.TrimSpace(value)
-		case indentOf(line) == 1:
-			section = trimmed // " Before Imaging information"
-		case indentOf(line) == 0:
-			section = ""
-		}
-		return true
-	})
-	return kv
-}
-
-func indentOf(s string) int {
-	return len(s) - len(strings.TrimLeft(s, " \t"))
 }

@@ -110,14 +110,24 @@ func TestBusyAndHolderState(t *testing.T) {
 }
 
 func TestParseDescribe(t *testing.T) {
-	kv := ParseDescribe(readOutput(t, "describe_11.7.out"))
-	assert.Equal(t, "/usr1/dbs/sample_db", kv["Database Name"])
-	assert.Equal(t, "8192", kv["Block Size"])
-	assert.Equal(t, "173.0", kv["Version"])
-	assert.Equal(t, "32", kv["Before Imaging information/Cluster Size (16K Units)"])
-	assert.Equal(t, "8192", kv["Before Imaging information/Block Size"])
-	assert.Equal(t, "13", kv["After Imaging Information/Currently Busy Area"])
-	assert.Equal(t, "*** Not yet performed ***", kv["Backup Information/Last Incremental Backup"])
-	assert.Len(t, kv, 20)
-	assert.Empty(t, ParseDescribe(""))
+	d, err := ParseDescribe(readOutput(t, "describe_11.7.out"))
+	require.NoError(t, err)
+	assert.Equal(t, Description{BlockSize: 8192, BIBlockSize: 8192, BIClusterKB: 512, AIBlockSize: 8192}, d)
+	assert.True(t, d.AI())
+	assert.False(t, d.Has(FeatureReplication))
+	_, err = ParseDescribe("")
+	assert.ErrorContains(t, err, "no database block")
+}
+
+// TestParseDescribeRefuses: a figure oedl compares that is not a number
+// is an error naming its line, never a zero compared.
+func TestParseDescribeRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, out, want string }{
+		{"block size", "T\n\nA : x\nB : 1\nC : big\n\n S\n  a : 1\n  b : 2\n", "describe line 5: database block size \"big\""},
+		{"bi cluster", "A : x\nB : 1\nC : 8192\n\n S\n  a : 8192\n  b : ?\n", "describe line 7: before-image cluster size"},
+		{"no bi", "A : x\nB : 1\nC : 8192\n", "no before-imaging block after the database block of line 1"},
+	} {
+		_, err := ParseDescribe(tc.out)
+		assert.ErrorContains(t, err, tc.want, tc.name)
+	}
 }

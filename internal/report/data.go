@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/oedl/oedl/internal/poststeps"
 	"sort"
 	"time"
 
@@ -21,6 +22,11 @@ type Data struct {
 	Interrupted    bool   // its last invocation ended by an interrupt
 
 	Verdict Verdict
+
+	// PostSteps are what the DBA does after the load that oedl does not
+	// (after-imaging, replication, statistics), each with why it applies
+	// or not: from post-load.json of the work directory (nil without it).
+	PostSteps []poststeps.Step
 
 	// Invocations are the `oedl run` of this work directory: the first,
 	// then each resume; more than one means the run was interrupted (or

@@ -15,6 +15,7 @@ import (
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/poststeps"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
@@ -53,6 +54,9 @@ func FromWork(dir string) (Data, error) {
 		return Data{}, err
 	}
 	d := Build(recs, p, v)
+	if d.PostSteps, err = poststeps.Read(dir); err != nil {
+		return Data{}, err
+	}
 	d.TrueBound = trueBoundOf(recs, p, dir) // with the utilities' CPU time, which only the work directory has
 	if abs, err := filepath.Abs(dir); err == nil {
 		d.Work = abs

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/poststeps"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -78,6 +79,16 @@ func WriteMarkdown(w io.Writer, d Data) error {
 		p("\n## Throughput\n\n| From | To | Dump | Load |\n|--:|--:|--:|--:|\n")
 		for _, r := range rates {
 			p("| %s | %s | %s | %s |\n", units.FormatDuration(r.At), units.FormatDuration(r.At+r.Width), rateText(r.DumpPerSec), rateText(r.LoadPerSec))
+		}
+	}
+	if len(d.PostSteps) > 0 {
+		p("\n## After the load\n\nWhat oedl leaves to the DBA, in %s (it runs none of it).\n\n| Step | Applies | Why | Commands |\n|---|---|---|---|\n", poststeps.ScriptFile)
+		for _, s := range d.PostSteps {
+			var cmds []string
+			for _, argv := range s.Commands {
+				cmds = append(cmds, "`"+poststeps.Quote(argv)+"`")
+			}
+			p("| %s | %s | %s | %s |\n", s.Name, yesNo(s.Applies), mdEsc(s.Why), strings.Join(cmds, "<br>"))
 		}
 	}
 	if len(d.Tables) > 0 {
@@ -276,3 +287,10 @@ func stampOf(t time.Time) string {
 var mdEscaper = strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;")
 
 func mdEsc(s string) string { return mdEscaper.Replace(s) }
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -21,17 +21,22 @@ import (
 // it (exit 3), nor, when the work directory holds no run yet, any file of
 // someone else in it. The source's files come from `prostrct list`
 // (read-only; it works online) when $DLC has it, else from their names
-// beside the source. It returns a note of what only the run's preflight
-// checks (the source's schema, who holds the databases, disk space).
-func Check(ctx context.Context, cfg Config) (string, error) {
+// beside the source. When the source and $DLC's empty database are on
+// this machine, it also compares them as the run's preflight does
+// (describe, which reads the source and a scratch copy of the empty
+// database): a difference the DBA did not ask for is refused (exit 3),
+// one --allow-change lets through is among the warnings. It returns a
+// note of what only the run's preflight checks (the source's schema, who
+// holds the databases, disk space).
+func Check(ctx context.Context, cfg Config) (Checked, error) {
 	c := &cfg
 	c.fill()
 	if c.Source == c.Target {
-		return "", &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
+		return Checked{}, &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
 	}
 	pf, err := readPlanFiles(c)
 	if err != nil {
-		return "", err
+		return Checked{}, err
 	}
 	view := manifest.OS{}
 	r := &runner{cfg: c, externallyServed: map[string]bool{}}
@@ -39,10 +44,10 @@ func Check(ctx context.Context, cfg Config) (string, error) {
 	note := fmt.Sprintf("the source %s is not on this machine: the target's files were checked against nothing of it", c.Source)
 	if exists(c.Source + manifest.SuffixControl) {
 		if err := c.sameDatabase(view); err != nil {
-			return "", err
+			return Checked{}, err
 		}
 		if source, note, err = r.sourceFilesOffline(ctx, view); err != nil {
-			return "", err
+			return Checked{}, err
 		}
 	}
 	resumed := false
@@ -56,27 +61,57 @@ func Check(ctx context.Context, cfg Config) (string, error) {
 			if _, statErr := os.Stat(c.Work); statErr == nil {
 				planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
 				if err != nil {
-					return "", err
+					return Checked{}, err
 				}
 				if err := checkWork(c.Work, planJSON); err != nil {
-					return "", err
+					return Checked{}, err
 				}
 			}
 		default:
-			return "", err
+			return Checked{}, err
 		}
 	}
 	if _, err := r.proveTarget(view, pf.st, source, resumed); err != nil {
-		return "", err
+		return Checked{}, err
 	}
-	return note + "; checked at the run's preflight only: the source's schema against the plan, who holds the databases, disk space", nil
+	out := Checked{Note: note + "; checked at the run's preflight only: the source's schema against the plan, who holds the databases, disk space"}
+	emptyDB := c.emptyDB()
+	switch {
+	case source == nil:
+		out.Warnings = append(out.Warnings, "describe: the source is not on this machine, so its codepage and block sizes were not compared with the target's (the run's preflight compares them)")
+	case !executable(c.bin("proutil")) || !executable(c.bin("procopy")) || !exists(emptyDB+".db"):
+		out.Warnings = append(out.Warnings, fmt.Sprintf("describe: $DLC (%s) has no proutil, procopy or %s.db, so the source's codepage and block sizes were not compared with the target's (the run's preflight compares them)", c.DLC, filepath.Base(emptyDB)))
+	default:
+		d, err := r.checkDescribe(ctx, emptyDB)
+		if err != nil {
+			return Checked{}, err
+		}
+		out.Describe = d.summary()
+		out.Warnings = append(out.Warnings, d.warnings...)
+	}
+	return out, nil
+}
+
+// Checked is what Check found: Note says what it checked and how, Describe
+// the comparison of source and target ("" when not made), Warnings what the
+// DBA must hear (a difference --allow-change lets through, a comparison
+// that could not be made).
+type Checked struct {
+	Note     string
+	Describe string
+	Warnings []string
+}
+
+func executable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
 // sourceFilesOffline is sourceFiles when $DLC has prostrct, else the
 // files named like the source's beside it (and a note saying so).
 func (r *runner) sourceFilesOffline(ctx context.Context, view manifest.FS) (*manifest.Files, string, error) {
 	c := r.cfg
-	if st, err := os.Stat(c.bin("prostrct")); err == nil && st.Mode()&0o111 != 0 {
+	if executable(c.bin("prostrct")) {
 		files, err := r.sourceFiles(ctx, view)
 		if err != nil {
 			return nil, "", err

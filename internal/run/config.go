@@ -49,6 +49,10 @@ type Config struct {
 	// OnlineSource dumps a source served by a broker oedl did not start
 	// (refused otherwise: users may still be writing), with a warning.
 	OnlineSource bool
+	// AllowChange names what the target may differ in from the source
+	// without the plan deciding it (Changes: codepage, blocksize,
+	// biblocksize, biclustersize): let through with a warning.
+	AllowChange []string
 
 	// Retries is how many times a failed job is tried again (a load: how
 	// many times its area is repaired and reloaded). 0 = default 2;

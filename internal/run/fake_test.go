@@ -43,13 +43,21 @@ type fakeOE struct {
 	failThreaded  map[string]int
 	sectionLoaded map[string]chan struct{} // table -> its second section was loaded
 	df            string                   // what dump_df.p writes: the plan's tables
+	// describe is what proutil -C describe prints of the source (and
+	// empty, of anything else: $DLC/emptyN's copy, the target).
+	describe, empty openedge.Description
 }
+
+// fakeDescription is a source like $DLC/empty8 in every figure describe
+// compares.
+var fakeDescription = openedge.Description{BlockSize: 8192, BIBlockSize: 8192, BIClusterKB: 512, Codepage: "ISO8859-1"}
 
 func newFakeOE(p *plan.Plan) *fakeOE {
 	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
 		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
-		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p)}
+		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
+		describe: fakeDescription, empty: fakeDescription}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -196,6 +204,11 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		return "", 0
 	case "idxbuild":
 		return "3 indexes were rebuilt. (11465)\nIndex rebuild complete. 0 error(s) encountered.\n", 0
+	case "describe":
+		if strings.HasSuffix(db, "src") {
+			return describeText(f.describe), 0
+		}
+		return describeText(f.empty), 0
 	}
 	return "unknown qualifier " + q, 2
 }
@@ -318,6 +331,26 @@ func fakeDF(p *plan.Plan) string {
 	var b bytes.Buffer
 	if _, err := openedge.NewDF(tables, nil, "UTF-8").WriteTo(&b); err != nil {
 		panic(err)
+	}
+	return b.String()
+}
+
+// describeText prints d in the layout of proutil -C describe (12.x), the
+// sections ParseDescribe reads.
+func describeText(d openedge.Description) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "OpenEdge Database Description\n\nDatabase Name               : fake\nVersion                     : 184.0\nBlock Size                  : %d\n\n", d.BlockSize)
+	fmt.Fprintf(&b, " Before Imaging information\n  Block Size                : %d\n  Cluster Size (16K Units)  : %d\n\n", d.BIBlockSize, d.BIClusterKB/16)
+	if d.AI() {
+		fmt.Fprintf(&b, " After Imaging Information\n  Block Size                : %d\n\n", d.AIBlockSize)
+	}
+	b.WriteString(" Backup Information\n  Last Full Backup Date     : *** Not yet performed ***\n\n")
+	if d.Codepage != "" {
+		fmt.Fprintf(&b, " Collation and Character Set Information\n  Database code page        : %s\n\n", d.Codepage)
+	}
+	b.WriteString(" Database Features\n\n    ID   Feature                            Active  Details\n    ----  ---------------------------------  ------  -------\n")
+	for _, ft := range d.Features {
+		fmt.Fprintf(&b, "    %3d  %-33s  %-6s\n", ft.ID, ft.Name, ft.Active)
 	}
 	return b.String()
 }

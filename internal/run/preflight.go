@@ -56,18 +56,12 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 		return "", precondition("DLC %s is not a directory", c.DLC)
 	}
 	for _, u := range utilitiesNeeded {
-		p := c.bin(u)
-		st, err := os.Stat(p)
-		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+		if p := c.bin(u); !executable(p) {
 			return "", precondition("%s not found or not executable: is DLC (%s) an OpenEdge install?", p, c.DLC)
 		}
 	}
-	bs := c.Plan.BlockSize
-	if bs <= 0 {
-		bs = 8192
-	}
-	if empty := filepath.Join(c.DLC, fmt.Sprintf("empty%d.db", bs/1024)); !exists(empty) {
-		return "", precondition("%s not found: the target's %d-byte blocks need it", empty, bs)
+	if empty := c.emptyDB() + ".db"; !exists(empty) {
+		return "", precondition("%s not found: the target is a copy of it, of the plan's block size", empty)
 	}
 	if !exists(c.Source + ".db") {
 		return "", precondition("source database %s.db not found", c.Source)
@@ -90,6 +84,10 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err := r.checkSourceSchema(ctx, pf); err != nil {
 		return "", err
 	}
+	if r.described, err = r.checkDescribe(ctx, c.emptyDB()); err != nil {
+		return "", err
+	}
+	r.warnings = append(r.warnings, r.described.warnings...)
 	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
 		return "", err
 	}
@@ -118,7 +116,8 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if r.externallyServed[schedule.DBSource] {
 		use = "ONLINE from a broker oedl did not start (--online-source)"
 	}
-	return fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space), nil
+	summary := fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space)
+	return summary + "; " + r.described.summary(), nil
 }
 
 // checkHolder makes sure nobody but us holds a database. A broker the
@@ -196,7 +195,11 @@ func (r *runner) holder(ctx context.Context, which string) (int, string, error) 
 // call runs one step outside the graph (preflight, cleanup).
 func (r *runner) call(ctx context.Context, s step) error {
 	m := r.cfg.machine(s.host)
-	res, err := m.runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: m.work, Stdin: s.stdin, Env: r.cfg.at(s.host).env(),
+	dir := s.dir
+	if dir == "" {
+		dir = m.work
+	}
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: r.cfg.at(s.host).env(),
 		Timeout: 5 * time.Minute, Log: r.logWriter()})
 	if err != nil {
 		return fmt.Errorf("%s: %w: %s", execx.Quote(s.argv), err, lastMessage(res.Output))

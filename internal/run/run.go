@@ -62,6 +62,10 @@ type runner struct {
 	// warnings are what the preflight let pass but the DBA must hear
 	// (a source dumped online): on the screen and in the report.
 	warnings []string
+	// described is the preflight's comparison of source and target
+	// (describe); nil on a run across hosts, which does not compare them
+	// (and says so: notComparedAcrossHosts).
+	described *describeCheck
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -214,6 +218,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		if err := atomicfile.WriteFile(c.work(PlanFile), append(planJSON, '\n')); err != nil {
 			return nil, none, err
 		}
+	}
+	if err := r.writePostSteps(); err != nil {
+		return nil, none, err
 	}
 	if err := writeABL(filepath.Join(c.Work, "abl")); err != nil {
 		return nil, none, err

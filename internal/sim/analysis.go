@@ -245,22 +245,50 @@ func describeQualifier(p *proc, dbArg string, args []string) int {
 	p.say("Last Open Date              : %s", date(c.LastOpened))
 	p.say("Prior Open Date             : %s", date(c.LastOpened))
 	p.say("Schema Change Date          : %s", date(c.SchemaChanged))
-	p.say("Codepage                    : %s", c.Codepage)
 	p.say("")
 	p.say(" Before Imaging information")
 	p.say("  Block Size                : %d", c.BIBlockKB*1024)
 	p.say("  Cluster Size (16K Units)  : %d", c.BIClusterKB/16)
 	p.say("  Last Open Date            : %s", date(c.LastOpened))
+	if c.AIBegun {
+		// Only with after-imaging on: oedl tells it from the backup
+		// section by its first value, a block size.
+		p.say("")
+		p.say(" After Imaging Information")
+		p.say("  Block Size                : %d", c.BlockSize)
+		p.say("  Begin Date                : %s", date(c.LastOpened))
+		p.say("  Currently Busy Area       : %d", aiArea(c))
+		p.say("  Current File Number       : 1")
+	}
 	p.say("")
 	p.say(" Backup Information")
 	p.say("  Last Full Backup Date     : *** Not yet performed ***")
 	p.say("  Last Incremental Backup   : *** Not yet performed ***")
 	p.say("")
+	// 12.x prints the code page here (the 12.8 documentation's sample):
+	// the section after the backup one, its first value.
+	p.say(" Collation and Character Set Information")
+	p.say("  Database code page        : %s", c.Codepage)
+	p.say("  Collation name            : basic")
+	p.say("")
 	p.say(" Database Features")
 	p.say("")
 	p.say("    ID   Feature                            Active  Details")
-	p.say("   ----  ---------------------------------  ------  -------")
+	p.say("    ----  ---------------------------------  ------  -------")
+	if c.Replication {
+		p.say("      1  OpenEdge Replication               Yes")
+	}
 	p.say("      5  Large Files                        Yes")
-	p.say("     10  64 Bit DBKEYS                      Yes")
+	p.say("      9  64 Bit DBKEYS                      Yes")
 	return exitOK
+}
+
+// aiArea is the first after-image area, the one describe says is busy.
+func aiArea(c *store.Control) int {
+	for _, a := range c.Areas {
+		if a.Type == 'a' {
+			return a.Number
+		}
+	}
+	return 0
 }

@@ -20,6 +20,7 @@ var qualifiers = map[string]func(p *proc, db string, args []string) int{
 	"holder":        holderQualifier,
 	"truncate":      truncateQualifier,
 	"tablemove":     tablemoveQualifier,
+	"convchar":      convcharQualifier,
 }
 
 // runProutil: proutil DB [parameters] -C qualifier args... Parameters may

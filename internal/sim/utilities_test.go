@@ -305,7 +305,16 @@ func TestAdministration(t *testing.T) {
 	assert.Contains(t, out, "Before-image block size set to 16 kb (16384 bytes). (3781)")
 	assert.Contains(t, out, "Before-image cluster size set to 16384 kb. (1620)")
 	out = env.ok(t, "proutil", db, "-C", "describe")
-	assert.Contains(t, out, "Block Size                  : 8192")
+	d, err := openedge.ParseDescribe(out)
+	require.NoError(t, err, out)
+	assert.Equal(t, openedge.Description{BlockSize: 8192, BIBlockSize: 16384, BIClusterKB: 16384, Codepage: "ISO8859-1",
+		Features: []openedge.Feature{{ID: 5, Name: "Large Files", Active: "Yes"}, {ID: 9, Name: "64 Bit DBKEYS", Active: "Yes"}}}, d)
+
+	// convchar convert sets the code page describe prints.
+	env.ok(t, "proutil", db, "-C", "convchar", "convert", "UTF-8")
+	d, err = openedge.ParseDescribe(env.ok(t, "proutil", db, "-C", "describe"))
+	require.NoError(t, err)
+	assert.Equal(t, "UTF-8", d.Codepage)
 
 	// -csoutput writes the machine-readable twin of the report.
 	prefix := filepath.Join(env.work, "cs")

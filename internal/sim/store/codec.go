@@ -218,6 +218,8 @@ func encodeControl(c *Control) []byte {
 		e.str(v.Name)
 		e.str(v.Text)
 	}
+	e.bool(c.AIBegun)
+	e.bool(c.Replication)
 	return e.b
 }
 
@@ -298,6 +300,10 @@ func decodeControlData(b []byte) (*Control, error) {
 		if len(sec.Views) == 0 {
 			sec.Views = nil
 		}
+	}
+	if d.err == nil && len(d.b) != 0 { // a DB.db written before them has neither
+		c.AIBegun = d.bool()
+		c.Replication = d.bool()
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes after the control data")

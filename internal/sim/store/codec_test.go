@@ -116,10 +116,27 @@ func TestControlCodecWithoutSecuritySection(t *testing.T) {
 	c := sampleControl(2)
 	c.Security = openedge.Security{}
 	b := encodeControl(c)
-	old := b[:len(b)-3] // the three zero counts of an empty section
+	old := b[:len(b)-5] // the three zero counts of an empty section, then AI and replication
 	got, err := decodeControlData(old)
 	require.NoError(t, err)
 	assert.Equal(t, c, got)
-	_, err = decodeControlData(b[:len(b)-1])
+	_, err = decodeControlData(b[:len(b)-4])
 	assert.Error(t, err, "a section cut short is not taken for a missing one")
+}
+
+// A DB.db written before AI and replication were kept reads with both off;
+// a database with both keeps them.
+func TestControlCodecAIAndReplication(t *testing.T) {
+	c := sampleControl(2)
+	b := encodeControl(c)
+	got, err := decodeControlData(b[:len(b)-2])
+	require.NoError(t, err)
+	assert.Equal(t, c, got)
+	c.AIBegun, c.Replication = true, true
+	got, err = decodeControlData(encodeControl(c))
+	require.NoError(t, err)
+	assert.True(t, got.AIBegun)
+	assert.True(t, got.Replication)
+	_, err = decodeControlData(encodeControl(c)[:len(b)-1])
+	assert.Error(t, err, "replication cut off is not taken for off")
 }

@@ -44,6 +44,11 @@ type Control struct {
 	Security  openedge.Security `json:"security"`
 	NextTable int               `json:"nextTable"`
 	NextIndex int               `json:"nextIndex"`
+	// AIBegun and Replication are what describe reports of after-imaging
+	// (its section) and OpenEdge Replication (feature 1): what a dump and
+	// load does not carry and the DBA must enable again on the target.
+	AIBegun     bool `json:"aiBegun,omitempty"`
+	Replication bool `json:"replication,omitempty"`
 }
 
 // Area is one storage area with its extents.

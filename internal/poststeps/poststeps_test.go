@@ -1,0 +1,81 @@
+package poststeps
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/golden"
+)
+
+// TestScript: the script of each kind of source (golden files under
+// testdata/, go test -update rewrites them): the steps that apply as
+// commands, the others commented out with why, variables checked once.
+func TestScript(t *testing.T) {
+	tables := []string{"PUB.Customer", "PUB.order-line", "sales.Invoice"}
+	tests := []struct {
+		name string
+		src  Source
+	}{
+		{"plain", Source{Known: true}},
+		{"ai", Source{Known: true, AI: true}},
+		{"ai_replication", Source{Known: true, AI: true, Replication: true}},
+		{"unknown", Source{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := Build("/opt/dlc", "/db/new/prod", "/work/run 1", tables, tt.src)
+			script := Script("/db/new/prod", steps)
+			golden.Assert(t, filepath.Join("testdata", tt.name+".sh"), []byte(script))
+			if sh, err := exec.LookPath("sh"); err == nil {
+				out, err := exec.Command(sh, "-n", "-c", script).CombinedOutput()
+				require.NoError(t, err, "sh -n: %s", out)
+			}
+		})
+	}
+	golden.Assert(t, filepath.Join("testdata", "update-statistics.sql"), []byte(Statistics(tables)))
+}
+
+// TestScriptRefusesUnsetVariables: the script stops before any command
+// when a variable of a step that applies is not set, naming it.
+func TestScriptRefusesUnsetVariables(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	steps := Build("/nonexistent/dlc", "/db/new/prod", t.TempDir(), []string{"PUB.Customer"}, Source{Known: true, AI: true})
+	cmd := exec.Command(sh, "-c", Script("/db/new/prod", steps))
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err)
+	assert.Contains(t, string(out), "OEDL_BACKUP")
+	assert.NotContains(t, string(out), "/nonexistent/dlc", "no command ran")
+}
+
+// TestWriteRead: what Write writes, Read reads back; no file, no steps.
+func TestWriteRead(t *testing.T) {
+	dir := t.TempDir()
+	got, err := Read(dir)
+	require.NoError(t, err)
+	assert.Nil(t, got)
+	steps := Build("/opt/dlc", "/db/t", dir, []string{"PUB.a"}, Source{Known: true, Replication: true})
+	require.NoError(t, Write(dir, "/db/t", []string{"PUB.a"}, steps))
+	got, err = Read(dir)
+	require.NoError(t, err)
+	assert.Equal(t, steps, got)
+	st, err := os.Stat(filepath.Join(dir, ScriptFile))
+	require.NoError(t, err)
+	assert.NotZero(t, st.Mode()&0o100, "the script is executable")
+	sql, err := os.ReadFile(filepath.Join(dir, StatisticsFile))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(sql), `UPDATE TABLE STATISTICS AND INDEX STATISTICS AND ALL COLUMN STATISTICS FOR "PUB"."a";`))
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, JSONFile), []byte("{"), 0o644))
+	_, err = Read(dir)
+	assert.ErrorContains(t, err, JSONFile)
+}
