@@ -17,14 +17,14 @@ const (
 	KindDumpSeq       Kind = "dump-sequences"
 	// KindDumpSecurity and KindLoadSecurity carry the users, SQL grants
 	// and views (dump_security.p / load_security.p), as the sequences.
-	KindDumpSecurity  Kind = "dump-security"
-	KindCreateTarget  Kind = "create-target"
-	KindDump          Kind = "dump"
-	KindLoad          Kind = "load"
+	KindDumpSecurity Kind = "dump-security"
+	KindCreateTarget Kind = "create-target"
+	KindDump         Kind = "dump"
+	KindLoad         Kind = "load"
 	// KindLoadBatch loads several small tables of one area through one
 	// proutil -C load -dumplist call (batch.go). It journals and reports
 	// each table as a load of its own.
-	KindLoadBatch Kind = "load-batch"
+	KindLoadBatch     Kind = "load-batch"
 	KindRepair        Kind = "repair" // truncate an area before its tables are reloaded
 	KindIdxbuild      Kind = "idxbuild"
 	KindLoadSeq       Kind = "load-sequences"
