@@ -584,8 +584,36 @@ func (e *Executor) dispatchSink() event.Sink {
 			ev.Log = e.cfg.logPath(id)
 		}
 		ev.Job = event.StableID(id)
+		if ev.JobKind == string(schedule.KindLoadBatch) {
+			e.emitMembers(id, ev)
+			return
+		}
 		e.sink.Emit(ev)
 	})
+}
+
+// emitMembers sends an event of load batch id as the event of each of its
+// tables' loads: attempts and a done table's figures are the table's own.
+func (e *Executor) emitMembers(id string, ev event.Event) {
+	j := e.built.Job(id)
+	if j == nil {
+		e.sink.Emit(ev)
+		return
+	}
+	for _, me := range memberEvents(j, ev) {
+		switch me.Kind {
+		case event.JobStarted, event.JobQueued, event.JobSkipped:
+			me.Attempt = e.attempt(me.Job)
+		case event.JobFinished:
+			e.mu.Lock()
+			final := e.finals[me.Job]
+			e.mu.Unlock()
+			me.Attempt, me.Records, me.Bytes = final.Attempt, final.Records, final.Bytes
+		case event.JobFailed, event.JobCancelled:
+			me.Attempt = e.starts1(me.Job)
+		}
+		e.sink.Emit(me)
+	}
 }
 
 // enterPhase sends a phase event when a job of a later phase than the
