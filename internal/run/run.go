@@ -514,7 +514,14 @@ func (c *Config) settings() map[string]int64 {
 	}
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
-		"build_indexes": build}
+		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads)}
+}
+
+func boolSetting(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
@@ -535,6 +542,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.DumpJobs, c.LoadJobs = int(s["dump_jobs"]), int(s["load_jobs"])
 		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
 		c.BuildIndexes = s["build_indexes"] == 1
+		c.BatchLoads = s["batch_loads"] == 1
 	}
 	return nil
 }
