@@ -83,3 +83,35 @@ func TestKillBatchAtEveryRecordThenResume(t *testing.T) {
 		}
 	}
 }
+
+// kill -9 of oedl itself after every journal record of a batch, from its
+// start to its end (between the tables' done records too), then --resume:
+// every run verified, no table loaded twice.
+func TestKillOedlAtEveryBatchRecordThenResume(t *testing.T) {
+	e := newEnv(t, "sports")
+	r := e.oedl(nil, e.runArgs("--batch-loads")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	recs := e.journal()
+	batch, _ := batchMembers(t, recs)
+	first, last := 0, 0
+	for i, rec := range recs {
+		if rec.Job == batch && rec.State == journal.Started && first == 0 {
+			first = i + 1
+		}
+		if rec.Job == batch && rec.State == journal.Done {
+			last = i + 1
+		}
+	}
+	require.Positive(t, first)
+	require.Greater(t, last, first)
+	for n := first; n <= last; n++ {
+		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
+			e := newEnv(t, "sports")
+			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs("--batch-loads")...)
+			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
+			r = e.oedl(nil, e.runArgs("--resume")...)
+			require.Equal(t, 0, r.code, r.stderr)
+			e.verified()
+		})
+	}
+}
