@@ -83,7 +83,8 @@ func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
 	switch j.Kind {
 	case schedule.KindDump:
 		return m.dumpWork(j, cc)
-	case schedule.KindLoad:
+	case schedule.KindLoad, schedule.KindLoadBatch:
+		// A batch is one start-up for the data of all its tables.
 		w := jobWork{startup: m.Load.startup(), flows: []flowDemand{m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
 			keys, keyBytes := m.keys(j.Table, j.Records, cc)

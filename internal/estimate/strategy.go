@@ -23,6 +23,7 @@ type Strategy struct {
 	ThreadedDumpMin int64  `json:"threaded_dump_min"`     // tables at least this large dump with threads
 	DumpThreads     int    `json:"dump_threads"`          // -threadnum of those dumps
 	BuildIndexes    bool   `json:"build_indexes_on_load"` // `load ... build indexes` for single-file tables
+	BatchLoads      bool   `json:"batch_loads,omitempty"` // small tables of an area load in batches (schedule/batch.go)
 }
 
 // DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
@@ -39,7 +40,12 @@ func DefaultStrategy(hw Hardware) Strategy {
 
 // BuildOptions is the graph this strategy makes; cost orders the queue.
 func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.BuildOptions {
+	var batch schedule.BatchOptions
+	if s.BatchLoads && !s.BuildIndexes {
+		batch.TableMax = schedule.StartupBytes(cost)
+	}
 	return schedule.BuildOptions{
+		Batch:           batch,
 		Cost:            cost,
 		Staged:          s.Staged,
 		ServeSource:     s.DumpJobs > 1,

@@ -117,6 +117,40 @@ func ParseLoadOutput(out string) (LoadResult, error) {
 	return r, err
 }
 
+// ParseLoadBatchOutput reads the console output of one proutil -C load
+// whose -dumplist names the files of n tables, each table's next to each
+// other: one result per table, in list order. Each table's part is what a
+// load of that table alone prints, so the output is cut after each
+// (6256) and every part read as ParseLoadOutput reads a load; the k-th
+// (15167) is the k-th table's count. Nothing is matched by table name or
+// wording. Fewer or more than n parts is an error: the caller cannot tell
+// which table a count belongs to.
+func ParseLoadBatchOutput(out string, n int) ([]LoadResult, error) {
+	var parts []string
+	part, rest := 0, out // part: where the current table's output begins
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		end := len(out) - len(after)
+		if m, ok := lineMessage(0, strings.TrimSuffix(line, "\r")); ok && m.Num == MsgLoadComplete {
+			parts = append(parts, out[part:end])
+			part = end
+		}
+		rest = after
+	}
+	if len(parts) != n {
+		return nil, fmt.Errorf("a load of %d tables printed (%d) %d times", n, MsgLoadComplete, len(parts))
+	}
+	res := make([]LoadResult, n)
+	for i, p := range parts {
+		r, err := ParseLoadOutput(p)
+		if err != nil {
+			return nil, fmt.Errorf("table %d of %d in the load: %w", i+1, n, err)
+		}
+		res[i] = r
+	}
+	return res, nil
+}
+
 // ParseIdxbuildOutput reads the console output of proutil -C idxbuild. It
 // needs "N indexes were rebuilt. (11465)" and the error count of the
 // closing line, and fails when the count is not 0; the result is filled in

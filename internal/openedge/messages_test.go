@@ -109,6 +109,44 @@ func TestParseLoadOutput(t *testing.T) {
 	}
 }
 
+// A load whose -dumplist names three tables (Portuguese, CRLF, the third
+// in two files): one result per table in list order, read by structure.
+func TestParseLoadBatchOutput(t *testing.T) {
+	batch := readOutput(t, "load_batch_pt_crlf.out")
+	tests := []struct {
+		name    string
+		out     string
+		n       int
+		want    []LoadResult
+		wantErr string
+	}{
+		{"three tables", batch, 3, []LoadResult{
+			{Records: 51, CountKnown: true, Deactivated: []string{"state"}},
+			{Records: 0, CountKnown: true},
+			{Records: 1300, CountKnown: true, Deactivated: []string{"local-default", "country"}},
+		}, ""},
+		{"one table is a batch of one", readOutput(t, "load_with_count.out"), 1, []LoadResult{{Records: 1117, CountKnown: true}}, ""},
+		{"a table too many in the list", batch, 4, nil, "a load of 4 tables printed (6256) 3 times"},
+		{"killed in the third table", batch[:strings.LastIndex(batch, "Carregados")], 3, nil, "printed (6256) 2 times"},
+		{"a table without its count", strings.Replace(batch, "Carregados 0 registros. (15167)\r\n", "", 1), 3, []LoadResult{
+			{Records: 51, CountKnown: true, Deactivated: []string{"state"}},
+			{},
+			{Records: 1300, CountKnown: true, Deactivated: []string{"local-default", "country"}},
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseLoadBatchOutput(tt.out, tt.n)
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
 func TestParseIdxbuildOutput(t *testing.T) {
 	got, err := ParseIdxbuildOutput(readOutput(t, "idxbuild_ok.out"))
 	require.NoError(t, err)
@@ -179,7 +217,7 @@ func TestCheckSuccess(t *testing.T) {
 // FuzzScanMessages: no panic; every message found is on its line, at its
 // end, and HasMessage agrees with ScanMessages.
 func FuzzScanMessages(f *testing.F) {
-	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "describe_11.7.out"} {
+	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "load_batch_pt_crlf.out", "describe_11.7.out"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "messages", name))
 		if err != nil {
 			f.Fatal(err)
@@ -211,6 +249,7 @@ func FuzzScanMessages(f *testing.F) {
 		}
 		_, _ = ParseDumpOutput(out)
 		_, _ = ParseLoadOutput(out)
+		_, _ = ParseLoadBatchOutput(out, 2)
 		_, _ = ParseIdxbuildOutput(out)
 		_ = CheckSuccess("idxbuild", out, 0)
 		if d, err := ParseDescribe(out); err == nil {

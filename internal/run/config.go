@@ -41,6 +41,11 @@ type Config struct {
 	// (its indexes are built as it loads, KB 20206) and rebuilds only the
 	// indexes left inactive (threaded tables) with idxbuild inactiveindexes.
 	BuildIndexes bool
+	// BatchLoads loads the small tables of an area in batches, one
+	// proutil call each (schedule/batch.go): tables whose load the cost
+	// model prices mostly as start-up. Not with BuildIndexes, whose load
+	// builds one table's indexes per call.
+	BatchLoads bool
 
 	Resume bool
 	// Force replaces an existing target, and only one the target's record
@@ -170,7 +175,8 @@ func (c *Config) fill() {
 func (c Config) Strategy() estimate.Strategy {
 	c.fill()
 	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
-		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes}
+		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes,
+		BatchLoads: c.BatchLoads}
 }
 
 // dbPath normalises a database name: absolute, without ".db".
@@ -198,6 +204,9 @@ func (c *Config) buildOptions() schedule.BuildOptions {
 	}
 	if c.ThreadedDumpMin > 0 {
 		o.ThreadedDumpMin = c.ThreadedDumpMin
+	}
+	if c.BatchLoads && !c.BuildIndexes {
+		o.Batch = schedule.BatchOptions{TableMax: schedule.StartupBytes(c.Cost)}
 	}
 	return o
 }

@@ -53,6 +53,9 @@ type Executor struct {
 	// badDumps are the threaded tables a section of which could not be
 	// loaded: their dump is not to be trusted any more (sectionFailed).
 	badDumps map[string]bool
+	// batchStarted: load batches whose tables' loads were journalled as
+	// started in this invocation.
+	batchStarted map[string]bool
 
 	crashAt int // test hook: SIGKILL ourselves after this many records
 	written int
@@ -93,10 +96,15 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		fails:            map[string]failure{},
 		again:            map[string]string{},
 		badDumps:         map[string]bool{},
+		batchStarted:     map[string]bool{},
 	}
 	for _, j := range built.Jobs() {
 		if j.Kind == schedule.KindLoad {
 			k := journal.LoadKey{Table: j.Table, Section: j.Section}
+			e.loadJobs[k] = append(e.loadJobs[k], j.ID)
+		}
+		for _, m := range j.Members {
+			k := journal.LoadKey{Table: m.Table}
 			e.loadJobs[k] = append(e.loadJobs[k], j.ID)
 		}
 	}
@@ -209,6 +217,12 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: errors.Join(err, jerr)}
 		}
+		if j.Kind == schedule.KindLoadBatch {
+			if jerr := e.membersFailed(j, f); jerr != nil {
+				e.noteFailure(j.ID, f)
+				return schedule.Outcome{Err: errors.Join(err, jerr)}
+			}
+		}
 		if f.reason == event.ReasonCancelled {
 			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: err}
@@ -216,7 +230,7 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		if j.Kind == schedule.KindLoad && j.Section > 0 {
 			return e.sectionFailed(j, err, f)
 		}
-		if j.Kind == schedule.KindLoad {
+		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {
 			return e.repairAfter(j, err, f)
 		}
 		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)
@@ -251,6 +265,12 @@ func (e *Executor) emitFailed(j *schedule.Job, f failure) {
 	ev := event.Event{Job: j.ID, JobKind: string(j.Kind), Table: j.Table, Area: j.Area, Host: j.Host,
 		Log: e.cfg.logPath(j.ID), TotalRecords: j.Records, TotalBytes: j.Bytes}
 	f.toEvent(&ev)
+	if j.Kind == schedule.KindLoadBatch {
+		for _, me := range memberEvents(j, ev) {
+			e.emit(me)
+		}
+		return
+	}
 	e.emit(ev)
 }
 
@@ -270,7 +290,7 @@ const retryPause = 500 * time.Millisecond
 // attempt left. A load cannot (records may be half in); it is repaired.
 func retryable(k schedule.Kind) bool {
 	switch k {
-	case schedule.KindPreflight, schedule.KindVerify, schedule.KindLoad:
+	case schedule.KindPreflight, schedule.KindVerify, schedule.KindLoad, schedule.KindLoadBatch:
 		return false
 	}
 	return true
@@ -295,6 +315,9 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 		return e.dumpJob(ctx, j, log)
 	case schedule.KindLoad:
 		rec, err := e.loadJob(ctx, j, log)
+		return schedule.Outcome{}, rec, err
+	case schedule.KindLoadBatch:
+		rec, err := e.loadBatchJob(ctx, j, log)
 		return schedule.Outcome{}, rec, err
 	case schedule.KindRepair:
 		return e.repairJob(ctx, j, log)

@@ -55,7 +55,16 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 	f.retrying = true
 	e.mu.Lock()
 	e.superseded[j.ID] = f
-	add := e.redumpFor(j)
+	var add []*schedule.Job
+	if j.Kind == schedule.KindLoadBatch {
+		// Which table's file failed the batch is not known: each is
+		// dumped again, as each would be after its own failed load.
+		for _, m := range j.Members {
+			add = append(add, e.redumpFor(memberJob(j, m))...)
+		}
+	} else {
+		add = e.redumpFor(j)
+	}
 	e.mu.Unlock()
 	// Told here, before the repair and the new dump it brings: the
 	// dispatcher hears of this load as finished (the repair carries it on).

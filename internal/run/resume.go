@@ -67,9 +67,28 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 	loadDone := func(j *schedule.Job) bool {
 		return !createRedo && !dirty[j.Area] && rp.LoadDone(j.Table, j.Section)
 	}
+	// A batch loads the tables of it that are not done; one whose tables
+	// are all done is skipped. (Its tables are done or not together unless
+	// the journal's replay says otherwise: a repair undoes them all.)
+	batchDone := func(j *schedule.Job) bool {
+		var left []schedule.Member
+		for _, m := range j.Members {
+			if createRedo || dirty[j.Area] || !rp.LoadDone(m.Table, 0) {
+				left = append(left, m)
+			}
+		}
+		if len(left) > 0 && len(left) < len(j.Members) {
+			j.Members, j.Records, j.Bytes = left, 0, 0
+			for _, m := range left {
+				j.Records += m.Records
+				j.Bytes += m.Bytes
+			}
+		}
+		return len(left) == 0
+	}
 	targetPending := createRedo || len(dirty) > 0
 	for _, j := range append(b.Jobs(), p.extra...) {
-		if j.Kind == schedule.KindLoad && !loadDone(j) {
+		if (j.Kind == schedule.KindLoad && !loadDone(j)) || (j.Kind == schedule.KindLoadBatch && !batchDone(j)) {
 			targetPending = true
 		}
 	}
@@ -88,6 +107,8 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 			skip = !createRedo
 		case schedule.KindLoad:
 			skip = loadDone(j)
+		case schedule.KindLoadBatch:
+			skip = batchDone(j)
 		case schedule.KindLoadSeq, schedule.KindLoadSecurity:
 			skip = !createRedo && rp.IsDone(j.ID)
 		case schedule.KindIdxbuild, schedule.KindAnalyzeTarget:
@@ -117,7 +138,7 @@ func (r *runner) planResume(b *schedule.Built, rp *journal.Replayed) *resumePlan
 			needs[db] = true
 		case schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity:
 			needs[schedule.DBSource] = true
-		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindLoadSecurity, schedule.KindCreateTarget:
+		case schedule.KindLoad, schedule.KindLoadBatch, schedule.KindLoadSeq, schedule.KindLoadSecurity, schedule.KindCreateTarget:
 			needs[schedule.DBTarget] = true
 		}
 	}
@@ -186,7 +207,7 @@ func (r *runner) finishGraph(b *schedule.Built, p *resumePlan) error {
 			byID[schedule.ServeID(schedule.DBTarget)].Deps = append(byID[schedule.ServeID(schedule.DBTarget)].Deps, rj.ID)
 		} else {
 			for _, j := range jobs {
-				if j.Area == rj.Area && j.Kind == schedule.KindLoad {
+				if j.Area == rj.Area && (j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch) {
 					j.Deps = append(j.Deps, rj.ID)
 				}
 			}

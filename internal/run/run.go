@@ -521,7 +521,14 @@ func (c *Config) settings() map[string]int64 {
 	}
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
-		"build_indexes": build}
+		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads)}
+}
+
+func boolSetting(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
@@ -542,6 +549,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.DumpJobs, c.LoadJobs = int(s["dump_jobs"]), int(s["load_jobs"])
 		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
 		c.BuildIndexes = s["build_indexes"] == 1
+		c.BatchLoads = s["batch_loads"] == 1
 	}
 	return nil
 }
@@ -591,8 +599,36 @@ func (e *Executor) dispatchSink() event.Sink {
 			ev.Log = e.cfg.logPath(id)
 		}
 		ev.Job = event.StableID(id)
+		if ev.JobKind == string(schedule.KindLoadBatch) {
+			e.emitMembers(id, ev)
+			return
+		}
 		e.sink.Emit(ev)
 	})
+}
+
+// emitMembers sends an event of load batch id as the event of each of its
+// tables' loads: attempts and a done table's figures are the table's own.
+func (e *Executor) emitMembers(id string, ev event.Event) {
+	j := e.built.Job(id)
+	if j == nil {
+		e.sink.Emit(ev)
+		return
+	}
+	for _, me := range memberEvents(j, ev) {
+		switch me.Kind {
+		case event.JobStarted, event.JobQueued, event.JobSkipped:
+			me.Attempt = e.attempt(me.Job)
+		case event.JobFinished:
+			e.mu.Lock()
+			final := e.finals[me.Job]
+			e.mu.Unlock()
+			me.Attempt, me.Records, me.Bytes = final.Attempt, final.Records, final.Bytes
+		case event.JobFailed, event.JobCancelled:
+			me.Attempt = e.starts1(me.Job)
+		}
+		e.sink.Emit(me)
+	}
 }
 
 // enterPhase sends a phase event when a job of a later phase than the

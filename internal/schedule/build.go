@@ -31,6 +31,10 @@ type BuildOptions struct {
 	Cost func(*Job) time.Duration
 	// Hosts places the work on several machines (nil: one machine).
 	Hosts *Hosts
+	// Batch loads small tables of one area through one utility call
+	// (batch.go). One machine only: on several, a table's files may
+	// still be on their way when its batch would start.
+	Batch BatchOptions
 }
 
 // DefaultCost is a rough duration used only to order the queue when no
@@ -40,7 +44,7 @@ func DefaultCost(j *Job) time.Duration {
 	const startup = 300 * time.Millisecond
 	const bytesPerSecond = 50 << 20
 	switch j.Kind {
-	case KindDump, KindLoad, KindIdxbuild, KindAnalyzeSource, KindAnalyzeTarget, KindAnalyzeReplica, KindMove:
+	case KindDump, KindLoad, KindLoadBatch, KindIdxbuild, KindAnalyzeSource, KindAnalyzeTarget, KindAnalyzeReplica, KindMove:
 		return startup + time.Duration(float64(j.Bytes)/bytesPerSecond*float64(time.Second))
 	}
 	return startup
@@ -168,9 +172,19 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	if o.Staged {
 		dumpsDone = add(&Job{ID: DumpsDoneID, Kind: KindBarrier, Deps: dumpIDs}).ID
 	}
+	var batches []Batch
+	if hs == nil {
+		batches = Batches(p, o.Batch, isThreaded)
+	}
+	batched := map[string]bool{}
+	for _, b := range batches {
+		for _, m := range b.Members {
+			batched[m.Table] = true
+		}
+	}
 	for _, t := range p.Tables {
-		if threaded[t.Table] {
-			continue // its loads are added section by section while it dumps
+		if threaded[t.Table] || batched[t.Table] {
+			continue // its loads are added section by section while it dumps, or batched
 		}
 		from := DumpID(t.Table)
 		if hs.moves(placed[t.Table]) {
@@ -185,6 +199,27 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 		}
 		l := add(&Job{ID: LoadID(t.Table, 0), Kind: KindLoad, Table: t.Table, Area: t.DataArea,
 			Records: t.Records, Bytes: t.Bytes, Deps: deps, Slot: SlotLoad})
+		loadIDs = append(loadIDs, l.ID)
+	}
+	// A batch starts when every dump it loads exists.
+	nth := map[string]int{}
+	for _, b := range batches {
+		nth[b.Area]++
+		deps := []string{targetReady}
+		if o.Staged {
+			deps = append(deps, dumpsDone)
+		} else {
+			for _, m := range b.Members {
+				deps = append(deps, DumpID(m.Table))
+			}
+		}
+		l := &Job{ID: LoadBatchID(b.Area, nth[b.Area]), Kind: KindLoadBatch, Area: b.Area, Members: b.Members,
+			Deps: deps, Slot: SlotLoad}
+		for _, m := range b.Members {
+			l.Records += m.Records
+			l.Bytes += m.Bytes
+		}
+		add(l)
 		loadIDs = append(loadIDs, l.ID)
 	}
 	loadSeq := add(&Job{ID: string(KindLoadSeq), Kind: KindLoadSeq, DB: DBTarget, Deps: []string{dumpSeq.ID, targetReady}})

@@ -224,7 +224,7 @@ func (d *dispatcher) areaAllows(j *Job) bool {
 	switch j.Kind {
 	case KindRepair:
 		return d.byArea[j.Area] == 0
-	case KindLoad:
+	case KindLoad, KindLoadBatch:
 		per := d.loadCap(j.Area)
 		return d.repairDue[j.Area] == 0 && (per <= 0 || d.byArea[j.Area] < per)
 	}

@@ -17,10 +17,14 @@ const (
 	KindDumpSeq       Kind = "dump-sequences"
 	// KindDumpSecurity and KindLoadSecurity carry the users, SQL grants
 	// and views (dump_security.p / load_security.p), as the sequences.
-	KindDumpSecurity  Kind = "dump-security"
-	KindCreateTarget  Kind = "create-target"
-	KindDump          Kind = "dump"
-	KindLoad          Kind = "load"
+	KindDumpSecurity Kind = "dump-security"
+	KindCreateTarget Kind = "create-target"
+	KindDump         Kind = "dump"
+	KindLoad         Kind = "load"
+	// KindLoadBatch loads several small tables of one area through one
+	// proutil -C load -dumplist call (batch.go). It journals and reports
+	// each table as a load of its own.
+	KindLoadBatch     Kind = "load-batch"
 	KindRepair        Kind = "repair" // truncate an area before its tables are reloaded
 	KindIdxbuild      Kind = "idxbuild"
 	KindLoadSeq       Kind = "load-sequences"
@@ -58,6 +62,9 @@ type Job struct {
 	Area    string // target data area of a load (the per-area cap) or of a repair
 	Section int    // .bd section of a load: 1 = table.bd, N = table.bdN; 0 = every file of the dump
 	Threads int    // dump threads (-threadnum) when > 1
+	// Members are the tables a load batch loads, in the order of its
+	// -dumplist (KindLoadBatch only).
+	Members []Member
 	// Host is where the job runs, by its name in the hosts file ("" = the
 	// one machine; on several, the machine oedl runs on).
 	Host string
@@ -102,6 +109,9 @@ func RepairID(area string, attempt int) string { return fmt.Sprintf("repair:%s:%
 // needs a new node, so it gets a new ID; event.StableID maps it back to
 // id for the events, the screen and the report.
 func AgainID(id string, n int) string { return fmt.Sprintf("%s@r%d", id, n) }
+
+// LoadBatchID names the n-th load batch (from 1) into area.
+func LoadBatchID(area string, n int) string { return fmt.Sprintf("load-batch:%s:%d", area, n) }
 
 // DumpsDoneID is the barrier that staged loads wait for.
 const DumpsDoneID = "barrier:dumps-done"

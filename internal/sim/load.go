@@ -83,23 +83,32 @@ func openDumpFile(path string, env *environment) (*openDump, error) {
 	return &openDump{path: path, f: f, r: r}, nil
 }
 
+// loadOptions are what a load call's flags say for every table it loads.
+type loadOptions struct {
+	build   bool
+	tb, tm  int
+	sortDir string
+	noSync  bool // -i or -r: nothing is fsynced
+}
+
 func loadQualifier(p *proc, dbArg string, args []string) int {
 	fs, err := parseFlags(args, "-dumplist", "-TB", "-TM", "-T", "-SS", "-G", "-Cipher", "-B", "-TMB", "-TF")
 	if err != nil {
 		return p.usage("%v", err)
 	}
 	pos := dropWords(fs.pos, "refresh")
-	build := false
+	opts := loadOptions{noSync: fs.bools["-i"] || fs.bools["-r"]}
 	var rest []string
 	for i := 0; i < len(pos); i++ {
 		if strings.EqualFold(pos[i], "build") && i+1 < len(pos) && strings.EqualFold(pos[i+1], "indexes") {
-			build = true
+			opts.build = true
 			i++
 			continue
 		}
 		rest = append(rest, pos[i])
 	}
-	files, err := loadFiles(rest, fs.values["-dumplist"])
+	dumplist := fs.values["-dumplist"]
+	files, err := loadFiles(rest, dumplist)
 	if err != nil {
 		var me *msg.Error
 		if errors.As(err, &me) {
@@ -130,43 +139,92 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 		}
 		dumps = append(dumps, d)
 	}
-	h0 := dumps[0].r.Header
-	name := h0.Owner + "." + h0.Table
-	t := s.db.Ctl.Table(name)
-	if t == nil {
-		return p.fail("oesim.bd.table.notfound", name, dumps[0].path, s.paths.Base)
+	if opts.build && len(dumps) > 1 && dumplist == "" {
+		return p.fail("oesim.build.onefile")
 	}
-	for _, d := range dumps {
-		h := d.r.Header
-		if !strings.EqualFold(h.Table, h0.Table) || !strings.EqualFold(h.Owner, h0.Owner) {
-			return p.fail("oesim.bd.other.table", d.path, h.Owner, h.Table, name)
-		}
-		if h.CRC != t.CRC {
-			return p.fail("oesim.bd.crc",
-				t.Name, d.path, h.CRC, t.CRC)
-		}
+	groups, err := groupDumps(s, dumps, dumplist)
+	if err != nil {
+		return p.failErr(err)
 	}
 	// The sort of "build indexes": -TB/-TM as given (idxbuild's
 	// defaults), its files in -T, else the database's directory.
-	tb, _ := fs.intValue("-TB", 8)
-	tm, _ := fs.intValue("-TM", 5)
-	sortDir := fs.values["-T"]
-	if sortDir == "" {
-		sortDir = filepath.Dir(s.paths.Base)
+	opts.tb, _ = fs.intValue("-TB", 8)
+	opts.tm, _ = fs.intValue("-TM", 5)
+	opts.sortDir = fs.values["-T"]
+	if opts.sortDir == "" {
+		opts.sortDir = filepath.Dir(s.paths.Base)
 	}
-	sortDir = strings.TrimSuffix(sortDir, "/") + "/"
-	if build {
-		if len(dumps) > 1 && fs.values["-dumplist"] == "" {
-			return p.fail("oesim.build.onefile")
-		}
-		n, err := s.db.CountRecords(t)
-		if err != nil {
-			return p.failErr(err)
-		}
-		if n > 0 {
-			return p.fail("oesim.build.notempty", t.Name, n)
+	opts.sortDir = strings.TrimSuffix(opts.sortDir, "/") + "/"
+	if opts.build {
+		// Every table is checked before the first is written: a batch
+		// refused for one table leaves the others untouched too.
+		for _, g := range groups {
+			n, err := s.db.CountRecords(g.t)
+			if err != nil {
+				return p.failErr(err)
+			}
+			if n > 0 {
+				return p.fail("oesim.build.notempty", g.t.Name, n)
+			}
 		}
 	}
+	// One table after another, each exactly as its own load call would
+	// load it ("the equivalent of issuing N individual load commands"):
+	// a table finished is synced before the next begins, so a batch that
+	// dies leaves the tables before the dying one loaded and committed.
+	for _, g := range groups {
+		if rc := loadTable(p, s, g, opts); rc != exitOK {
+			return rc
+		}
+	}
+	return exitOK
+}
+
+// loadGroup is the files of one table in a load call.
+type loadGroup struct {
+	t     *store.Table
+	dumps []*openDump
+}
+
+// groupDumps checks the dump files of a load against the database (every
+// table known, every CRC equal) before anything is written, and groups
+// them by table in list order. A hand-written -dumplist may name several
+// tables (Progress: "you can use a dump file created with a multi-threaded
+// binary dump, or create your own"), but the files of one table must be
+// next to each other: the real load's record numbering (6204's "starting
+// with record") is per table, and a table split across the list would be
+// loaded in two halves with another between them.
+func groupDumps(s *session, dumps []*openDump, dumplist string) ([]loadGroup, error) {
+	var groups []loadGroup
+	seen := map[*store.Table]bool{}
+	for _, d := range dumps {
+		h := d.r.Header
+		name := h.Owner + "." + h.Table
+		t := s.db.Ctl.Table(name)
+		if t == nil {
+			return nil, msg.E("oesim.bd.table.notfound", name, d.path, s.paths.Base)
+		}
+		if h.CRC != t.CRC {
+			return nil, msg.E("oesim.bd.crc", t.Name, d.path, h.CRC, t.CRC)
+		}
+		if n := len(groups); n > 0 && groups[n-1].t == t {
+			groups[n-1].dumps = append(groups[n-1].dumps, d)
+			continue
+		}
+		if seen[t] {
+			return nil, msg.E("oesim.dumplist.split", d.path, t.QualifiedName(), t.QualifiedName(), dumplist)
+		}
+		seen[t] = true
+		groups = append(groups, loadGroup{t: t, dumps: []*openDump{d}})
+	}
+	return groups, nil
+}
+
+// loadTable loads the files of one table and prints what a load of that
+// table alone prints after the banner. A load fault is the table's: in a
+// batch, crash-after=N strikes at the table's N-th record.
+func loadTable(p *proc, s *session, g loadGroup, opts loadOptions) int {
+	t, dumps := g.t, g.dumps
 	fp := p.env.fault(p, "load", t.QualifiedName())
 	if rc := applyEarlyFault(p, fp); rc >= 0 {
 		return rc
@@ -179,7 +237,7 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 		if err := deactivate(s.db, t, active); err != nil {
 			return p.failErr(err)
 		}
-		if build {
+		if opts.build {
 			for _, ix := range active {
 				p.msg("1515", ix.Name)
 			}
@@ -194,9 +252,9 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 		h := d.r.Header
 		p.msg("6203", h.Created.Format("Mon Jan _2 15:04:05 2006"), h.Database)
 		p.msg("6204", t.Name, t.Number, h.FirstRecord, h.Section)
-		if build && len(t.Indexes) > 0 && d == dumps[0] {
-			p.msg("1526", tb, tm)
-			p.msg("11443", sortDir)
+		if opts.build && len(t.Indexes) > 0 && d == dumps[0] {
+			p.msg("1526", opts.tb, opts.tm)
+			p.msg("11443", opts.sortDir)
 		}
 		w := store.NewRecordWriter(af, t.Number)
 		// Each segment written draws from the virtual disk, and a
@@ -241,13 +299,13 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 		}
 		total += w.Written()
 	}
-	if !fs.bools["-i"] && !fs.bools["-r"] {
+	if !opts.noSync {
 		if err := s.db.Sync(); err != nil {
 			return p.failErr(err)
 		}
 	}
 	p.msg("15167", total)
-	if build && len(t.Indexes) > 0 {
+	if opts.build && len(t.Indexes) > 0 {
 		p.msg("16761", t.QualifiedName(), len(t.Indexes))
 		if err := rebuildIndexes(s.db, t, t.Indexes, sortOptions{scanThreads: 1, sortThreads: 2, mergeThreads: 1, pfactor: 100, io: p.env}); err != nil {
 			return p.failErr(err)
