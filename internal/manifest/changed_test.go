@@ -58,13 +58,19 @@ func TestRecordChanged(t *testing.T) {
 	}
 }
 
-// A record whose files were never stamped proves nothing about them.
+// A file the record names but never stamped (a .lk, there only while the
+// database is open) proves the target untouched only while absent.
 func TestRecordChangedUnstamped(t *testing.T) {
 	root := tree(t, "tgt/new.db")
-	p := filepath.Join(root, "tgt/new.db")
+	p := filepath.Join(root, "tgt/new.lk")
 	rec := NewRecord(filepath.Join(root, "tgt/new"), "/work", []Entry{{Path: p, Resolved: p}})
+	require.NoError(t, rec.Stamp(OS{}))
 	why, err := rec.Changed(OS{}, []Entry{{Path: p, Resolved: p}})
 	require.NoError(t, err)
+	assert.Empty(t, why, "absent, as its maker left it")
+	require.NoError(t, os.WriteFile(p, []byte("1234"), 0o644))
+	why, err = rec.Changed(OS{}, []Entry{{Path: p, Resolved: p}})
+	require.NoError(t, err)
 	require.Len(t, why, 1)
-	assert.Contains(t, why[0], "never stamped")
+	assert.Contains(t, why[0], "its maker left none")
 }

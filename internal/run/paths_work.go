@@ -42,7 +42,7 @@ func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
 	switch name {
 	case LogFile, LockFile:
 		return !dir
-	case journal.FileName:
+	case journal.FileName, journal.PrepareFileName:
 		st, err := os.Stat(path)
 		return err == nil && st.Mode().IsRegular() && st.Size() == 0
 	case PlanFile:
