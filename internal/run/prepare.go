@@ -100,6 +100,14 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		return nil, err
 	}
 	defer r.log.Close()
+	if len(recs) > 0 {
+		// A preparation killed with its utility running: that utility is
+		// stopped, and the target waited for, as a run's resume does.
+		c.Resume = true
+		if err := r.stopOrphans(ctx, journal.Replay(recs)); err != nil {
+			return nil, err
+		}
+	}
 	r.resumeKeepsTarget = st.createDone && exists(c.Target+manifest.SuffixControl)
 	if st.done != nil && r.resumeKeepsTarget {
 		r.prepared = &preparedTarget{at: st.done.Time, elapsed: st.done.Elapsed, files: st.done.Files}
