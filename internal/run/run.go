@@ -215,6 +215,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 
+	c.prepared = r.prepared != nil || (resumed && keptPrepared(rp) != nil)
 	estCtx, cancelEst := context.WithCancel(ctx)
 	defer cancelEst()
 	own := c.estimateOwnGraph(estCtx) // beside the preflight
