@@ -42,6 +42,8 @@ type EstimateOptions struct {
 	DumpThreads     int
 	Staged          bool
 	BuildIndexes    bool
+	// Prepared: the target is made before the window (oedl prepare).
+	Prepared bool
 
 	Samples int
 	Seed    uint64
@@ -109,6 +111,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.IntVar(&opts.DumpThreads, "dump-threads", 0, "-threadnum of threaded dumps (default: min(4, cores))")
 	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "build indexes during the load instead of one idxbuild")
+	f.BoolVar(&opts.Prepared, "prepared", false, "the target is made before the outage with oedl prepare: create-target leaves the window and is stated apart")
 	f.IntVar(&opts.Samples, "samples", 100, "Monte Carlo samples for the P50/P90 range (0: none)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the Monte Carlo range")
 	f.IntVar(&opts.Tables, "tables", 20, "tables listed in the text output (0: all)")
@@ -299,7 +302,7 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 	}
 	s.strat = func(h estimate.Hardware, j estimate.Jobs) estimate.Strategy {
 		st := estimate.RunStrategy(h, m, p, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
-		st.Staged, st.BuildIndexes = opts.Staged, opts.BuildIndexes
+		st.Staged, st.BuildIndexes, st.Prepared = opts.Staged, opts.BuildIndexes, opts.Prepared
 		return st
 	}
 	if opts.Samples < 0 {

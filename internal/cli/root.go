@@ -62,6 +62,7 @@ was lost. It drives whatever $DLC points to: a licensed OpenEdge or oesim.
 		NewCmdPlan(io),
 		NewCmdEstimate(io),
 		NewCmdCalibrate(io),
+		NewCmdPrepare(io),
 		NewCmdRun(io),
 		NewCmdStatus(io),
 		NewCmdVerify(io),

@@ -87,6 +87,9 @@ func TestRunCommandUsage(t *testing.T) {
 		{"no source", []string{"run", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "--source"},
 		{"no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "plan.json"},
 		{"unknown flag", []string{"run", "--bogus"}, ExitUsage, "bogus"},
+		{"prepare without work", []string{"prepare", "--source", "s", "--target", "t", "--plan", dir}, ExitUsage, "--work"},
+		{"prepare with no plan.json", []string{"prepare", "--source", "s", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "plan.json"},
+		{"prepare has no job counts", []string{"prepare", "--dump-jobs", "4"}, ExitUsage, "dump-jobs"},
 		{"status without work", []string{"status"}, ExitUsage, "--work"},
 		{"status of an empty dir", []string{"status", "--work", dir}, ExitUsage, "journal"},
 	}

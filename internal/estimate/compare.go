@@ -40,13 +40,20 @@ func Strategies(base Strategy) []Strategy {
 	onLoad.BuildIndexes = !base.BuildIndexes
 	name := map[bool]string{true: "staged", false: "overlapped"}
 	idx := map[bool]string{true: "build indexes on load", false: "idxbuild all"}
-	return []Strategy{
+	out := []Strategy{
 		named("as planned", base),
 		named(name[staged.Staged], staged),
 		named(fmt.Sprintf("%d dump / %d load jobs", fewer.DumpJobs, fewer.LoadJobs), fewer),
 		named(fmt.Sprintf("%d dump / %d load jobs", more.DumpJobs, more.LoadJobs), more),
 		named(idx[onLoad.BuildIndexes], onLoad),
 	}
+	if !base.Prepared {
+		// oedl prepare: the same run, its target made before the window.
+		prepared := base
+		prepared.Prepared = true
+		out = append(out, named("target prepared before (oedl prepare)", prepared))
+	}
+	return out
 }
 
 // Compare estimates every strategy on the same plan and hardware.

@@ -37,6 +37,9 @@ type simulation struct {
 	built  *schedule.Built
 	result *schedule.Result
 	starts []*schedule.Job // in the order the queue started them
+	// preparation is create-target alone, when the strategy prepares the
+	// target before the window (it is then skipped in the window).
+	preparation time.Duration
 }
 
 func (in *Input) model() *Model {
@@ -145,7 +148,15 @@ func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*sched
 		if err := left.extend(built); err != nil {
 			return nil, err
 		}
-		opts.Skip = func(j *schedule.Job) bool { return left.done[j.ID] }
+	}
+	prepared := in.Strategy.Prepared
+	opts.Skip = func(j *schedule.Job) bool {
+		return (left != nil && left.done[j.ID]) || (prepared && j.Kind == schedule.KindCreateTarget)
+	}
+	sim := &simulation{built: built}
+	if create := built.Job(string(schedule.KindCreateTarget)); prepared && create != nil {
+		c := ccFor(create.Host)
+		sim.preparation = aloneDuration(m.work(create, c), c.hw)
 	}
 	if in.Hosts != nil {
 		opts.Slots = in.Hosts.Layout.Slots(max(1, in.Strategy.DumpJobs), max(1, in.Strategy.LoadJobs))
@@ -153,7 +164,6 @@ func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*sched
 	ex := newSimExecutor(m, cc, built)
 	ex.hosts, ex.ccFor = in.Hosts, ccFor
 	ex.perturb = perturb
-	sim := &simulation{built: built}
 	opts.Events = startRecorder{sim: sim, g: built.Graph}
 	res, err := schedule.Dispatch(ctx, built.Graph, ex, opts)
 	if err != nil {

@@ -24,6 +24,9 @@ type Strategy struct {
 	DumpThreads     int    `json:"dump_threads"`          // -threadnum of those dumps
 	BuildIndexes    bool   `json:"build_indexes_on_load"` // `load ... build indexes` for single-file tables
 	BatchLoads      bool   `json:"batch_loads,omitempty"` // small tables of an area load in batches (schedule/batch.go)
+	// Prepared: the target is made before the window (oedl prepare), so
+	// create-target is not in it; the estimate states its time apart.
+	Prepared bool `json:"prepared,omitempty"`
 }
 
 // DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
@@ -88,6 +91,9 @@ func (s Strategy) Describe() string {
 		parts = append(parts, "indexes built during the load")
 	} else {
 		parts = append(parts, "idxbuild all")
+	}
+	if s.Prepared {
+		parts = append(parts, "target prepared before the window")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -17,10 +17,13 @@ type Estimate struct {
 	Strategy    Strategy `json:"strategy"`
 	ModelOrigin string   `json:"model_origin"`
 
-	Window  Seconds       `json:"window_s"`
-	Range   *Range        `json:"range,omitempty"`
-	Phases  []Phase       `json:"phases"`
-	Overlap OverlapFigure `json:"overlap"`
+	Window Seconds `json:"window_s"`
+	// Preparation is what is done before the window when the strategy
+	// prepares the target (oedl prepare): create-target, not in Window.
+	Preparation Seconds       `json:"preparation_s,omitempty"`
+	Range       *Range        `json:"range,omitempty"`
+	Phases      []Phase       `json:"phases"`
+	Overlap     OverlapFigure `json:"overlap"`
 
 	CriticalPath []PathStep `json:"critical_path"`
 	// Bottleneck says when the dump+load span is held by the queue's
@@ -159,7 +162,7 @@ func summarise(in *Input, m *Model, sim *simulation) *Estimate {
 	res := sim.result
 	at := func(t time.Time) Seconds { return Seconds(t.Sub(res.Start)) }
 	est := &Estimate{Hardware: in.Hardware, Strategy: in.Strategy, ModelOrigin: m.Origin,
-		Window: Seconds(res.Elapsed()), sim: sim}
+		Window: Seconds(res.Elapsed()), Preparation: Seconds(sim.preparation), sim: sim}
 
 	byPhase := map[string]*Phase{}
 	busy := map[string][]interval{}

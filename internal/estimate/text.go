@@ -17,6 +17,9 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 	if e.Range != nil {
 		ew.printf("  (P50 %s, P90 %s over %d samples)", units.FormatDuration(e.Range.P50.D()), units.FormatDuration(e.Range.P90.D()), e.Range.Samples)
 	}
+	if e.Preparation > 0 {
+		ew.printf("\n  preparation: %s before the window (oedl prepare: create-target), not in it", units.FormatDuration(e.Preparation.D()))
+	}
 	ew.printf("\n  hardware: %s\n  strategy: %s\n  model:    %s\n\n", e.Hardware, e.Strategy.Describe(), e.ModelOrigin)
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -68,7 +68,7 @@ func TestCompareNamesTheFastestAndWhy(t *testing.T) {
 	base := Strategy{Staged: true, DumpJobs: 2, LoadJobs: 2}
 	c, err := Compare(context.Background(), Input{Plan: testPlan(200e6, 200e6, 200e6, 200e6), Hardware: hw}, Strategies(base))
 	require.NoError(t, err)
-	require.Len(t, c.Candidates, 5)
+	require.Len(t, c.Candidates, 6)
 	for i := 1; i < len(c.Candidates); i++ {
 		assert.LessOrEqual(t, c.Candidates[i-1].Window, c.Candidates[i].Window, "fastest first")
 	}

@@ -31,6 +31,11 @@ const (
 // invocation of `oedl run` (started, resumed, done, failed).
 const RunJob = "run"
 
+// PrepareJob is the pseudo job of `oedl prepare`: its records (in the
+// work directory's PrepareFileName, not in the run's journal) mark each
+// invocation of the preparation, started and done.
+const PrepareJob = "prepare"
+
 // File is one output file and the size it had when its job ended.
 type File struct {
 	Path string `json:"path"`
@@ -96,6 +101,10 @@ type Record struct {
 	// Warnings are what the preflight let pass but the DBA must hear (a
 	// source dumped online), for the screen and the report.
 	Warnings []string `json:"warnings,omitempty"`
+	// Prepared, on a run record, is when `oedl prepare` finished the
+	// target this run keeps: create-target is not part of the run (the
+	// run's first invocation proved the target untouched since).
+	Prepared *time.Time `json:"prepared,omitempty"`
 	// Estimate is what the estimate of the run's own graph said when this
 	// invocation started (the report's estimate against actual).
 	Estimate *event.Estimate `json:"estimate,omitempty"`

@@ -12,6 +12,12 @@ import (
 // FileName is the journal's name inside the work directory.
 const FileName = "journal.jsonl"
 
+// PrepareFileName is the journal of `oedl prepare` inside the work
+// directory: apart from the run's, so that the run's journal (its
+// report, its status, its bound) holds the outage window and nothing
+// done hours before it.
+const PrepareFileName = "prepare.jsonl"
+
 // Writer appends records to a journal file. It is safe for concurrent use:
 // the executor's job goroutines all append through one Writer.
 type Writer struct {

@@ -195,3 +195,41 @@ func RemoveWith(view FS, remove func(path string) error, found []Found) error {
 	}
 	return nil
 }
+
+// Changed lists, for each entry the record should name as a file it
+// made, why it is not that file any more: not named, missing, another
+// file (device and inode differ), or there when the record's run left
+// none (a lock file, .lk, exists only while the database is open).
+// Nothing listed means every entry is the very file the record's run
+// left. A run that keeps a target `oedl prepare` made relies on it: a
+// file replaced, removed or added since is not the prepared target.
+func (r *Record) Changed(view FS, entries []Entry) ([]string, error) {
+	var why []string
+	for _, e := range entries {
+		f := r.file(e.Resolved)
+		if f == nil {
+			why = append(why, e.Resolved+" is not named in "+filepath.Base(RecordPath(r.Target)))
+			continue
+		}
+		fi, ok, err := stat(view, e.Resolved)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case !ok && f.ID == nil:
+			continue
+		case !ok:
+			why = append(why, e.Resolved+" is missing")
+			continue
+		case f.ID == nil:
+			why = append(why, e.Resolved+" exists, and its maker left none (the database is open, or was left open)")
+			continue
+		}
+		id, hasID := identify(view, e.Resolved, fi)
+		if !fi.Mode().IsRegular() || !hasID || !id.Same(*f.ID) {
+			why = append(why, fmt.Sprintf("%s is another file than the one made (device %d inode %d, now %d %d)",
+				e.Resolved, f.ID.Dev, f.ID.Ino, id.Dev, id.Ino))
+		}
+	}
+	return why, nil
+}

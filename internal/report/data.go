@@ -52,6 +52,10 @@ type Data struct {
 	// take, from the costs the run measured (nil: nothing was loaded).
 	TrueBound *truebound.Bound
 
+	// Preparation is the `oedl prepare` whose target the run kept (nil:
+	// the run created its own): done before the window, not in it.
+	Preparation *Preparation
+
 	Phases     []PhaseTiming
 	Kinds      []KindTiming
 	Tables     []TableRow // every table, largest first
@@ -276,4 +280,11 @@ func throughput(res *schedule.Result, bytesOf func(*schedule.Job) int64) []Rate 
 		}
 	}
 	return out
+}
+
+// Preparation is what `oedl prepare` did before the window: when it
+// started and ended (over all its invocations) and its create-target.
+type Preparation struct {
+	Start, End   time.Time
+	CreateTarget time.Duration
 }

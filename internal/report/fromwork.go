@@ -58,10 +58,38 @@ func FromWork(dir string) (Data, error) {
 		return Data{}, err
 	}
 	d.TrueBound = trueBoundOf(recs, p, dir) // with the utilities' CPU time, which only the work directory has
+	if recs[0].Job == journal.RunJob && recs[0].Prepared != nil {
+		prep, err := journal.Read(filepath.Join(dir, journal.PrepareFileName))
+		if err != nil {
+			return Data{}, err
+		}
+		d.Preparation = preparationOf(prep)
+	}
 	if abs, err := filepath.Abs(dir); err == nil {
 		d.Work = abs
 	}
 	return d, nil
+}
+
+// preparationOf folds the preparation's journal (nil when it holds no
+// finished preparation).
+func preparationOf(recs []journal.Record) *Preparation {
+	var p Preparation
+	done := false
+	for _, r := range recs {
+		switch {
+		case r.Job == journal.PrepareJob && r.State == journal.Started && p.Start.IsZero():
+			p.Start = r.Time
+		case r.Job == journal.PrepareJob && r.State == journal.Done:
+			p.End, done = r.Time, true
+		case r.Job == string(schedule.KindCreateTarget) && r.State == journal.Done:
+			p.CreateTarget = r.Elapsed
+		}
+	}
+	if !done {
+		return nil
+	}
+	return &p
 }
 
 // Build makes the report of a run from its journal records, its plan and

@@ -195,7 +195,14 @@ func facts(d Data) [][2]string {
 	if len(d.Invocations) > 1 {
 		outage += fmt.Sprintf(" over %d invocations (interrupted and resumed)", len(d.Invocations))
 	}
+	if d.Preparation != nil {
+		outage += ", from the source freeze: the target was prepared before it"
+	}
 	add("Outage", outage)
+	if pr := d.Preparation; pr != nil {
+		add("Preparation", fmt.Sprintf("oedl prepare %s to %s (%s; create-target %s), before the window and not in it",
+			stampOf(pr.Start), stampOf(pr.End), units.FormatDuration(pr.End.Sub(pr.Start)), units.FormatDuration(pr.CreateTarget)))
+	}
 	if e := d.Estimate; e != nil && d.Finished {
 		s := "estimated " + units.FormatDuration(e.Window)
 		if e.P90 > e.P50 {

@@ -29,6 +29,9 @@ func trueBoundOf(recs []journal.Record, p *plan.Plan, dir string) *truebound.Bou
 		}
 	}
 	in := truebound.FromJournal(recs, planned)
+	// The window's own journal has no create-target when the run kept a
+	// target prepared before it; Prepared says so, whatever else is known.
+	in.Prepared = len(recs) > 0 && recs[0].Job == journal.RunJob && recs[0].Prepared != nil
 	if len(in.Tables) == 0 {
 		return nil
 	}

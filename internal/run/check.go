@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,8 +65,18 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 				if err != nil {
 					return Checked{}, err
 				}
-				if err := checkWork(c.Work, planJSON); err != nil {
+				sum := sha256.Sum256(planJSON)
+				prep, err := readPrepared(c, hex.EncodeToString(sum[:]))
+				if err != nil {
 					return Checked{}, err
+				}
+				if err := checkWork(c.Work, planJSON, prep != nil); err != nil {
+					return Checked{}, err
+				}
+				if prep != nil {
+					// Its files' identities are proven here; its counts
+					// only at the run's preflight, which opens it.
+					r.prepared, r.resumeKeepsTarget = prep, true
 				}
 			}
 		default:

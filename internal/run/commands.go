@@ -66,6 +66,9 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 	case schedule.KindAnalyzeSource:
 		return []step{{argv: c.proutil(c.Source, "tabanalys"), save: c.saved(SourceAnalysis)}}
 	case schedule.KindAnalyzeTarget:
+		if j.ID == PreparedAnalysisJob {
+			return []step{{argv: c.proutil(c.Target, "tabanalys"), save: c.saved(PreparedAnalysis)}}
+		}
 		return []step{{argv: c.proutil(c.Target, "tabanalys"), save: c.saved(TargetAnalysis)}}
 	case schedule.KindAnalyzeReplica:
 		return []step{{argv: c.proutil(c.Source, "tabanalys"), save: c.saved(replicaAnalysis(j.Host))}}

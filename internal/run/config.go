@@ -88,6 +88,9 @@ type Config struct {
 	// makes of its own graph at the start, journalled for the report, and
 	// of the live ETA (eta.go); nil: neither.
 	Model *estimate.Model
+	// prepared: the run keeps a target oedl prepare made, so its estimate
+	// leaves create-target out of the window (set by the run itself).
+	prepared bool
 
 	// Set by fill on several hosts: the machines, and for a Config seen
 	// from a host (at), which host and the work directory here.
@@ -176,7 +179,7 @@ func (c Config) Strategy() estimate.Strategy {
 	c.fill()
 	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes,
-		BatchLoads: c.BatchLoads}
+		BatchLoads: c.BatchLoads, Prepared: c.prepared}
 }
 
 // dbPath normalises a database name: absolute, without ".db".

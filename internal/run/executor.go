@@ -73,6 +73,7 @@ type Executor struct {
 	skipped          map[string]bool // jobs done by an earlier invocation
 	preflightSummary string
 	proof            *targetProof // the preflight's proof of the target's files
+	preparedAt       *time.Time   // the target is one oedl prepare made then: create-target is skipped
 	verified         *verify.Result
 }
 

@@ -68,8 +68,11 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 	}
 	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
-		Replace: c.Force || resumed}
+		Replace: c.Force || resumed || r.prepared != nil}
 	switch {
+	case r.prepared != nil:
+		// A prepared target proven untouched: its files are the very ones
+		// the record stamped (provePrepared), identities and all.
 	case p.keep && rec == nil:
 		// A run begun by an oedl that wrote no record: the journal proves
 		// it created the target; the files are its own unless the source's.

@@ -15,7 +15,9 @@ import (
 // record may have written (the same plan.json, empty directories, the
 // shipped ABL). Anything else is someone's file a run would write over
 // (a plan.json, a report, dumps of another run whose journal is gone).
-func checkWork(work string, planJSON []byte) error {
+// With prepared (the work directory's preparation was read and holds for
+// this run), the preparation's journal, tabanalys and logs are its own.
+func checkWork(work string, planJSON []byte, prepared bool) error {
 	entries, err := os.ReadDir(work)
 	if err != nil {
 		return precondition("work directory: %v", err)
@@ -23,7 +25,7 @@ func checkWork(work string, planJSON []byte) error {
 	var bad []manifest.Conflict
 	for _, e := range entries {
 		path := filepath.Join(work, e.Name())
-		if harmlessWorkFile(path, e.Name(), e.IsDir(), planJSON) {
+		if harmlessWorkFile(path, e.Name(), e.IsDir(), planJSON) || (prepared && preparationFile(path, e.Name(), e.IsDir())) {
 			continue
 		}
 		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"},
@@ -40,7 +42,7 @@ func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
 	switch name {
 	case LogFile, LockFile:
 		return !dir
-	case journal.FileName:
+	case journal.FileName, journal.PrepareFileName:
 		st, err := os.Stat(path)
 		return err == nil && st.Mode().IsRegular() && st.Size() == 0
 	case PlanFile:
@@ -56,6 +58,17 @@ func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
 		return dir && emptyTree(path)
 	case "abl":
 		return dir && onlyShippedABL(path)
+	}
+	return false
+}
+
+// preparationFile is a file `oedl prepare` leaves in the work directory.
+func preparationFile(path, name string, dir bool) bool {
+	switch name {
+	case journal.PrepareFileName, PreparedAnalysis:
+		return !dir
+	case "logs":
+		return dir && emptyTree(path, "run.log", "prepare.log", "preflight.log", "create-target.log", PreparedAnalysisJob+".log")
 	}
 	return false
 }

@@ -42,7 +42,7 @@ func TestCheckWork(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			work := t.TempDir()
 			tt.make(t, work)
-			err := checkWork(work, planJSON)
+			err := checkWork(work, planJSON, false)
 			if tt.refuse == "" {
 				assert.NoError(t, err)
 				return

@@ -49,19 +49,8 @@ var utilitiesNeeded = []string{"proutil", "prostrct", "procopy", "proserve", "pr
 // one-line summary for the journal.
 func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	c := r.cfg
-	if c.DLC == "" {
-		return "", precondition("DLC is not set: give --dlc or set $DLC to the OpenEdge (or oesim) install")
-	}
-	if st, err := os.Stat(c.DLC); err != nil || !st.IsDir() {
-		return "", precondition("DLC %s is not a directory", c.DLC)
-	}
-	for _, u := range utilitiesNeeded {
-		if p := c.bin(u); !executable(p) {
-			return "", precondition("%s not found or not executable: is DLC (%s) an OpenEdge install?", p, c.DLC)
-		}
-	}
-	if empty := c.emptyDB() + ".db"; !exists(empty) {
-		return "", precondition("%s not found: the target is a copy of it, of the plan's block size", empty)
+	if err := r.checkDLC(utilitiesNeeded); err != nil {
+		return "", err
 	}
 	if !exists(c.Source + ".db") {
 		return "", precondition("source database %s.db not found", c.Source)
@@ -88,6 +77,17 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 		return "", err
 	}
 	r.warnings = append(r.warnings, r.described.warnings...)
+	if r.prepared != nil {
+		if err := r.provePrepared(ctx, r.prepared, pf.st); err != nil {
+			var nu *NotUntouchedError
+			if !c.Force || !errors.As(err, &nu) {
+				return "", err
+			}
+			r.warnings = append(r.warnings, fmt.Sprintf("--force: the target oedl prepare made is not provably as it left it (%s): it is created again",
+				strings.Join(nu.Why, "; ")))
+			r.prepared, r.resumeKeepsTarget = nil, false
+		}
+	}
 	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
 		return "", err
 	}
@@ -107,6 +107,9 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	}
 	onto := fmt.Sprintf("%d target files proven new", len(r.proof.entries)-len(r.proof.replace))
 	switch {
+	case r.prepared != nil:
+		onto = fmt.Sprintf("the target oedl prepare made at %s is kept: its %d files are the ones it made, its tables as empty as it left them",
+			r.prepared.at.Local().Format("2006-01-02 15:04:05"), len(r.proof.entries))
 	case r.proof.keep:
 		onto = "the target this run created is kept"
 	case len(r.proof.replace) > 0:
@@ -118,6 +121,27 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	}
 	summary := fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space)
 	return summary + "; " + r.described.summary(), nil
+}
+
+// checkDLC finds $DLC, the utilities named and the empty database the
+// target is a copy of.
+func (r *runner) checkDLC(utilities []string) error {
+	c := r.cfg
+	if c.DLC == "" {
+		return precondition("DLC is not set: give --dlc or set $DLC to the OpenEdge (or oesim) install")
+	}
+	if st, err := os.Stat(c.DLC); err != nil || !st.IsDir() {
+		return precondition("DLC %s is not a directory", c.DLC)
+	}
+	for _, u := range utilities {
+		if p := c.bin(u); !executable(p) {
+			return precondition("%s not found or not executable: is DLC (%s) an OpenEdge install?", p, c.DLC)
+		}
+	}
+	if empty := c.emptyDB() + ".db"; !exists(empty) {
+		return precondition("%s not found: the target is a copy of it, of the plan's block size", empty)
+	}
+	return nil
 }
 
 // checkHolder makes sure nobody but us holds a database. A broker the
@@ -265,11 +289,13 @@ func (r *runner) checkSpace() (string, error) {
 		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, units.FormatIEC(n)))
 		return nil
 	}
-	if err := add(r.cfg.Work, dumps, "dumps"); err != nil {
-		return "", err
-	}
-	if err := add(r.cfg.Work, (data+index)*3/4, "sort files"); err != nil {
-		return "", err
+	if !r.prepareOnly { // the preparation writes the target alone
+		if err := add(r.cfg.Work, dumps, "dumps"); err != nil {
+			return "", err
+		}
+		if err := add(r.cfg.Work, (data+index)*3/4, "sort files"); err != nil {
+			return "", err
+		}
 	}
 	if err := add(filepath.Dir(r.cfg.Target), data+index, "target"); err != nil {
 		return "", err

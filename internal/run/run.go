@@ -66,6 +66,11 @@ type runner struct {
 	// (describe); nil on a run across hosts, which does not compare them
 	// (and says so: notComparedAcrossHosts).
 	described *describeCheck
+	// prepared is the target `oedl prepare` made, for a first run (or a
+	// preparation run again) to prove untouched and keep (prepared.go).
+	prepared *preparedTarget
+	// prepareOnly: this is `oedl prepare`, which writes the target alone.
+	prepareOnly bool
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -148,6 +153,14 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	defer jw.Close()
 	rp := journal.Replay(recs)
 	resumed := false
+	prep, err := readPrepared(c, planHash)
+	if err != nil {
+		return nil, none, err
+	}
+	if prep != nil && c.Hosts != nil {
+		return nil, none, precondition("%s holds a target prepared on this machine: a run over a hosts file cannot keep it; use a new --work directory",
+			c.work(journal.PrepareFileName))
+	}
 	switch {
 	case !c.Resume && len(recs) > 0:
 		return nil, none, precondition("%s already holds the journal of a run (%d records): continue it with --resume, or use a new --work directory",
@@ -162,7 +175,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 	if !resumed {
-		if err := checkWork(c.Work, planJSON); err != nil {
+		if err := checkWork(c.Work, planJSON, prep != nil); err != nil {
 			return nil, none, err
 		}
 	}
@@ -172,7 +185,10 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
-	r.resumeKeepsTarget = resumed && rp.IsDone(string(schedule.KindCreateTarget)) && c.targetExists(ctx)
+	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
+	if !resumed && prep != nil {
+		r.prepared, r.resumeKeepsTarget = prep, true
+	}
 	if resumed {
 		r.dumpProven = func(table string) bool { ok, _ := rp.ProvenBy(schedule.DumpID(table), r.fileSize); return ok }
 	}
@@ -199,6 +215,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 
+	c.prepared = r.prepared != nil || (resumed && keptPrepared(rp) != nil)
 	estCtx, cancelEst := context.WithCancel(ctx)
 	defer cancelEst()
 	own := c.estimateOwnGraph(estCtx) // beside the preflight
@@ -241,8 +258,16 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, fmt.Errorf("plan: %w", err)
 	}
 	plan := &resumePlan{}
-	if resumed {
+	var preparedAt *time.Time // the target is the preparation's: create-target is not the run's
+	switch {
+	case resumed:
 		plan = r.planResume(built, rp)
+		if at := keptPrepared(rp); at != nil && plan.skip[string(schedule.KindCreateTarget)] {
+			preparedAt = at
+		}
+	case r.prepared != nil:
+		plan.skip = map[string]bool{string(schedule.KindCreateTarget): true}
+		preparedAt = &r.prepared.at
 	}
 	if err := r.finishGraph(built, plan); err != nil {
 		return nil, none, err
@@ -262,6 +287,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	e := newExecutor(c, built, jw, recs)
 	e.preflightSummary = summary
 	e.proof = r.proof
+	e.preparedAt = preparedAt
 	for k, v := range r.externallyServed {
 		e.externallyServed[k] = v
 	}
@@ -276,7 +302,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		state = fmt.Sprintf("resumed: %d job(s) already done, %d area(s) to repair", len(plan.skip), len(plan.repairNums))
 	}
 	oeVersion := openedge.Version(c.DLC)
-	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state,
+	var keptAt *time.Time
+	if r.prepared != nil {
+		keptAt = &r.prepared.at
+	}
+	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state, Prepared: keptAt,
 		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
 		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
@@ -356,6 +386,15 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	ev.Time = time.Now()
 	return out, ev, err
+}
+
+// keptPrepared is when the preparation finished whose target the run's
+// first invocation kept (nil when it created its own).
+func keptPrepared(rp *journal.Replayed) *time.Time {
+	if len(rp.Runs) == 0 {
+		return nil
+	}
+	return rp.Runs[0].Prepared
 }
 
 // FailedError is a run that ended with failed jobs (exit 1).
@@ -572,6 +611,10 @@ func (e *Executor) dispatchSink() event.Sink {
 			e.mu.Unlock()
 			if ok {
 				ev.Kind, ev.Attempt, ev.Message = event.JobRetry, e.attempt(id), why
+			}
+		case event.JobSkipped:
+			if id == string(schedule.KindCreateTarget) && e.preparedAt != nil {
+				ev.Message = "prepared by oedl prepare at " + e.preparedAt.Local().Format("2006-01-02 15:04:05") + ", before the window"
 			}
 		case event.JobFinished:
 			e.mu.Lock()

@@ -83,6 +83,22 @@ func TestCompute(t *testing.T) {
 			},
 			chain: 1500 * time.Millisecond, disk: 4 * s, cpu: 0, serial: 6500 * time.Millisecond, maxName: "serial",
 		},
+		{
+			// The same run with the target prepared before the window:
+			// neither the creation nor its 300 MiB count. serial 2·0.5 +
+			// 1 = 2; disk 100 MiB / 100 = 1; chain 1.5.
+			name: "a prepared target is in no part of the window",
+			in: Inputs{
+				Tables:          []Table{{"t", 1, s, s / 2}},
+				CreateTarget:    20 * s,
+				AnalyzeTarget:   s,
+				DiskBytes:       100 << 20,
+				DiskBytesPerSec: 100 << 20,
+				TargetBytes:     300 << 20,
+				Prepared:        true,
+			},
+			chain: 1500 * time.Millisecond, disk: s, cpu: 0, serial: 2 * s, maxName: "serial",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -243,6 +243,9 @@ func (p *Plain) line(e event.Event) string {
 	case event.JobCancelled:
 		return "stopped " + name
 	case event.JobSkipped:
+		if e.Message != "" { // why, when it is not a resume's: a target prepared before the window
+			return "skip    " + name + " (" + e.Message + ")"
+		}
 		return "skip    " + name + " (done by an earlier run)"
 	}
 	return ""
