@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -153,7 +154,7 @@ func TestBenchHosts(t *testing.T) {
 		profile, scale, len(p.Tables), float64(p.Totals.Bytes)/(1<<20), mbps, iops, startup)
 	fmt.Fprintf(&md, "| case | dumps per host | call ms | estimate | actual | error |\n|---|---|--:|--:|--:|--:|\n")
 	for _, r := range results {
-		fmt.Fprintf(&md, "| %s | %v | %.0f | %s | %s | %+.0f%% |\n", r.name, r.dumps, r.callMs, r.estimate.Round(100*time.Millisecond),
+		fmt.Fprintf(&md, "| %s | %s | %.0f | %s | %s | %+.0f%% |\n", r.name, perHost(r.dumps), r.callMs, r.estimate.Round(100*time.Millisecond),
 			r.actual.Round(100*time.Millisecond), 100*(r.estimate.Seconds()-r.actual.Seconds())/r.actual.Seconds())
 	}
 	one, three := results[0], results[1]
@@ -222,4 +223,18 @@ func loadavg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// perHost is "replica 13, source 12": the dumps each host ran, by name.
+func perHost(n map[string]int) string {
+	hosts := make([]string, 0, len(n))
+	for h := range n {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	parts := make([]string, len(hosts))
+	for i, h := range hosts {
+		parts[i] = fmt.Sprintf("%s %d", h, n[h])
+	}
+	return strings.Join(parts, ", ")
 }
