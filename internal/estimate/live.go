@@ -141,7 +141,9 @@ func boundOf(path []PathStep) (table string, queue bool) {
 	var first, last *PathStep
 	for i := range path {
 		s := &path[i]
-		if s.Kind != string(schedule.KindDump) && s.Kind != string(schedule.KindLoad) {
+		switch schedule.Kind(s.Kind) {
+		case schedule.KindDump, schedule.KindLoad, schedule.KindLoadBatch:
+		default:
 			continue
 		}
 		if first == nil {

@@ -127,7 +127,7 @@ func (l *Live) startupOf(j *schedule.Job, w jobWork) float64 {
 	switch j.Kind {
 	case schedule.KindDump:
 		return l.m.Dump.StartupSec
-	case schedule.KindLoad:
+	case schedule.KindLoad, schedule.KindLoadBatch: // a batch: one start-up for its tables
 		return l.m.Load.StartupSec
 	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
 		return l.m.Tabanalys.StartupSec
