@@ -105,7 +105,7 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 	}
 	obs, running := l.evidence(left, lg)
 	fit := fitFactors(obs)
-	plan := &liveWork{l: l, left: &left, lg: lg, fit: fit, pred: running, record: true}
+	plan := &liveWork{l: l, lg: lg, fit: fit, pred: running, record: true}
 	central, err := l.in.simulateFrom(ctx, l.m, plan.adjust, lg)
 	if err != nil {
 		return nil, err
