@@ -106,7 +106,7 @@ func (lg *leftGraph) foldBatches(built *schedule.Built) {
 				running[j.ID] = Running{Elapsed: max(running[j.ID].Elapsed, r.Elapsed)}
 			}
 		}
-		done[j.ID] = all
+		done[j.ID] = done[j.ID] || all // a caller may know the batch by its own ID
 	}
 	type call struct {
 		batch string
