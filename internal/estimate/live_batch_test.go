@@ -112,7 +112,7 @@ func TestFoldBatches(t *testing.T) {
 		{name: "running while its tables are", running: map[string]Running{"load:PUB.a": {Elapsed: 2 * time.Second}, "load:PUB.b": {Elapsed: 3 * time.Second}},
 			wantRunning: &Running{Elapsed: 3 * time.Second}},
 		{name: "done when every table is, one observation", done: map[string]bool{"load:PUB.a": true, "load:PUB.b": true},
-			finished: []Finished{{Job: "load:PUB.a", Start: t0, Elapsed: time.Second}, {Job: "load:PUB.b", Start: t0, Elapsed: time.Second}, {Job: "dump:PUB.c", Start: t0, Elapsed: 5 * time.Second}},
+			finished:   []Finished{{Job: "load:PUB.a", Start: t0, Elapsed: time.Second}, {Job: "load:PUB.b", Start: t0, Elapsed: time.Second}, {Job: "dump:PUB.c", Start: t0, Elapsed: 5 * time.Second}},
 			wantDone:   true,
 			wantFinish: []Finished{{Job: "load-batch:A:1", Start: t0, Elapsed: time.Second}, {Job: "dump:PUB.c", Start: t0, Elapsed: 5 * time.Second}}},
 		{name: "not done with a table left (a resume skipped the other)", done: map[string]bool{"load:PUB.a": true}},
