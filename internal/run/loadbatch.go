@@ -95,6 +95,7 @@ func (e *Executor) recordMembers(j *schedule.Job, fill func(mj *schedule.Job, i 
 		mj := memberJob(j, m)
 		r := fill(mj, i)
 		r.Job, r.Kind, r.Table, r.Area, r.Host, r.Log = mj.ID, string(mj.Kind), mj.Table, mj.Area, mj.Host, e.cfg.logPath(j.ID)
+		r.Batch = j.ID // as the batch's own records name it (a batch run again after a repair: load-batch:A:1@r1)
 		if err := e.record(r); err != nil {
 			return err
 		}
