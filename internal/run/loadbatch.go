@@ -26,6 +26,11 @@ import (
 // What a partial batch left in the area is never trusted
 // (docs/decisions.md): the real proutil does not document it.
 
+// batchList is where batch j's -dumplist is written.
+func (c *Config) batchList(j *schedule.Job) string {
+	return c.work(filepath.Join("batches", safeName(j.ID)+".lst"))
+}
+
 // memberJob is the load of one table of batch j, as the journal and the
 // events name it.
 func memberJob(j *schedule.Job, m schedule.Member) *schedule.Job {
@@ -50,7 +55,7 @@ func (e *Executor) loadBatchJob(ctx context.Context, j *schedule.Job, log *os.Fi
 		}
 		all = append(all, files...)
 	}
-	list := e.cfg.work(filepath.Join("batches", safeName(j.ID)+".lst"))
+	list := e.cfg.batchList(j)
 	if err := os.MkdirAll(filepath.Dir(list), 0o755); err != nil {
 		return rec, err
 	}
@@ -62,8 +67,7 @@ func (e *Executor) loadBatchJob(ctx context.Context, j *schedule.Job, log *os.Fi
 	}); err != nil {
 		return rec, err
 	}
-	call := step{argv: append([]string{e.cfg.bin("proutil")}, openedge.LoadArgs(e.cfg.Target, all[0], openedge.LoadOptions{Dumplist: list})...),
-		utility: "load", host: e.cfg.at(j.Host).host}
+	call := e.cfg.steps(j, all)[0]
 	res, err := e.runStep(ctx, j.ID, call, e.cfg.timeout(j), log, nil)
 	if err != nil {
 		return rec, err
