@@ -10,6 +10,7 @@
 #   scripts/ab-concurrency.sh [scale=40MB] [rounds=2]
 #   AB_MBPS=30 AB_IOPS=2000 AB_STARTUP_MS=300 scripts/ab-concurrency.sh 40MB 2
 #   AB_A_FLAGS="--loads-per-area 1" scripts/ab-concurrency.sh 40MB 2
+#   AB_A_FLAGS="--batch-loads=false" AB_B_FLAGS="--batch-loads" scripts/ab-concurrency.sh 40MB 3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-40MB}
@@ -22,6 +23,9 @@ old=(--dump-jobs $((cores * 2 > 2 ? cores * 2 : 2)) --load-jobs $((cores > 2 ? c
 # AB_A_FLAGS replaces A's flags (e.g. "--loads-per-area 1": today's job
 # counts with one load per area, to see the two changes apart).
 if [[ -n "${AB_A_FLAGS:-}" ]]; then read -r -a old <<<"$AB_A_FLAGS"; fi
+# AB_B_FLAGS gives B flags of its own (default: none, today's defaults).
+new=()
+if [[ -n "${AB_B_FLAGS:-}" ]]; then read -r -a new <<<"$AB_B_FLAGS"; fi
 
 base=$(mktemp -d /tmp/oedl-ab-XXXXXX)
 trap 'rm -rf "$base"' EXIT
@@ -47,15 +51,15 @@ one() { # name, flags...: prints the wall time in seconds
 }
 
 echo "erp at $scale ($tables tables), disk $mbps MiB/s $iops IOPS, start-up $startup ms, $cores cores"
-echo "A: ${old[*]}   B: the defaults"
+echo "A: ${old[*]}   B: ${new[*]:-the defaults}"
 a=() b=()
 for ((i = 1; i <= rounds; i++)); do
   s=$(one old "$i" "${old[@]}"); a+=("$s"); echo "round $i A ${s}s (verified)"
-  s=$(one new "$i"); b+=("$s"); echo "round $i B ${s}s (verified)"
+  s=$(one new "$i" ${new[@]+"${new[@]}"}); b+=("$s"); echo "round $i B ${s}s (verified)"
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ma=$(median "${a[@]}") mb=$(median "${b[@]}")
 echo "median A ${ma}s, B ${mb}s, A/B $(echo "scale=2; $ma / $mb" | bc)x"
 # What B ran with: the strategy line of the dry run with the same model.
-"$base/bin/oedl" run --dry-run --source "$base/src/erp" --target "$base/tgt-dry/erp" --plan "$base/plan" --dlc "$DLC" 2>/dev/null |
+"$base/bin/oedl" run --dry-run --source "$base/src/erp" --target "$base/tgt-dry/erp" --plan "$base/plan" --dlc "$DLC" ${new[@]+"${new[@]}"} 2>/dev/null |
   grep -m1 'strategy:' || true

@@ -43,7 +43,8 @@ type EstimateOptions struct {
 	Staged          bool
 	BuildIndexes    bool
 	// Prepared: the target is made before the window (oedl prepare).
-	Prepared bool
+	Prepared   bool
+	BatchLoads bool
 
 	Samples int
 	Seed    uint64
@@ -112,6 +113,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "build indexes during the load instead of one idxbuild")
 	f.BoolVar(&opts.Prepared, "prepared", false, "the target is made before the outage with oedl prepare: create-target leaves the window and is stated apart")
+	f.BoolVar(&opts.BatchLoads, "batch-loads", false, "load the small tables of an area in batches, one utility call each, as oedl run --batch-loads")
 	f.IntVar(&opts.Samples, "samples", 100, "Monte Carlo samples for the P50/P90 range (0: none)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the Monte Carlo range")
 	f.IntVar(&opts.Tables, "tables", 20, "tables listed in the text output (0: all)")
@@ -302,7 +304,7 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 	}
 	s.strat = func(h estimate.Hardware, j estimate.Jobs) estimate.Strategy {
 		st := estimate.RunStrategy(h, m, p, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
-		st.Staged, st.BuildIndexes, st.Prepared = opts.Staged, opts.BuildIndexes, opts.Prepared
+		st.Staged, st.BuildIndexes, st.Prepared, st.BatchLoads = opts.Staged, opts.BuildIndexes, opts.Prepared, opts.BatchLoads
 		return st
 	}
 	if opts.Samples < 0 {

@@ -95,7 +95,7 @@ func queueBound(in *Input, est *Estimate) string {
 		switch schedule.Kind(s.Kind) {
 		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity: // the dump slots' jobs
 			dump += s.Waited
-		case schedule.KindLoad, schedule.KindLoadSeq, schedule.KindLoadSecurity:
+		case schedule.KindLoad, schedule.KindLoadBatch, schedule.KindLoadSeq, schedule.KindLoadSecurity:
 			load += s.Waited
 		}
 	}

@@ -28,7 +28,8 @@ type Comparison struct {
 
 // Strategies are the alternatives `oedl estimate --compare` weighs against
 // base: staged instead of overlapped, half and twice the job counts, and
-// indexes built during the load instead of one idxbuild at the end.
+// indexes built during the load instead of one idxbuild at the end, and
+// the small tables loaded in batches or each alone.
 func Strategies(base Strategy) []Strategy {
 	named := func(name string, s Strategy) Strategy { s.Name = name; return s }
 	staged := base
@@ -38,6 +39,8 @@ func Strategies(base Strategy) []Strategy {
 	more.DumpJobs, more.LoadJobs = base.DumpJobs*2, base.LoadJobs*2
 	onLoad := base
 	onLoad.BuildIndexes = !base.BuildIndexes
+	batches := base
+	batches.BatchLoads = !base.BatchLoads
 	name := map[bool]string{true: "staged", false: "overlapped"}
 	idx := map[bool]string{true: "build indexes on load", false: "idxbuild all"}
 	out := []Strategy{
@@ -46,6 +49,7 @@ func Strategies(base Strategy) []Strategy {
 		named(fmt.Sprintf("%d dump / %d load jobs", fewer.DumpJobs, fewer.LoadJobs), fewer),
 		named(fmt.Sprintf("%d dump / %d load jobs", more.DumpJobs, more.LoadJobs), more),
 		named(idx[onLoad.BuildIndexes], onLoad),
+		named(map[bool]string{true: "small tables loaded in batches", false: "every table loaded alone"}[batches.BatchLoads], batches),
 	}
 	if !base.Prepared {
 		// oedl prepare: the same run, its target made before the window.

@@ -96,7 +96,7 @@ func groupOf(k schedule.Kind) string {
 	switch k {
 	case schedule.KindDump:
 		return groupDump
-	case schedule.KindLoad:
+	case schedule.KindLoad, schedule.KindLoadBatch:
 		return groupLoad
 	case schedule.KindIdxbuild:
 		return groupIdxbuild

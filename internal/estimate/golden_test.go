@@ -47,3 +47,28 @@ func TestGoldenDryRun(t *testing.T) {
 	assertGolden(t, "dryrun.txt", buf.Bytes())
 	assert.Error(t, DryRun(&buf, DryRunInput{Input: goldenInput()}), "needs a command builder")
 }
+
+// A plan whose small tables share an area, loaded in batches: the load
+// phase counts one job per batch, and each batched table its share.
+func TestGoldenTextBatches(t *testing.T) {
+	in := goldenInput()
+	in.Plan = testPlan(300e6, 120e6, 40e6, 1e5, 2e5, 3e5, 4e4, 5e3)
+	for i := range in.Plan.Tables {
+		if in.Plan.Tables[i].Bytes < 1e6 {
+			in.Plan.Tables[i].DataArea = "small"
+		}
+	}
+	in.Strategy.BatchLoads = true
+	est, err := Run(context.Background(), in)
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, est.WriteText(&buf, 0))
+	assertGolden(t, "estimate-batches.txt", buf.Bytes())
+	var batched int
+	for _, tt := range est.Tables {
+		if tt.Batch != "" {
+			batched++
+		}
+	}
+	assert.Equal(t, 5, batched, "every small table in the batch")
+}

@@ -105,7 +105,7 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 	}
 	obs, running := l.evidence(left, lg)
 	fit := fitFactors(obs)
-	plan := &liveWork{l: l, left: &left, lg: lg, fit: fit, pred: running, record: true}
+	plan := &liveWork{l: l, lg: lg, fit: fit, pred: running, record: true}
 	central, err := l.in.simulateFrom(ctx, l.m, plan.adjust, lg)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,9 @@ func boundOf(path []PathStep) (table string, queue bool) {
 	var first, last *PathStep
 	for i := range path {
 		s := &path[i]
-		if s.Kind != string(schedule.KindDump) && s.Kind != string(schedule.KindLoad) {
+		switch schedule.Kind(s.Kind) {
+		case schedule.KindDump, schedule.KindLoad, schedule.KindLoadBatch:
+		default:
 			continue
 		}
 		if first == nil {

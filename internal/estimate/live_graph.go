@@ -11,12 +11,20 @@ import (
 type leftGraph struct {
 	done     map[string]bool
 	running  map[string]Running
+	finished []Finished // the evidence, by the graph's job IDs
 	sections []Section
 	landed   map[string]map[int]bool // table -> sections already in the graph
 }
 
 func (l *Live) leftGraph(left Left) (*leftGraph, error) {
-	lg := &leftGraph{done: left.Done, running: left.Running, landed: map[string]map[int]bool{}}
+	lg := &leftGraph{done: left.Done, running: left.Running, finished: left.Finished, landed: map[string]map[int]bool{}}
+	if l.in.Strategy.BatchLoads {
+		built, err := schedule.Build(l.in.Plan, l.in.Strategy.BuildOptions(l.queueCost()))
+		if err != nil {
+			return nil, err
+		}
+		lg.foldBatches(built)
+	}
 	for _, s := range left.Sections {
 		if s.Section < 1 {
 			continue
@@ -65,4 +73,57 @@ func (lg *leftGraph) extend(built *schedule.Built) error {
 		}
 	}
 	return nil
+}
+
+// foldBatches turns the per-table events of load batches into the batch
+// jobs of the graph. A run tells a batch as the loads of its tables
+// (load:T, docs/events.md), the graph has one job per batch: it is done
+// when every table of it is, running while one is (they start together;
+// the run reports no progress inside a call), and the time it took is one
+// observation, not one per table (its tables' job_finished all carry the
+// batch's time). A batch some of whose tables a resume skipped is not
+// done: it is simulated whole, a little late rather than early.
+func (lg *leftGraph) foldBatches(built *schedule.Built) {
+	batchOf := map[string]string{}
+	done := make(map[string]bool, len(lg.done))
+	for id, d := range lg.done {
+		done[id] = d
+	}
+	running := make(map[string]Running, len(lg.running))
+	for id, r := range lg.running {
+		running[id] = r
+	}
+	for _, j := range built.Jobs() {
+		if j.Kind != schedule.KindLoadBatch {
+			continue
+		}
+		all := true
+		for _, m := range j.Members {
+			id := schedule.LoadID(m.Table, 0)
+			batchOf[id] = j.ID
+			all = all && lg.done[id]
+			if r, ok := lg.running[id]; ok {
+				running[j.ID] = Running{Elapsed: max(running[j.ID].Elapsed, r.Elapsed)}
+			}
+		}
+		done[j.ID] = done[j.ID] || all // a caller may know the batch by its own ID
+	}
+	type call struct {
+		batch string
+		start time.Time
+	}
+	seen := map[call]bool{}
+	var finished []Finished
+	for _, f := range lg.finished {
+		b, ok := batchOf[f.Job]
+		if !ok {
+			finished = append(finished, f)
+			continue
+		}
+		if c := (call{b, f.Start}); !seen[c] {
+			seen[c] = true
+			finished = append(finished, Finished{Job: b, Start: f.Start, Elapsed: f.Elapsed})
+		}
+	}
+	lg.done, lg.running, lg.finished = done, running, finished
 }

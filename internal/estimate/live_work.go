@@ -12,8 +12,7 @@ import (
 // this run's factors.
 type liveWork struct {
 	l    *Live
-	left *Left
-	lg   *leftGraph
+	lg   *leftGraph // the work left, by the graph's job IDs
 	fit  map[string]Factors
 	pred map[string]prediction // of the running jobs
 	// record: adjust notes what it finds (the central simulation only).
@@ -26,7 +25,7 @@ type liveWork struct {
 // running one by what it has left, at its own pace where it shows one.
 func (lw *liveWork) adjust(j *schedule.Job, w *jobWork) {
 	f := lw.fit[groupOf(j.Kind)]
-	r, running := lw.left.Running[j.ID]
+	r, running := lw.lg.running[j.ID]
 	if !running {
 		w.startup *= f.Startup
 		scaleFlows(w.flows, f.Work)

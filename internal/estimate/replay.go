@@ -127,7 +127,7 @@ func (l *Live) startupOf(j *schedule.Job, w jobWork) float64 {
 	switch j.Kind {
 	case schedule.KindDump:
 		return l.m.Dump.StartupSec
-	case schedule.KindLoad:
+	case schedule.KindLoad, schedule.KindLoadBatch: // a batch: one start-up for its tables
 		return l.m.Load.StartupSec
 	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
 		return l.m.Tabanalys.StartupSec
@@ -175,18 +175,18 @@ func (l *Live) evidence(left Left, lg *leftGraph) ([]observation, map[string]pre
 		past = append(past, &pastJob{id: id, w: w, alone: aloneDuration(w, l.cc.hw).Seconds(),
 			start: start.Sub(origin).Seconds(), end: end.Sub(origin).Seconds(), running: running, fraction: fraction})
 	}
-	for _, f := range left.Finished {
+	for _, f := range lg.finished {
 		if f.Elapsed > 0 && !f.Start.IsZero() {
 			add(f.Job, f.Start, f.Start.Add(f.Elapsed), false, 0)
 		}
 	}
-	ids := make([]string, 0, len(left.Running))
-	for id := range left.Running {
+	ids := make([]string, 0, len(lg.running))
+	for id := range lg.running {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids) // a fixed order: the fit's sums do not depend on map order
 	for _, id := range ids {
-		r := left.Running[id]
+		r := lg.running[id]
 		add(id, left.Now.Add(-r.Elapsed), left.Now, true, r.Fraction)
 	}
 	replay(past, l.cc.hw)

@@ -34,7 +34,8 @@ type Strategy struct {
 // per core (KB 15479 advises several dump sessions per CPU), one load per
 // core, one load at a
 // time into a Type I target area and no cap in a Type II one, and tables
-// from 64 MiB up dumped with up to 4 threads.
+// from 64 MiB up dumped with up to 4 threads. Load batches are not (yet)
+// the default: docs/decisions.md, "Batched loads".
 func DefaultStrategy(hw Hardware) Strategy {
 	cores := max(1, hw.Cores)
 	return Strategy{DumpJobs: max(2, 2*cores), LoadJobs: max(2, cores),
@@ -90,6 +91,9 @@ func (s Strategy) Describe() string {
 	if s.BuildIndexes {
 		parts = append(parts, "indexes built during the load")
 	} else {
+		if s.BatchLoads {
+			parts = append(parts, "small tables loaded in batches")
+		}
 		parts = append(parts, "idxbuild all")
 	}
 	if s.Prepared {

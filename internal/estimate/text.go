@@ -71,7 +71,22 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 			units.FormatDuration(t.DumpStart.D()), units.FormatDuration(t.Dump.D()), units.FormatDuration(t.LoadEnd.D()), units.FormatDuration(t.Load.D()), t.Sections)
 	}
 	tw.Flush()
+	if tables, calls := e.batched(); calls > 0 {
+		ew.printf("%d small tables load in batches: %d proutil calls for them (a table's load is its share of its call)\n", tables, calls)
+	}
 	return ew.err
+}
+
+// batched counts the tables loaded in batches and the batches.
+func (e *Estimate) batched() (tables, calls int) {
+	seen := map[string]bool{}
+	for _, t := range e.Tables {
+		if t.Batch != "" {
+			tables++
+			seen[t.Batch] = true
+		}
+	}
+	return tables, len(seen)
 }
 
 type errWriter struct {

@@ -46,7 +46,14 @@ func TestWhatIfLoadJobs(t *testing.T) {
 		p.Tables[i].DataArea = "shared" // one area: loads per area binds too
 	}
 	in := Input{Plan: p, Hardware: Hardware{Cores: 4, DiskMBps: 200, DiskIOPS: 8000}}
-	rows, err := WhatIf(context.Background(), in, Grid{LoadJobs: []int{1, 4}, LoadsPerArea: []int{1, -1}}, runStrategy)
+	// Each table loaded alone: batches would take most start-ups out of
+	// the load slots (TestWhatIfBatchesTakeTheStartUps).
+	alone := func(h Hardware, j Jobs) Strategy {
+		s := runStrategy(h, j)
+		s.BatchLoads = false
+		return s
+	}
+	rows, err := WhatIf(context.Background(), in, Grid{LoadJobs: []int{1, 4}, LoadsPerArea: []int{1, -1}}, alone)
 	require.NoError(t, err)
 	require.Len(t, rows, 4)
 	// {1 job, 1/area}, {1, any}, {4, 1/area}, {4, any}
@@ -61,6 +68,29 @@ func TestWhatIfLoadJobs(t *testing.T) {
 	assert.Contains(t, b.String(), "any")
 }
 
+// The same plan of tiny tables in one area, with one load per area: loaded
+// in batches it is several times shorter than each table
+// alone, whose start-ups queue one after another.
+func TestWhatIfBatchesTakeTheStartUps(t *testing.T) {
+	tiny := make([]int64, 300)
+	for i := range tiny {
+		tiny[i] = 10e3
+	}
+	p := testPlan(tiny...)
+	for i := range p.Tables {
+		p.Tables[i].DataArea = "shared"
+	}
+	hw := Hardware{Cores: 4, DiskMBps: 200, DiskIOPS: 8000}
+	window := func(batch bool) Seconds {
+		s := runStrategy(hw, Jobs{LoadsPerArea: 1})
+		s.BatchLoads = batch
+		est, err := Run(context.Background(), Input{Plan: p, Hardware: hw, Strategy: s})
+		require.NoError(t, err)
+		return est.Window
+	}
+	assert.Less(t, 2*window(true), window(false))
+}
+
 func TestCompareNamesTheFastestAndWhy(t *testing.T) {
 	// Streams are latency-bound on a device with room to spare: overlapping
 	// dumps and loads is the clear win over staging them.
@@ -68,7 +98,7 @@ func TestCompareNamesTheFastestAndWhy(t *testing.T) {
 	base := Strategy{Staged: true, DumpJobs: 2, LoadJobs: 2}
 	c, err := Compare(context.Background(), Input{Plan: testPlan(200e6, 200e6, 200e6, 200e6), Hardware: hw}, Strategies(base))
 	require.NoError(t, err)
-	require.Len(t, c.Candidates, 6)
+	require.Len(t, c.Candidates, 7)
 	for i := 1; i < len(c.Candidates); i++ {
 		assert.LessOrEqual(t, c.Candidates[i-1].Window, c.Candidates[i].Window, "fastest first")
 	}

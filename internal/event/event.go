@@ -77,6 +77,10 @@ type Event struct {
 	Area    string `json:"area,omitempty"`
 	Host    string `json:"host,omitempty"` // where the job runs, on several hosts (docs/hosts.md)
 	Attempt int    `json:"attempt,omitempty"`
+	// Batch names the load batch a table's load went through (its job
+	// ID, load-batch:AREA:N): the batch's events are told as the loads of
+	// its tables, and their elapsed_ns is the batch's call.
+	Batch string `json:"batch,omitempty"`
 
 	Records      int64 `json:"records,omitempty"` // so far, or final on job_finished
 	Bytes        int64 `json:"bytes,omitempty"`

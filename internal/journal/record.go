@@ -63,6 +63,9 @@ type Record struct {
 	// Section of a load: 0 = every file of the table's dump, N = the .bd
 	// section N of a threaded dump.
 	Section int `json:"section,omitempty"`
+	// Batch names the load batch a table's load record belongs to (its
+	// job ID): the batch's own record holds the time of the call.
+	Batch string `json:"batch,omitempty"`
 	// Host is where the job ran, by its name in the hosts file ("" = the
 	// machine oedl runs on).
 	Host string `json:"host,omitempty"`

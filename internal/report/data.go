@@ -43,6 +43,10 @@ type Data struct {
 	TotalBytes   int64 // table data in the plan
 	TotalRecords int64
 
+	// Batches are the small tables loaded in batches (oedl run
+	// --batch-loads): how many tables in how many utility calls.
+	Batches Batches
+
 	// Estimate is what the estimate of the run's own graph said when its
 	// first invocation started (nil: the run made none): the phases carry
 	// its figure beside theirs, the facts its window against the outage.
@@ -71,6 +75,10 @@ type Data struct {
 	Spans *schedule.Result
 	Bars  []Bar
 }
+
+// Batches counts the load batches that went through: Tables loaded in
+// Calls proutil -C load -dumplist calls.
+type Batches struct{ Tables, Calls int }
 
 // Verdict is the answer, in a plain sentence a manager can forward.
 type Verdict struct {

@@ -178,6 +178,7 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	d.Tables = tableRows(res, p, v)
 	d.Slowest = slowest(d.Tables, 10)
 	d.TrueBound = trueBoundOf(recs, p, "")
+	d.Batches = batchesOf(recs)
 	d.Verdict = verdict(d, res, v)
 	// What the preflight let pass on the DBA's word (a source dumped
 	// online) stays beside the verdict, whatever the verdict is.
@@ -550,4 +551,23 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// batchesOf counts, from the journal, the load batches that ended well and
+// the tables they loaded (each once, whatever the repairs: a table's load
+// record names its batch).
+func batchesOf(recs []journal.Record) Batches {
+	calls, tables := map[string]bool{}, map[string]bool{}
+	for _, r := range recs {
+		if r.State != journal.Done {
+			continue
+		}
+		if r.Kind == string(schedule.KindLoadBatch) {
+			calls[r.Job] = true
+		}
+		if r.Batch != "" {
+			tables[r.Table] = true
+		}
+	}
+	return Batches{Tables: len(tables), Calls: len(calls)}
 }

@@ -218,6 +218,10 @@ func facts(d Data) [][2]string {
 	if d.TotalBytes > 0 {
 		add("Data", fmt.Sprintf("%s, %s records in %s tables", units.FormatIEC(d.TotalBytes), units.Thousands(d.TotalRecords), units.Thousands(int64(len(d.Tables)))))
 	}
+	if b := d.Batches; b.Calls > 0 {
+		add("Load batches", fmt.Sprintf("%s small tables loaded in %s (proutil -C load -dumplist, one start-up each; a table's load time is its call's)",
+			units.Thousands(int64(b.Tables)), plural(b.Calls, "call")))
+	}
 	if d.ChecksumBefore != "" {
 		add("Records", fmt.Sprintf("%s before, %s after", units.Thousands(d.RecordsBefore), units.Thousands(d.RecordsAfter)))
 		add("Checksum before", "sha256 "+d.ChecksumBefore)

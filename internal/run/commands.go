@@ -107,6 +107,16 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 			ss = append(ss, step{argv: append([]string{c.bin("proutil")}, openedge.LoadArgs(c.Target, f, o)...), utility: "load"})
 		}
 		return ss
+	case schedule.KindLoadBatch:
+		// One call for every table of the batch: the -dumplist names their
+		// files (loadbatch.go writes it); the file argument is the first.
+		first := ""
+		if len(files) > 0 {
+			first = files[0]
+		} else if len(j.Members) > 0 {
+			first = sectionFile(c.dumpDir(j.Members[0].Table), j.Members[0].Table, 1)
+		}
+		return []step{{argv: append([]string{c.bin("proutil")}, openedge.LoadArgs(c.Target, first, openedge.LoadOptions{Dumplist: c.batchList(j)})...), utility: "load"}}
 	case schedule.KindRepair:
 		truncate := c.truncateStep(j.Area)
 		if c.served(schedule.DBTarget) && j.Exclusive {

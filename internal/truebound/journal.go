@@ -3,6 +3,7 @@ package truebound
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/schedule"
@@ -14,6 +15,11 @@ import (
 // the index rebuilds, the target's creation and tabanalys. A table's bytes
 // are its dump files' sizes, or planned[lower-case name] without them.
 // Disk and CPU are the caller's to fill in.
+//
+// A table loaded in a batch has a load record without time (the call
+// loaded several tables; its own part is not measured): its load is the
+// call's, the batch's own record. Its chain is then its dump and the
+// whole call, what the same work (the same calls) takes at least.
 func FromJournal(recs []journal.Record, planned map[string]int64) Inputs {
 	var in Inputs
 	byName := map[string]*Table{}
@@ -28,9 +34,14 @@ func FromJournal(recs []journal.Record, planned map[string]int64) Inputs {
 		return t
 	}
 	dumped := map[string]int64{}
+	batch := map[string]time.Duration{} // a load batch's longest successful call
+	inBatch := map[string][]string{}    // the tables loaded in each batch
 	for _, r := range recs {
 		if r.State != journal.Done || r.Job == journal.RunJob {
 			continue
+		}
+		if r.Batch != "" {
+			inBatch[r.Batch] = append(inBatch[r.Batch], r.Table)
 		}
 		switch schedule.Kind(r.Kind) {
 		case schedule.KindDump:
@@ -42,12 +53,20 @@ func FromJournal(recs []journal.Record, planned map[string]int64) Inputs {
 		case schedule.KindLoad:
 			t := table(r.Table)
 			t.Load = max(t.Load, r.Elapsed)
+		case schedule.KindLoadBatch:
+			batch[r.Job] = max(batch[r.Job], r.Elapsed)
 		case schedule.KindIdxbuild:
 			in.Idxbuild += r.Elapsed
 		case schedule.KindCreateTarget:
 			in.CreateTarget += r.Elapsed
 		case schedule.KindAnalyzeTarget:
 			in.AnalyzeTarget += r.Elapsed
+		}
+	}
+	for id, tables := range inBatch {
+		for _, name := range tables {
+			t := table(name)
+			t.Load = max(t.Load, batch[id])
 		}
 	}
 	slices.Sort(order)

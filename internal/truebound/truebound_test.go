@@ -141,3 +141,37 @@ func TestFromJournal(t *testing.T) {
 	assert.Equal(t, s, in.AnalyzeTarget)
 	assert.EqualValues(t, 107, in.DumpBytes())
 }
+
+// A table loaded in a batch has no time of its own: its load is the
+// batch's call, the longest that went through (not 0 s).
+func TestFromJournalBatches(t *testing.T) {
+	member := func(table, batch string, state journal.State) journal.Record {
+		return journal.Record{Job: "load:" + table, Kind: "load", State: state, Table: table, Batch: batch}
+	}
+	call := func(id string, state journal.State, d time.Duration) journal.Record {
+		return journal.Record{Job: id, Kind: "load-batch", State: state, Area: "A", Elapsed: d}
+	}
+	tests := []struct {
+		name string
+		recs []journal.Record
+		want []Table
+	}{
+		{"one call", []journal.Record{
+			call("load-batch:A:1", journal.Started, 0), member("PUB.x", "load-batch:A:1", journal.Done), member("PUB.y", "load-batch:A:1", journal.Done),
+			call("load-batch:A:1", journal.Done, 2*s),
+		}, []Table{{Name: "PUB.x", Load: 2 * s}, {Name: "PUB.y", Load: 2 * s}}},
+		{"a failed call counts nothing; the call after the repair does", []journal.Record{
+			member("PUB.x", "load-batch:A:1", journal.Failed), call("load-batch:A:1", journal.Failed, 9*s),
+			member("PUB.x", "load-batch:A:1@r1", journal.Done), call("load-batch:A:1@r1", journal.Done, 3*s),
+		}, []Table{{Name: "PUB.x", Load: 3 * s}}},
+		{"a table loaded alone after its batch failed", []journal.Record{
+			member("PUB.x", "load-batch:A:1", journal.Failed), call("load-batch:A:1", journal.Failed, 9*s),
+			{Job: "load:PUB.x", Kind: "load", State: journal.Done, Table: "PUB.x", Elapsed: s},
+		}, []Table{{Name: "PUB.x", Load: s}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, FromJournal(tt.recs, nil).Tables)
+		})
+	}
+}

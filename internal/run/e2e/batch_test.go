@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,7 +43,11 @@ func TestBatchLoadsRun(t *testing.T) {
 	for _, m := range members {
 		assert.True(t, m.CountKnown)
 		assert.Equal(t, counts[m.Table], m.Records, "journalled count of %s", m.Table)
+		assert.Equal(t, batch, m.Batch, "%s's record names its batch", m.Table)
 	}
+	report, err := os.ReadFile(filepath.Join(e.work, "report.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "| Load batches | ", "the report tells the batches")
 }
 
 // kill -9 of the load utility at every record of a batch in turn (oesim's

@@ -52,6 +52,9 @@ type ev struct {
 	Status   string `json:"status"`
 	Message  string `json:"message"`
 	Records  *int64 `json:"records"`
+	Bytes    *int64 `json:"bytes"`
+	Elapsed  int64  `json:"elapsed_ns"`
+	Batch    string `json:"batch"`
 	Estimate *struct {
 		Window int64 `json:"window_ns"`
 	} `json:"estimate"`
@@ -163,6 +166,33 @@ func TestEventsKeepTheSchema(t *testing.T) {
 		require.NotEmpty(t, etas)
 		for _, e := range etas {
 			assert.LessOrEqual(t, e.ETA.P50, e.ETA.P90)
+		}
+	})
+
+	t.Run("batched", func(t *testing.T) {
+		e := newEnv(t, "sports")
+		r := e.oedl(nil, e.runArgs("--json", "--batch-loads")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		events := checkEvents(t, schema, r.stdout)
+		elapsed := map[string]int64{} // by batch: every table of it says the call's time
+		tables := map[string]int{}
+		for _, f := range kinds(events, "job_finished") {
+			if f.Batch == "" {
+				continue
+			}
+			assert.Equal(t, "load", f.JobKind, f.Job)
+			assert.NotNil(t, f.Records, "%s: its own count", f.Job)
+			assert.NotNil(t, f.Bytes, "%s: its own bytes", f.Job)
+			assert.Positive(t, f.Elapsed, "%s: the batch's call", f.Job)
+			if was, seen := elapsed[f.Batch]; seen {
+				assert.Equal(t, was, f.Elapsed, "%s: the same call as the other tables of %s", f.Job, f.Batch)
+			}
+			elapsed[f.Batch] = f.Elapsed
+			tables[f.Batch]++
+		}
+		require.NotEmpty(t, tables, "no table was loaded in a batch")
+		for b, n := range tables {
+			assert.GreaterOrEqual(t, n, 2, "%s: a batch is of two tables or more", b)
 		}
 	})
 
