@@ -113,7 +113,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.BoolVar(&opts.Staged, "staged", false, "every load waits for every dump (default: overlapped)")
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "build indexes during the load instead of one idxbuild")
 	f.BoolVar(&opts.Prepared, "prepared", false, "the target is made before the outage with oedl prepare: create-target leaves the window and is stated apart")
-	f.BoolVar(&opts.BatchLoads, "batch-loads", false, "load the small tables of an area in batches, one utility call each, as oedl run --batch-loads")
+	f.BoolVar(&opts.BatchLoads, "batch-loads", true, "load the small tables of an area in batches, one utility call each, as oedl run (false: each table alone)")
 	f.IntVar(&opts.Samples, "samples", 100, "Monte Carlo samples for the P50/P90 range (0: none)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the Monte Carlo range")
 	f.IntVar(&opts.Tables, "tables", 20, "tables listed in the text output (0: all)")

@@ -100,7 +100,7 @@ EXIT STATUS
 	f.IntVar(&opts.LoadsPerArea, "loads-per-area", 0, "concurrent loads into one storage area (default: 1 in a Type I area, no cap in a Type II one; negative: no cap)")
 	f.StringVar(&opts.ThreadedMin, "threaded-dump-min", "64MB", "dump tables this large with -thread 1 (needs a served source; 0 = never)")
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "load tables dumped whole with \"build indexes\"; idxbuild then rebuilds only the inactive indexes (threaded tables)")
-	f.BoolVar(&opts.BatchLoads, "batch-loads", false, "load the small tables of an area (whose load is mostly start-up, by the cost model) in batches, one proutil -C load -dumplist call each; journal, repair and resume stay per table")
+	f.BoolVar(&opts.BatchLoads, "batch-loads", true, "load the small tables of an area (whose load is mostly start-up, by the cost model) in batches, one proutil -C load -dumplist call each; journal, repair and resume stay per table (--batch-loads=false: each table alone)")
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")

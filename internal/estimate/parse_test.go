@@ -119,7 +119,7 @@ func TestRunStrategy(t *testing.T) {
 	hw := Hardware{Cores: 4}
 	assert.Equal(t, DefaultStrategy(hw), RunStrategy(hw, nil, nil, 0, 0, 0, 0, 0))
 	s := RunStrategy(hw, nil, nil, 3, 5, -1, -1, 2)
-	assert.Equal(t, Strategy{DumpJobs: 3, LoadJobs: 5, LoadsPerArea: -1, ThreadedDumpMin: 0, DumpThreads: 2}, s, "negative: no cap")
+	assert.Equal(t, Strategy{DumpJobs: 3, LoadJobs: 5, LoadsPerArea: -1, ThreadedDumpMin: 0, DumpThreads: 2, BatchLoads: true}, s, "negative: no cap")
 	assert.Equal(t, int64(1<<30), RunStrategy(hw, nil, nil, 0, 0, 2, 1<<30, 0).ThreadedDumpMin)
 }
 

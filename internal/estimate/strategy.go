@@ -34,12 +34,13 @@ type Strategy struct {
 // per core (KB 15479 advises several dump sessions per CPU), one load per
 // core, one load at a
 // time into a Type I target area and no cap in a Type II one, and tables
-// from 64 MiB up dumped with up to 4 threads. Load batches are not (yet)
-// the default: docs/decisions.md, "Batched loads".
+// from 64 MiB up dumped with up to 4 threads; the small tables of an area
+// loaded in batches, one utility call each (docs/decisions.md, "Batched
+// loads": measured faster, docs/benchmarks/run.md).
 func DefaultStrategy(hw Hardware) Strategy {
 	cores := max(1, hw.Cores)
 	return Strategy{DumpJobs: max(2, 2*cores), LoadJobs: max(2, cores),
-		ThreadedDumpMin: 64 << 20, DumpThreads: min(4, max(2, cores))}
+		ThreadedDumpMin: 64 << 20, DumpThreads: min(4, max(2, cores)), BatchLoads: true}
 }
 
 // BuildOptions is the graph this strategy makes; cost orders the queue.

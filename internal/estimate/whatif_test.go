@@ -69,7 +69,7 @@ func TestWhatIfLoadJobs(t *testing.T) {
 }
 
 // The same plan of tiny tables in one area, with one load per area: loaded
-// in batches it is several times shorter than each table
+// in batches (the default) it is several times shorter than each table
 // alone, whose start-ups queue one after another.
 func TestWhatIfBatchesTakeTheStartUps(t *testing.T) {
 	tiny := make([]int64, 300)
@@ -88,6 +88,7 @@ func TestWhatIfBatchesTakeTheStartUps(t *testing.T) {
 		require.NoError(t, err)
 		return est.Window
 	}
+	assert.True(t, DefaultStrategy(hw).BatchLoads, "the default")
 	assert.Less(t, 2*window(true), window(false))
 }
 

@@ -58,9 +58,20 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 	var add []*schedule.Job
 	if j.Kind == schedule.KindLoadBatch {
 		// Which table's file failed the batch is not known: each is
-		// dumped again, as each would be after its own failed load.
+		// dumped again, as each would be after its own failed load, one
+		// after another: once the source is shut down they open it
+		// single-user, and two at once refuse each other (263).
+		var prev string
 		for _, m := range j.Members {
-			add = append(add, e.redumpFor(memberJob(j, m))...)
+			again := e.redumpFor(memberJob(j, m))
+			if len(again) == 0 {
+				continue
+			}
+			if prev != "" {
+				again[0].Deps = append(again[0].Deps, prev)
+			}
+			prev = again[0].ID
+			add = append(add, again...)
 		}
 	} else {
 		add = e.redumpFor(j)

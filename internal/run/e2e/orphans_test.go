@@ -106,8 +106,14 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 	assert.Equal(t, 1, st.code, st.stdout)
 	assert.Contains(t, st.stdout, "not running")
 	assert.Contains(t, st.stdout, "needs a repair")
-	assert.Contains(t, st.stdout, "still running from the killed run: ")
-	assert.Contains(t, st.stdout, fmt.Sprintf("%s (pid %d)", orphanJob, orphan.PID))
+	// The orphan may die at its next line of output while status runs;
+	// alive after status, it was alive during it and must be listed.
+	if orphan.Alive() {
+		assert.Contains(t, st.stdout, "still running from the killed run: ")
+		assert.Contains(t, st.stdout, fmt.Sprintf("%s (pid %d)", orphanJob, orphan.PID))
+	} else {
+		t.Logf("the load of %s ended while status ran: its listing is not checked", largest)
+	}
 
 	resume := e.oedl(nil, e.runArgs(append(args, "--resume")...)...)
 	require.Equal(t, 0, resume.code, resume.stderr)
@@ -149,6 +155,10 @@ type slowRun struct {
 func startSlowRun(t *testing.T, e *env, table string, args ...string) *slowRun {
 	t.Helper()
 	r := &slowRun{t: t, e: e, exited: make(chan error, 1)}
+	// Each table alone: these tests watch one table's own load process
+	// (its pid in the journal, its name in status); a batch's process is
+	// the batch's (TestKillOedlAtEveryBatchRecordThenResume kills those).
+	args = append([]string{"--batch-loads=false"}, args...)
 	r.cmd = exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs(args...)...)
 	r.cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=load:"+table+":slow=1MB")
 	r.cmd.Stderr = &r.stderr
