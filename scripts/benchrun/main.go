@@ -130,7 +130,7 @@ func bench(scale string, mbps, iops float64, startupMS int, out string, keep boo
 	if err != nil {
 		return err
 	}
-	tb, err := trueBound(work, planDir, p, mbps)
+	tb, err := trueBound(work, planDir, p, mbps, false)
 	if err != nil {
 		return err
 	}

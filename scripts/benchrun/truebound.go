@@ -18,8 +18,9 @@ import (
 // work measured, on a disk of mbps MiB/s: the dump files' bytes moved
 // truebound.DiskPasses times, and the utilities' CPU over this machine's
 // cores; the target's fixed extents (planDir's target.st) are what its
-// creation writes.
-func trueBound(work, planDir string, p *plan.Plan, mbps float64) (truebound.Bound, error) {
+// creation writes, unless the target was prepared before the window (oedl
+// prepare): then its creation is not in the window's bound.
+func trueBound(work, planDir string, p *plan.Plan, mbps float64, prepared bool) (truebound.Bound, error) {
 	recs, err := journal.Read(filepath.Join(work, journal.FileName))
 	if err != nil {
 		return truebound.Bound{}, err
@@ -31,6 +32,7 @@ func trueBound(work, planDir string, p *plan.Plan, mbps float64) (truebound.Boun
 	in := truebound.FromJournal(recs, planned)
 	in.DiskBytes = truebound.DiskPasses * in.DumpBytes()
 	in.DiskBytesPerSec = mbps * (1 << 20)
+	in.Prepared = prepared
 	f, err := os.Open(filepath.Join(planDir, "target.st"))
 	if err != nil {
 		return truebound.Bound{}, err
