@@ -228,6 +228,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: err}
 		}
+		if e.cfg.NoIntegrity && j.Section == 0 && (j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch) {
+			return e.rebuildAfter(j, err, f)
+		}
 		if j.Kind == schedule.KindLoad && j.Section > 0 {
 			return e.sectionFailed(j, err, f)
 		}

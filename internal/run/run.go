@@ -189,6 +189,14 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
 	}
+	// A no-integrity run whose load failed or died: the target is beyond
+	// crash recovery and is created again (noint.go).
+	rebuildWhy := ""
+	if resumed && r.resumeKeepsTarget {
+		if rebuildWhy = noIntegrityDamage(c, rp); rebuildWhy != "" {
+			r.resumeKeepsTarget = false
+		}
+	}
 	if resumed {
 		r.dumpProven = func(table string) bool { ok, _ := rp.ProvenBy(schedule.DumpID(table), r.fileSize); return ok }
 	}
@@ -325,6 +333,14 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
 		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
+	if rebuildWhy != "" {
+		rec := rebuildRecord(c, rebuildWhy)
+		if err := e.record(rec); err != nil {
+			return nil, none, err
+		}
+		c.Log.Warn(rec.Message + ": " + rebuildWhy)
+		e.emitRebuild(rec)
+	}
 	for _, w := range r.warnings {
 		c.Log.Warn(w)
 		c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: w})
@@ -560,7 +576,7 @@ func (c *Config) settings() map[string]int64 {
 	}
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
-		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads)}
+		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads), "no_integrity": boolSetting(c.NoIntegrity)}
 }
 
 func boolSetting(b bool) int64 {
@@ -589,6 +605,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
 		c.BuildIndexes = s["build_indexes"] == 1
 		c.BatchLoads = s["batch_loads"] == 1
+		c.NoIntegrity = s["no_integrity"] == 1
 	}
 	return nil
 }

@@ -1,0 +1,112 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// Loading without crash protection (Config.NoIntegrity, oedl run
+// --no-integrity). Seed 003 and Progress's binary-load advice: a load
+// into a database run with -i is faster, since neither the before-image
+// nor the data are synced in order. The price is Progress's own (KB
+// P16747): a database that crashes, or whose user is killed, while it runs
+// with -i is not recovered. It refuses to open, (509) "The last session
+// was run with the no integrity (-i) parameter" and (510) "Your database
+// cannot be repaired. You must restore a backup copy." Truncating an
+// area, the repair of a failed load (repair.go), needs the database open.
+//
+// The target of a run holds nothing but what the run loaded from its
+// dumps, so oedl's "backup copy" is the plan: create the target again and
+// load every table again. That is the repair of every failed load of a
+// no-integrity run, in the run and after kill -9 on --resume:
+//
+//   - In the run, the failed load ends the attempt as a failure only a
+//     resume repairs (resumableError); Run resumes in place.
+//   - The resume (this one, or --resume after oedl itself was killed)
+//     finds the journal's dirty areas (a load that failed, or started and
+//     never ended) in a no-integrity run, journals its decision (a Repair
+//     record of kind KindRebuild: what it destroys and why it may), and
+//     plans the run as if the target had never been created: create-target
+//     removes only the files the target's record proves oedl made (as
+//     --force does), creates it from the plan's target.st and target.df,
+//     and every load, the sequences and the security load run again.
+//   - The journal's replay undoes every load when create-target is done
+//     again (journal.Replay), so no table counts as loaded twice.
+//
+// The dumps that fed a failed load are dumped again first: the file may
+// have been what failed (repairAfter does the same for an area repair).
+
+// KindRebuild journals a rebuild of the target (a Repair record, no
+// job runs under it: create-target does the work).
+const KindRebuild = "rebuild-target"
+
+// rebuildNext is what the resume does after a no-integrity load failed.
+const rebuildNext = "the target, damaged beyond crash recovery (509), is created again and every table loaded again"
+
+// loadsNoIntegrity: a load opening the target single-user runs with -i
+// itself; on a served target -i is the broker's (serveStep).
+func (c *Config) loadsNoIntegrity() bool {
+	return c.NoIntegrity && !c.served(schedule.DBTarget)
+}
+
+// rebuildAfter handles a failed load of a no-integrity run: its tables'
+// dumps are no longer trusted (the file may have been the cause) and the
+// attempt ends for the resume to rebuild the target.
+func (e *Executor) rebuildAfter(j *schedule.Job, loadErr error, f failure) schedule.Outcome {
+	tables := []string{j.Table}
+	if j.Kind == schedule.KindLoadBatch {
+		tables = tables[:0]
+		for _, m := range j.Members {
+			tables = append(tables, m.Table)
+		}
+	}
+	for _, t := range tables {
+		id := schedule.DumpID(t)
+		e.mu.Lock()
+		done := lastState(e.recs, id) == journal.Done
+		e.mu.Unlock()
+		if !done {
+			continue
+		}
+		if err := e.record(journal.Record{Job: id, Kind: string(schedule.KindDump), Table: t, State: journal.Failed,
+			Err: fmt.Sprintf("its load failed (%s): dumped again before the target is loaded again", j.ID), Log: e.cfg.logPath(j.ID)}); err != nil {
+			return schedule.Outcome{Err: err}
+		}
+	}
+	e.noteFailure(j.ID, f)
+	return schedule.Outcome{Err: resumableError{loadErr, "failed while the target ran without crash protection (-i)", rebuildNext}}
+}
+
+// noIntegrityDamage says why a resume of a no-integrity run must rebuild
+// the target ("" when it need not): the areas a load failed or died in.
+func noIntegrityDamage(c *Config, rp *journal.Replayed) string {
+	if !c.NoIntegrity || len(rp.Dirty) == 0 {
+		return ""
+	}
+	var why []string
+	for _, a := range rp.DirtyAreas() {
+		why = append(why, fmt.Sprintf("area %q: %s", a, rp.Dirty[a]))
+	}
+	sort.Strings(why)
+	return strings.Join(why, "; ")
+}
+
+// rebuildRecord is the journalled decision to rebuild the target.
+func rebuildRecord(c *Config, why string) journal.Record {
+	msg := fmt.Sprintf("target rebuilt: no-integrity crash: a load died while %s ran without crash protection (-i), which leaves it beyond crash recovery (509)(510), "+
+		"so no area is truncated; the files its record %s proves oedl made are removed and it is created again from the plan, "+
+		"and every table is loaded again from its dump (the target holds nothing else)", c.Target, filepath.Base(manifest.RecordPath(c.Target)))
+	return journal.Record{Job: KindRebuild, Kind: KindRebuild, State: journal.Repair, Message: msg, Err: why}
+}
+
+// emitRebuild tells the DBA, as a repair is told.
+func (e *Executor) emitRebuild(rec journal.Record) {
+	e.emit(event.Event{Kind: event.Warning, Job: rec.Job, JobKind: rec.Kind, Message: rec.Message, Err: rec.Err})
+}
