@@ -1,0 +1,139 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/run"
+)
+
+// noIntLayouts: a target served for the loads (its broker started with
+// -i) and one each load opens single-user (-i on the load).
+var noIntLayouts = []struct {
+	name string
+	args []string
+}{
+	{"served", []string{"--no-integrity"}},
+	{"single-user", []string{"--no-integrity", "--load-jobs", "1"}},
+}
+
+// logsWith lists the logs of the run whose text holds s.
+func logsWith(t *testing.T, e *env, s string) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(e.work, "logs", "*.log"))
+	require.NoError(t, err)
+	var out []string
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		if strings.Contains(string(data), s) {
+			out = append(out, filepath.Base(p))
+		}
+	}
+	return out
+}
+
+// rebuilds counts the journal's rebuild decisions and the target's
+// creations.
+func rebuilds(t *testing.T, recs []journal.Record) (decided, created int) {
+	for _, r := range recs {
+		if r.Kind == run.KindRebuild && r.State == journal.Repair {
+			decided++
+			assert.Contains(t, r.Message, "target rebuilt: no-integrity crash")
+		}
+		if r.Job == "create-target" && r.State == journal.Done {
+			created++
+		}
+	}
+	return decided, created
+}
+
+// A --no-integrity run loads with -i, the broker's or each load's, and
+// ends verified; nothing was rebuilt.
+func TestNoIntegrityRun(t *testing.T) {
+	for _, l := range noIntLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			e := newEnv(t, "sports")
+			r := e.oedl(nil, e.runArgs(l.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			e.verified()
+			assert.NotEmpty(t, logsWith(t, e, "(512)"), "no utility ran with -i")
+			if l.name == "single-user" {
+				for _, f := range logsWith(t, e, "(6256)") {
+					assert.Contains(t, logsWith(t, e, "(512)"), f, "a load without -i")
+				}
+			}
+			decided, created := rebuilds(t, e.journal())
+			assert.Zero(t, decided)
+			assert.Equal(t, 1, created)
+		})
+	}
+}
+
+// kill -9 of oedl while a load runs into the no-integrity target, then
+// --resume: the target is created again (never an area truncated, which
+// the real database would refuse, (509)), every table loaded once into
+// it, and verified.
+func TestNoIntegrityKillDuringLoad(t *testing.T) {
+	for _, l := range noIntLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			e := newEnv(t, "sports")
+			clean := e.oedl(nil, e.runArgs(l.args...)...)
+			require.Equal(t, 0, clean.code, clean.stderr)
+			// The record after which a load's utility runs: oedl dies
+			// with the utility at work.
+			n := 0
+			for i, r := range e.journal() {
+				if r.Kind == "load" && r.State == journal.Running && r.Table == "PUB.OrderLine" {
+					n = i + 1
+					break
+				}
+			}
+			require.Positive(t, n, "no load of PUB.OrderLine journalled its utility")
+
+			e = newEnv(t, "sports")
+			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n), "OESIM_FAULTS=load:PUB.OrderLine:delay=300ms"}, e.runArgs(l.args...)...)
+			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
+			r = e.oedl(nil, e.runArgs("--resume")...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "target rebuilt: no-integrity crash")
+			e.verified()
+			recs := e.journal()
+			decided, created := rebuilds(t, recs)
+			assert.Equal(t, 1, decided)
+			assert.Equal(t, 2, created, "the target is created again")
+			for _, rec := range recs {
+				assert.NotEqual(t, "repair", rec.Kind, "an area of a no-integrity target was truncated: %s", rec.Job)
+			}
+			assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+		})
+	}
+}
+
+// A load that dies half way (oesim's crash-after) in a --no-integrity
+// run: the run resumes in place, rebuilds the target and ends verified.
+func TestNoIntegrityLoadFault(t *testing.T) {
+	for _, l := range noIntLayouts {
+		t.Run(l.name, func(t *testing.T) {
+			e := newEnv(t, "sports")
+			r := e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500,once"}, e.runArgs(l.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			e.verified()
+			recs := e.journal()
+			decided, created := rebuilds(t, recs)
+			assert.Equal(t, 1, decided)
+			assert.Equal(t, 2, created)
+			for _, rec := range recs {
+				assert.NotEqual(t, "repair", rec.Kind, "an area of a no-integrity target was truncated: %s", rec.Job)
+			}
+			assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+		})
+	}
+}
