@@ -31,9 +31,12 @@ type Executor struct {
 
 	outcomes chan schedule.Outcome
 
-	mu      sync.Mutex
-	recs    []journal.Record // everything in the journal, this run and earlier ones
-	started map[string]bool  // jobs the dispatcher started in this invocation
+	mu   sync.Mutex
+	recs []journal.Record // everything in the journal, this run and earlier ones
+	// targetDamaged: a load of a no-integrity run failed in this attempt
+	// (noint.go); the target is rebuilt on the resume.
+	targetDamaged bool
+	started       map[string]bool // jobs the dispatcher started in this invocation
 	// superseded are loads that failed and were handed to a repair: the
 	// dispatcher counts them finished (the repair and the reloads carry the
 	// work on), the events say what really happened.
@@ -191,6 +194,9 @@ func (e *Executor) emit(ev event.Event) {
 // A retried attempt is told as it happened: job_failed (retrying), then
 // job_retry, then job_started of the next attempt.
 func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedule.Outcome {
+	if out, ok := e.onDamagedTarget(j, nil); ok {
+		return out
+	}
 	for try := 1; ; try++ {
 		start := time.Now()
 		out, rec, err := e.do(ctx, j, attempt)
@@ -236,6 +242,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		}
 		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {
 			return e.repairAfter(j, err, f)
+		}
+		if out, ok := e.onDamagedTarget(j, err); ok {
+			return out
 		}
 		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)
 		e.noteFailure(j.ID, f)

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -80,8 +81,43 @@ func (e *Executor) rebuildAfter(j *schedule.Job, loadErr error, f failure) sched
 			return schedule.Outcome{Err: err}
 		}
 	}
+	e.mu.Lock()
+	e.targetDamaged = true
+	e.mu.Unlock()
 	e.noteFailure(j.ID, f)
 	return schedule.Outcome{Err: resumableError{loadErr, "failed while the target ran without crash protection (-i)", rebuildNext}}
+}
+
+// writesTarget: the job writes into the target or reads it once loaded.
+// After a no-integrity load failed, such a job works on a target the
+// resume throws away, or fails on it (509).
+func writesTarget(k schedule.Kind) bool {
+	switch k {
+	case schedule.KindLoad, schedule.KindLoadBatch, schedule.KindLoadSeq, schedule.KindLoadSecurity,
+		schedule.KindIdxbuild, schedule.KindAnalyzeTarget, schedule.KindPost, schedule.KindRepair:
+		return true
+	}
+	return false
+}
+
+// onDamagedTarget ends job j before it runs, or after it failed without
+// a retry, once a no-integrity load failed in this attempt (ok = true):
+// the target is created again and j runs again on the resume.
+func (e *Executor) onDamagedTarget(j *schedule.Job, err error) (schedule.Outcome, bool) {
+	e.mu.Lock()
+	damaged := e.targetDamaged
+	e.mu.Unlock()
+	if !damaged || !writesTarget(j.Kind) {
+		return schedule.Outcome{}, false
+	}
+	why := "not run: a load failed while the target ran without crash protection (-i)"
+	if err == nil {
+		err = errors.New(why)
+	} else {
+		why = "failed on the target a no-integrity load left damaged"
+	}
+	e.noteFailure(j.ID, failure{reason: event.ReasonError, text: err.Error()})
+	return schedule.Outcome{Err: resumableError{err, why, rebuildNext}}, true
 }
 
 // noIntegrityDamage says why a resume of a no-integrity run must rebuild
