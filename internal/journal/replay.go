@@ -201,7 +201,7 @@ func (r *Replayed) recreated(inflight map[LoadKey]Record) {
 	clear(inflight)
 	clear(r.Loads)
 	for _, j := range r.Jobs {
-		if targetKinds[j.Kind] && j.State == Done {
+		if targetKinds[j.Kind] {
 			j.State, j.Done = "", nil
 		}
 	}

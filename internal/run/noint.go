@@ -122,13 +122,27 @@ func (e *Executor) onDamagedTarget(j *schedule.Job, err error) (schedule.Outcome
 
 // noIntegrityDamage says why a resume of a no-integrity run must rebuild
 // the target ("" when it need not): the areas a load failed or died in.
+// A client of the -i broker killed as it wrote (the sequences, the
+// security load) is such a death too: Progress does not promise recovery
+// even when only a user was killed.
 func noIntegrityDamage(c *Config, rp *journal.Replayed) string {
-	if !c.NoIntegrity || len(rp.Dirty) == 0 {
+	if !c.NoIntegrity {
 		return ""
 	}
 	var why []string
 	for _, a := range rp.DirtyAreas() {
 		why = append(why, fmt.Sprintf("area %q: %s", a, rp.Dirty[a]))
+	}
+	for id, j := range rp.Jobs {
+		if j.Kind != string(schedule.KindLoadSeq) && j.Kind != string(schedule.KindLoadSecurity) {
+			continue
+		}
+		switch {
+		case j.State == journal.Started:
+			why = append(why, id+" started and never ended (the run was killed while it wrote)")
+		case j.State == journal.Failed && (j.Last.Signal != "" || j.Last.Interrupted()):
+			why = append(why, fmt.Sprintf("%s was killed as it wrote: %s", id, j.Last.Err))
+		}
 	}
 	sort.Strings(why)
 	return strings.Join(why, "; ")

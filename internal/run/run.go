@@ -71,6 +71,9 @@ type runner struct {
 	prepared *preparedTarget
 	// prepareOnly: this is `oedl prepare`, which writes the target alone.
 	prepareOnly bool
+	// rebuild: a no-integrity load died, and this resume creates the
+	// run's own target again (noint.go).
+	rebuild bool
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -194,7 +197,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	rebuildWhy := ""
 	if resumed && r.resumeKeepsTarget {
 		if rebuildWhy = noIntegrityDamage(c, rp); rebuildWhy != "" {
-			r.resumeKeepsTarget = false
+			r.resumeKeepsTarget, r.rebuild = false, true
 		}
 	}
 	if resumed {
