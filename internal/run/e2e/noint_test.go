@@ -137,3 +137,19 @@ func TestNoIntegrityLoadFault(t *testing.T) {
 		})
 	}
 }
+
+// A target `oedl prepare` made before the window, loaded --no-integrity,
+// whose load dies: the run creates it again from the plan (the prepared
+// one is gone with the crash) and ends verified.
+func TestNoIntegrityPreparedTargetRebuilt(t *testing.T) {
+	e := newEnv(t, "sports")
+	p := e.oedl(nil, e.prepareArgs()...)
+	require.Equal(t, 0, p.code, p.stderr)
+	r := e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500,once"}, e.runArgs("--no-integrity", "--load-jobs", "1")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	e.verified()
+	decided, created := rebuilds(t, e.journal())
+	assert.Equal(t, 1, decided)
+	assert.Equal(t, 1, created, "the run's only creation: the first target was the preparation's")
+	assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+}
