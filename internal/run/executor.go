@@ -36,6 +36,7 @@ type Executor struct {
 	// targetDamaged: a load of a no-integrity run failed in this attempt
 	// (noint.go); the target is rebuilt on the resume.
 	targetDamaged bool
+	notRun        map[string]bool // jobs ended before they ran, on the damaged target
 	started       map[string]bool // jobs the dispatcher started in this invocation
 	// superseded are loads that failed and were handed to a repair: the
 	// dispatcher counts them finished (the repair and the reloads carry the
@@ -93,6 +94,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		repairs:          map[string]int{},
 		repairsThisRun:   map[string]int{},
 		repairQueued:     map[string]bool{},
+		notRun:           map[string]bool{},
 		loadJobs:         map[journal.LoadKey][]string{},
 		redumps:          map[string]string{},
 		externallyServed: map[string]bool{},
@@ -194,7 +196,7 @@ func (e *Executor) emit(ev event.Event) {
 // A retried attempt is told as it happened: job_failed (retrying), then
 // job_retry, then job_started of the next attempt.
 func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedule.Outcome {
-	if out, ok := e.onDamagedTarget(j, nil); ok {
+	if out, ok := e.onDamagedTarget(j, attempt, nil); ok {
 		return out
 	}
 	for try := 1; ; try++ {
@@ -243,7 +245,7 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {
 			return e.repairAfter(j, err, f)
 		}
-		if out, ok := e.onDamagedTarget(j, err); ok {
+		if out, ok := e.onDamagedTarget(j, attempt, err); ok {
 			return out
 		}
 		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)

@@ -103,7 +103,7 @@ func writesTarget(k schedule.Kind) bool {
 // onDamagedTarget ends job j before it runs, or after it failed without
 // a retry, once a no-integrity load failed in this attempt (ok = true):
 // the target is created again and j runs again on the resume.
-func (e *Executor) onDamagedTarget(j *schedule.Job, err error) (schedule.Outcome, bool) {
+func (e *Executor) onDamagedTarget(j *schedule.Job, attempt int, err error) (schedule.Outcome, bool) {
 	e.mu.Lock()
 	damaged := e.targetDamaged
 	e.mu.Unlock()
@@ -113,10 +113,13 @@ func (e *Executor) onDamagedTarget(j *schedule.Job, err error) (schedule.Outcome
 	why := "not run: a load failed while the target ran without crash protection (-i)"
 	if err == nil {
 		err = errors.New(why)
+		e.mu.Lock()
+		e.notRun[j.ID] = true // its tables' attempt is the one started (emitMembers)
+		e.mu.Unlock()
 	} else {
 		why = "failed on the target a no-integrity load left damaged"
 	}
-	e.noteFailure(j.ID, failure{reason: event.ReasonError, text: err.Error()})
+	e.noteFailure(j.ID, failure{reason: event.ReasonError, text: err.Error(), attempt: attempt})
 	return schedule.Outcome{Err: resumableError{err, why, rebuildNext}}, true
 }
 

@@ -688,7 +688,12 @@ func (e *Executor) emitMembers(id string, ev event.Event) {
 			e.mu.Unlock()
 			me.Attempt, me.Records, me.Bytes = final.Attempt, final.Records, final.Bytes
 		case event.JobFailed, event.JobCancelled:
-			me.Attempt = e.starts1(me.Job)
+			e.mu.Lock()
+			notRun := e.notRun[id]
+			e.mu.Unlock()
+			if me.Attempt = e.starts1(me.Job); notRun {
+				me.Attempt = e.attempt(me.Job) // as its job_started said: it journalled no start
+			}
 		}
 		e.sink.Emit(me)
 	}

@@ -123,9 +123,17 @@ func TestNoIntegrityLoadFault(t *testing.T) {
 	for _, l := range noIntLayouts {
 		t.Run(l.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
-			r := e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500,once"}, e.runArgs(l.args...)...)
+			r := e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500,once"}, e.runArgs(append(l.args, "--json")...)...)
 			require.Equal(t, 0, r.code, r.stderr)
 			e.verified()
+			told := 0
+			for _, v := range checkEvents(t, eventSchema(t), r.stdout) {
+				if v.Kind == "warning" && v.JobKind == run.KindRebuild {
+					told++
+					assert.Contains(t, v.Message, "target rebuilt: no-integrity crash")
+				}
+			}
+			assert.Equal(t, 1, told, "the rebuild is told once in the JSON stream")
 			recs := e.journal()
 			decided, created := rebuilds(t, recs)
 			assert.Equal(t, 1, decided)
