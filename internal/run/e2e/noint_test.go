@@ -134,6 +134,9 @@ func TestNoIntegrityLoadFault(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, told, "the rebuild is told once in the JSON stream")
+			st := e.oedl(nil, "status", "--work", e.work)
+			assert.Equal(t, 0, st.code, st.stdout)
+			assert.Contains(t, st.stdout, "verify: MATCH")
 			recs := e.journal()
 			decided, created := rebuilds(t, recs)
 			assert.Equal(t, 1, decided)
