@@ -715,7 +715,10 @@ func (e *Executor) repairLog() []string {
 	defer e.mu.Unlock()
 	var out []string
 	for _, r := range e.recs[e.firstRec:] {
-		if r.State == journal.Repair {
+		switch {
+		case r.State == journal.Repair && r.Area == "":
+			out = append(out, r.Job+": "+r.Message) // the target's, not an area's (noint.go)
+		case r.State == journal.Repair:
 			out = append(out, r.Area+": "+r.Message)
 		}
 	}

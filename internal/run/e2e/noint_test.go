@@ -103,7 +103,7 @@ func TestNoIntegrityKillDuringLoad(t *testing.T) {
 			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
 			r = e.oedl(nil, e.runArgs("--resume")...)
 			require.Equal(t, 0, r.code, r.stderr)
-			assert.Contains(t, r.stderr, "target rebuilt: no-integrity crash")
+			assert.Contains(t, r.stderr, "repaired: "+run.KindRebuild+": target rebuilt: no-integrity crash")
 			e.verified()
 			recs := e.journal()
 			decided, created := rebuilds(t, recs)
