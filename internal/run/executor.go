@@ -240,6 +240,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			return e.rebuildAfter(j, err, f)
 		}
 		if j.Kind == schedule.KindLoad && j.Section > 0 {
+			if e.cfg.NoIntegrity {
+				e.markTargetDamaged() // the resume rebuilds: nothing more goes into it
+			}
 			return e.sectionFailed(j, err, f)
 		}
 		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {

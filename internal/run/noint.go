@@ -57,10 +57,25 @@ func (c *Config) loadsNoIntegrity() bool {
 	return c.NoIntegrity && !c.served(schedule.DBTarget)
 }
 
-// rebuildAfter handles a failed load of a no-integrity run: its tables'
-// dumps are no longer trusted (the file may have been the cause) and the
-// attempt ends for the resume to rebuild the target.
+// markTargetDamaged notes that a load of a no-integrity run failed in
+// this attempt, and says whether one had already.
+func (e *Executor) markTargetDamaged() (already bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	already, e.targetDamaged = e.targetDamaged, true
+	return already
+}
+
+// rebuildAfter handles a failed load of a no-integrity run: the attempt
+// ends for the resume to rebuild the target, and the dumps of its tables
+// are no longer trusted (the file may have been the cause) unless an
+// earlier load's failure had already damaged the target (then that is
+// the likelier cause: (509) on opening it).
 func (e *Executor) rebuildAfter(j *schedule.Job, loadErr error, f failure) schedule.Outcome {
+	if e.markTargetDamaged() {
+		e.noteFailure(j.ID, f)
+		return schedule.Outcome{Err: resumableError{loadErr, "failed on the target a no-integrity load left damaged", rebuildNext}}
+	}
 	tables := []string{j.Table}
 	if j.Kind == schedule.KindLoadBatch {
 		tables = tables[:0]
@@ -81,9 +96,6 @@ func (e *Executor) rebuildAfter(j *schedule.Job, loadErr error, f failure) sched
 			return schedule.Outcome{Err: err}
 		}
 	}
-	e.mu.Lock()
-	e.targetDamaged = true
-	e.mu.Unlock()
 	e.noteFailure(j.ID, f)
 	return schedule.Outcome{Err: resumableError{loadErr, "failed while the target ran without crash protection (-i)", rebuildNext}}
 }

@@ -120,7 +120,11 @@ func TestNoIntegrityKillDuringLoad(t *testing.T) {
 // A load that dies half way (oesim's crash-after) in a --no-integrity
 // run: the run resumes in place, rebuilds the target and ends verified.
 func TestNoIntegrityLoadFault(t *testing.T) {
-	for _, l := range noIntLayouts {
+	layouts := append(noIntLayouts[:len(noIntLayouts):len(noIntLayouts)], struct {
+		name string
+		args []string
+	}{"threaded: a section's load", []string{"--no-integrity", "--threaded-dump-min", "64KB", "--dump-jobs", "3", "--load-jobs", "2"}})
+	for _, l := range layouts {
 		t.Run(l.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
 			r := e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500,once"}, e.runArgs(append(l.args, "--json")...)...)
