@@ -189,9 +189,10 @@ type JobProc struct {
 	Proc sysproc.ID
 }
 
-// targetKinds are the jobs that write into the target after it is
-// created: a target created again undoes them all.
-var targetKinds = map[string]bool{"load": true, "load-batch": true, "load-sequences": true, "load-security": true, "repair": true}
+// targetKinds are the jobs that work on the target after it is created:
+// a target created again undoes them all.
+var targetKinds = map[string]bool{"load": true, "load-batch": true, "load-sequences": true, "load-security": true, "repair": true,
+	"idxbuild": true, "analyze-target": true, "post": true}
 
 // recreated applies a target created again: every load and repair of the
 // one before is undone, and no area is dirty.

@@ -10,6 +10,7 @@ import (
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -119,7 +120,16 @@ func (e *Executor) onDamagedTarget(j *schedule.Job, attempt int, err error) (sch
 	e.mu.Lock()
 	damaged := e.targetDamaged
 	e.mu.Unlock()
-	if !damaged || !writesTarget(j.Kind) {
+	if !writesTarget(j.Kind) || !e.cfg.NoIntegrity {
+		return schedule.Outcome{}, false
+	}
+	if !damaged && err != nil && refusedDamaged(err.Error()) {
+		// The broker (or a utility holding the target) died under -i
+		// with no load failing: the target says so itself.
+		e.markTargetDamaged()
+		damaged = true
+	}
+	if !damaged {
 		return schedule.Outcome{}, false
 	}
 	why := "not run: a load failed while the target ran without crash protection (-i)"
@@ -149,6 +159,10 @@ func noIntegrityDamage(c *Config, rp *journal.Replayed) string {
 		why = append(why, fmt.Sprintf("area %q: %s", a, rp.Dirty[a]))
 	}
 	for id, j := range rp.Jobs {
+		if j.State == journal.Failed && writesTarget(schedule.Kind(j.Kind)) && refusedDamaged(j.Last.Err) {
+			why = append(why, fmt.Sprintf("%s found the target damaged: %s", id, j.Last.Err))
+			continue
+		}
 		if j.Kind != string(schedule.KindLoadSeq) && j.Kind != string(schedule.KindLoadSecurity) {
 			continue
 		}
@@ -161,6 +175,12 @@ func noIntegrityDamage(c *Config, rp *journal.Replayed) string {
 	}
 	sort.Strings(why)
 	return strings.Join(why, "; ")
+}
+
+// refusedDamaged: a utility's error is the target refusing to open after
+// a death under -i, by message number.
+func refusedDamaged(text string) bool {
+	return openedge.HasMessage(text, openedge.MsgLastNoIntegrity) || openedge.HasMessage(text, openedge.MsgCannotRepair)
 }
 
 // rebuildRecord is the journalled decision to rebuild the target.

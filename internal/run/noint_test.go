@@ -66,6 +66,14 @@ func TestNoIntegrityDamage(t *testing.T) {
 		{"the sequences killed by a signal", true, []journal.Record{seq(journal.Started, ""), seq(journal.Failed, "SIGKILL")}, true},
 		{"the sequences failed on their own: retried", true, []journal.Record{seq(journal.Started, ""), seq(journal.Failed, "")}, false},
 		{"the sequences done", true, []journal.Record{seq(journal.Started, ""), seq(journal.Done, "")}, false},
+		{"idxbuild refused the target: its broker died under -i", true, []journal.Record{
+			{Job: "idxbuild", Kind: "idxbuild", State: journal.Started},
+			{Job: "idxbuild", Kind: "idxbuild", State: journal.Failed, Err: (&JobError{Reason: "proutil idxbuild exited with code 1", Message: "** Your database cannot be repaired. You must restore a backup copy. (510)"}).Error()}}, true},
+		{"idxbuild failed otherwise", true, []journal.Record{
+			{Job: "idxbuild", Kind: "idxbuild", State: journal.Failed, Err: "proutil idxbuild exited with code 1: ** Cannot find or open file /x/(510)/y, errno = 2. (43)"}}, false},
+		{"a refusal before the target was created again", true, []journal.Record{
+			{Job: "idxbuild", Kind: "idxbuild", State: journal.Failed, Err: "x: ** The last session was run with the no integrity (-i) parameter. (509)"},
+			{Job: "create-target", Kind: "create-target", State: journal.Done}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
