@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/run"
+	"github.com/oedl/oedl/internal/sim/store"
 )
 
 // noIntLayouts: a target served for the loads (its broker started with
@@ -166,5 +168,25 @@ func TestNoIntegrityPreparedTargetRebuilt(t *testing.T) {
 	decided, created := rebuilds(t, e.journal())
 	assert.Equal(t, 1, decided)
 	assert.Equal(t, 1, created, "the run's only creation: the first target was the preparation's")
+	assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+}
+
+// The broker serving the target with -i is killed while a load runs: the
+// target is beyond crash recovery (the next utility to open it is refused
+// with (509)(510)); the run rebuilds it and ends verified.
+func TestNoIntegrityBrokerKilled(t *testing.T) {
+	e := newEnv(t, "sports")
+	largest := largestTable(t, e)
+	r := startSlowRun(t, e, largest, "--no-integrity")
+	r.waitLoadRunning(largest)
+	h, err := store.ReadHolder(store.PathsFor(e.target))
+	require.NoError(t, err)
+	require.True(t, h != nil && h.Alive && h.NoIntegrity, "the target is not served with -i: %+v", h)
+	require.NoError(t, syscall.Kill(h.Pid, syscall.SIGKILL), "kill -9 of the target's broker")
+	require.NoError(t, <-r.exited, r.stderr.String())
+	e.verified()
+	decided, created := rebuilds(t, e.journal())
+	assert.Equal(t, 1, decided)
+	assert.Equal(t, 2, created)
 	assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
 }
