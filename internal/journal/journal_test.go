@@ -301,3 +301,40 @@ func TestReplaySections(t *testing.T) {
 	assert.False(t, r.LoadDone("PUB.big", 0))
 	assert.Equal(t, []string{"PUB.big section 2"}, r.LoadedTwice())
 }
+
+// A target created again (a no-integrity rebuild) holds nothing: every
+// load, repair and sequences/security load of the one before is undone,
+// no area is dirty, and a table loaded into each is not loaded twice.
+func TestReplayTargetCreatedAgain(t *testing.T) {
+	created := func(s State) Record { return Record{Job: "create-target", Kind: "create-target", State: s} }
+	before := []Record{
+		created(Started), created(Done),
+		load("load:PUB.a", "PUB.a", "Data", Started), load("load:PUB.a", "PUB.a", "Data", Done),
+		{Job: "load-sequences", Kind: "load-sequences", State: Started}, {Job: "load-sequences", Kind: "load-sequences", State: Done},
+		load("load:PUB.b", "PUB.b", "Idx", Started), load("load:PUB.b", "PUB.b", "Idx", Failed),
+		load("load:PUB.c", "PUB.c", "Data", Started), // killed in flight
+		{Job: "rebuild-target", Kind: "rebuild-target", State: Repair, Message: "target rebuilt: no-integrity crash"},
+	}
+	tests := []struct {
+		name       string
+		after      []Record
+		dirty      []string
+		aDone, seq bool
+	}{
+		{"decided, not yet created", nil, []string{"Data", "Idx"}, false, true},
+		{"created again half way", []Record{created(Started)}, []string{"Data", "Idx"}, false, true},
+		{"created again", []Record{created(Started), created(Done)}, []string{}, false, false},
+		{"created again and a reloaded", []Record{created(Started), created(Done),
+			load("load:PUB.a@r1", "PUB.a", "Data", Started), load("load:PUB.a@r1", "PUB.a", "Data", Done)}, []string{}, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Replay(append(append([]Record{}, before...), tt.after...))
+			assert.Equal(t, tt.dirty, r.DirtyAreas())
+			assert.Equal(t, tt.aDone, r.LoadDone("PUB.a", 0))
+			assert.Equal(t, tt.seq, r.IsDone("load-sequences"))
+			assert.Empty(t, r.LoadedTwice())
+			assert.NotContains(t, r.Dirty, "", "a rebuild decision names no area")
+		})
+	}
+}

@@ -93,6 +93,10 @@ func Replay(recs []Record) *Replayed {
 		}
 		isLoad := rec.Kind == "load"
 		isRepair := rec.Kind == "repair"
+		if rec.Kind == "create-target" && rec.State == Done {
+			// A target created (again): nothing is loaded into it.
+			r.recreated(inflight)
+		}
 		key := LoadKey{rec.Table, rec.Section}
 		var ld *Load
 		if isLoad {
@@ -135,6 +139,9 @@ func Replay(recs []Record) *Replayed {
 				}
 			}
 		case Repair:
+			if rec.Area == "" {
+				break // not an area's (a rebuild of the target: create-target does it)
+			}
 			// A decision, not an outcome: the area stays dirty until a
 			// repair job records Done.
 			if _, ok := r.Dirty[rec.Area]; !ok {
@@ -180,6 +187,25 @@ func (r *Replayed) Procs() []JobProc {
 type JobProc struct {
 	Job  string
 	Proc sysproc.ID
+}
+
+// targetKinds are the jobs that work on the target after it is created:
+// a target created again undoes them all.
+var targetKinds = map[string]bool{"load": true, "load-batch": true, "load-sequences": true, "load-security": true, "repair": true,
+	"idxbuild": true, "analyze-target": true, "post": true}
+
+// recreated applies a target created again: every load and repair of the
+// one before is undone, and no area is dirty.
+func (r *Replayed) recreated(inflight map[LoadKey]Record) {
+	clear(r.Dirty)
+	clear(r.onlyInflight)
+	clear(inflight)
+	clear(r.Loads)
+	for _, j := range r.Jobs {
+		if targetKinds[j.Kind] {
+			j.State, j.Done = "", nil
+		}
+	}
 }
 
 // repaired applies a completed truncate of area: every load done into it

@@ -12,6 +12,8 @@ const (
 	MsgCannotOpen        = 43    // ** Cannot find or open file %s, errno = %i.
 	MsgInUseSingle       = 263   // ** The database %s is in use in single-user mode.
 	MsgInUseMulti        = 276   // ** The database %s is in use in multi-user mode.
+	MsgLastNoIntegrity   = 509   // ** The last session was run with the no integrity (-i) parameter. (KB P16747)
+	MsgCannotRepair      = 510   // ** Your database cannot be repaired. You must restore a backup copy. (KB P16747)
 	MsgNoIntegrity       = 512   // ** This session is being run with the no-integrity (-i) option.
 	MsgIdxbuildAborted   = 651   // Index reconstruction utility was aborted. Rerun it to completion.
 	MsgDBCopied          = 1365  // procopy success: Database copied from %s.

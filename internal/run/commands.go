@@ -98,7 +98,7 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 		// build indexes needs an empty table and one file: the load of a
 		// table dumped whole, not a threaded dump's sections (KB 20206).
 		// The indexes it cannot build stay inactive for idxbuild.
-		o := openedge.LoadOptions{}
+		o := openedge.LoadOptions{NoIntegrity: c.loadsNoIntegrity()}
 		if c.BuildIndexes && j.Section == 0 && len(files) == 1 {
 			o.BuildIndexes, o.TempDir = true, filepath.Join(c.Work, "sort")
 		}
@@ -116,7 +116,7 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 		} else if len(j.Members) > 0 {
 			first = sectionFile(c.dumpDir(j.Members[0].Table), j.Members[0].Table, 1)
 		}
-		return []step{{argv: append([]string{c.bin("proutil")}, openedge.LoadArgs(c.Target, first, openedge.LoadOptions{Dumplist: c.batchList(j)})...), utility: "load"}}
+		return []step{{argv: append([]string{c.bin("proutil")}, openedge.LoadArgs(c.Target, first, openedge.LoadOptions{Dumplist: c.batchList(j), NoIntegrity: c.loadsNoIntegrity()})...), utility: "load"}}
 	case schedule.KindRepair:
 		truncate := c.truncateStep(j.Area)
 		if c.served(schedule.DBTarget) && j.Exclusive {
@@ -166,7 +166,11 @@ func (c *Config) truncateStep(area string) step {
 
 func (c *Config) serveStep(which string) step {
 	c = c.atDB(which)
-	return step{argv: []string{c.bin("proserve"), c.db(which)}, host: c.host}
+	argv := []string{c.bin("proserve"), c.db(which)}
+	if which == schedule.DBTarget && c.NoIntegrity {
+		argv = append(argv, "-i") // served only for the loads (noint.go)
+	}
+	return step{argv: argv, host: c.host}
 }
 
 func (c *Config) shutdownStep(which string) step {

@@ -46,6 +46,13 @@ type Config struct {
 	// model prices mostly as start-up. Not with BuildIndexes, whose load
 	// builds one table's indexes per call.
 	BatchLoads bool
+	// NoIntegrity loads into a target without crash protection (-i): the
+	// broker serving it for the loads is started with -i, a load that
+	// opens it single-user is given -i (noint.go). A target that dies in
+	// that mode cannot be repaired (509)(510): a load that fails makes
+	// the run create the target again and reload every table, which the
+	// dumps allow since the target holds nothing else.
+	NoIntegrity bool
 
 	Resume bool
 	// Force replaces an existing target, and only one the target's record

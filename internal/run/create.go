@@ -32,6 +32,9 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	// invocation of this run that was killed) names the files it made.
 	if cur, err := manifest.ReadRecord(view, recPath); err == nil && cur != nil && filepath.Clean(cur.Work) == filepath.Clean(e.cfg.Work) {
 		rules.Record, rules.Replace = cur, true
+		if p.ownWritten {
+			rules.Record = cur.WithoutIdentities()
+		}
 	}
 	found, err := manifest.Prove(view, p.entries, rules)
 	if err != nil {

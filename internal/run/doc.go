@@ -41,6 +41,10 @@
 //     graph, journalled and shown like any other, and bounded per area.
 //     A failed or unfinished load found on --resume repairs its area
 //     before any load goes in.
+//     In a --no-integrity run (noint.go) no area is truncated: a target
+//     that died under -i cannot be opened (509), so the run creates it
+//     again and loads every table again, journalled as a rebuild-target
+//     decision.
 //   - The settings that shape the graph (concurrency, threaded dumps) come
 //     from the journal on --resume, so that a table dumped in sections is
 //     never loaded again as a whole.

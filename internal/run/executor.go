@@ -31,9 +31,13 @@ type Executor struct {
 
 	outcomes chan schedule.Outcome
 
-	mu      sync.Mutex
-	recs    []journal.Record // everything in the journal, this run and earlier ones
-	started map[string]bool  // jobs the dispatcher started in this invocation
+	mu   sync.Mutex
+	recs []journal.Record // everything in the journal, this run and earlier ones
+	// targetDamaged: a load of a no-integrity run failed in this attempt
+	// (noint.go); the target is rebuilt on the resume.
+	targetDamaged bool
+	notRun        map[string]bool // jobs ended before they ran, on the damaged target
+	started       map[string]bool // jobs the dispatcher started in this invocation
 	// superseded are loads that failed and were handed to a repair: the
 	// dispatcher counts them finished (the repair and the reloads carry the
 	// work on), the events say what really happened.
@@ -90,6 +94,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		repairs:          map[string]int{},
 		repairsThisRun:   map[string]int{},
 		repairQueued:     map[string]bool{},
+		notRun:           map[string]bool{},
 		loadJobs:         map[journal.LoadKey][]string{},
 		redumps:          map[string]string{},
 		externallyServed: map[string]bool{},
@@ -191,6 +196,9 @@ func (e *Executor) emit(ev event.Event) {
 // A retried attempt is told as it happened: job_failed (retrying), then
 // job_retry, then job_started of the next attempt.
 func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedule.Outcome {
+	if out, ok := e.onDamagedTarget(j, attempt, nil); ok {
+		return out
+	}
 	for try := 1; ; try++ {
 		start := time.Now()
 		out, rec, err := e.do(ctx, j, attempt)
@@ -228,11 +236,20 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: err}
 		}
+		if e.cfg.NoIntegrity && j.Section == 0 && (j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch) {
+			return e.rebuildAfter(j, err, f)
+		}
 		if j.Kind == schedule.KindLoad && j.Section > 0 {
+			if e.cfg.NoIntegrity {
+				e.markTargetDamaged() // the resume rebuilds: nothing more goes into it
+			}
 			return e.sectionFailed(j, err, f)
 		}
 		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {
 			return e.repairAfter(j, err, f)
+		}
+		if out, ok := e.onDamagedTarget(j, attempt, err); ok {
+			return out
 		}
 		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)
 		e.noteFailure(j.ID, f)

@@ -27,8 +27,13 @@ type targetProof struct {
 	rules   manifest.Rules
 	// keep: a resume continues into the target it created; nothing is
 	// replaced, every existing file was checked to be the record's.
-	keep    bool
-	replace []manifest.Found // files create-target removes first
+	keep bool
+	// ownWritten: a rebuild of the run's own target (noint.go), which its
+	// utilities wrote since the record stamped it (oesim, like OpenEdge,
+	// may rewrite a file whole): the record's names prove the files, as
+	// for keep, not the identities it stamped at creation.
+	ownWritten bool
+	replace    []manifest.Found // files create-target removes first
 }
 
 // targetEntries lists every file of the target: those prostrct create
@@ -66,7 +71,7 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 	if err != nil {
 		return nil, precondition("the target's record: %v", err)
 	}
-	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget}
+	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget, ownWritten: r.rebuild}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
 		Replace: c.Force || resumed || r.prepared != nil}
 	switch {
@@ -77,7 +82,7 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		// A run begun by an oedl that wrote no record: the journal proves
 		// it created the target; the files are its own unless the source's.
 		p.rules.Record = manifest.NewRecord(target, c.Work, entries)
-	case p.keep && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
+	case (p.keep || p.ownWritten) && rec != nil && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
 		// The run's own target, which its utilities have been writing.
 		p.rules.Record = rec.WithoutIdentities()
 	}

@@ -71,6 +71,9 @@ type runner struct {
 	prepared *preparedTarget
 	// prepareOnly: this is `oedl prepare`, which writes the target alone.
 	prepareOnly bool
+	// rebuild: a no-integrity load died, and this resume creates the
+	// run's own target again (noint.go).
+	rebuild bool
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -188,6 +191,14 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
+	}
+	// A no-integrity run whose load failed or died: the target is beyond
+	// crash recovery and is created again (noint.go).
+	rebuildWhy := ""
+	if resumed && r.resumeKeepsTarget {
+		if rebuildWhy = noIntegrityDamage(c, rp); rebuildWhy != "" {
+			r.resumeKeepsTarget, r.rebuild = false, true
+		}
 	}
 	if resumed {
 		r.dumpProven = func(table string) bool { ok, _ := rp.ProvenBy(schedule.DumpID(table), r.fileSize); return ok }
@@ -325,6 +336,14 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
 		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
+	if rebuildWhy != "" {
+		rec := rebuildRecord(c, rebuildWhy)
+		if err := e.record(rec); err != nil {
+			return nil, none, err
+		}
+		c.Log.Warn(rec.Message + ": " + rebuildWhy)
+		e.emitRebuild(rec)
+	}
 	for _, w := range r.warnings {
 		c.Log.Warn(w)
 		c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: w})
@@ -560,7 +579,7 @@ func (c *Config) settings() map[string]int64 {
 	}
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
-		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads)}
+		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads), "no_integrity": boolSetting(c.NoIntegrity)}
 }
 
 func boolSetting(b bool) int64 {
@@ -589,6 +608,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
 		c.BuildIndexes = s["build_indexes"] == 1
 		c.BatchLoads = s["batch_loads"] == 1
+		c.NoIntegrity = s["no_integrity"] == 1
 	}
 	return nil
 }
@@ -668,7 +688,12 @@ func (e *Executor) emitMembers(id string, ev event.Event) {
 			e.mu.Unlock()
 			me.Attempt, me.Records, me.Bytes = final.Attempt, final.Records, final.Bytes
 		case event.JobFailed, event.JobCancelled:
-			me.Attempt = e.starts1(me.Job)
+			e.mu.Lock()
+			notRun := e.notRun[id]
+			e.mu.Unlock()
+			if me.Attempt = e.starts1(me.Job); notRun {
+				me.Attempt = e.attempt(me.Job) // as its job_started said: it journalled no start
+			}
 		}
 		e.sink.Emit(me)
 	}
@@ -690,7 +715,10 @@ func (e *Executor) repairLog() []string {
 	defer e.mu.Unlock()
 	var out []string
 	for _, r := range e.recs[e.firstRec:] {
-		if r.State == journal.Repair {
+		switch {
+		case r.State == journal.Repair && r.Area == "":
+			out = append(out, r.Job+": "+r.Message) // the target's, not an area's (noint.go)
+		case r.State == journal.Repair:
 			out = append(out, r.Area+": "+r.Message)
 		}
 	}

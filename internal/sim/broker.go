@@ -44,7 +44,10 @@ func runProserve(p *proc) int {
 	}
 	if h, _ := store.ReadHolder(paths); h != nil && h.Alive {
 		return p.failErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})
+	} else if h != nil && h.NoIntegrity {
+		return p.failErr(&store.DamagedError{DB: paths.Base})
 	}
+	noInt := fs.bools["-i"]
 	exe, err := os.Executable()
 	if err != nil {
 		return p.failErr(err)
@@ -55,6 +58,9 @@ func runProserve(p *proc) int {
 	}
 	defer lg.Close()
 	cmd := exec.Command(exe, paths.Base)
+	if noInt {
+		cmd.Args = append(cmd.Args, "-i")
+	}
 	cmd.Args[0] = filepath.Join(filepath.Dir(exe), "_mprosrv")
 	cmd.Env = append(os.Environ(), brokerChildEnv+"=1")
 	cmd.Stdout, cmd.Stderr = lg, lg
@@ -83,6 +89,9 @@ func runProserve(p *proc) int {
 	cmd.Process.Release()
 	now := time.Now().Format("15:04:05")
 	p.say("%s", Release)
+	if noInt {
+		p.msg("512")
+	}
 	p.msg("333", now)
 	p.msg("5644", now, "oesim", pid)
 	return exitOK
@@ -107,6 +116,15 @@ func runMprosrv(p *proc) int {
 	if err != nil {
 		logLine(paths.Log(), "BROKER", err.Error())
 		return exitFail
+	}
+	if len(p.args) > 1 && p.args[1] == "-i" {
+		// Its clients write without crash protection from the start:
+		// the broker dying from here on leaves the database damaged.
+		if err := lease.SetNoIntegrity(); err != nil {
+			logLine(paths.Log(), "BROKER", err.Error())
+			return exitFail
+		}
+		logLine(paths.Log(), "BROKER", "(512) This session is being run with the no-integrity (-i) option.")
 	}
 	if lease.Recovered != nil {
 		logLine(paths.Log(), "BROKER", fmt.Sprintf("(5326) Begin Physical Redo Phase at 0 . Previous holder pid %d died.", lease.Recovered.Pid))

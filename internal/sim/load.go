@@ -125,6 +125,9 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 		return rc
 	}
 	defer s.close()
+	if rc := s.noIntegrity(fs.bools["-i"], &opts); rc != 0 {
+		return rc
+	}
 
 	dumps := make([]*openDump, 0, len(files))
 	defer func() {

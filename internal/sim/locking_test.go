@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,15 +91,7 @@ func TestKilledLoadIsRecovered(t *testing.T) {
 	tbl := biggest(before)
 	env.ok(t, "proutil", db, "-C", "dump", tbl.Name, dir)
 
-	tgt := filepath.Join(env.work, "copy", "sports")
-	require.NoError(t, os.MkdirAll(filepath.Dir(tgt), 0o755))
-	st, err := os.ReadFile(db + ".st")
-	require.NoError(t, err)
-	stPath := tgt + ".st"
-	require.NoError(t, os.WriteFile(stPath, []byte(strings.ReplaceAll(string(st), " .\n", " "+filepath.Dir(tgt)+"\n")), 0o644))
-	env.ok(t, "prostrct", "create", tgt, stPath, "-blocksize", "8192")
-	env.ok(t, "procopy", filepath.Join(env.dlc, "empty8"), tgt)
-	env.ok(t, "_progres", "-b", "-db", tgt, "-p", "prodict/load_df.p", "-param", db+".df")
+	tgt := emptyCopy(t, env, db, "copy")
 	hangAt := strconv.FormatInt(tbl.Records-1, 10)
 	kill := startHeld(t, env, tgt, "load:hang-after="+hangAt+",once", tgt, "-C", "load", filepath.Join(dir, tbl.Name+".bd"))
 	kill()
@@ -113,6 +106,60 @@ func TestKilledLoadIsRecovered(t *testing.T) {
 	res, err := openedge.ParseIdxbuildOutput(out)
 	require.NoError(t, err)
 	assert.Positive(t, res.Indexes)
+}
+
+// A holder that dies while it runs with -i (a load given -i, a broker
+// started with -i) leaves a database crash recovery cannot repair: every
+// utility refuses it with (509) and (510). One that ends cleanly leaves it
+// usable, and a killed load without -i is recovered as ever.
+func TestNoIntegrityCrash(t *testing.T) {
+	env, db := smallDB(t)
+	dir := filepath.Join(env.work, "d")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	tbl := biggest(analysis(t, env, db))
+	env.ok(t, "proutil", db, "-C", "dump", tbl.Name, dir)
+	bd := filepath.Join(dir, tbl.Name+".bd")
+	hangAt := strconv.FormatInt(tbl.Records-1, 10)
+	damaged := func(t *testing.T, tgt string) {
+		t.Helper()
+		for _, args := range [][]string{{tgt, "-C", "tabanalys"}, {tgt, "-C", "truncate", "area", "Data"}} {
+			r := env.run(t, nil, "\ny\n", "proutil", args...)
+			assert.Equal(t, exitFail, r.code, r.out)
+			assert.True(t, openedge.HasMessage(r.out, 509) && openedge.HasMessage(r.out, 510), r.out)
+		}
+		r := env.run(t, nil, "", "proserve", tgt)
+		assert.Equal(t, exitFail, r.code, r.out)
+		assert.True(t, openedge.HasMessage(r.out, 509), r.out)
+	}
+	t.Run("clean single-user", func(t *testing.T) {
+		tgt := emptyCopy(t, env, db, "clean")
+		out := env.ok(t, "proutil", tgt, "-C", "load", bd, "-i")
+		assert.True(t, openedge.HasMessage(out, 512), out)
+		assert.Equal(t, tbl.Records, counts(analysis(t, env, tgt))[tbl.QualifiedName()])
+	})
+	t.Run("killed single-user", func(t *testing.T) {
+		tgt := emptyCopy(t, env, db, "killed")
+		startHeld(t, env, tgt, "load:hang-after="+hangAt+",once", tgt, "-C", "load", bd, "-i")()
+		damaged(t, tgt)
+	})
+	t.Run("served clean", func(t *testing.T) {
+		tgt := emptyCopy(t, env, db, "served")
+		out := env.ok(t, "proserve", tgt, "-i")
+		assert.True(t, openedge.HasMessage(out, 512), out)
+		env.ok(t, "proutil", tgt, "-C", "load", bd)
+		env.ok(t, "proshut", tgt, "-by")
+		assert.Equal(t, tbl.Records, counts(analysis(t, env, tgt))[tbl.QualifiedName()])
+	})
+	t.Run("broker killed", func(t *testing.T) {
+		tgt := emptyCopy(t, env, db, "broker")
+		env.ok(t, "proserve", tgt, "-i")
+		h, err := store.ReadHolder(store.PathsFor(tgt))
+		require.NoError(t, err)
+		require.True(t, h.Alive && h.NoIntegrity)
+		require.NoError(t, syscall.Kill(h.Pid, syscall.SIGKILL))
+		require.Eventually(t, func() bool { h, _ := store.ReadHolder(store.PathsFor(tgt)); return !h.Alive }, 10*time.Second, 5*time.Millisecond)
+		damaged(t, tgt)
+	})
 }
 
 func TestServedDatabase(t *testing.T) {

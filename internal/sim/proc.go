@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/oedl/oedl/internal/sim/store"
 	"io"
 	"os"
 	"runtime/debug"
@@ -112,7 +113,11 @@ func (p *proc) failErr(err error) int {
 func (p *proc) sayErr(err error) {
 	var me *msg.Error
 	var k msg.Keyed
+	var damaged *store.DamagedError
 	switch {
+	case errors.As(err, &damaged):
+		p.msg("509")
+		p.msg("510")
 	case errors.As(err, &me):
 		p.msg(me.Key, me.Args...)
 	case errors.As(err, &k):

@@ -102,6 +102,27 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 	return s, 0
 }
 
+// noIntegrity applies -i to a load: single-user, the lease is marked so
+// that dying from here on leaves the database damaged (509); online, -i is
+// the broker's, and a broker started with it has its clients skip the
+// fsync as well.
+func (s *session) noIntegrity(asked bool, o *loadOptions) int {
+	if s.online {
+		h, err := store.ReadHolder(s.paths)
+		if err == nil && h != nil && h.NoIntegrity {
+			o.noSync = true
+		}
+		return 0
+	}
+	if !asked {
+		return 0
+	}
+	if err := s.lease.SetNoIntegrity(); err != nil {
+		return s.p.failErr(err)
+	}
+	return 0
+}
+
 // recover is crash recovery after a holder died with the database open:
 // the segments it committed stay, anything it had not committed was never
 // below the high-water mark, so there is nothing to undo but the lock.

@@ -35,6 +35,22 @@ type Holder struct {
 	Pid   int
 	Host  string
 	Alive bool
+	// NoIntegrity: the holder runs with -i (no crash protection). One
+	// that died so leaves a database crash recovery cannot repair.
+	NoIntegrity bool
+}
+
+// noIntegrityMark is the fourth word of DB.lk while its holder runs
+// with -i.
+const noIntegrityMark = "no-integrity"
+
+// DamagedError is a database whose last holder died while it ran with
+// -i: (509) and (510), and nothing opens it but a restore (or, for oedl,
+// creating it again).
+type DamagedError struct{ DB string }
+
+func (e *DamagedError) Error() string {
+	return msg.E("509").Error() + "\n" + msg.E("510").Error()
 }
 
 // InUseError is (263) or (276).
@@ -90,13 +106,16 @@ func parseHolder(f *os.File) *Holder {
 	if len(fs) >= 3 {
 		h.Host = fs[2]
 	}
+	h.NoIntegrity = len(fs) >= 4 && fs[3] == noIntegrityMark
 	return h
 }
 
 // Lease is a held DB.lk.
 type Lease struct {
-	p Paths
-	f *os.File
+	p           Paths
+	f           *os.File
+	mode        LockMode
+	noIntegrity bool
 	// Recovered is the holder left behind by a process that died holding
 	// the database (nil when DB.lk was absent or clean).
 	Recovered *Holder
@@ -104,7 +123,8 @@ type Lease struct {
 
 // Acquire takes DB.lk in the given mode, or fails with *InUseError when a
 // live process holds it. A DB.lk left by a dead process is taken over and
-// reported in Lease.Recovered, so the caller can run crash recovery.
+// reported in Lease.Recovered, so the caller can run crash recovery; one
+// left by a process that ran with -i is *DamagedError, and stays as it is.
 func Acquire(p Paths, mode LockMode) (*Lease, error) {
 	unlock, err := FileLock(p.BI(), true)
 	if err != nil {
@@ -126,14 +146,13 @@ func Acquire(p Paths, mode LockMode) (*Lease, error) {
 	l := &Lease{p: p, f: f}
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		l.Recovered = parseHolder(f)
+		if l.Recovered.NoIntegrity {
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			f.Close()
+			return nil, &DamagedError{DB: p.Base}
+		}
 	}
-	host, _ := os.Hostname()
-	content := fmt.Sprintf("%s %d %s\n", mode, os.Getpid(), host)
-	if err := f.Truncate(0); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.WriteAt([]byte(content), 0); err != nil {
+	if err := l.SetMode(mode); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -143,12 +162,31 @@ func Acquire(p Paths, mode LockMode) (*Lease, error) {
 // SetMode rewrites the mode in DB.lk (a broker going from Starting to
 // Multi once it serves).
 func (l *Lease) SetMode(mode LockMode) error {
+	l.mode = mode
+	return l.write()
+}
+
+// SetNoIntegrity marks DB.lk as held with -i: from now until Release, a
+// death of the holder leaves the database damaged beyond crash recovery.
+func (l *Lease) SetNoIntegrity() error {
+	l.noIntegrity = true
+	return l.write()
+}
+
+func (l *Lease) write() error {
 	host, _ := os.Hostname()
-	content := fmt.Sprintf("%s %d %s\n", mode, os.Getpid(), host)
+	content := fmt.Sprintf("%s %d %s", l.mode, os.Getpid(), host)
+	if l.noIntegrity {
+		content += " " + noIntegrityMark
+	}
 	if err := l.f.Truncate(0); err != nil {
 		return err
 	}
-	_, err := l.f.WriteAt([]byte(content), 0)
+	_, err := l.f.WriteAt([]byte(content+"\n"), 0)
+	if err == nil && l.noIntegrity {
+		// The mark must be on disk before anything is written unsafely.
+		err = l.f.Sync()
+	}
 	return err
 }
 
