@@ -131,12 +131,15 @@ const keepFailures = 5
 // ready: use NewState. It is not safe for concurrent use; the printers
 // guard it.
 type State struct {
-	Phase    string
-	Started  time.Time
-	Now      time.Time // the latest event time, or Advance
-	Finished bool
-	Err      string // the run's error, once finished
-	Status   string // how the run ended (event.Status*), once finished
+	Phase   string
+	Started time.Time
+	// startSeen: Started came from a run_started event, not from the
+	// first tick (Advance), which may come before it.
+	startSeen bool
+	Now       time.Time // the latest event time, or Advance
+	Finished  bool
+	Err       string // the run's error, once finished
+	Status    string // how the run ended (event.Status*), once finished
 	// Since is when the outage began: the first invocation's start, so
 	// the outage clock counts across resumes. Invocation is which `oedl
 	// run` this is (1 the first, 2 after one resume...).
@@ -198,9 +201,12 @@ func (s *State) Apply(e event.Event) {
 	case event.RunStarted:
 		// A run that resumes in place (run.Run) starts again without having
 		// finished: its clock keeps running from the first start.
-		if s.Started.IsZero() || s.Finished {
+		// A tick may have set Started before this event was read: the
+		// event's time wins.
+		if !s.startSeen || s.Finished {
 			s.Started = e.Time
 		}
+		s.startSeen = true
 		switch {
 		case !e.Since.IsZero():
 			s.Since = e.Since

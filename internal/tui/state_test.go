@@ -363,3 +363,16 @@ func TestStateDoneCountsPlannedSizeAndJobs(t *testing.T) {
 	assert.Equal(t, Progress{Kind: "idxbuild", Jobs: 1, JobsDone: 1}, p[2])
 	assert.Equal(t, 1.0, p[2].Fraction(), "with no size known, jobs tell the progress")
 }
+
+// A tick that reaches the state before run_started (the screen's first
+// redraw raced the event queue) does not move the run's start: the
+// event's time wins, and a second run_started (a resume in place) keeps
+// the first.
+func TestStateStartFromTheEventNotTheTick(t *testing.T) {
+	s := NewState()
+	s.Advance(at(30))
+	s.Apply(event.Event{Time: at(0), Kind: event.RunStarted})
+	assert.Equal(t, 30*time.Second, s.Elapsed())
+	s.Apply(event.Event{Time: at(40), Kind: event.RunStarted})
+	assert.Equal(t, 40*time.Second, s.Elapsed())
+}
