@@ -77,21 +77,57 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 		return "", err
 	}
 	r.warnings = append(r.warnings, r.described.warnings...)
-	if r.prepared != nil {
-		if err := r.provePrepared(ctx, r.prepared, pf.st); err != nil {
-			var nu *NotUntouchedError
-			if !c.Force || !errors.As(err, &nu) {
-				return "", err
-			}
-			r.warnings = append(r.warnings, fmt.Sprintf("--force: the target oedl prepare made is not provably as it left it (%s): it is created again",
-				strings.Join(nu.Why, "; ")))
-			r.prepared, r.resumeKeepsTarget = nil, false
-		}
-	}
-	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
+	dropped, err := r.keepPrepared(ctx, pf.st)
+	if err != nil {
 		return "", err
 	}
-	if exists(c.Target + ".db") {
+	if dropped != "" {
+		r.warnings = append(r.warnings, fmt.Sprintf("--force: the target oedl prepare made is not provably as it left it (%s): it is created again", dropped))
+	}
+	space, err := r.proveTargetFiles(ctx, view, pf.st, source, resumed)
+	if err != nil {
+		return "", err
+	}
+	onto := r.targetSummary("run")
+	if r.prepared != nil {
+		onto = fmt.Sprintf("the target oedl prepare made at %s is kept: its %d files are the ones it made, its tables as empty as it left them",
+			r.prepared.at.Local().Format("2006-01-02 15:04:05"), len(r.proof.entries))
+	}
+	use := "not in use"
+	if r.externallyServed[schedule.DBSource] {
+		use = "ONLINE from a broker oedl did not start (--online-source)"
+	}
+	summary := fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space)
+	return summary + "; " + r.described.summary(), nil
+}
+
+// keepPrepared proves a preparation found in the work directory untouched
+// (provePrepared). One that is not is refused, or under --force dropped
+// (its target created again): dropped then says why.
+func (r *runner) keepPrepared(ctx context.Context, st *openedge.Structure) (dropped string, err error) {
+	if r.prepared == nil {
+		return "", nil
+	}
+	if err := r.provePrepared(ctx, r.prepared, st); err != nil {
+		var nu *NotUntouchedError
+		if !r.cfg.Force || !errors.As(err, &nu) {
+			return "", err
+		}
+		r.prepared, r.resumeKeepsTarget = nil, false
+		return strings.Join(nu.Why, "; "), nil
+	}
+	return "", nil
+}
+
+// proveTargetFiles proves every file the target will have (proveTarget),
+// the target free of other users when it exists, its directories
+// writable, and room for the work; it returns the space found.
+func (r *runner) proveTargetFiles(ctx context.Context, view manifest.FS, st *openedge.Structure, source *manifest.Files, resumed bool) (string, error) {
+	var err error
+	if r.proof, err = r.proveTarget(view, st, source, resumed); err != nil {
+		return "", err
+	}
+	if exists(r.cfg.Target + manifest.SuffixControl) {
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
 			return "", err
 		}
@@ -101,26 +137,21 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 			return "", precondition("target directory %s is not writable: %v", d, err)
 		}
 	}
-	space, err := r.checkSpace()
-	if err != nil {
-		return "", err
-	}
+	return r.checkSpace()
+}
+
+// targetSummary says what the proof found of the target: new files, the
+// one this run (or preparation) created kept, or an earlier oedl target
+// to replace.
+func (r *runner) targetSummary(creator string) string {
 	onto := fmt.Sprintf("%d target files proven new", len(r.proof.entries)-len(r.proof.replace))
 	switch {
-	case r.prepared != nil:
-		onto = fmt.Sprintf("the target oedl prepare made at %s is kept: its %d files are the ones it made, its tables as empty as it left them",
-			r.prepared.at.Local().Format("2006-01-02 15:04:05"), len(r.proof.entries))
 	case r.proof.keep:
-		onto = "the target this run created is kept"
+		onto = "the target this " + creator + " created is kept"
 	case len(r.proof.replace) > 0:
 		onto += fmt.Sprintf(", %d of an earlier oedl target to replace", len(r.proof.replace))
 	}
-	use := "not in use"
-	if r.externallyServed[schedule.DBSource] {
-		use = "ONLINE from a broker oedl did not start (--online-source)"
-	}
-	summary := fmt.Sprintf("DLC %s; source %s %s (%d files); %s; %s", c.DLC, c.Source, use, source.Len(), onto, space)
-	return summary + "; " + r.described.summary(), nil
+	return onto
 }
 
 // checkDLC finds $DLC, the utilities named and the empty database the

@@ -151,39 +151,14 @@ func (r *runner) preflightPrepare(ctx context.Context, resumed bool) (string, er
 	if err != nil {
 		return "", err
 	}
-	if r.prepared != nil {
-		if err := r.provePrepared(ctx, r.prepared, pf.st); err != nil {
-			var nu *NotUntouchedError
-			if !c.Force || !errors.As(err, &nu) {
-				return "", err
-			}
-			r.prepared, r.resumeKeepsTarget = nil, false
-		}
-	}
-	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
+	if _, err := r.keepPrepared(ctx, pf.st); err != nil {
 		return "", err
 	}
-	if exists(c.Target + manifest.SuffixControl) {
-		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
-			return "", err
-		}
-	}
-	for _, d := range r.proof.dirs() {
-		if err := writable(d); err != nil {
-			return "", precondition("target directory %s is not writable: %v", d, err)
-		}
-	}
-	space, err := r.checkSpace()
+	space, err := r.proveTargetFiles(ctx, view, pf.st, source, resumed)
 	if err != nil {
 		return "", err
 	}
-	onto := fmt.Sprintf("%d target files proven new", len(r.proof.entries)-len(r.proof.replace))
-	switch {
-	case r.proof.keep:
-		onto = "the target this preparation created is kept"
-	case len(r.proof.replace) > 0:
-		onto += fmt.Sprintf(", %d of an earlier oedl target to replace", len(r.proof.replace))
-	}
+	onto := r.targetSummary("preparation")
 	return fmt.Sprintf("DLC %s; source %s (%d files, listed online); %s; %s", c.DLC, c.Source, source.Len(), onto, space), nil
 }
 
