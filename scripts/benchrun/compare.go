@@ -60,28 +60,12 @@ type way struct {
 }
 
 func compare(profiles, disks string, startupMS int, out string, keep bool) error {
-	root, err := os.Getwd()
+	root, base, bin, dlc, cleanup, err := workbench("compare", keep)
 	if err != nil {
 		return err
 	}
-	base, err := os.MkdirTemp("", "oedl-compare-")
-	if err != nil {
-		return err
-	}
-	if !keep {
-		defer os.RemoveAll(base)
-	}
+	defer cleanup()
 	say := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "compare: "+f+"\n", a...) }
-	bin := filepath.Join(base, "bin")
-	for _, p := range []string{"oedl", "oesim"} {
-		if err := sh(root, nil, "go", "build", "-o", filepath.Join(bin, p), "./cmd/"+p); err != nil {
-			return err
-		}
-	}
-	dlc := filepath.Join(base, "dlc")
-	if err := sh(base, nil, filepath.Join(bin, "oesim"), "install", dlc); err != nil {
-		return err
-	}
 	env := []string{"DLC=" + dlc}
 	ds, err := parseDisks(disks)
 	if err != nil {

@@ -58,28 +58,12 @@ func main() {
 }
 
 func bench(scale string, mbps, iops float64, startupMS int, out string, keep bool) error {
-	root, err := os.Getwd()
+	root, base, bin, dlc, cleanup, err := workbench("bench", keep)
 	if err != nil {
 		return err
 	}
-	base, err := os.MkdirTemp("", "oedl-bench-")
-	if err != nil {
-		return err
-	}
-	if !keep {
-		defer os.RemoveAll(base)
-	}
+	defer cleanup()
 	say := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "bench: "+f+"\n", a...) }
-	bin := filepath.Join(base, "bin")
-	for _, p := range []string{"oedl", "oesim"} {
-		if err := sh(root, nil, "go", "build", "-o", filepath.Join(bin, p), "./cmd/"+p); err != nil {
-			return err
-		}
-	}
-	dlc := filepath.Join(base, "dlc")
-	if err := sh(base, nil, filepath.Join(bin, "oesim"), "install", dlc); err != nil {
-		return err
-	}
 	src := filepath.Join(base, "src", "erp")
 	os.MkdirAll(filepath.Dir(src), 0o755)
 	env := []string{"DLC=" + dlc}
@@ -288,6 +272,34 @@ func sh(dir string, env []string, name string, args ...string) error {
 		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, tail(string(out), 3000))
 	}
 	return nil
+}
+
+// workbench makes the benchmark's directory (kept with keep), builds
+// oedl and oesim into it and installs oesim's DLC there. cleanup removes
+// it unless kept.
+func workbench(name string, keep bool) (root, base, bin, dlc string, cleanup func(), err error) {
+	cleanup = func() {}
+	if root, err = os.Getwd(); err != nil {
+		return
+	}
+	if base, err = os.MkdirTemp("", "oedl-"+name+"-"); err != nil {
+		return
+	}
+	if !keep {
+		cleanup = func() { os.RemoveAll(base) }
+	}
+	bin = filepath.Join(base, "bin")
+	for _, p := range []string{"oedl", "oesim"} {
+		if err = sh(root, nil, "go", "build", "-o", filepath.Join(bin, p), "./cmd/"+p); err != nil {
+			cleanup()
+			return
+		}
+	}
+	dlc = filepath.Join(base, "dlc")
+	if err = sh(base, nil, filepath.Join(bin, "oesim"), "install", dlc); err != nil {
+		cleanup()
+	}
+	return
 }
 
 func tail(s string, n int) string {
