@@ -96,36 +96,35 @@ func compare(profiles, disks string, startupMS int, out string, keep bool) error
 		for _, d := range ds {
 			c := &cell{profile: profile, scale: scale, disk: d, tables: len(p.Tables), bytes: p.Totals.Bytes}
 			cells = append(cells, c)
-			ways := []way{
-				{"oedl", func(c *cell, e []string, dir string) result {
-					work := filepath.Join(dir, "work")
-					r := timed(base, e, oedl, "run", "--source", src, "--target", filepath.Join(dir, "tgt", profile),
-						"--plan", planDir, "--work", work, "--dlc", dlc, "--no-tui")
-					if r.verified { // the run verifies its counts; its bound comes from its journal
-						b, err := trueBound(work, planDir, p, d.mbps, false)
-						if err != nil {
-							return result{note: err.Error()}
-						}
-						c.bound = b
-					}
-					return r
-				}},
-				{"oedl-prepared", func(c *cell, e []string, dir string) result {
+			// runOedl times oedl run; prepared: after oedl prepare, untimed.
+			// The run verifies its counts; its bound comes from its journal.
+			runOedl := func(prepared bool) func(*cell, []string, string) result {
+				return func(c *cell, e []string, dir string) result {
 					work, tgt := filepath.Join(dir, "work"), filepath.Join(dir, "tgt", profile)
-					if err := sh(base, e, oedl, "prepare", "--source", src, "--target", tgt, "--plan", planDir, "--work", work, "--dlc", dlc); err != nil {
-						return result{note: "prepare: " + err.Error()}
+					if prepared {
+						if err := sh(base, e, oedl, "prepare", "--source", src, "--target", tgt, "--plan", planDir, "--work", work, "--dlc", dlc); err != nil {
+							return result{note: "prepare: " + err.Error()}
+						}
 					}
 					r := timed(base, e, oedl, "run", "--source", src, "--target", tgt,
 						"--plan", planDir, "--work", work, "--dlc", dlc, "--no-tui")
 					if r.verified {
-						b, err := trueBound(work, planDir, p, d.mbps, true)
+						b, err := trueBound(work, planDir, p, d.mbps, prepared)
 						if err != nil {
 							return result{note: err.Error()}
 						}
-						c.prepBound = b
+						if prepared {
+							c.prepBound = b
+						} else {
+							c.bound = b
+						}
 					}
 					return r
-				}},
+				}
+			}
+			ways := []way{
+				{"oedl", runOedl(false)},
+				{"oedl-prepared", runOedl(true)},
 				{"sequential", func(c *cell, e []string, dir string) result {
 					work := filepath.Join(dir, "work")
 					r := timed(base, e, filepath.Join(root, "scripts", "sequential-dumpload.sh"), src, filepath.Join(dir, "tgt", profile), planDir, work)
