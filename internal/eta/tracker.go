@@ -22,6 +22,11 @@ type Config struct {
 	// Path, when set, is replaced with each eta event (JSON), for `oedl
 	// status`.
 	Path string
+	// TracePath, when set, gets a line (JSON, appended) for each forecast:
+	// the eta event's figures, the running jobs as the forecast took them
+	// and the job plan it simulated (trace.go), to compare afterwards
+	// with what the run did (scripts/etareplay -trace).
+	TracePath string
 	// Samples is the number of simulations behind the P50-P90 range
 	// (default DefaultSamples).
 	Samples int
@@ -228,6 +233,11 @@ func (t *Tracker) Forecast(ctx context.Context, full bool) (*event.ETA, error) {
 	t.mu.Unlock()
 	ev := event.Event{V: event.SchemaVersion, Time: now, Kind: event.ETAKind, ETA: e}
 	t.cfg.Out.Emit(ev)
+	if t.cfg.TracePath != "" {
+		if err := t.trace(ev, left, f); err != nil {
+			return e, err
+		}
+	}
 	if t.cfg.Path != "" {
 		if data, err := json.Marshal(ev); err == nil {
 			if err := atomicfile.WriteFileNoSync(t.cfg.Path, append(data, '\n')); err != nil {
