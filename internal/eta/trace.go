@@ -3,6 +3,7 @@ package eta
 import (
 	"encoding/json"
 	"os"
+	"time"
 
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
@@ -12,7 +13,8 @@ import (
 // of the work left it simulated. The ETA's error is only measurable after
 // the run; the trace says which jobs the forecast got wrong.
 type TraceLine struct {
-	event.Event
+	Time    time.Time                   `json:"time"`
+	ETA     *event.ETA                  `json:"eta"`
 	Running map[string]estimate.Running `json:"running"`
 	Jobs    []estimate.JobForecast      `json:"jobs"`
 }
@@ -20,7 +22,7 @@ type TraceLine struct {
 // trace appends one forecast to TracePath (the forecasts run one at a
 // time, on Run's goroutine).
 func (t *Tracker) trace(ev event.Event, left estimate.Left, f *estimate.Forecast) error {
-	data, err := json.Marshal(TraceLine{Event: ev, Running: left.Running, Jobs: f.Jobs})
+	data, err := json.Marshal(TraceLine{Time: ev.Time, ETA: ev.ETA, Running: left.Running, Jobs: f.Jobs})
 	if err != nil {
 		return err
 	}
