@@ -39,6 +39,11 @@ type Running struct {
 	// when it has reported none: a start-up, or a job that reports nothing
 	// until it ends).
 	Fraction float64 `json:"fraction,omitempty"`
+	// ProgressAt is the time it had run when it reported Fraction (0:
+	// now). A job that reports only whole parts (idxbuild's areas) has
+	// spent the time since on the next part: its pace is Fraction in
+	// ProgressAt, not in Elapsed.
+	ProgressAt time.Duration `json:"progress_at_ns,omitempty"`
 }
 
 // Section is the load of one .bd section of a threaded dump.

@@ -106,6 +106,9 @@ type job struct {
 	started time.Time
 	bytes   int64 // so far
 	total   int64 // expected
+	// progressed is when bytes last grew (a job reporting whole parts
+	// spends the time after on the next one).
+	progressed time.Time
 }
 
 var _ event.Sink = (*Tracker)(nil)
@@ -152,7 +155,9 @@ func (t *Tracker) Emit(e event.Event) {
 		j.running, j.done, j.started, j.bytes = true, false, e.Time, 0
 		t.beginOnce.Do(func() { close(t.begun) })
 	case event.JobProgress:
-		j.bytes = max(j.bytes, e.Bytes)
+		if e.Bytes > j.bytes {
+			j.bytes, j.progressed = e.Bytes, e.Time
+		}
 	case event.JobFinished:
 		j.running, j.done = false, true
 		if e.Elapsed > 0 {
@@ -189,6 +194,7 @@ func (t *Tracker) Left(now time.Time) estimate.Left {
 			r := estimate.Running{Elapsed: max(0, now.Sub(j.started))}
 			if j.total > 0 && j.bytes > 0 {
 				r.Fraction = min(1, float64(j.bytes)/float64(j.total))
+				r.ProgressAt = max(0, j.progressed.Sub(j.started))
 			}
 			left.Running[id] = r
 		}

@@ -52,7 +52,8 @@ func TestTrackerFoldsTheRun(t *testing.T) {
 	}
 	left := tr.Left(at(40))
 	assert.Equal(t, map[string]bool{"preflight": true, "dump:PUB.a": true}, left.Done)
-	assert.Equal(t, map[string]estimate.Running{"dump:PUB.big": {Elapsed: 30 * time.Second, Fraction: 0.25}}, left.Running)
+	assert.Equal(t, map[string]estimate.Running{"dump:PUB.big": {Elapsed: 30 * time.Second, Fraction: 0.25, ProgressAt: 20 * time.Second}},
+		left.Running, "its 25 %% reported 20 s after it started, 30 s before now")
 	assert.Equal(t, []estimate.Finished{{Job: "dump:PUB.a", Start: at(10), Elapsed: 2 * time.Second}}, left.Finished)
 	assert.ElementsMatch(t, []estimate.Section{
 		{Table: "PUB.a", Section: 1, Records: 1, Bytes: 100},
