@@ -67,7 +67,7 @@ func TestReplayOfAThreadedDump(t *testing.T) {
 	brackets := func() jobWork {
 		w := jobWork{startup: 0.5, sections: true}
 		for _, share := range bracketShares(2, 0.25) {
-			w.flows = append(w.flows, diskJob(share*100*mb).flows[0])
+			w.flows = append(w.flows, diskJob(share * 100 * mb).flows[0])
 		}
 		return w
 	}
