@@ -145,6 +145,9 @@ func (j *pastJob) predicted() (seconds float64, ok bool) {
 type prediction struct {
 	group         string
 	startup, work float64
+	// observed: a running job whose part done is an observation already
+	// (a dump or load far enough along).
+	observed bool
 }
 
 // startupOf is the part of a job's predicted time that is its start-up
@@ -229,8 +232,10 @@ func (l *Live) evidence(left Left, lg *leftGraph) ([]observation, map[string]pre
 			if body := p.end - p.start - p.w.startup; body > 0 && p.done > 0 {
 				whole = p.w.startup + body/p.done
 			}
-			running[p.id] = l.split(j, p.w, whole)
-			if !fineProgress(j.Kind) || p.fraction < minPartial {
+			pr := l.split(j, p.w, whole)
+			pr.observed = ok && fineProgress(j.Kind) && p.fraction >= minPartial
+			running[p.id] = pr
+			if !pr.observed {
 				continue
 			}
 		}
