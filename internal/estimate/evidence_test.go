@@ -50,8 +50,8 @@ func TestFitSeparatesStartupsFromWork(t *testing.T) {
 }
 
 // A group without jobs of its own follows its kin (idxbuild and the
-// source's tabanalys the dumps, the others the run); a group with many
-// follows its own.
+// source's tabanalys the dumps, the target's tabanalys the model, the
+// others the run); a group with many follows its own.
 func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 	var obs []observation
 	for g, work := range map[string]float64{groupDump: 1.5, groupLoad: 0.5} {
@@ -66,7 +66,7 @@ func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 	same := func(a, b Factors) bool { return a.Startup == b.Startup && a.Work == b.Work }
 	assert.True(t, same(f[groupAll], f[groupOther]), "no other step yet: the run's factors")
 	assert.True(t, same(f[groupDump], f[groupSourceTba]), "the source's tabanalys: the dumps'")
-	assert.True(t, same(f[groupAll], f[groupTargetTba]), "the target's tabanalys: the run's")
+	assert.True(t, same(Identity, f[groupTargetTba]), "the target's tabanalys: the model's")
 	assert.Equal(t, f[groupDump].Startup, f[groupIdxbuild].Startup, "idxbuild has none: the dumps' factors")
 	assert.Equal(t, f[groupDump].Work, f[groupIdxbuild].Work)
 	assert.Zero(t, f[groupIdxbuild].Evidence)
