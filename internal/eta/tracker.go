@@ -66,6 +66,11 @@ type Tracker struct {
 	// job it skipped (a resume) and queued by then.
 	begun     chan struct{}
 	beginOnce sync.Once
+	// wake hears the first job of a kind that ends: evidence of a group
+	// the forecasts had only the prior for (Run forecasts again as soon
+	// as MinInterval allows). ended has the kinds seen end.
+	wake  chan struct{}
+	ended map[schedule.Kind]bool
 }
 
 type finishAt struct{ at, finish time.Time }
@@ -127,7 +132,8 @@ func New(cfg Config) *Tracker {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, begun: make(chan struct{})}
+	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, begun: make(chan struct{}),
+		wake: make(chan struct{}, 1), ended: map[schedule.Kind]bool{}}
 }
 
 // Emit folds one event (O(1); called from the run's goroutines).
@@ -162,6 +168,13 @@ func (t *Tracker) Emit(e event.Event) {
 		j.running, j.done = false, true
 		if e.Elapsed > 0 {
 			t.finished = append(t.finished, estimate.Finished{Job: e.Job, Start: e.Time.Add(-e.Elapsed), Elapsed: e.Elapsed})
+		}
+		if !t.ended[j.kind] {
+			t.ended[j.kind] = true
+			select {
+			case t.wake <- struct{}{}:
+			default: // a wake-up is pending already
+			}
 		}
 	case event.JobSkipped:
 		j.running, j.done = false, true
@@ -285,12 +298,39 @@ func (t *Tracker) Run(ctx context.Context) {
 		default:
 			wait = max(wait, time.Duration(float64(e.CPU)/half))
 		}
-		timer := time.NewTimer(wait)
+		if !t.sleep(ctx, wait) {
+			return
+		}
+	}
+}
+
+// sleep waits wait, or MinInterval when the first job of a kind ends
+// meanwhile: the forecast before it had only that group's prior, and the
+// budget's wait (for the 529 tables of an erp run, 3 to 6 s) could let the
+// screen show it well into a phase that is already proving it wrong (an
+// erp run's ETA halfway through was the one made before its first load
+// ended: +31 %). At most one early forecast per kind of job in a run.
+// false when ctx ends.
+func (t *Tracker) sleep(ctx context.Context, wait time.Duration) bool {
+	start := time.Now()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	wake := t.wake
+	for {
 		select {
 		case <-ctx.Done():
-			timer.Stop()
-			return
+			return false
 		case <-timer.C:
+			return true
+		case <-wake:
+			wake = nil
+			least := t.cfg.MinInterval - time.Since(start)
+			if least <= 0 {
+				return true
+			}
+			if least < wait {
+				timer.Reset(least)
+			}
 		}
 	}
 }
