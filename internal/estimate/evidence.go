@@ -52,10 +52,10 @@ import (
 // in the run: the pooled factors are mostly the loads' and the dumps'
 // work, which made it 0.25 to 1.3 times what it took on the oesim runs
 // of issue 14 (docs/benchmarks/eta.md) where the model made it 0.8 to
-// 1.25 times, and the source's tabanalys ran beside the dumps, three to
-// ten times its time alone. The source's tabanalys is not the
-// target's kin: it reads the source while the dumps do, and what it shows
-// of that contention says nothing of a read alone at the end.
+// 1.25 times. The source's tabanalys is not the target's kin: it reads
+// the source while the dumps do (on oesim three to ten times its time
+// alone), and what it shows of that contention says nothing of a read
+// alone at the end.
 //
 // One neighbour's burst can stall a few jobs far beyond anything the
 // factors explain; the fit is done twice, the second time without the jobs
