@@ -42,6 +42,7 @@ type RunOptions struct {
 	BuildIndexes   bool
 	BatchLoads     bool
 	NoIntegrity    bool
+	ETATrace       bool
 	Retries        int
 	JobTimeout     time.Duration
 	Resume, Force  bool
@@ -115,6 +116,9 @@ EXIT STATUS
 	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the machine of the run's estimate, its live ETA and the dry run")
 	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
 	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: the source, its replicas and the target on several machines, over ssh (docs/hosts.md); it names the databases")
+	// A diagnosis of the ETA, not a DBA's option (docs/events.md, "The ETA").
+	f.BoolVar(&opts.ETATrace, "eta-trace", false, "write each live ETA forecast with the job plan it simulated to WORK/eta-trace.jsonl")
+	_ = f.MarkHidden("eta-trace")
 	return cmd
 }
 
@@ -169,7 +173,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 	return run.Config{
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
-		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, BatchLoads: opts.BatchLoads, NoIntegrity: opts.NoIntegrity, Retries: retries, MinTimeout: opts.JobTimeout,
+		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, BatchLoads: opts.BatchLoads, NoIntegrity: opts.NoIntegrity, ETATrace: opts.ETATrace, Retries: retries, MinTimeout: opts.JobTimeout,
 		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, AllowChange: opts.AllowChange, Runner: opts.Runner, Version: Version(), Hosts: hf,
 	}, nil
 }

@@ -49,24 +49,26 @@ func TestFitSeparatesStartupsFromWork(t *testing.T) {
 	assert.InDelta(t, 200*0.35+20*20.3, f.Evidence, 1e-6)
 }
 
-// A group without jobs of its own follows its kin (idxbuild the loads,
-// the source's tabanalys the dumps, the others the run); a group with
-// many follows its own.
+// A group without jobs of its own follows its kin (idxbuild and the
+// source's tabanalys the dumps, the target's tabanalys the model, the
+// others the run); a group with many follows its own.
 func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 	var obs []observation
-	for _, g := range []string{groupDump, groupLoad} {
-		obs = append(obs, jobsTaking(g, 100, 0.4, 0.05, 0.5, 1.5)...)
-		obs = append(obs, jobsTaking(g, 10, 0.4, 10, 0.5, 1.5)...)
+	for g, work := range map[string]float64{groupDump: 1.5, groupLoad: 0.5} {
+		obs = append(obs, jobsTaking(g, 100, 0.4, 0.05, 0.5, work)...)
+		obs = append(obs, jobsTaking(g, 10, 0.4, 10, 0.5, work)...)
 	}
 	f := fitFactors(obs)
-	assert.InDelta(t, 1.5, f[groupAll].Work, 0.02)
+	assert.InDelta(t, 1, f[groupAll].Work, 0.1, "the dumps' 1.5 and the loads' 0.5 together")
 	assert.InDelta(t, 0.5, f[groupAll].Startup, 0.05)
+	assert.InDelta(t, 1.5, f[groupDump].Work, 0.05)
+	assert.InDelta(t, 0.5, f[groupLoad].Work, 0.05)
 	same := func(a, b Factors) bool { return a.Startup == b.Startup && a.Work == b.Work }
 	assert.True(t, same(f[groupAll], f[groupOther]), "no other step yet: the run's factors")
 	assert.True(t, same(f[groupDump], f[groupSourceTba]), "the source's tabanalys: the dumps'")
-	assert.True(t, same(f[groupAll], f[groupTargetTba]), "the target's tabanalys: the run's")
-	assert.Equal(t, f[groupLoad].Startup, f[groupIdxbuild].Startup, "idxbuild has none: the loads' factors")
-	assert.Equal(t, f[groupLoad].Work, f[groupIdxbuild].Work)
+	assert.True(t, same(Identity, f[groupTargetTba]), "the target's tabanalys: the model's")
+	assert.Equal(t, f[groupDump].Startup, f[groupIdxbuild].Startup, "idxbuild has none: the dumps' factors")
+	assert.Equal(t, f[groupDump].Work, f[groupIdxbuild].Work)
 	assert.Zero(t, f[groupIdxbuild].Evidence)
 
 	// One idxbuild that took 3 times its work: its factor moves from the

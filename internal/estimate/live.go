@@ -34,11 +34,16 @@ type Left struct {
 
 // Running is a job under way.
 type Running struct {
-	Elapsed time.Duration
+	Elapsed time.Duration `json:"elapsed_ns"`
 	// Fraction is the share of its bytes done, from its progress events (0
 	// when it has reported none: a start-up, or a job that reports nothing
 	// until it ends).
-	Fraction float64
+	Fraction float64 `json:"fraction,omitempty"`
+	// ProgressAt is the time it had run when it reported Fraction (0:
+	// now). A job that reports only whole parts (idxbuild's areas) has
+	// spent the time since on the next part: its pace is Fraction in
+	// ProgressAt, not in Elapsed.
+	ProgressAt time.Duration `json:"progress_at_ns,omitempty"`
 }
 
 // Section is the load of one .bd section of a threaded dump.
@@ -72,6 +77,22 @@ type Forecast struct {
 	// rebuild (0 when none runs).
 	IdxbuildExpected time.Duration
 	Factors          map[string]Factors
+	// Jobs is the central simulation's plan of the work left, each job's
+	// start and end from now, in the order they end: what a trace of the
+	// ETA (eta.Config.TracePath) compares with what the run then did.
+	Jobs []JobForecast
+}
+
+// JobForecast is one job of the work left as the forecast simulated it.
+type JobForecast struct {
+	Job     string        `json:"job"`
+	Kind    string        `json:"kind"`
+	Start   time.Duration `json:"start_ns"` // from the forecast's moment
+	End     time.Duration `json:"end_ns"`
+	Running bool          `json:"running,omitempty"`
+	// Loads are the IDs the run gives a batch's loads (load:T): the run
+	// tells a batch as its tables.
+	Loads []string `json:"loads,omitempty"`
 }
 
 // Live is the estimate of one run before it started, kept so the work it
@@ -105,6 +126,9 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 	}
 	obs, running := l.evidence(left, lg)
 	fit := fitFactors(obs)
+	if late := overdueEvidence(lg, running, fit); len(late) > 0 {
+		fit = fitFactors(obs, late...)
+	}
 	plan := &liveWork{l: l, lg: lg, fit: fit, pred: running, record: true}
 	central, err := l.in.simulateFrom(ctx, l.m, plan.adjust, lg)
 	if err != nil {
@@ -113,6 +137,7 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 	plan.record = false // the samples run in parallel: only the central one tells
 	f := &Forecast{Remaining: central.result.Elapsed(), Factors: fit, Overdue: plan.overdue, IdxbuildExpected: plan.idxExpected}
 	f.BoundBy, f.QueueBound = boundOf(criticalPath(central))
+	f.Jobs = jobsOf(central, lg)
 	f.P50, f.P90 = f.Remaining, f.Remaining
 	if samples > 0 {
 		noise := l.noise(obs, fit)
@@ -125,6 +150,22 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 		f.P50, f.P90, f.Samples = quantile(left, 0.5), quantile(left, 0.9), samples
 	}
 	return f, nil
+}
+
+// jobsOf lists the jobs a simulation of the work left ran.
+func jobsOf(s *simulation, lg *leftGraph) []JobForecast {
+	res := s.result
+	out := make([]JobForecast, 0, len(res.Spans))
+	for _, sp := range res.Spans {
+		_, running := lg.running[sp.Job.ID]
+		jf := JobForecast{Job: sp.Job.ID, Kind: string(sp.Job.Kind),
+			Start: sp.Start.Sub(res.Start), End: sp.End.Sub(res.Start), Running: running}
+		for _, m := range sp.Job.Members {
+			jf.Loads = append(jf.Loads, schedule.LoadID(m.Table, 0))
+		}
+		out = append(out, jf)
+	}
+	return out
 }
 
 func (l *Live) queueCost() func(*schedule.Job) time.Duration {

@@ -39,7 +39,11 @@ func newLive(t *testing.T, in Input) (*Live, *Estimate) {
 // ones under way are running with the share of their time gone as their
 // progress.
 func cutAt(est *Estimate, t time.Duration, stretch float64) Left {
-	res := est.Result()
+	return cutRun(est.Result(), t, stretch)
+}
+
+// cutRun is cutAt of any simulated run.
+func cutRun(res *schedule.Result, t time.Duration, stretch float64) Left {
 	left := Left{Now: res.Start.Add(t), Done: map[string]bool{}, Running: map[string]Running{}}
 	dumped := map[string]bool{}
 	for _, sp := range res.Spans {

@@ -54,7 +54,11 @@ func (lw *liveWork) adjust(j *schedule.Job, w *jobWork) {
 	// has finished): count down from its prediction; past it, it is
 	// overdue and a tenth of the time it has run is the guess. The share
 	// of its bytes in finished areas, when it reports one, is its own
-	// pace, weighed by that share as a dump's is.
+	// pace, weighed by that share as a dump's is: the share done in the
+	// time it had run when the last area ended, since the time after it
+	// went into an area not yet counted (dividing the time so far by the
+	// share counted that time as producing nothing: a sports rebuild
+	// 11 s into 26, 19 % reported at 7 s, was paced at 58 s).
 	expected := f.Startup*p.startup + f.Work*p.work
 	if expected <= 0 {
 		return
@@ -70,7 +74,11 @@ func (lw *liveWork) adjust(j *schedule.Job, w *jobWork) {
 		total = elapsed + math.Max(elapsed/10, 1)
 	}
 	if done := math.Min(r.Fraction, 0.999); done > 0 {
-		total = (1-done)*total + done*math.Max(elapsed, elapsed/done)
+		at := elapsed
+		if p := r.ProgressAt.Seconds(); p > 0 && p < elapsed {
+			at = p
+		}
+		total = (1-done)*total + done*math.Max(elapsed, at/done)
 	}
 	rest := math.Max(total-elapsed, math.Min(1, expected/10)) / expected
 	w.startup *= f.Startup * rest

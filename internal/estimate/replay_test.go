@@ -57,3 +57,35 @@ func TestReplayOfARunningJob(t *testing.T) {
 	_, ok = j.predicted()
 	assert.False(t, ok, "no progress reported: nothing to compare")
 }
+
+// A threaded dump's brackets: the small one ends first in the model and
+// the large one then has the machine to itself. A dump whose brackets went
+// exactly as the model says is predicted its own time, beside another job
+// or alone.
+func TestReplayOfAThreadedDump(t *testing.T) {
+	hw := Hardware{Cores: 4, DiskMBps: 100}
+	brackets := func() jobWork {
+		w := jobWork{startup: 0.5, sections: true}
+		for _, share := range bracketShares(2, 0.25) {
+			w.flows = append(w.flows, diskJob(share * 100 * mb).flows[0])
+		}
+		return w
+	}
+	alone := aloneDuration(brackets(), hw).Seconds()
+	require.InDelta(t, 1.5, alone, 1e-9, "100 MB at 100 MB/s after its start-up, whatever its brackets")
+	tests := []struct {
+		name string
+		jobs []*pastJob
+	}{
+		{"alone", []*pastJob{{w: brackets(), start: 0, end: alone, alone: alone}}},
+		{"twice as slow", []*pastJob{{w: brackets(), start: 0, end: 0.5 + 2*(alone-0.5), alone: alone}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			replay(tt.jobs, hw)
+			got, ok := tt.jobs[0].predicted()
+			require.True(t, ok)
+			assert.InDelta(t, alone, got, 1e-9)
+		})
+	}
+}

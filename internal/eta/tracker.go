@@ -22,6 +22,11 @@ type Config struct {
 	// Path, when set, is replaced with each eta event (JSON), for `oedl
 	// status`.
 	Path string
+	// TracePath, when set, gets a line (JSON, appended) for each forecast:
+	// the eta event's figures, the running jobs as the forecast took them
+	// and the job plan it simulated (trace.go), to compare afterwards
+	// with what the run did (scripts/etareplay -trace).
+	TracePath string
 	// Samples is the number of simulations behind the P50-P90 range
 	// (default DefaultSamples).
 	Samples int
@@ -61,6 +66,11 @@ type Tracker struct {
 	// job it skipped (a resume) and queued by then.
 	begun     chan struct{}
 	beginOnce sync.Once
+	// wake hears the first job of a kind that ends: evidence of a group
+	// the forecasts had only the prior for (Run forecasts again as soon
+	// as MinInterval allows). ended has the kinds seen end.
+	wake  chan struct{}
+	ended map[schedule.Kind]bool
 }
 
 type finishAt struct{ at, finish time.Time }
@@ -101,6 +111,9 @@ type job struct {
 	started time.Time
 	bytes   int64 // so far
 	total   int64 // expected
+	// progressed is when bytes last grew (a job reporting whole parts
+	// spends the time after on the next one).
+	progressed time.Time
 }
 
 var _ event.Sink = (*Tracker)(nil)
@@ -119,7 +132,8 @@ func New(cfg Config) *Tracker {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, begun: make(chan struct{})}
+	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, begun: make(chan struct{}),
+		wake: make(chan struct{}, 1), ended: map[schedule.Kind]bool{}}
 }
 
 // Emit folds one event (O(1); called from the run's goroutines).
@@ -147,11 +161,20 @@ func (t *Tracker) Emit(e event.Event) {
 		j.running, j.done, j.started, j.bytes = true, false, e.Time, 0
 		t.beginOnce.Do(func() { close(t.begun) })
 	case event.JobProgress:
-		j.bytes = max(j.bytes, e.Bytes)
+		if e.Bytes > j.bytes {
+			j.bytes, j.progressed = e.Bytes, e.Time
+		}
 	case event.JobFinished:
 		j.running, j.done = false, true
 		if e.Elapsed > 0 {
 			t.finished = append(t.finished, estimate.Finished{Job: e.Job, Start: e.Time.Add(-e.Elapsed), Elapsed: e.Elapsed})
+		}
+		if !t.ended[j.kind] {
+			t.ended[j.kind] = true
+			select {
+			case t.wake <- struct{}{}:
+			default: // a wake-up is pending already
+			}
 		}
 	case event.JobSkipped:
 		j.running, j.done = false, true
@@ -184,6 +207,7 @@ func (t *Tracker) Left(now time.Time) estimate.Left {
 			r := estimate.Running{Elapsed: max(0, now.Sub(j.started))}
 			if j.total > 0 && j.bytes > 0 {
 				r.Fraction = min(1, float64(j.bytes)/float64(j.total))
+				r.ProgressAt = max(0, j.progressed.Sub(j.started))
 			}
 			left.Running[id] = r
 		}
@@ -228,6 +252,11 @@ func (t *Tracker) Forecast(ctx context.Context, full bool) (*event.ETA, error) {
 	t.mu.Unlock()
 	ev := event.Event{V: event.SchemaVersion, Time: now, Kind: event.ETAKind, ETA: e}
 	t.cfg.Out.Emit(ev)
+	if t.cfg.TracePath != "" {
+		if err := t.trace(ev, left, f); err != nil {
+			return e, err
+		}
+	}
 	if t.cfg.Path != "" {
 		if data, err := json.Marshal(ev); err == nil {
 			if err := atomicfile.WriteFileNoSync(t.cfg.Path, append(data, '\n')); err != nil {
@@ -269,12 +298,39 @@ func (t *Tracker) Run(ctx context.Context) {
 		default:
 			wait = max(wait, time.Duration(float64(e.CPU)/half))
 		}
-		timer := time.NewTimer(wait)
+		if !t.sleep(ctx, wait) {
+			return
+		}
+	}
+}
+
+// sleep waits wait, or MinInterval when the first job of a kind ends
+// meanwhile: the forecast before it had only that group's prior, and the
+// budget's wait (for the 529 tables of an erp run, 3 to 6 s) could let the
+// screen show it well into a phase that is already proving it wrong (an
+// erp run's ETA halfway through was the one made before its first load
+// ended: +31 %). At most one early forecast per kind of job in a run.
+// false when ctx ends.
+func (t *Tracker) sleep(ctx context.Context, wait time.Duration) bool {
+	start := time.Now()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	wake := t.wake
+	for {
 		select {
 		case <-ctx.Done():
-			timer.Stop()
-			return
+			return false
 		case <-timer.C:
+			return true
+		case <-wake:
+			wake = nil
+			least := t.cfg.MinInterval - time.Since(start)
+			if least <= 0 {
+				return true
+			}
+			if least < wait {
+				timer.Reset(least)
+			}
 		}
 	}
 }

@@ -52,7 +52,8 @@ func TestTrackerFoldsTheRun(t *testing.T) {
 	}
 	left := tr.Left(at(40))
 	assert.Equal(t, map[string]bool{"preflight": true, "dump:PUB.a": true}, left.Done)
-	assert.Equal(t, map[string]estimate.Running{"dump:PUB.big": {Elapsed: 30 * time.Second, Fraction: 0.25}}, left.Running)
+	assert.Equal(t, map[string]estimate.Running{"dump:PUB.big": {Elapsed: 30 * time.Second, Fraction: 0.25, ProgressAt: 20 * time.Second}},
+		left.Running, "its 25 %% reported 20 s after it started, 30 s before now")
 	assert.Equal(t, []estimate.Finished{{Job: "dump:PUB.a", Start: at(10), Elapsed: 2 * time.Second}}, left.Finished)
 	assert.ElementsMatch(t, []estimate.Section{
 		{Table: "PUB.a", Section: 1, Records: 1, Bytes: 100},
@@ -138,4 +139,66 @@ func TestTrend(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, tr.trend(at(c.at), finish(c.finish)), "at %v", c.at)
 	}
+}
+
+// The first job of a kind to end is evidence the last forecast did not
+// have: the tracker wakes Run for it, once per kind.
+func TestFirstOfAKindWakesTheForecasts(t *testing.T) {
+	tr := New(Config{Out: event.SinkFunc(func(event.Event) {})})
+	finished := func(sec float64, id, kind string) event.Event {
+		e := jobEvent(sec, event.JobFinished, id, kind, "")
+		e.Elapsed = time.Second
+		return e
+	}
+	woken := func() bool {
+		select {
+		case <-tr.wake:
+			return true
+		default:
+			return false
+		}
+	}
+	for _, step := range []struct {
+		e    event.Event
+		wake bool
+	}{
+		{jobEvent(1, event.JobStarted, "dump:PUB.a", "dump", "PUB.a"), false},
+		{finished(2, "dump:PUB.a", "dump"), true},
+		{finished(3, "dump:PUB.b", "dump"), false},
+		{finished(4, "load:PUB.a", "load"), true},
+		{finished(5, "load:PUB.b", "load"), false},
+		{finished(6, "idxbuild", "idxbuild"), true},
+	} {
+		tr.Emit(step.e)
+		assert.Equal(t, step.wake, woken(), "%s %s", step.e.Kind, step.e.Job)
+	}
+}
+
+// Run forecasts again when woken, though the budget's wait is long.
+func TestRunForecastsAgainOnNewEvidence(t *testing.T) {
+	got := make(chan event.Event, 8)
+	tr := New(Config{Live: testLive(t), Out: event.SinkFunc(func(e event.Event) { got <- e }),
+		MinInterval: time.Millisecond, Budget: 1e-12})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tr.Run(ctx)
+	}()
+	next := func(what string) {
+		select {
+		case <-got:
+		case <-time.After(time.Minute): // a guard, not a measure: without the wake-up it waits for ever
+			t.Fatalf("no forecast %s", what)
+		}
+	}
+	tr.Emit(jobEvent(1, event.JobStarted, "dump:PUB.t0", "dump", "PUB.t0"))
+	next("when the first job started")
+	e := jobEvent(2, event.JobFinished, "dump:PUB.t0", "dump", "PUB.t0")
+	e.Elapsed = time.Second
+	tr.Emit(e)
+	next("when the first dump ended")
+	cancel()
+	<-done
 }

@@ -53,6 +53,10 @@ type Config struct {
 	// the run create the target again and reload every table, which the
 	// dumps allow since the target holds nothing else.
 	NoIntegrity bool
+	// ETATrace writes each live ETA forecast with the job plan it
+	// simulated to WORK/ETATraceFile (a diagnosis: which jobs the ETA got
+	// wrong, scripts/etareplay -trace).
+	ETATrace bool
 
 	Resume bool
 	// Force replaces an existing target, and only one the target's record
@@ -258,6 +262,8 @@ const (
 	LogFile           = "oedl.log"
 	// ETAFile is the latest eta event, for `oedl status` (eta.go).
 	ETAFile = "eta.json"
+	// ETATraceFile is the ETA's trace (Config.ETATrace).
+	ETATraceFile = "eta-trace.jsonl"
 )
 
 func (c *Config) work(name string) string { return filepath.Join(c.Work, name) }

@@ -67,8 +67,12 @@ func (c *Config) startETA(live *estimate.Live) (t *eta.Tracker, restore func()) 
 		return nil, func() {}
 	}
 	orig := c.Events
-	t = eta.New(eta.Config{Live: live, Out: orig, Path: c.work(ETAFile),
-		OnError: func(err error) { c.Log.Warn("eta: " + err.Error()) }})
+	cfg := eta.Config{Live: live, Out: orig, Path: c.work(ETAFile),
+		OnError: func(err error) { c.Log.Warn("eta: " + err.Error()) }}
+	if c.ETATrace {
+		cfg.TracePath = c.work(ETATraceFile) // appended to: a resume's forecasts follow the first's
+	}
+	t = eta.New(cfg)
 	c.Events = event.Multi{orig, t}
 	return t, func() { c.Events = orig }
 }

@@ -7,10 +7,13 @@
 // same way.
 //
 //	go run ./scripts/etareplay -at 0.25,0.5,0.75 events.jsonl
+//	go run ./scripts/etareplay -trace WORK/eta-trace.jsonl events.jsonl
 //
 // It prints one JSON object per fraction: the fraction, the seconds the
 // run had left, the ETA shown (with its P50 and P90 when the ETA has a
-// range) and the error, (ETA − actual) / actual.
+// range) and the error, (ETA − actual) / actual. With -trace (the file
+// `oedl run --eta-trace` writes), each point is followed by where the
+// forecast before it went wrong (trace.go).
 package main
 
 import (
@@ -42,6 +45,8 @@ type Point struct {
 
 func main() {
 	at := flag.String("at", "0.25,0.5,0.75", "fractions of the run's elapsed time")
+	tracePath := flag.String("trace", "", "the run's ETA trace (oedl run --eta-trace): per kind of job, the time forecast against the time taken")
+	worst := flag.Int("worst", 8, "with -trace: the jobs whose end the forecast missed most, this many per point")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: etareplay [-at 0.25,0.5,0.75] EVENTS.jsonl")
@@ -72,6 +77,27 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if *tracePath == "" {
+		return
+	}
+	trace, err := readTrace(*tracePath)
+	if err == nil {
+		err = compareTrace(enc, events, trace, points, runStart(events), *worst)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "etareplay:", err)
+		os.Exit(1)
+	}
+}
+
+// runStart is the first run_started's time.
+func runStart(events []event.Event) time.Time {
+	for _, e := range events {
+		if e.Kind == event.RunStarted {
+			return e.Time
+		}
+	}
+	return time.Time{}
 }
 
 func read(path string) ([]event.Event, error) {
