@@ -54,6 +54,14 @@ type Model struct {
 	// ExtentWritePerByte is the device traffic of creating a fixed extent,
 	// per byte of extent: 1 where prostrct create formats every block.
 	ExtentWritePerByte float64 `json:"extent_write_per_byte"`
+	// LoadTableSec is the part of a load's start-up that each table it
+	// loads costs again: its indexes deactivated, a schema update under
+	// the database's schema lock, so that the loads of a batch pay it
+	// once per table and concurrent loads into one database one after the
+	// other (docs/estimate.md, "Accuracy against real runs"). Calibrate
+	// measures it by loading its small sample tables in one -dumplist
+	// call; 0 in the priors and in older calibrations (no such cost).
+	LoadTableSec float64 `json:"load_table_s,omitempty"`
 	// BracketSkew: in a threaded dump the largest bracket holds
 	// (1+skew)/threads of the table (KB 000061242: brackets come from the
 	// index root and are uneven; the last thread finishes late).
@@ -227,6 +235,9 @@ func (m *Model) Validate() error {
 	}
 	if !(m.Idxbuild.Overlap >= 0 && m.Idxbuild.Overlap <= 1) {
 		errs = append(errs, errors.New("idxbuild.overlap is a share: from 0 to 1"))
+	}
+	if !(m.LoadTableSec >= 0) {
+		errs = append(errs, errors.New("load_table_s must not be negative"))
 	}
 	if m.BracketSkew < 0 {
 		errs = append(errs, errors.New("bracket_skew must not be negative"))
