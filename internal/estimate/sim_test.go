@@ -139,8 +139,8 @@ func TestSimSharing(t *testing.T) {
 			want: []time.Duration{2 * time.Second, 2 * time.Second, 1 * time.Second},
 		},
 		{
-			name: "alone, a load takes its lock, then its CPU and I/O, in turn",
-			hw:   Hardware{Cores: 4, DiskMBps: 100},
+			name:  "alone, a load takes its lock, then its CPU and I/O, in turn",
+			hw:    Hardware{Cores: 4, DiskMBps: 100},
 			works: []jobWork{{flows: []flowDemand{{schema: 0.5, cpu: 1, bytes: 100 * mb, par: 1}}}},
 			want:  []time.Duration{2500 * time.Millisecond},
 		},
