@@ -421,6 +421,15 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 
+	// 6c. The small tables loaded once more, all in one -dumplist call, as
+	// the run loads a batch, into a fresh served scratch: what each table
+	// costs a load beyond one start-up and its data (its indexes
+	// deactivated, under the schema lock: Model.LoadTableSec).
+	batch, batchTables, err := c.batchLoad(ctx, c.scratchPath(c.cfg.Streams+4), tables[1:], &served)
+	if err != nil {
+		return nil, err
+	}
+
 	// 7. The large table loaded into several fresh scratch copies at once:
 	// the disk's ceiling.
 	parallel, err := c.parallelLoads(ctx, tables)
@@ -468,8 +477,9 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.notes = append(c.notes, fmt.Sprintf("%d small dumps %d at a time: %s; their loads %d at a time beside them again: %s; start-up disk traffic: dump %s, load %s",
 		len(tables)-1, queue.DumpJobs, units.FormatDuration(seconds(smallDumps.Wall)), queue.LoadJobs, units.FormatDuration(seconds(smallLoads.Wall)), units.FormatIEC(int64(m.Dump.StartupIOKB*1024)), units.FormatIEC(int64(m.Load.StartupIOKB*1024))))
 	c.samples = append(c.samples, smallDumps, both[0], both[1])
-	c.samples = append(c.samples, bi[0])
+	c.samples = append(c.samples, bi[0], batch)
 	c.fitLoadKeyFactor(m, tables[1:], bi[0], queue.LoadJobs)
+	c.notes = append(c.notes, fitLoadTableSec(m, batch, batchTables))
 	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 2 idxbuilds)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)
 	m.Uncertainty.Residuals = c.residuals(m, dumps, loads)

@@ -355,3 +355,34 @@ func (c *calibrator) fixedExtentCost(ctx context.Context) (extentCost, error) {
 	ec.sec = fixed - variable
 	return ec, nil
 }
+
+// batchLoad loads the tables in one -dumplist call into a fresh served
+// scratch, as oedl run loads a batch: one start-up for all of them, and
+// whatever each table costs again (fitLoadTableSec). It returns the
+// call's sample and the number of tables it loaded.
+func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleTable, served *[]string) (sample, int, error) {
+	if err := c.servedScratch(ctx, db, served); err != nil {
+		return sample{}, 0, err
+	}
+	var files []string
+	var s sample
+	for _, t := range tables {
+		if t.file == "" {
+			continue
+		}
+		files = append(files, t.file)
+		s.Records += float64(t.records)
+		s.Bytes += float64(t.bytes)
+	}
+	s.Job = fmt.Sprintf("%d small loads in one -dumplist call", len(files))
+	list := filepath.Join(c.dir, "batch.lst")
+	if err := os.WriteFile(list, []byte(strings.Join(files, "\n")+"\n"), 0o644); err != nil {
+		return sample{}, 0, err
+	}
+	res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(db, "", openedge.LoadOptions{Dumplist: list})})
+	if err != nil {
+		return sample{}, 0, err
+	}
+	s.Wall, s.CPU, s.IO = res.Elapsed.Seconds(), cpu, io
+	return s, len(files), nil
+}
