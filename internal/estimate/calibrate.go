@@ -388,10 +388,15 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 			return openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})
 		}}
 	}
+	self := selfCPU()
 	only, err := c.concurrent(ctx, dumpQueue("dump3"))
 	if err != nil {
 		return nil, err
 	}
+	// What those calls cost this process (starting each, waiting for it,
+	// reading its output): the part of oedl run's own CPU per job that
+	// calibrate can see (Model.RunCPUPerJobSec).
+	m.RunCPUPerJobSec = (selfCPU() - self) / float64(max(1, len(tables)-1))
 	smallDumps := only[0]
 	db2 := c.scratchPath(c.cfg.Streams + 1)
 	if err := c.servedScratch(ctx, db2, &served); err != nil {

@@ -143,6 +143,10 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 		m.FixedSec[k] = m.Load.StartupSec
 	}
 	m.FixedSec["load-security"] = 2 * m.Load.StartupSec // the load, then the read-back
+	// oedl run asks proutil -C holder before it serves or shuts down a
+	// database: a utility call more than the proserve and proshut timed.
+	m.FixedSec["serve"] += m.Load.StartupSec
+	m.FixedSec["shutdown"] += m.Load.StartupSec
 	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
 	return nil
 }
@@ -476,6 +480,7 @@ func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured 
 	wall := func(f float64) float64 {
 		q := *m
 		q.Idxbuild.LoadKeyFactor = f
+		q.RunCPUPerJobSec = 0 // calibrate's own queue, not oedl run's
 		sq := simQueue{slots: slots}
 		for _, t := range tables {
 			j := &schedule.Job{Kind: schedule.KindLoad, Table: t.name, Records: t.records, Bytes: t.bytes}

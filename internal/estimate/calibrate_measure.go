@@ -69,9 +69,15 @@ func (c *calibrator) exec(ctx context.Context, cmd execx.Cmd) (execx.Result, flo
 	return res, childCPU() - before, nil
 }
 
-func childCPU() float64 {
+func childCPU() float64 { return cpuOf(syscall.RUSAGE_CHILDREN) }
+
+// selfCPU is this process's own CPU so far: what starting utilities and
+// reading their output cost the caller.
+func selfCPU() float64 { return cpuOf(syscall.RUSAGE_SELF) }
+
+func cpuOf(who int) float64 {
 	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
+	if syscall.Getrusage(who, &ru) != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()

@@ -84,7 +84,21 @@ func (p PhaseCost) demand(records, bytes float64, env ioEnv) flowDemand {
 	return f
 }
 
+// work is what job j asks of the machine: the utility's work, and oedl's
+// own CPU for each job it journals (RunCPUPerJobSec), on the same cores.
 func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
+	w := m.utilityWork(j, cc)
+	if len(w.flows) > 0 {
+		jobs := 1.0
+		if j.Kind == schedule.KindLoadBatch {
+			jobs = float64(len(j.Members)) // each member is journalled as a load
+		}
+		w.flows[0].cpu += m.RunCPUPerJobSec * jobs
+	}
+	return w
+}
+
+func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 	switch j.Kind {
 	case schedule.KindDump:
 		return m.dumpWork(j, cc)

@@ -45,3 +45,33 @@ func TestLoadTableCost(t *testing.T) {
 		})
 	}
 }
+
+// TestRunCPUPerJob: oedl's own CPU for each job it journals is on the
+// job's stream, once per member of a batch; a job with no stream (a fixed
+// wait) has none to put it on.
+func TestRunCPUPerJob(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
+	m.Dump = PhaseCost{StartupSec: 0.06, StartupCPUSec: 0.01}
+	m.Load = m.Dump
+	tests := []struct {
+		name    string
+		perJob  float64
+		job     schedule.Job
+		wantCPU float64
+	}{
+		{"none in the priors", 0, schedule.Job{Kind: schedule.KindDump}, 0.01},
+		{"a dump", 0.003, schedule.Job{Kind: schedule.KindDump}, 0.013},
+		{"a load", 0.003, schedule.Job{Kind: schedule.KindLoad}, 0.013},
+		{"a batch: each member is journalled", 0.003, schedule.Job{Kind: schedule.KindLoadBatch, Members: make([]schedule.Member, 10)}, 0.04},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m.RunCPUPerJobSec = tt.perJob
+			w := m.work(&tt.job, newCostContext(m.Hardware))
+			assert.InDelta(t, tt.wantCPU, w.flows[0].cpu, 1e-12)
+		})
+	}
+	m.RunCPUPerJobSec = 0.003
+	assert.Empty(t, m.work(&schedule.Job{Kind: schedule.KindServe}, newCostContext(m.Hardware)).flows)
+}

@@ -62,6 +62,15 @@ type Model struct {
 	// measures it by loading its small sample tables in one -dumplist
 	// call; 0 in the priors and in older calibrations (no such cost).
 	LoadTableSec float64 `json:"load_table_s,omitempty"`
+	// RunCPUPerJobSec is oedl run's own CPU for each job it journals
+	// (starting the utility and waiting for it, reading its output, its
+	// log, the job's journal records, its events): on the run's cores
+	// beside the utilities, which matters when hundreds of small jobs run
+	// on few cores. Calibrate measures its own CPU per call over its queue
+	// of small dumps (the start and the output, not the journal: a lower
+	// bound); 0 in the priors (docs/estimate.md, "Accuracy against real
+	// runs").
+	RunCPUPerJobSec float64 `json:"run_cpu_per_job_s,omitempty"`
 	// BracketSkew: in a threaded dump the largest bracket holds
 	// (1+skew)/threads of the table (KB 000061242: brackets come from the
 	// index root and are uneven; the last thread finishes late).
@@ -236,8 +245,8 @@ func (m *Model) Validate() error {
 	if !(m.Idxbuild.Overlap >= 0 && m.Idxbuild.Overlap <= 1) {
 		errs = append(errs, errors.New("idxbuild.overlap is a share: from 0 to 1"))
 	}
-	if !(m.LoadTableSec >= 0) {
-		errs = append(errs, errors.New("load_table_s must not be negative"))
+	if !(m.LoadTableSec >= 0) || !(m.RunCPUPerJobSec >= 0) {
+		errs = append(errs, errors.New("load_table_s and run_cpu_per_job_s must not be negative"))
 	}
 	if m.BracketSkew < 0 {
 		errs = append(errs, errors.New("bracket_skew must not be negative"))
