@@ -200,6 +200,10 @@ func DefaultModel() *Model {
 	}
 }
 
+// Calibrated reports whether the model comes from a calibration (oedl
+// calibrate, or a file), not the built-in priors, whose origin it keeps.
+func (m *Model) Calibrated() bool { return m.Origin != DefaultModel().Origin }
+
 // seedHardware is the machine of the priors: seed 003's box, whose
 // 4000-IOPS EBS volume is a gp2 of 1334 GiB (baseline 3 IOPS per GiB,
 // 250 MiB/s, no burst above 1000 GiB).
