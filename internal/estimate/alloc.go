@@ -45,7 +45,9 @@ func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 	bound := make([][nres]float64, n) // rate each resource allows the stream
 	for i, f := range flows {
 		disk := diskSeconds(f, d.serial, iops, mbps)
-		demand[i] = [nres]float64{f.cpu, disk, 0, f.schema}
+		// The schema update computes while it holds the lock (oesim
+		// decodes and rewrites its schema): a core and the lock at once.
+		demand[i] = [nres]float64{f.cpu + f.schema, disk, 0, f.schema}
 		if !d.serial {
 			demand[i][1], demand[i][2] = 0, 0
 			if mbps > 0 {

@@ -18,8 +18,8 @@ import (
 // stream; 1: fully, threads that compute while others wait).
 //
 // schema is the seconds the stream holds the target database's schema
-// lock (a load's index deactivation, once per table): no two streams hold
-// it at once, whatever the cores and the disk.
+// lock (a load's index deactivation, once per table), computing: no two
+// streams hold it at once, and each holds a core while it does.
 type flowDemand struct {
 	cpu, bytes, ops, waits float64
 	par, qd, overlap       float64

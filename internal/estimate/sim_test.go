@@ -139,6 +139,15 @@ func TestSimSharing(t *testing.T) {
 			want: []time.Duration{2 * time.Second, 2 * time.Second, 1 * time.Second},
 		},
 		{
+			name: "the schema update computes: on one core beside a CPU-bound job, both take twice as long",
+			hw:   Hardware{Cores: 1, DiskMBps: 100},
+			works: []jobWork{
+				{flows: []flowDemand{{schema: 1, par: 1}}},
+				{flows: []flowDemand{{cpu: 1, par: 1}}},
+			},
+			want: []time.Duration{2 * time.Second, 2 * time.Second},
+		},
+		{
 			name:  "alone, a load takes its lock, then its CPU and I/O, in turn",
 			hw:    Hardware{Cores: 4, DiskMBps: 100},
 			works: []jobWork{{flows: []flowDemand{{schema: 0.5, cpu: 1, bytes: 100 * mb, par: 1}}}},
