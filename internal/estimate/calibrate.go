@@ -339,19 +339,25 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	for _, t := range tables[1:] {
 		c.largeMin = max(c.largeMin, t.bytes)
 	}
-	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
-		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildTable(big.name), c.idxParams())})
+	// Each rebuild twice, the faster kept (fastest): one call sets
+	// idxbuild's costs per byte and per key for the whole database.
+	rebuild := func(sel openedge.IdxbuildTarget, s sample) (sample, error) {
+		return fastest(func() (sample, error) {
+			res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
+				Args: openedge.IdxbuildArgs(c.scratchPath(0), sel, c.idxParams())})
+			s.Wall, s.CPU, s.IO = res.Elapsed.Seconds(), cpu, io
+			return s, err
+		})
+	}
+	idxBig, err := rebuild(openedge.IdxbuildTable(big.name), sample{Job: "idxbuild " + big.name,
+		Records: float64(big.records) * indexesOf(big), Bytes: float64(big.bytes), Indexes: indexesOf(big)})
 	if err != nil {
 		return nil, err
 	}
-	idxBig := sample{Job: "idxbuild " + big.name, Records: float64(big.records) * indexesOf(big), Bytes: float64(big.bytes),
-		Indexes: indexesOf(big), Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
-	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
-		Args: openedge.IdxbuildArgs(c.scratchPath(0), openedge.IdxbuildAll(), c.idxParams())})
+	idx, err := rebuild(openedge.IdxbuildAll(), sample{Job: "idxbuild scratch", Records: keys, Bytes: sampleBytes, Indexes: schemaIndexes})
 	if err != nil {
 		return nil, err
 	}
-	idx := sample{Job: "idxbuild scratch", Records: keys, Bytes: sampleBytes, Indexes: schemaIndexes, Wall: res.Elapsed.Seconds(), CPU: cpu, IO: io}
 	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(c.scratchPath(0))}); err != nil {
 		return nil, err
 	}

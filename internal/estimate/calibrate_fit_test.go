@@ -263,3 +263,26 @@ func TestFitLoadTableSec(t *testing.T) {
 		})
 	}
 }
+
+func TestFastestKeepsTheFasterCall(t *testing.T) {
+	tests := []struct {
+		name  string
+		walls []float64
+		want  float64
+	}{
+		{"the second was slower (a neighbour's burst)", []float64{0.8, 1.2}, 0.8},
+		{"the first was slower", []float64{1.2, 0.8}, 0.8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := 0
+			s, err := fastest(func() (sample, error) {
+				i++
+				return sample{Wall: tt.walls[i-1]}, nil
+			})
+			require.NoError(t, err)
+			assert.Equal(t, 2, i, "timed twice")
+			assert.Equal(t, tt.want, s.Wall)
+		})
+	}
+}
