@@ -64,9 +64,11 @@ func TestReportEndToEndWithOesim(t *testing.T) {
 	assert.Contains(t, md, "**Verified: all ")
 	assert.Equal(t, len(v.Rows), strings.Count(md, " | match | "), "a row per verified table")
 	// The run estimated its own graph at its start: the report sets it
-	// beside each phase, and the window against the outage.
-	assert.Contains(t, md, "| Phase | Start | End | Duration | Jobs | Estimated | Estimate error |")
+	// beside each phase, and the window against the outage. The demo
+	// runs without a calibration: the estimate says it is the priors'.
+	assert.Contains(t, md, "| Phase | Start | End | Duration | Jobs | Estimated (priors only) | Estimate error |")
 	assert.Contains(t, md, "| Estimate | estimated ")
+	assert.Contains(t, md, "from the built-in priors only")
 	page, err := os.ReadFile(filepath.Join(work, report.HTMLFile))
 	require.NoError(t, err)
 	assert.Contains(t, string(page), `<svg xmlns="http://www.w3.org/2000/svg" class="gantt"`)

@@ -452,7 +452,9 @@ func dryRun(w io.Writer, cfg run.Config, m *estimate.Model, note string) error {
 		hw.Note = note
 	}
 	err := estimate.DryRun(w, estimate.DryRunInput{
-		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Model: m, Strategy: eff.Strategy()},
+		// The run's queue cost (its model's: run.Config.Cost), so that the
+		// commands come in the order and the batches the run will make.
+		Input:    estimate.Input{Plan: eff.Plan, Hardware: hw, Model: m, Strategy: eff.Strategy(), QueueCost: eff.Cost},
 		Commands: func(j *schedule.Job) [][]string { return run.Commands(eff, j) },
 	})
 	if err != nil {

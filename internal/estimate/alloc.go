@@ -15,8 +15,10 @@ import (
 // with independent ceilings (a provisioned cloud volume, an SSD) is
 // limited by MB/s and by IOPS separately. Either way both ceilings count
 // and a mix of large and small requests is charged for both
-// (performance-model.md §1.1). The ceilings are the disk's with or without
-// burst credits (credit). A stream runs its CPU work and its I/O one
+// (performance-model.md §1.1). A third thing is shared by the loads
+// only: the target database's schema lock, which each table's index
+// deactivation holds (one stream at a time, however many cores). The
+// ceilings are the disk's with or without burst credits (credit). A stream runs its CPU work and its I/O one
 // after the other (a proutil stream waits for each read), so alone it
 // needs cpu + disk time, where its disk time is at least the requests it
 // waits for × the device latency; a multi-threaded job (idxbuild) overlaps
@@ -32,9 +34,10 @@ import (
 // finish after the sum of their bytes / 100 MB/s, whatever their sizes.
 func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 	// Resources: cores, then the disk as one serial device (time), or as
-	// two independent ceilings (share of MB/s, share of IOPS).
-	const nres = 3
-	caps := [nres]float64{float64(cores), 1, 1}
+	// two independent ceilings (share of MB/s, share of IOPS), then the
+	// target database's schema lock (held by one stream at a time).
+	const nres = 4
+	caps := [nres]float64{float64(cores), 1, 1, 1}
 	iops, mbps := d.ceilings(credit)
 	n := len(flows)
 	limit := make([]float64, n)
@@ -42,7 +45,9 @@ func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 	bound := make([][nres]float64, n) // rate each resource allows the stream
 	for i, f := range flows {
 		disk := diskSeconds(f, d.serial, iops, mbps)
-		demand[i] = [nres]float64{f.cpu, disk, 0}
+		// The schema update computes while it holds the lock (oesim
+		// decodes and rewrites its schema): a core and the lock at once.
+		demand[i] = [nres]float64{f.cpu + f.schema, disk, 0, f.schema}
 		if !d.serial {
 			demand[i][1], demand[i][2] = 0, 0
 			if mbps > 0 {
@@ -61,8 +66,9 @@ func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 		// A single stream computes and waits in turn; threads overlap the
 		// two, as much as f.overlap says (idxbuild's phases: the scan
 		// overlaps, the sort does not).
+		// The schema lock is held before the records go, in turn with both.
 		cpu := f.cpu / math.Max(1, f.par)
-		alone := math.Max(wait, cpu) + (1-f.overlap)*math.Min(wait, cpu)
+		alone := math.Max(wait, cpu) + (1-f.overlap)*math.Min(wait, cpu) + f.schema
 		limit[i] = math.Inf(1)
 		if alone > 0 {
 			limit[i] = 1 / alone

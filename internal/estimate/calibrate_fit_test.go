@@ -236,3 +236,53 @@ func TestFitIdxbuildOverlapFromMeasuredTraffic(t *testing.T) {
 		})
 	}
 }
+
+// TestFitLoadTableSec: the small tables loaded in one call on a 100 MB/s
+// serial disk, 60 ms start-up (10 ms of it CPU), 1 device byte per table
+// byte: 30 tables of 10 MB in all take 0.06 + 0.1 s with no table cost.
+func TestFitLoadTableSec(t *testing.T) {
+	tests := []struct {
+		name   string
+		wall   float64
+		tables int
+		want   float64
+	}{
+		{"what the call took beyond one start-up and the data, per table after the first", 0.16 + 29*0.004, 30, 0.004},
+		{"no more than one start-up and the data: no table cost", 0.15, 30, 0},
+		{"never more than the start-up's wait (the single loads paid it in their start-up)", 10, 30, 0.05},
+		{"one table cannot tell", 1, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := DefaultModel()
+			m.Hardware = Hardware{Cores: 2, DiskMBps: 100, DiskModel: DiskSerial}
+			m.Load = PhaseCost{StartupSec: 0.06, StartupCPUSec: 0.01, ReadPerByte: 0.5, WritePerByte: 0.5}
+			m.LoadTableSec = 1 // whatever it was
+			fitLoadTableSec(m, sample{Job: "batch", Bytes: 10e6, Wall: tt.wall}, tt.tables)
+			assert.InDelta(t, tt.want, m.LoadTableSec, 1e-9)
+		})
+	}
+}
+
+func TestFastestKeepsTheFasterCall(t *testing.T) {
+	tests := []struct {
+		name  string
+		walls []float64
+		want  float64
+	}{
+		{"the second was slower (a neighbour's burst)", []float64{0.8, 1.2}, 0.8},
+		{"the first was slower", []float64{1.2, 0.8}, 0.8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			i := 0
+			s, err := fastest(func() (sample, error) {
+				i++
+				return sample{Wall: tt.walls[i-1]}, nil
+			})
+			require.NoError(t, err)
+			assert.Equal(t, 2, i, "timed twice")
+			assert.Equal(t, tt.want, s.Wall)
+		})
+	}
+}

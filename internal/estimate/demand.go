@@ -16,9 +16,14 @@ import (
 // waits·latency/qd); overlap is the share of the shorter of its CPU and
 // its I/O that runs under the longer (0: one after the other, a proutil
 // stream; 1: fully, threads that compute while others wait).
+//
+// schema is the seconds the stream holds the target database's schema
+// lock (a load's index deactivation, once per table), computing: no two
+// streams hold it at once, and each holds a core while it does.
 type flowDemand struct {
 	cpu, bytes, ops, waits float64
 	par, qd, overlap       float64
+	schema                 float64
 }
 
 // jobWork is a job as the simulator sees it: a start-up delay, then one or
@@ -79,13 +84,32 @@ func (p PhaseCost) demand(records, bytes float64, env ioEnv) flowDemand {
 	return f
 }
 
+// work is what job j asks of the machine: the utility's work, and oedl's
+// own CPU for each job it journals (RunCPUPerJobSec), on the same cores.
 func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
+	w := m.utilityWork(j, cc)
+	if len(w.flows) > 0 {
+		jobs := 1.0
+		if j.Kind == schedule.KindLoadBatch {
+			jobs = float64(len(j.Members)) // each member is journalled as a load
+		}
+		w.flows[0].cpu += m.RunCPUPerJobSec * jobs
+	}
+	return w
+}
+
+func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 	switch j.Kind {
 	case schedule.KindDump:
 		return m.dumpWork(j, cc)
 	case schedule.KindLoad, schedule.KindLoadBatch:
-		// A batch is one start-up for the data of all its tables.
-		w := jobWork{startup: m.Load.startup(), flows: []flowDemand{m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())}}
+		// A batch is one start-up for the data of all its tables, but
+		// each of its tables has its indexes deactivated, under the
+		// schema lock (loadTables).
+		table := math.Min(m.LoadTableSec, m.Load.startup())
+		f := m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())
+		f.schema = table * loadTables(j)
+		w := jobWork{startup: m.Load.startup() - table, flows: []flowDemand{f}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
 			keys, keyBytes := m.keys(j.Table, j.Records, cc)
 			f := &w.flows[0]
@@ -118,6 +142,19 @@ func (m *Model) work(j *schedule.Job, cc costContext) jobWork {
 		return w
 	}
 	return jobWork{startup: m.FixedSec[string(j.Kind)]}
+}
+
+// loadTables is the number of tables whose indexes a load deactivates:
+// every member of a batch; one for a table's load or its first .bd
+// section (the later sections find them inactive already).
+func loadTables(j *schedule.Job) float64 {
+	switch {
+	case j.Kind == schedule.KindLoadBatch:
+		return float64(len(j.Members))
+	case j.Section > 1:
+		return 0
+	}
+	return 1
 }
 
 // dumpWork splits a threaded dump into brackets: the first, the largest,

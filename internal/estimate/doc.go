@@ -36,6 +36,11 @@
 //     one stream leaves a fast disk idle and why overlap pays.
 //   - idxbuild is one multi-threaded job whose CPU work grows when
 //     -threadnum × -mergethreads + -datascanthreads oversubscribe the cores.
+//   - Each table a load call loads has its indexes deactivated, a schema
+//     update under the target's schema lock: a third shared resource,
+//     held by one stream at a time (with a core), so that a batch pays it
+//     per member and concurrent loads one after the other. oedl run's own
+//     CPU per job it journals is on the same cores as the utilities.
 //
 // # Priors and calibration
 //

@@ -207,7 +207,7 @@ func boundOf(path []PathStep) (table string, queue bool) {
 // and its phases as the run names them (schedule.PhaseOf, the screen's and
 // the report's phases).
 func (e *Estimate) Event() *event.Estimate {
-	out := &event.Estimate{Window: e.Window.D(), Model: e.ModelOrigin}
+	out := &event.Estimate{Window: e.Window.D(), Model: e.ModelOrigin, Priors: e.Priors}
 	if e.Range != nil {
 		out.P50, out.P90 = e.Range.P50.D(), e.Range.P90.D()
 	}

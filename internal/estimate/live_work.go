@@ -120,6 +120,7 @@ func scaleFlows(flows []flowDemand, k float64) {
 		f.bytes *= k
 		f.ops *= k
 		f.waits *= k
+		f.schema *= k
 	}
 }
 

@@ -54,6 +54,23 @@ type Model struct {
 	// ExtentWritePerByte is the device traffic of creating a fixed extent,
 	// per byte of extent: 1 where prostrct create formats every block.
 	ExtentWritePerByte float64 `json:"extent_write_per_byte"`
+	// LoadTableSec is the part of a load's start-up that each table it
+	// loads costs again: its indexes deactivated, a schema update under
+	// the database's schema lock, so that the loads of a batch pay it
+	// once per table and concurrent loads into one database one after the
+	// other (docs/estimate.md, "Accuracy against real runs"). Calibrate
+	// measures it by loading its small sample tables in one -dumplist
+	// call; 0 in the priors and in older calibrations (no such cost).
+	LoadTableSec float64 `json:"load_table_s,omitempty"`
+	// RunCPUPerJobSec is oedl run's own CPU for each job it journals
+	// (starting the utility and waiting for it, reading its output, its
+	// log, the job's journal records, its events): on the run's cores
+	// beside the utilities, which matters when hundreds of small jobs run
+	// on few cores. Calibrate measures its own CPU per call over its queue
+	// of small dumps (the start and the output, not the journal: a lower
+	// bound); 0 in the priors (docs/estimate.md, "Accuracy against real
+	// runs").
+	RunCPUPerJobSec float64 `json:"run_cpu_per_job_s,omitempty"`
 	// BracketSkew: in a threaded dump the largest bracket holds
 	// (1+skew)/threads of the table (KB 000061242: brackets come from the
 	// index root and are uneven; the last thread finishes late).
@@ -183,6 +200,10 @@ func DefaultModel() *Model {
 	}
 }
 
+// Calibrated reports whether the model comes from a calibration (oedl
+// calibrate, or a file), not the built-in priors, whose origin it keeps.
+func (m *Model) Calibrated() bool { return m.Origin != DefaultModel().Origin }
+
 // seedHardware is the machine of the priors: seed 003's box, whose
 // 4000-IOPS EBS volume is a gp2 of 1334 GiB (baseline 3 IOPS per GiB,
 // 250 MiB/s, no burst above 1000 GiB).
@@ -227,6 +248,9 @@ func (m *Model) Validate() error {
 	}
 	if !(m.Idxbuild.Overlap >= 0 && m.Idxbuild.Overlap <= 1) {
 		errs = append(errs, errors.New("idxbuild.overlap is a share: from 0 to 1"))
+	}
+	if !(m.LoadTableSec >= 0) || !(m.RunCPUPerJobSec >= 0) {
+		errs = append(errs, errors.New("load_table_s and run_cpu_per_job_s must not be negative"))
 	}
 	if m.BracketSkew < 0 {
 		errs = append(errs, errors.New("bracket_skew must not be negative"))

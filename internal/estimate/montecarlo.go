@@ -38,6 +38,7 @@ func monteCarlo(ctx context.Context, in *Input, m *Model, samples int, seed uint
 			w.startup *= start * f
 			for k := range w.flows {
 				w.flows[k].cpu *= cpu * f
+				w.flows[k].schema *= start * f // a part of the start-up each table pays again
 				w.flows[k].bytes *= io * f
 				w.flows[k].ops *= io * f
 			}

@@ -27,6 +27,22 @@ func runSim(hw Hardware, works ...jobWork) []time.Duration {
 	return ends
 }
 
+func repeatWork(n int, w jobWork) []jobWork {
+	out := make([]jobWork, n)
+	for i := range out {
+		out[i] = jobWork{startup: w.startup, flows: append([]flowDemand(nil), w.flows...)}
+	}
+	return out
+}
+
+func repeatDuration(n int, d time.Duration) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		out[i] = d
+	}
+	return out
+}
+
 func diskJob(bytes float64) jobWork {
 	return jobWork{flows: []flowDemand{{bytes: bytes, par: 1, qd: 1}}}
 }
@@ -103,6 +119,39 @@ func TestSimSharing(t *testing.T) {
 				{bytes: 150 * mb, par: 1}, {bytes: 50 * mb, par: 1},
 			}}},
 			want: []time.Duration{2 * time.Second},
+		},
+		{
+			name: "the schema lock is held by one load at a time, however many cores",
+			hw:   Hardware{Cores: 8, DiskMBps: 100},
+			// 13 batches of 25 tables at 4 ms each: 1.3 s of the lock,
+			// whatever the 8 cores could do.
+			works: repeatWork(13, jobWork{flows: []flowDemand{{schema: 25 * 0.004, par: 1}}}),
+			want:  repeatDuration(13, 1300*time.Millisecond),
+		},
+		{
+			name: "a load holding the schema lock leaves the disk to the others",
+			hw:   Hardware{Cores: 4, DiskMBps: 100},
+			works: []jobWork{
+				{flows: []flowDemand{{schema: 1, par: 1}}},
+				{flows: []flowDemand{{schema: 1, par: 1}}},
+				diskJob(100 * mb),
+			},
+			want: []time.Duration{2 * time.Second, 2 * time.Second, 1 * time.Second},
+		},
+		{
+			name: "the schema update computes: on one core beside a CPU-bound job, both take twice as long",
+			hw:   Hardware{Cores: 1, DiskMBps: 100},
+			works: []jobWork{
+				{flows: []flowDemand{{schema: 1, par: 1}}},
+				{flows: []flowDemand{{cpu: 1, par: 1}}},
+			},
+			want: []time.Duration{2 * time.Second, 2 * time.Second},
+		},
+		{
+			name:  "alone, a load takes its lock, then its CPU and I/O, in turn",
+			hw:    Hardware{Cores: 4, DiskMBps: 100},
+			works: []jobWork{{flows: []flowDemand{{schema: 0.5, cpu: 1, bytes: 100 * mb, par: 1}}}},
+			want:  []time.Duration{2500 * time.Millisecond},
 		},
 	}
 	for _, tt := range tests {

@@ -16,6 +16,8 @@ type Estimate struct {
 	Hardware    Hardware `json:"hardware"`
 	Strategy    Strategy `json:"strategy"`
 	ModelOrigin string   `json:"model_origin"`
+	// Priors: the model is the built-in priors, no calibration.
+	Priors bool `json:"priors,omitempty"`
 
 	Window Seconds `json:"window_s"`
 	// Preparation is what is done before the window when the strategy
@@ -164,7 +166,7 @@ var phaseOrder = []string{"preflight", "analyze-source", "dump", "load", "idxbui
 func summarise(in *Input, m *Model, sim *simulation) *Estimate {
 	res := sim.result
 	at := func(t time.Time) Seconds { return Seconds(t.Sub(res.Start)) }
-	est := &Estimate{Hardware: in.Hardware, Strategy: in.Strategy, ModelOrigin: m.Origin,
+	est := &Estimate{Hardware: in.Hardware, Strategy: in.Strategy, ModelOrigin: m.Origin, Priors: !m.Calibrated(),
 		Window: Seconds(res.Elapsed()), Preparation: Seconds(sim.preparation), sim: sim}
 
 	byPhase := map[string]*Phase{}

@@ -131,6 +131,9 @@ type Estimate struct {
 	P90    time.Duration   `json:"p90_ns,omitempty"`
 	Phases []PhaseEstimate `json:"phases,omitempty"`
 	Model  string          `json:"model,omitempty"` // where the costs come from
+	// Priors: the costs are the built-in priors, not a calibration of the
+	// machine (the report says the estimate knew nothing of it).
+	Priors bool `json:"priors,omitempty"`
 }
 
 // PhaseEstimate is one phase of the estimated window, from the start of

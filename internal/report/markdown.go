@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/poststeps"
 	"github.com/oedl/oedl/internal/units"
 )
@@ -121,20 +122,28 @@ var phaseColumns = []column[PhaseTiming]{
 }
 
 // estimateColumns follow when the run made an estimate before it started:
-// each phase's estimated duration and how far it was from the actual one.
-var estimateColumns = []column[PhaseTiming]{
-	{"Estimated", true, func(p PhaseTiming) string {
-		if !p.EstimatedOK {
-			return "—"
-		}
-		return units.FormatDuration(p.Estimated)
-	}},
-	{"Estimate error", true, func(p PhaseTiming) string {
-		if !p.EstimatedOK {
-			return "—"
-		}
-		return errorText(p.Estimated, p.Duration())
-	}},
+// each phase's estimated duration and how far it was from the actual one
+// (errorText), against the run's window. An estimate from the built-in
+// priors alone says so in its heading: nothing of this machine is in it.
+func estimateColumns(est *event.Estimate, window time.Duration) []column[PhaseTiming] {
+	head := "Estimated"
+	if est.Priors {
+		head = "Estimated (priors only)"
+	}
+	return []column[PhaseTiming]{
+		{head, true, func(p PhaseTiming) string {
+			if !p.EstimatedOK {
+				return "—"
+			}
+			return units.FormatDuration(p.Estimated)
+		}},
+		{"Estimate error", true, func(p PhaseTiming) string {
+			if !p.EstimatedOK {
+				return "—"
+			}
+			return errorText(p.Estimated, p.Duration(), window)
+		}},
+	}
 }
 
 // phaseColumnsOf is the phases table's columns for d.
@@ -142,14 +151,30 @@ func phaseColumnsOf(d Data) []column[PhaseTiming] {
 	if d.Estimate == nil {
 		return phaseColumns
 	}
-	return append(append([]column[PhaseTiming](nil), phaseColumns...), estimateColumns...)
+	return append(append([]column[PhaseTiming](nil), phaseColumns...), estimateColumns(d.Estimate, d.Ended.Sub(d.Started))...)
 }
 
+// Below errorMinActual, or errorMinShare of the window, an actual figure
+// is too short for a percentage to mean anything (a 50 ms phase estimated
+// at 0.1 s is "+100%" and costs nothing): the error is given in seconds.
+const (
+	errorMinActual = time.Second
+	errorMinShare  = 0.02
+)
+
 // errorText is an estimate's error against the actual figure: "+12%"
-// (the estimate was longer), "−8%", "—" when nothing happened.
-func errorText(estimated, actual time.Duration) string {
+// (the estimate was longer), "−8%"; "+0.3s" for an actual figure too
+// short for a percentage (against window; 0: no window); "—" when
+// nothing happened.
+func errorText(estimated, actual, window time.Duration) string {
 	if actual <= 0 {
 		return "—"
+	}
+	if actual < errorMinActual || actual.Seconds() < errorMinShare*window.Seconds() {
+		if d := estimated - actual; d < 0 {
+			return "−" + units.FormatDuration(-d)
+		}
+		return "+" + units.FormatDuration(estimated-actual)
 	}
 	e := 100 * (estimated - actual).Seconds() / actual.Seconds()
 	if e < 0 {
@@ -208,7 +233,11 @@ func facts(d Data) [][2]string {
 		if e.P90 > e.P50 {
 			s += " (P50–P90 " + units.FormatDuration(e.P50) + "–" + units.FormatDuration(e.P90) + ")"
 		}
-		s += " before the run; error " + errorText(e.Window, d.Ended.Sub(d.Started))
+		s += " before the run"
+		if e.Priors {
+			s += ", from the built-in priors only (no calibration of this machine: oedl calibrate)"
+		}
+		s += "; error " + errorText(e.Window, d.Ended.Sub(d.Started), 0)
 		if e.Model != "" {
 			s += "; model: " + e.Model
 		}

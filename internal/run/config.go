@@ -94,7 +94,7 @@ type Config struct {
 	// the report (the CLI sets it from the build).
 	Version string
 	Log     *zap.Logger
-	Cost    func(*schedule.Job) time.Duration // queue priority; nil = schedule.DefaultCost
+	Cost    func(*schedule.Job) time.Duration // queue priority; nil = Model's on one machine, else schedule.DefaultCost
 	// Model is the cost model (with its hardware) of the estimate the run
 	// makes of its own graph at the start, journalled for the report, and
 	// of the live ETA (eta.go); nil: neither.
@@ -126,6 +126,12 @@ func (c *Config) fill() {
 	jobs := estimate.DefaultStrategy(estimate.Hardware{Cores: cores})
 	if c.Model != nil && c.Plan != nil {
 		jobs.DumpJobs, jobs.LoadJobs = estimate.DefaultJobs(c.Model, c.Model.Hardware, c.Plan)
+	}
+	if c.Cost == nil && c.Model != nil && c.Hosts == nil {
+		// The queue's priorities and the batches' size come from the same
+		// model as the job counts, so that the graph this run executes is
+		// the one its estimate, oedl estimate and --dry-run simulate.
+		c.Cost = c.Model.Cost
 	}
 	if c.DumpJobs <= 0 {
 		c.DumpJobs = jobs.DumpJobs

@@ -1,0 +1,77 @@
+package estimate
+
+import (
+	"testing"
+	"time"
+
+	"github.com/oedl/oedl/internal/schedule"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestLoadTableCost: a load's start-up includes the deactivation of its
+// table's indexes (LoadTableSec), which a batch pays once per member, under
+// the schema lock; a table loaded alone costs what it did without it.
+func TestLoadTableCost(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
+	m.Load = PhaseCost{StartupSec: 0.06, StartupCPUSec: 0.01}
+	members := func(n int) []schedule.Member { return make([]schedule.Member, n) }
+	tests := []struct {
+		name        string
+		tableSec    float64
+		job         schedule.Job
+		wantStartup float64
+		wantSchema  float64
+		wantAlone   time.Duration
+	}{
+		{"no table cost (older calibrations, the priors)", 0,
+			schedule.Job{Kind: schedule.KindLoadBatch, Members: members(25)}, 0.05, 0, 60 * time.Millisecond},
+		{"one table: the same start-up, a part of it under the lock", 0.004,
+			schedule.Job{Kind: schedule.KindLoad}, 0.046, 0.004, 60 * time.Millisecond},
+		{"a batch pays the lock once per member", 0.004,
+			schedule.Job{Kind: schedule.KindLoadBatch, Members: members(25)}, 0.046, 0.1, 156 * time.Millisecond},
+		{"a later .bd section finds the indexes inactive", 0.004,
+			schedule.Job{Kind: schedule.KindLoad, Section: 2}, 0.046, 0, 56 * time.Millisecond},
+		{"the lock is never more than the start-up's wait", 1,
+			schedule.Job{Kind: schedule.KindLoad}, 0, 0.05, 60 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m.LoadTableSec = tt.tableSec
+			w := m.work(&tt.job, newCostContext(m.Hardware))
+			assert.InDelta(t, tt.wantStartup, w.startup, 1e-12)
+			assert.InDelta(t, tt.wantSchema, w.flows[0].schema, 1e-12)
+			assert.Equal(t, tt.wantAlone, aloneDuration(w, m.Hardware))
+		})
+	}
+}
+
+// TestRunCPUPerJob: oedl's own CPU for each job it journals is on the
+// job's stream, once per member of a batch; a job with no stream (a fixed
+// wait) has none to put it on.
+func TestRunCPUPerJob(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
+	m.Dump = PhaseCost{StartupSec: 0.06, StartupCPUSec: 0.01}
+	m.Load = m.Dump
+	tests := []struct {
+		name    string
+		perJob  float64
+		job     schedule.Job
+		wantCPU float64
+	}{
+		{"none in the priors", 0, schedule.Job{Kind: schedule.KindDump}, 0.01},
+		{"a dump", 0.003, schedule.Job{Kind: schedule.KindDump}, 0.013},
+		{"a load", 0.003, schedule.Job{Kind: schedule.KindLoad}, 0.013},
+		{"a batch: each member is journalled", 0.003, schedule.Job{Kind: schedule.KindLoadBatch, Members: make([]schedule.Member, 10)}, 0.04},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m.RunCPUPerJobSec = tt.perJob
+			w := m.work(&tt.job, newCostContext(m.Hardware))
+			assert.InDelta(t, tt.wantCPU, w.flows[0].cpu, 1e-12)
+		})
+	}
+	m.RunCPUPerJobSec = 0.003
+	assert.Empty(t, m.work(&schedule.Job{Kind: schedule.KindServe}, newCostContext(m.Hardware)).flows)
+}
