@@ -48,7 +48,9 @@
 // whichever is more) and whole clusters per object, not just bytes. Index
 // areas get fixed extents only when the report has an index summary
 // (dbanalys, or -csoutput with its .ix.txt); with tabanalys alone their
-// size is unknown. placement.md ends with the fixed-extent space per
+// size is unknown. The BI's fixed extent holds the whole 16M clusters the
+// load's notes fill (about the bytes of its records), at most 16 of them
+// (tuneBI); a small load gets a variable BI extent only. placement.md ends with the fixed-extent space per
 // directory, which prostrct create takes before the first record loads.
 //
 // Parameters: idxbuild threads keep threadnum x mergethreads within

@@ -62,7 +62,7 @@ func Make(in Input, o Options) (*Plan, error) {
 	}
 	p.Tables = placementsOf(tables, placements, lob)
 	p.Idxbuild = tuneIdxbuild(o.Machine, o.BlockSize)
-	p.BI = tuneBI(o, biDir)
+	p.BI = tuneBI(o, biDir, recordBytes(p.Tables))
 	p.Totals = totalsOf(p)
 	p.Startup, p.Processes = startupParams(o, p.Totals.Bytes+p.Totals.IndexBytes)
 	// Four variable AI extents, alternating over the AI directories (seed
@@ -126,6 +126,15 @@ func placementsOf(tables []*table, decided []placement, lob *Area) []Placement {
 		}
 	}
 	return out
+}
+
+// recordBytes is the bytes of the records the load will write.
+func recordBytes(tables []Placement) int64 {
+	var n int64
+	for _, t := range tables {
+		n += t.Bytes
+	}
+	return n
 }
 
 func totalsOf(p *Plan) Totals {

@@ -104,6 +104,44 @@ func TestLayoutExtents(t *testing.T) {
 	assert.Contains(t, err.Error(), "raise --max-extent")
 }
 
+func TestTuneBI(t *testing.T) {
+	cluster := int64(biClusterKB) * 1024
+	tests := []struct {
+		name      string
+		load      int64
+		maxExtent int64
+		fixedKB   int64 // 0: the variable extent only
+	}{
+		{"no records", 0, 2 * units.GB, 0},
+		{"a few MiB fill no cluster", 3 * units.MB, 2 * units.GB, 0},
+		{"just under a cluster", cluster - 1, 2 * units.GB, 0},
+		{"exactly a cluster", cluster, 2 * units.GB, biClusterKB},
+		{"the whole clusters, the rest to the variable extent", 40 * units.MB, 2 * units.GB, 2 * biClusterKB},
+		{"at most 16 clusters", 8 * units.GB, 2 * units.GB, biMaxClusters * biClusterKB},
+		{"at most --max-extent", 8 * units.GB, 100 * units.MB, 100 * 1024},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOptions()
+			o.MaxExtentBytes = tt.maxExtent
+			bi := tuneBI(o, "/bi", tt.load)
+			assert.Equal(t, biClusterKB, bi.ClusterSizeKB)
+			last := bi.Extents[len(bi.Extents)-1]
+			assert.False(t, last.Fixed, "a variable extent always comes last")
+			if tt.fixedKB == 0 {
+				assert.Len(t, bi.Extents, 1)
+				assert.Contains(t, bi.Reason, "one variable extent")
+				return
+			}
+			require.Len(t, bi.Extents, 2)
+			assert.True(t, bi.Extents[0].Fixed)
+			assert.Equal(t, tt.fixedKB, bi.Extents[0].SizeKB)
+			assert.Zero(t, bi.Extents[0].SizeKB%extentUnitKB(o.BlockSize), "a multiple of 16 blocks")
+			assert.LessOrEqual(t, bi.Extents[0].SizeKB*1024, tt.load, "never more than the load's notes")
+		})
+	}
+}
+
 func TestSpaceFor(t *testing.T) {
 	// 1000 records of 10 B: RPB 256 caps the block at 256 records, so 4
 	// blocks, not the 1 block 10,000 bytes would fit in; one cluster of 8.

@@ -84,19 +84,39 @@ func tuneIdxbuild(m Machine, blockSize int) Idxbuild {
 const (
 	biClusterKB = 16384
 	biBlockKB   = 16
-	biFixedKB   = 16 * biClusterKB
+	// biMaxClusters caps the fixed BI extent: 16 clusters of 16M are a
+	// ring the load's notes go round (a cluster is reused once a
+	// checkpoint has passed it and its transactions have ended); a bigger
+	// fixed BI is formatted inside the window for nothing.
+	biMaxClusters = 16
 )
 
-func tuneBI(o Options, biDir string) BI {
-	size := min(int64(biFixedKB), o.MaxExtentBytes/1024) / extentUnitKB(o.BlockSize) * extentUnitKB(o.BlockSize)
-	return BI{
-		BlockSizeKB:   biBlockKB,
-		ClusterSizeKB: biClusterKB,
-		Extents:       []Extent{{Path: biDir, Fixed: true, SizeKB: size}, {Path: biDir}},
-		Reason: fmt.Sprintf("truncate bi -bi %d: 16M clusters keep checkpoints apart during the load (KB 20566: 4-32M; Progress' “Performance Tuning Made Simple” uses 16M); "+
-			"-biblocksize %d: fewer, larger BI writes; a fixed %s extent pre-formats 16 clusters so the load does not stop to extend the BI, then a variable one",
-			biClusterKB, biBlockKB, units.FormatIEC(size*1024)),
+// tuneBI sizes the BI from what the load writes through it: a binary load
+// with integrity writes a note holding every record it creates (φ_BI ≈ 1,
+// performance-model §4), so the notes of the whole load are about the
+// bytes of its records. The fixed extent holds the whole clusters those
+// notes fill, at most biMaxClusters and --max-extent; the rest, less than
+// a cluster, and any growth go to the variable extent that always follows.
+// A load whose notes fill no whole cluster gets the variable extent only:
+// prostrct create formats every fixed block inside the window (on a 10 MB/s
+// disk 256 MiB of BI is 26 s), which a load of a few MiB never earns back.
+func tuneBI(o Options, biDir string, loadBytes int64) BI {
+	unit := extentUnitKB(o.BlockSize)
+	clusters := min(loadBytes/1024/biClusterKB, biMaxClusters)
+	size := min(clusters*biClusterKB, o.MaxExtentBytes/1024) / unit * unit
+	bi := BI{BlockSizeKB: biBlockKB, ClusterSizeKB: biClusterKB}
+	why := fmt.Sprintf("truncate bi -bi %d: 16M clusters keep checkpoints apart during the load (KB 20566: 4-32M; Progress' “Performance Tuning Made Simple” uses 16M); "+
+		"-biblocksize %d: fewer, larger BI writes; ", biClusterKB, biBlockKB)
+	notes := units.FormatIEC(loadBytes)
+	if size == 0 {
+		bi.Extents = []Extent{{Path: biDir}}
+		bi.Reason = why + fmt.Sprintf("the load's BI notes (about its %s of records) fill no whole %s cluster, so one variable extent: a fixed one would be formatted inside the window for nothing", notes, units.FormatIEC(biClusterKB*1024))
+		return bi
 	}
+	bi.Extents = []Extent{{Path: biDir, Fixed: true, SizeKB: size}, {Path: biDir}}
+	bi.Reason = why + fmt.Sprintf("a fixed %s extent pre-formats the whole clusters the load's BI notes fill (about its %s of records; at most %d clusters, which the BI reuses as a ring) so the load does not stop to extend the BI, then a variable one",
+		units.FormatIEC(size*1024), notes, biMaxClusters)
+	return bi
 }
 
 // startupParams are target.pf: the broker parameters for the loaded

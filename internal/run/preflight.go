@@ -55,6 +55,10 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if !exists(c.Source + ".db") {
 		return "", precondition("source database %s.db not found", c.Source)
 	}
+	// The empty database's description (a copy of it, then describe)
+	// depends on nothing below: it runs beside the source's checks.
+	empty := r.describeEmpty(ctx, c.emptyDB())
+	defer empty()
 	pf, err := readPlanFiles(c)
 	if err != nil {
 		return "", err
@@ -73,7 +77,7 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err := r.checkSourceSchema(ctx, pf); err != nil {
 		return "", err
 	}
-	if r.described, err = r.checkDescribe(ctx, c.emptyDB()); err != nil {
+	if r.described, err = r.compareDescribed(ctx, c.emptyDB(), empty); err != nil {
 		return "", err
 	}
 	r.warnings = append(r.warnings, r.described.warnings...)
@@ -127,7 +131,8 @@ func (r *runner) proveTargetFiles(ctx context.Context, view manifest.FS, st *ope
 	if r.proof, err = r.proveTarget(view, st, source, resumed); err != nil {
 		return "", err
 	}
-	if exists(r.cfg.Target + manifest.SuffixControl) {
+	// A kept preparation's proof has just checked the target's holder.
+	if exists(r.cfg.Target+manifest.SuffixControl) && r.prepared == nil {
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
 			return "", err
 		}

@@ -1,13 +1,16 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oedl/oedl/internal/execx"
@@ -53,28 +56,79 @@ type describeCheck struct {
 // decided (its BI settings, its block size) is a note in the preflight's
 // summary, as plan.json explains it.
 func (r *runner) checkDescribe(ctx context.Context, emptyDB string) (*describeCheck, error) {
+	return r.compareDescribed(ctx, emptyDB, r.describeEmpty(ctx, emptyDB))
+}
+
+// emptyDescribed is what describeEmpty learns, when it has.
+type emptyDescribed func() (openedge.Description, error)
+
+// describeEmpty describes a copy of emptyDB, in a scratch directory of its
+// own, while the caller goes on (the function it returns waits for it, as
+// often as called): the copy touches nothing the run has
+// checked or will check (neither the source nor the target), and its two
+// calls (procopy, describe) were two start-ups in the preflight's serial
+// path. Its output goes to run.log when the caller has it, after the
+// caller's own calls (the log stays one call after another).
+func (r *runner) describeEmpty(ctx context.Context, emptyDB string) emptyDescribed {
+	var (
+		log  bytes.Buffer
+		desc openedge.Description
+		err  error
+	)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The utilities run in the scratch directory, so that whatever
+		// they leave in their working directory goes with it (the dry
+		// run may have no work directory yet).
+		scratch, e := os.MkdirTemp("", "oedl-describe-")
+		if e != nil {
+			err = e
+			return
+		}
+		defer os.RemoveAll(scratch)
+		copyDB := filepath.Join(scratch, "target")
+		c := r.cfg
+		argv := []string{c.bin("procopy"), emptyDB, copyDB}
+		res, e := c.machine("").runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: scratch, Env: c.env(), Timeout: 5 * time.Minute, Log: &log})
+		if e != nil {
+			err = precondition("copy %s to learn the target's codepage: %v", emptyDB, fmt.Errorf("%s: %w: %s", execx.Quote(argv), e, lastMessage(res.Output)))
+			return
+		}
+		desc, err = r.describeTo(ctx, copyDB, scratch, &log)
+	}()
+	var logged sync.Once
+	return func() (openedge.Description, error) {
+		<-done
+		logged.Do(func() {
+			if w := r.logWriter(); w != nil {
+				_, _ = w.Write(log.Bytes())
+			}
+		})
+		return desc, err
+	}
+}
+
+// compareDescribed describes the source and compares it with the empty
+// database's description (empty waits for it). Every return waits for
+// it, so that no procopy outlives the preflight.
+func (r *runner) compareDescribed(ctx context.Context, emptyDB string, empty emptyDescribed) (*describeCheck, error) {
 	c := r.cfg
-	// The utilities run in the scratch directory, so that whatever they
-	// leave in their working directory goes with it (the dry run may have
-	// no work directory yet).
 	scratch, err := os.MkdirTemp("", "oedl-describe-")
 	if err != nil {
+		_, _ = empty()
 		return nil, err
 	}
 	defer os.RemoveAll(scratch)
 	src, err := r.describe(ctx, c.Source, scratch)
+	emptyDesc, emptyErr := empty()
 	if err != nil {
 		return nil, err
 	}
-	copyDB := filepath.Join(scratch, "target")
-	if err := r.call(ctx, step{argv: []string{c.bin("procopy"), emptyDB, copyDB}, dir: scratch}); err != nil {
-		return nil, precondition("copy %s to learn the target's codepage: %v", emptyDB, err)
+	if emptyErr != nil {
+		return nil, emptyErr
 	}
-	empty, err := r.describe(ctx, copyDB, scratch)
-	if err != nil {
-		return nil, err
-	}
-	notes, warnings, refusals := compareDescriptions(src, empty, emptyDB, c.Plan, c.AllowChange)
+	notes, warnings, refusals := compareDescriptions(src, emptyDesc, emptyDB, c.Plan, c.AllowChange)
 	if len(refusals) > 0 {
 		return nil, precondition("the target would differ from the source %s in what the DBA did not ask to change:\n  %s",
 			c.Source, strings.Join(refusals, "\n  "))
@@ -84,9 +138,14 @@ func (r *runner) checkDescribe(ctx context.Context, emptyDB string) (*describeCh
 
 // describe runs proutil db -C describe in dir and reads it by its layout.
 func (r *runner) describe(ctx context.Context, db, dir string) (openedge.Description, error) {
+	return r.describeTo(ctx, db, dir, r.logWriter())
+}
+
+// describeTo is describe with its output logged to log.
+func (r *runner) describeTo(ctx context.Context, db, dir string, log io.Writer) (openedge.Description, error) {
 	c := r.cfg
 	argv := c.proutil(db, "describe")
-	res, err := c.machine("").runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: dir, Env: c.env(), Timeout: time.Minute, Log: r.logWriter()})
+	res, err := c.machine("").runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: dir, Env: c.env(), Timeout: time.Minute, Log: log})
 	if err != nil {
 		if errors.Is(err, execx.ErrExit) {
 			return openedge.Description{}, precondition("%s failed with exit code %d: %s", execx.Quote(argv), res.ExitCode, lastMessage(res.Output))

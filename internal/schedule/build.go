@@ -100,11 +100,23 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	if o.ServeSource {
 		sourceReady = add(&Job{ID: ServeID(DBSource), Kind: KindServe, DB: DBSource, Deps: []string{pre.ID}}).ID
 	}
+	// The source's side jobs (its tabanalys, .df, sequences, users and
+	// grants) hold no slot on a served source: they start with the first
+	// dumps, all four at once. In the dump slots, ranked by their short
+	// path to the end, they came after every table dump and held back the
+	// source's shutdown and the target's idxbuild; in one slot of their
+	// own, the small three waited for the source's tabanalys. A
+	// single-user source takes one utility at a time (263): there they
+	// share the dump slot with the table dumps.
+	side := SlotDump
+	if o.ServeSource {
+		side = SlotNone
+	}
 	analyze := add(&Job{ID: string(KindAnalyzeSource), Kind: KindAnalyzeSource, DB: DBSource,
-		Deps: []string{sourceReady}, Slot: SlotDump, Bytes: totalBytes, Records: totalRecords})
-	dumpDF := add(&Job{ID: string(KindDumpDF), Kind: KindDumpDF, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
-	dumpSeq := add(&Job{ID: string(KindDumpSeq), Kind: KindDumpSeq, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
-	dumpSec := add(&Job{ID: string(KindDumpSecurity), Kind: KindDumpSecurity, DB: DBSource, Deps: []string{sourceReady}, Slot: SlotDump})
+		Deps: []string{sourceReady}, Slot: side, Bytes: totalBytes, Records: totalRecords})
+	dumpDF := add(&Job{ID: string(KindDumpDF), Kind: KindDumpDF, DB: DBSource, Deps: []string{sourceReady}, Slot: side})
+	dumpSeq := add(&Job{ID: string(KindDumpSeq), Kind: KindDumpSeq, DB: DBSource, Deps: []string{sourceReady}, Slot: side})
+	dumpSec := add(&Job{ID: string(KindDumpSecurity), Kind: KindDumpSecurity, DB: DBSource, Deps: []string{sourceReady}, Slot: side})
 	create := add(&Job{ID: string(KindCreateTarget), Kind: KindCreateTarget, DB: DBTarget, Deps: []string{pre.ID}})
 	targetReady := create.ID
 	if o.ServeTarget {
@@ -246,7 +258,7 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	}
 	if o.ServeSource {
 		add(&Job{ID: ShutdownID(DBSource), Kind: KindShutdown, DB: DBSource,
-			Deps: append(append([]string{}, dumpIDs...), analyze.ID, dumpDF.ID, dumpSeq.ID, ServeID(DBSource))})
+			Deps: append(append([]string{}, dumpIDs...), analyze.ID, dumpDF.ID, dumpSeq.ID, dumpSec.ID, ServeID(DBSource))})
 		if hs != nil {
 			for i, r := range hs.Replicas {
 				add(&Job{ID: ShutdownID(ReplicaDB(r)), Kind: KindShutdown, DB: ReplicaDB(r),

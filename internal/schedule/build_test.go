@@ -1,7 +1,10 @@
 package schedule
 
 import (
+	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,4 +76,59 @@ func TestCriticalPath(t *testing.T) {
 		ids = append(ids, j.ID)
 	}
 	assert.Equal(t, []string{"a", "b", "d"}, ids)
+}
+
+// manySmall is the shape that showed it: tables whose dumps are mostly
+// start-up, more of them than dump slots.
+func manySmall(n int) *plan.Plan {
+	p := &plan.Plan{}
+	for i := range n {
+		p.Tables = append(p.Tables, plan.Placement{Table: fmt.Sprintf("PUB.t%03d", i), Bytes: 1 << 20, Records: 1 << 10, DataArea: "small_dat"})
+	}
+	return p
+}
+
+// The source's side jobs (tabanalys, .df, sequences, users) ranked
+// below every table dump and so came last in the dump queue: the source
+// was shut down, and the target's idxbuild started, only after them.
+// Holding no slot, they run beside the dumps from the start.
+func TestSideJobsEndBeforeTheLastDump(t *testing.T) {
+	sideKinds := []Kind{KindAnalyzeSource, KindDumpDF, KindDumpSeq, KindDumpSecurity}
+	tests := []struct {
+		name  string
+		serve bool
+		slot  Slot
+	}{
+		{"served source: no slot, beside the dumps", true, SlotNone},
+		{"single-user source: one utility at a time, the dump slot", false, SlotDump},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := Build(manySmall(60), BuildOptions{ServeSource: tt.serve, ServeTarget: tt.serve})
+			require.NoError(t, err)
+			for _, k := range sideKinds {
+				assert.Equal(t, tt.slot, b.Job(string(k)).Slot, k)
+			}
+			if !tt.serve {
+				return
+			}
+			res, err := Dispatch(context.Background(), b.Graph, &clockExec{}, Options{Slots: map[Slot]int{SlotDump: 4, SlotLoad: 4}})
+			require.NoError(t, err)
+			require.NoError(t, res.Err())
+			sp := spans(res)
+			var lastDump time.Time
+			for _, s := range res.Spans {
+				if s.Job.Kind == KindDump && s.End.After(lastDump) {
+					lastDump = s.End
+				}
+			}
+			for _, k := range sideKinds {
+				assert.False(t, sp[string(k)].End.After(lastDump), "%s ends at %v, after the last table dump at %v", k, sp[string(k)].End, lastDump)
+			}
+			assert.Equal(t, lastDump, sp[ShutdownID(DBSource)].Start, "the source is shut down as soon as the last table dump ends")
+			for _, k := range sideKinds {
+				assert.Equal(t, sp[ServeID(DBSource)].End, sp[string(k)].Start, "%s starts as soon as the source is served", k)
+			}
+		})
+	}
 }

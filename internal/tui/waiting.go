@@ -66,7 +66,14 @@ func (s *State) Waiting() []Wait {
 			}
 			other++
 		case "dump":
-			if n := set("dump_jobs"); n > 0 && running["dump"]+running["analyze-source"]+running["dump-df"]+running["dump-sequences"]+running["dump-security"] >= n {
+			busy := running["dump"]
+			if set("dump_jobs") == 1 {
+				// A single-user source: its side jobs take the one dump
+				// slot; a served one runs them beside the dumps, in no
+				// slot (schedule.Build).
+				busy += running["analyze-source"] + running["dump-df"] + running["dump-sequences"] + running["dump-security"]
+			}
+			if n := set("dump_jobs"); n > 0 && busy >= n {
 				forDumpSlot++
 				continue
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,6 +40,9 @@ type cell struct {
 	prepBound truebound.Bound
 	tables    int
 	bytes     int64
+	// est and estPrep are oedl estimate's windows for this cell, from the
+	// profile's calibration on oesim (0: none).
+	est, estPrep time.Duration
 }
 
 type result struct {
@@ -48,6 +52,9 @@ type result struct {
 }
 
 func (r result) String() string {
+	if r.note == "skipped" {
+		return "not run"
+	}
 	if !r.verified {
 		return "**failed** (" + r.note + ")"
 	}
@@ -59,7 +66,7 @@ type way struct {
 	run  func(c *cell, runEnv []string, dir string) result
 }
 
-func compare(profiles, disks string, startupMS int, out string, keep bool) error {
+func compare(profiles, disks string, startupMS int, skip string, out string, keep bool) error {
 	root, base, bin, dlc, cleanup, err := workbench("compare", keep)
 	if err != nil {
 		return err
@@ -93,9 +100,20 @@ func compare(profiles, disks string, startupMS int, out string, keep bool) error
 		if err != nil {
 			return err
 		}
+		cal := filepath.Join(base, "cal-"+profile+".json")
+		say("calibrating on %s at %g MiB/s, %g IOPS", profile, ds[0].mbps, ds[0].iops)
+		if err := calibrate(base, env, dlc, oedl, src, planDir, cal, ds[0], startupMS); err != nil {
+			return err
+		}
 		for _, d := range ds {
 			c := &cell{profile: profile, scale: scale, disk: d, tables: len(p.Tables), bytes: p.Totals.Bytes}
 			cells = append(cells, c)
+			if c.est, err = estimate(base, env, oedl, planDir, cal, d, false); err != nil {
+				return err
+			}
+			if c.estPrep, err = estimate(base, env, oedl, planDir, cal, d, true); err != nil {
+				return err
+			}
 			// runOedl times oedl run; prepared: after oedl prepare, untimed.
 			// The run verifies its counts; its bound comes from its journal.
 			runOedl := func(prepared bool) func(*cell, []string, string) result {
@@ -141,7 +159,12 @@ func compare(profiles, disks string, startupMS int, out string, keep bool) error
 				slices.Reverse(ways)
 			}
 			n++
+			results := map[string]*result{"oedl": &c.oedl, "oedl-prepared": &c.prep, "sequential": &c.seq, "kit": &c.kit}
 			for _, w := range ways {
+				if slices.Contains(strings.Split(skip, ","), w.name) {
+					results[w.name].note = "skipped"
+					continue
+				}
 				dir := filepath.Join(base, fmt.Sprintf("%s-%g-%s", profile, d.mbps, w.name))
 				runEnv := append(append([]string{}, env...),
 					fmt.Sprintf("OESIM_DISK_MBPS=%g", d.mbps), fmt.Sprintf("OESIM_DISK_IOPS=%g", d.iops),
@@ -149,23 +172,14 @@ func compare(profiles, disks string, startupMS int, out string, keep bool) error
 				say("%s %s, %g MiB/s %g IOPS: %s", profile, scale, d.mbps, d.iops, w.name)
 				r := w.run(c, runEnv, dir)
 				say("  %s", r)
-				switch w.name {
-				case "oedl":
-					c.oedl = r
-				case "sequential":
-					c.seq = r
-				case "kit":
-					c.kit = r
-				case "oedl-prepared":
-					c.prep = r
-				}
+				*results[w.name] = r
 				if !keep {
 					os.RemoveAll(dir)
 				}
 			}
 		}
 	}
-	text := compareMarkdown(cells, startupMS, profiles, disks)
+	text := compareMarkdown(cells, startupMS, profiles, disks, skip)
 	fmt.Print(text)
 	return writeSection(out, "compare", text)
 }
@@ -205,7 +219,7 @@ func ratio(a, b result) string {
 	return fmt.Sprintf("%.2f", a.wall.Seconds()/b.wall.Seconds())
 }
 
-func compareMarkdown(cells []*cell, startupMS int, profiles, disks string) string {
+func compareMarkdown(cells []*cell, startupMS int, profiles, disks, skip string) string {
 	var b strings.Builder
 	load := "unknown"
 	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
@@ -213,7 +227,11 @@ func compareMarkdown(cells []*cell, startupMS int, profiles, disks string) strin
 	}
 	fmt.Fprintf(&b, "## Comparison: oedl, the sequential script, the naive parallel kit, the true lower bound (issue 12)\n\n")
 	fmt.Fprintf(&b, "Measured on %s (%d cores, %s/%s), finished %s, load average at the end %s.\n", hostname(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format("2006-01-02 15:04 UTC"), load)
-	fmt.Fprintf(&b, "Command: `nice -n 10 env BENCH_PROFILES=%s BENCH_DISKS=%s BENCH_STARTUP_MS=%d scripts/bench compare`.\n", profiles, disks, startupMS)
+	skipEnv := ""
+	if skip != "" {
+		skipEnv = " BENCH_SKIP=" + skip
+	}
+	fmt.Fprintf(&b, "Command: `nice -n 10 env BENCH_PROFILES=%s BENCH_DISKS=%s BENCH_STARTUP_MS=%d%s scripts/bench compare`.\n", profiles, disks, startupMS, skipEnv)
 	fmt.Fprintf(&b, "Start-up cost %d ms per utility call. One run per way and cell, the order alternating from cell to cell; every run verified.\n\n", startupMS)
 	fmt.Fprintf(&b, "| profile | tables | disk | oedl | sequential | kit | true bound | oedl / bound | sequential / oedl | kit / oedl | binding part |\n|---|--:|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, c := range cells {
@@ -227,6 +245,12 @@ func compareMarkdown(cells []*cell, startupMS int, profiles, disks string) strin
 		bound, toBound, binding := boundCells(c.prep, c.prepBound)
 		fmt.Fprintf(&b, "| %s %s | %g MiB/s, %g IOPS | %s | %s | %s | %s | %s |\n",
 			c.profile, c.scale, c.disk.mbps, c.disk.iops, c.prep, bound, toBound, ratio(c.kit, c.prep), binding)
+	}
+	fmt.Fprintf(&b, "\nThe estimate against these runs: `oedl estimate --calibration` (calibrated once per profile by `oedl calibrate` on oesim at the first disk setting, the disk described; `--prepared` for the prepared runs), before the runs:\n\n")
+	fmt.Fprintf(&b, "| profile | disk | oedl | estimate | wall / estimate | oedl, prepared | estimate, prepared | wall / estimate |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
+	for _, c := range cells {
+		fmt.Fprintf(&b, "| %s %s | %g MiB/s, %g IOPS | %s | %s | %s | %s | %s | %s |\n", c.profile, c.scale, c.disk.mbps, c.disk.iops,
+			c.oedl, c.est.Round(10*time.Millisecond), toEstimate(c.oedl, c.est), c.prep, c.estPrep.Round(10*time.Millisecond), toEstimate(c.prep, c.estPrep))
 	}
 	fmt.Fprintf(&b, "\nA ratio \"kit / oedl\" under 1 means the kit was faster. The true bound's parts, per cell (internal/truebound, from oedl's run):\n\n")
 	for _, c := range cells {
@@ -257,3 +281,53 @@ func boundCells(r result, bound truebound.Bound) (at, toBound, binding string) {
 	m := bound.Max()
 	return m.Time.Round(10 * time.Millisecond).String(), fmt.Sprintf("%.2f", bound.Ratio(r.wall)), m.Name
 }
+
+// toEstimate is a run's wall time over its estimate ("-" without either).
+func toEstimate(r result, est time.Duration) string {
+	if !r.verified || est <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", r.wall.Seconds()/est.Seconds())
+}
+
+// calibrate runs oedl calibrate on the profile's source on oesim's disk
+// d, described to it (so that the estimate on the other disk changes only
+// the disk), with the device's request counters read.
+func calibrate(base string, env []string, dlc, oedl, src, planDir, out string, d disk, startupMS int) error {
+	e := append(append([]string{}, env...), fmt.Sprintf("OESIM_DISK_MBPS=%g", d.mbps), fmt.Sprintf("OESIM_DISK_IOPS=%g", d.iops),
+		fmt.Sprintf("OESIM_STARTUP_MS=%d", startupMS), "OESIM_STATE="+filepath.Join(base, "cal-state"))
+	// The device's counters appear with its first use: a describe of the
+	// source, which only reads, makes them before calibrate opens them.
+	if err := sh(base, e, filepath.Join(dlc, "bin", "proutil"), src, "-C", "describe"); err != nil {
+		return err
+	}
+	return sh(base, e, oedl, "calibrate", "--source", src, "--dlc", dlc, "--work", filepath.Join(base, "cal-work"), "--plan", planDir, "-o", out,
+		"--volume", "generic", "--disk-mbps", diskMBps(d), "--iops", fmt.Sprintf("%g", d.iops),
+		"--diskstats", filepath.Join(base, "cal-state", "diskstats"), "--disk-device", "vdisk")
+}
+
+// estimate is oedl estimate's window on disk d with the calibration cal.
+func estimate(base string, env []string, oedl, planDir, cal string, d disk, prepared bool) (time.Duration, error) {
+	args := []string{"estimate", "--plan", planDir, "--calibration", cal, "--volume", "generic",
+		"--disk-mbps", diskMBps(d), "--iops", fmt.Sprintf("%g", d.iops), "--samples", "0", "--json"}
+	if prepared {
+		args = append(args, "--prepared")
+	}
+	cmd := exec.Command(oedl, args...)
+	cmd.Dir, cmd.Env = base, append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("oedl %s: %v", strings.Join(args, " "), err)
+	}
+	var est struct {
+		Window float64 `json:"window_s"`
+	}
+	if err := json.Unmarshal(out, &est); err != nil {
+		return 0, fmt.Errorf("oedl estimate --json: %v", err)
+	}
+	return time.Duration(est.Window * float64(time.Second)), nil
+}
+
+// diskMBps is oesim's MiB/s as oedl's --disk-mbps, which is in 10^6
+// bytes per second as datasheets give it.
+func diskMBps(d disk) string { return fmt.Sprintf("%.3f", d.mbps*(1<<20)/1e6) }

@@ -43,9 +43,10 @@ func main() {
 	cmp := flag.Bool("compare", false, "the comparison of issue 12: oedl, the sequential script, the naive kit and the true lower bound, on -profiles at -disks")
 	profiles := flag.String("profiles", "seed003:8MB,erp:3MB", "with -compare: profile:scale,...")
 	disks := flag.String("disks", "40:20000,10:1000", "with -compare: MiBps:IOPS,... of the virtual disk")
+	skip := flag.String("skip", "", "with -compare: the ways not to run, e.g. sequential (it takes longest)")
 	flag.Parse()
 	if *cmp {
-		if err := compare(*profiles, *disks, *startup, *out, *keep); err != nil {
+		if err := compare(*profiles, *disks, *startup, *skip, *out, *keep); err != nil {
 			fmt.Fprintln(os.Stderr, "benchrun:", err)
 			os.Exit(1)
 		}
