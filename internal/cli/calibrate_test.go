@@ -97,6 +97,10 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 				// where blocks are part empty) and writes its .bd.
 				assert.GreaterOrEqual(t, m.Dump.ReadPerByte, 1.0)
 				assert.InDelta(t, 1.2, m.Dump.WritePerByte, 0.3)
+				// Tabanalys is priced on the loaded scratch, the source's
+				// by how many more blocks it reads per table byte.
+				assert.Contains(t, stderr, "tabanalys of the source:")
+				assert.Greater(t, m.SourceScanFactor, 0.0)
 			}
 
 			code, stdout, stderr := runOedl(t, "estimate", "--plan", planDir, "--calibration", cal, "--samples", "5")

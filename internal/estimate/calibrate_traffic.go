@@ -128,6 +128,9 @@ func (c *calibrator) fitMeasuredTraffic(m *Model, dumps, loads []sample, idxs [3
 		{"tabanalys", &m.Tabanalys, tabs, c.dstKB},
 	} {
 		if t, ok := measureTraffic(ph.s, ph.blockKB, m.Hardware); ok {
+			if ph.name == "tabanalys" {
+				t = scanTraffic(m, t, tabs)
+			}
 			t.apply(ph.p)
 			if ph.name != "tabanalys" {
 				// A start's requests, as random block reads: what many
@@ -136,6 +139,9 @@ func (c *calibrator) fitMeasuredTraffic(m *Model, dumps, loads []sample, idxs [3
 			}
 			set[ph.name] = true
 			c.notes = append(c.notes, fmt.Sprintf("%s traffic measured: %s, %.1f requests a call", ph.name, t, t.perCall))
+			if ph.name == "tabanalys" && m.SourceScanFactor > 0 {
+				c.notes = append(c.notes, fmt.Sprintf("tabanalys of the source: %.2f times a loaded database's traffic per table byte", m.SourceScanFactor))
+			}
 		}
 	}
 	// idxbuild: the large table's rate from its own rebuild, the others'
@@ -161,6 +167,31 @@ func (c *calibrator) fitMeasuredTraffic(m *Model, dumps, loads []sample, idxs [3
 	set["idxbuild"] = true
 	c.notes = append(c.notes, fmt.Sprintf("idxbuild traffic measured: %s (tables over %s: %.2f per byte)", t, units.FormatIEC(ic.LargeMinBytes), ic.LargeDevicePerByte))
 	return set
+}
+
+// scanTraffic is tabanalys's traffic per table byte on a freshly loaded
+// database, the scratch's (tabs[1]): the target's, which the load packs
+// as it packed the scratch. The slope over the source and the scratch is
+// mostly the source's, whose records may fill its blocks far less
+// (Model.SourceScanFactor, set here to the source's traffic per byte
+// against the scratch's).
+func scanTraffic(m *Model, t traffic, tabs []sample) traffic {
+	perByte := func(s sample) float64 {
+		if s.IO == nil || s.Bytes <= 0 {
+			return 0
+		}
+		return float64(s.IO.SectorsRead) * 512 / s.Bytes
+	}
+	if len(tabs) != 2 {
+		return t
+	}
+	src, loaded := perByte(tabs[0]), perByte(tabs[1])
+	if src <= 0 || loaded <= 0 {
+		return t
+	}
+	m.SourceScanFactor = src / loaded
+	t.read = loaded
+	return t
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -127,11 +127,14 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 	case schedule.KindIdxbuild:
 		return m.idxbuildWork(j, cc)
 	case schedule.KindAnalyzeSource, schedule.KindAnalyzeTarget:
-		env := cc.dst()
+		env, pc := cc.dst(), m.Tabanalys
 		if j.Kind == schedule.KindAnalyzeSource {
 			env = cc.src()
+			if k := m.SourceScanFactor; k > 0 {
+				pc.ReadPerByte *= k
+			}
 		}
-		return jobWork{startup: m.Tabanalys.startup(), flows: []flowDemand{m.Tabanalys.demand(float64(j.Records), float64(j.Bytes), env)}}
+		return jobWork{startup: pc.startup(), flows: []flowDemand{pc.demand(float64(j.Records), float64(j.Bytes), env)}}
 	case schedule.KindCreateTarget:
 		w := jobWork{startup: m.FixedSec[string(j.Kind)] + m.DFPerTableSec*float64(cc.nTables)}
 		if cc.extentKB > 0 && m.ExtentWritePerByte > 0 {

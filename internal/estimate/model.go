@@ -43,6 +43,16 @@ type Model struct {
 	Load      PhaseCost    `json:"load"`
 	Idxbuild  IdxbuildCost `json:"idxbuild"`
 	Tabanalys PhaseCost    `json:"tabanalys"`
+	// SourceScanFactor is the source's tabanalys traffic per table byte
+	// against a freshly loaded database's (0: the same). Tabanalys reads
+	// every block of an area; a source grown over years holds its records
+	// in more blocks than the target the load packs them into (the sports
+	// source on oesim: 4.8 device bytes read per table byte, its loaded
+	// copy 1.3), so one cost for both made the target's tabanalys 2.6
+	// times what it took (docs/benchmarks/eta.md, i14-eta2). Tabanalys is
+	// priced on a loaded database, as the target is; the source's times
+	// this.
+	SourceScanFactor float64 `json:"source_scan_factor,omitempty"`
 
 	// FixedSec is the duration of the jobs that move no table data, by
 	// schedule.Kind (preflight, serve, shutdown, create-target, dump-df,
@@ -245,6 +255,9 @@ func (m *Model) Validate() error {
 	}
 	if ic := m.Idxbuild; !(ic.SecPerIndex >= 0) || !(ic.LargeDevicePerByte >= 0) || ic.LargeMinBytes < 0 {
 		errs = append(errs, errors.New("idxbuild.s_per_index, large_min_bytes and large_device_per_byte must not be negative"))
+	}
+	if !(m.SourceScanFactor >= 0) {
+		errs = append(errs, errors.New("source_scan_factor must not be negative"))
 	}
 	if !(m.Idxbuild.Overlap >= 0 && m.Idxbuild.Overlap <= 1) {
 		errs = append(errs, errors.New("idxbuild.overlap is a share: from 0 to 1"))
