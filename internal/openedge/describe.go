@@ -110,16 +110,16 @@ func ParseDescribe(out string) (Description, error) {
 		return d, fmt.Errorf("describe: no database block (want at least 3 \"label : value\" lines, the 3rd the block size)")
 	}
 	var err error
-	if d.BlockSize, err = describeNumber(groups[0], 2, "database block size"); err != nil {
+	if d.BlockSize, err = describeNumber(groups[0], 2, "database block size", maxDescribedBlock); err != nil {
 		return d, err
 	}
 	if len(groups) < 2 || len(groups[1].values) < 2 {
 		return d, fmt.Errorf("describe: no before-imaging block after the database block of line %d (want its block size and cluster size)", groups[0].line)
 	}
-	if d.BIBlockSize, err = describeNumber(groups[1], 0, "before-image block size"); err != nil {
+	if d.BIBlockSize, err = describeNumber(groups[1], 0, "before-image block size", maxDescribedBlock); err != nil {
 		return d, err
 	}
-	units, err := describeNumber(groups[1], 1, "before-image cluster size")
+	units, err := describeNumber(groups[1], 1, "before-image cluster size", maxBIClusterUnits)
 	if err != nil {
 		return d, err
 	}
@@ -135,11 +135,25 @@ func ParseDescribe(out string) (Description, error) {
 	return d, nil
 }
 
-func describeNumber(g describeGroup, i int, what string) (int, error) {
+// The largest figures a describe can hold. OpenEdge's database blocks are 1-8
+// KB and its BI blocks at most 16 KB; 64 KB leaves room for what a later
+// version may allow while refusing what no database has. The BI cluster is
+// printed in 16 KB units and is at most 256 MB (-bi 262128): 16384 units.
+// Without the bounds a corrupt describe could overflow the cluster's KB (the
+// fuzz test found one) and be compared as a negative size.
+const (
+	maxDescribedBlock = 64 * 1024
+	maxBIClusterUnits = 16384
+)
+
+func describeNumber(g describeGroup, i int, what string, max int) (int, error) {
 	v := g.values[i]
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("describe line %d: %s %q is not a positive number", g.line+i, what, v)
+	}
+	if n > max {
+		return 0, fmt.Errorf("describe line %d: %s %d is over %d, more than any OpenEdge database has", g.line+i, what, n, max)
 	}
 	return n, nil
 }
