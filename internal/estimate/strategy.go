@@ -53,8 +53,8 @@ func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.
 		Batch:           batch,
 		Cost:            cost,
 		Staged:          s.Staged,
-		ServeSource:     s.DumpJobs > 1,
-		ServeTarget:     s.LoadJobs > 1,
+		ServeSource:     schedule.Served(s.DumpJobs),
+		ServeTarget:     schedule.Served(s.LoadJobs),
 		ThreadedDumpMin: s.ThreadedDumpMin,
 		DumpThreads:     s.DumpThreads,
 	}

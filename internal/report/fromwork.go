@@ -207,7 +207,7 @@ func spansFromJournal(recs []journal.Record, p *plan.Plan) *schedule.Result {
 		for _, r := range recs {
 			if r.Job == journal.RunJob && r.Settings != nil {
 				s := r.Settings
-				o = schedule.BuildOptions{ServeSource: s["dump_jobs"] > 1, ServeTarget: s["load_jobs"] > 1,
+				o = schedule.BuildOptions{ServeSource: schedule.Served(int(s["dump_jobs"])), ServeTarget: schedule.Served(int(s["load_jobs"])),
 					ThreadedDumpMin: s["threaded_dump_min"], DumpThreads: int(s["dump_threads"])}
 				break
 			}

@@ -216,8 +216,8 @@ func dbPath(p string) string {
 // refused with (263)), several loads a served target.
 func (c *Config) buildOptions() schedule.BuildOptions {
 	o := schedule.BuildOptions{
-		ServeSource: c.DumpJobs > 1,
-		ServeTarget: c.LoadJobs > 1,
+		ServeSource: schedule.Served(c.DumpJobs),
+		ServeTarget: schedule.Served(c.LoadJobs),
 		DumpThreads: c.DumpThreads,
 		Cost:        c.Cost,
 		Hosts:       c.hostLayout(),

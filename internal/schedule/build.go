@@ -7,6 +7,12 @@ import (
 	"github.com/oedl/oedl/internal/plan"
 )
 
+// Served says whether a database is served for a number of concurrent
+// utilities on it: more than one needs a broker (a second single-user
+// utility is refused with (263)). The run, the estimate, the report and
+// the screen decide it from the same job counts.
+func Served(jobs int) bool { return jobs > 1 }
+
 // BuildOptions shape the graph of a dump/load.
 type BuildOptions struct {
 	// Staged makes every load wait for every dump (the classic "dump all,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -67,7 +68,7 @@ func (s *State) Waiting() []Wait {
 			other++
 		case "dump":
 			busy := running["dump"]
-			if set("dump_jobs") == 1 {
+			if !schedule.Served(set("dump_jobs")) {
 				// A single-user source: its side jobs take the one dump
 				// slot; a served one runs them beside the dumps, in no
 				// slot (schedule.Build).
