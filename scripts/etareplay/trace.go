@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"time"
@@ -102,7 +103,10 @@ func compareTrace(enc *json.Encoder, events []event.Event, trace []eta.TraceLine
 		for _, j := range line.Jobs {
 			r, ok := real[j.Job]
 			for _, id := range j.Loads { // a batch: its tables' first start and last end
-				m := real[id]
+				m, seen := real[id]
+				if !seen || m.start.IsZero() {
+					continue // a member the run never started is no bound on the batch
+				}
 				if !ok || m.start.Before(r.start) {
 					r.start = m.start
 				}
@@ -143,7 +147,7 @@ func compareTrace(enc *json.Encoder, events []event.Event, trace []eta.TraceLine
 			}
 		}
 		sort.Slice(jobs, func(a, b int) bool {
-			return abs(jobs[a].End-jobs[a].RealEnd) > abs(jobs[b].End-jobs[b].RealEnd)
+			return math.Abs(jobs[a].End-jobs[a].RealEnd) > math.Abs(jobs[b].End-jobs[b].RealEnd)
 		})
 		for _, j := range jobs[:min(worst, len(jobs))] {
 			if err := enc.Encode(j); err != nil {
@@ -153,5 +157,3 @@ func compareTrace(enc *json.Encoder, events []event.Event, trace []eta.TraceLine
 	}
 	return nil
 }
-
-func abs(x float64) float64 { return max(x, -x) }
