@@ -115,9 +115,15 @@ func killWhileLargestLoads(t *testing.T, args []string, served bool) {
 		t.Logf("the load of %s ended while status ran: its listing is not checked", largest)
 	}
 
+	// The resume stops what is still alive when it starts; an orphan that
+	// ended on its own before (during status, as above) leaves it nothing
+	// to stop and nothing to say.
+	aliveAtResume := orphan.Alive()
 	resume := e.oedl(nil, e.runArgs(append(args, "--resume")...)...)
 	require.Equal(t, 0, resume.code, resume.stderr)
-	assert.Contains(t, resume.stderr, "the killed run left", "the resume says what it stopped")
+	if aliveAtResume {
+		assert.Contains(t, resume.stderr, "the killed run left", "the resume says what it stopped")
+	}
 	outlived := orphan.Alive()
 	// An orphan that outlived the resume has not done its harm yet: the
 	// counts are taken once it is gone.
