@@ -23,8 +23,10 @@ import "math"
 //     Page writers (proapw) write the modified blocks in the background,
 //     so "fewer modified database buffers have to be written to disk at
 //     every checkpoint"; without them the loader writes the modified
-//     blocks still in its buffer pool (-B) and waits. A larger cluster
-//     means fewer checkpoints. -r and -i skip the syncs.
+//     blocks still in its buffer pool (-B) and waits for them: one waited
+//     write of those blocks (they are the area's newest, next to each
+//     other, and the kernel merges them). A larger cluster means fewer
+//     checkpoints. -r and -i skip the syncs.
 //   - A load that ends commits: its last BI block is forced out and (as
 //     oesim syncs a table before the next one begins) its modified blocks
 //     are written as at a checkpoint.
@@ -101,7 +103,7 @@ func (c LoadLogging) noteShare() float64 {
 func (c LoadLogging) waitsForBI() bool { return c.Integrity == CrashSafe && !c.BIW }
 
 // flushesData: the loader writes its modified blocks at checkpoints and
-// waits (crash-safe, no page writer).
+// waits for them (crash-safe, no page writer).
 func (c LoadLogging) flushesData() bool { return c.Integrity == CrashSafe && !c.APW }
 
 // DiskWrites is where a load's writes go: Sequential bytes written behind
@@ -202,20 +204,23 @@ func (l *LoadLog) checkpoint() error {
 	return l.flush()
 }
 
+// flush writes the modified blocks in one write the loader waits for.
 func (l *LoadLog) flush() error {
 	if l.dirty == 0 {
 		return nil
 	}
-	n := (l.dirty + l.cfg.BlockBytes - 1) / l.cfg.BlockBytes
+	n := l.dirty
 	l.dirty = 0
-	return l.disk.Random(n, l.cfg.BlockBytes)
+	return l.disk.Random(1, n)
 }
 
 // LoadWrites are a load's writes in bulk, by pattern.
 type LoadWrites struct {
 	Sequential float64 // bytes written behind (data and BI)
 	BIWaits    float64 // BI blocks the loader writes and waits for
-	DataWaits  float64 // data blocks the loader writes and waits for
+	// Flushes are the waited writes of modified data blocks, of
+	// FlushedBytes in all.
+	Flushes, FlushedBytes float64
 }
 
 // LoadLogWrites is what LoadLog charges for one table of records and
@@ -250,9 +255,11 @@ func LoadLogWrites(c LoadLogging, records, bytes float64) LoadWrites {
 	pool := float64(c.Buffers * c.BlockBytes)
 	perCheckpoint := bytes * float64(c.BIClusterBytes) / notes
 	tail := bytes - checkpoints*perCheckpoint
-	flushed := checkpoints*math.Min(perCheckpoint, pool) + math.Min(tail, pool)
-	w.Sequential += bytes - flushed
-	w.DataWaits = checkpoints*math.Ceil(math.Min(perCheckpoint, pool)/float64(c.BlockBytes)) +
-		math.Ceil(math.Min(tail, pool)/float64(c.BlockBytes))
+	w.FlushedBytes = checkpoints*math.Min(perCheckpoint, pool) + math.Min(tail, pool)
+	w.Sequential += bytes - w.FlushedBytes
+	w.Flushes = checkpoints
+	if tail > 0 {
+		w.Flushes++
+	}
 	return w
 }

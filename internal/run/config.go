@@ -200,7 +200,7 @@ func (c Config) Strategy() estimate.Strategy {
 	c.fill()
 	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes,
-		BatchLoads: c.BatchLoads, Prepared: c.prepared}
+		BatchLoads: c.BatchLoads, Prepared: c.prepared, NoIntegrity: c.NoIntegrity, UntunedTarget: !c.TuneTarget}
 }
 
 // dbPath normalises a database name: absolute, without ".db".
