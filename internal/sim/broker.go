@@ -165,6 +165,8 @@ func runMprosrv(p *proc) int {
 		logLine(paths.Log(), "BROKER", err.Error())
 	}
 	disconnectUsers(paths)
+	// Its helpers end with it (a record a kill -9 leaves names a dead pid).
+	_ = os.Remove(servedStatePath(paths))
 	lease.Release()
 	logLine(paths.Log(), "BROKER", "(334) Multi-user session end.")
 	return exitOK
