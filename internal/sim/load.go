@@ -98,8 +98,6 @@ type loadOptions struct {
 	noSync  bool // -i or -r: nothing is fsynced
 	// brokerNoIntegrity: the broker serving the database runs with -i.
 	brokerNoIntegrity bool
-	// logging is how the before-image and checkpoint writes are paid.
-	logging openedge.LoadLogging
 }
 
 func loadQualifier(p *proc, dbArg string, args []string) int {
@@ -139,7 +137,6 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	if rc := s.noIntegrity(fs.bools["-i"], &opts); rc != 0 {
 		return rc
 	}
-	opts.logging = loadLogging(s, fs, opts)
 
 	dumps := make([]*openDump, 0, len(files))
 	defer func() {
@@ -187,7 +184,8 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	// load it ("the equivalent of issuing N individual load commands"):
 	// a table finished is synced before the next begins, so a batch that
 	// dies leaves the tables before the dying one loaded and committed.
-	bi := openedge.NewLoadLog(opts.logging, loadDisk{p.env})
+	// The before-image notes and checkpoints, paid as the load runs.
+	bi := openedge.NewLoadLog(loadLogging(s, fs, opts), loadDisk{p.env})
 	for _, g := range groups {
 		if rc := loadTable(p, s, g, opts, bi); rc != exitOK {
 			return rc
