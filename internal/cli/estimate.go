@@ -45,6 +45,9 @@ type EstimateOptions struct {
 	// Prepared: the target is made before the window (oedl prepare).
 	Prepared   bool
 	BatchLoads bool
+	// NoIntegrity, TuneTarget: how the loads write (oedl run's flags).
+	NoIntegrity bool
+	TuneTarget  bool
 
 	Samples int
 	Seed    uint64
@@ -114,6 +117,8 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "build indexes during the load instead of one idxbuild")
 	f.BoolVar(&opts.Prepared, "prepared", false, "the target is made before the outage with oedl prepare: create-target leaves the window and is stated apart")
 	f.BoolVar(&opts.BatchLoads, "batch-loads", true, "load the small tables of an area in batches, one utility call each, as oedl run (false: each table alone)")
+	f.BoolVar(&opts.NoIntegrity, "no-integrity", false, "the loads run without crash protection (-i), as oedl run --no-integrity")
+	f.BoolVar(&opts.TuneTarget, "tune-target", true, "the target is served for the loads tuned for loading, as oedl run (false: a bare proserve and OpenEdge's default BI)")
 	f.IntVar(&opts.Samples, "samples", 100, "Monte Carlo samples for the P50/P90 range (0: none)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the Monte Carlo range")
 	f.IntVar(&opts.Tables, "tables", 20, "tables listed in the text output (0: all)")
@@ -305,6 +310,7 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 	s.strat = func(h estimate.Hardware, j estimate.Jobs) estimate.Strategy {
 		st := estimate.RunStrategy(h, m, p, j.DumpJobs, j.LoadJobs, j.LoadsPerArea, threadedMin, opts.DumpThreads)
 		st.Staged, st.BuildIndexes, st.Prepared, st.BatchLoads = opts.Staged, opts.BuildIndexes, opts.Prepared, opts.BatchLoads
+		st.NoIntegrity, st.UntunedTarget = opts.NoIntegrity, !opts.TuneTarget
 		return st
 	}
 	if opts.Samples < 0 {

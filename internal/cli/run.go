@@ -42,6 +42,7 @@ type RunOptions struct {
 	BuildIndexes   bool
 	BatchLoads     bool
 	NoIntegrity    bool
+	TuneTarget     bool
 	ETATrace       bool
 	Retries        int
 	JobTimeout     time.Duration
@@ -104,6 +105,7 @@ EXIT STATUS
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "load tables dumped whole with \"build indexes\"; idxbuild then rebuilds only the inactive indexes (threaded tables)")
 	f.BoolVar(&opts.BatchLoads, "batch-loads", true, "load the small tables of an area (whose load is mostly start-up, by the cost model) in batches, one proutil -C load -dumplist call each; journal, repair and resume stay per table (--batch-loads=false: each table alone)")
 	f.BoolVar(&opts.NoIntegrity, "no-integrity", false, "load into a target without crash protection (-i: the broker serving it for the loads, or each single-user load); a load that fails makes the run create the target again and reload every table, since a database that dies under -i cannot be repaired (509)")
+	f.BoolVar(&opts.TuneTarget, "tune-target", true, "serve the target for the loads tuned for loading (Progress's binary-load advice): the plan's BI cluster before the first load, target.pf's parameters, a BI writer and the plan's page writers; none of it outlives the loads (--tune-target=false: a bare proserve)")
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
@@ -173,7 +175,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 	return run.Config{
 		DLC: opts.DLC, Source: opts.Source, Target: opts.Target, PlanDir: planDir, Work: work, Plan: p,
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
-		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, BatchLoads: opts.BatchLoads, NoIntegrity: opts.NoIntegrity, ETATrace: opts.ETATrace, Retries: retries, MinTimeout: opts.JobTimeout,
+		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, BatchLoads: opts.BatchLoads, NoIntegrity: opts.NoIntegrity, TuneTarget: opts.TuneTarget, ETATrace: opts.ETATrace, Retries: retries, MinTimeout: opts.JobTimeout,
 		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, AllowChange: opts.AllowChange, Runner: opts.Runner, Version: Version(), Hosts: hf,
 	}, nil
 }

@@ -29,7 +29,8 @@ type Comparison struct {
 // Strategies are the alternatives `oedl estimate --compare` weighs against
 // base: staged instead of overlapped, half and twice the job counts, and
 // indexes built during the load instead of one idxbuild at the end, and
-// the small tables loaded in batches or each alone.
+// the small tables loaded in batches or each alone, the loads with -i or
+// crash-safe, and the target served tuned for loading or bare (biload.go).
 func Strategies(base Strategy) []Strategy {
 	named := func(name string, s Strategy) Strategy { s.Name = name; return s }
 	staged := base
@@ -41,6 +42,9 @@ func Strategies(base Strategy) []Strategy {
 	onLoad.BuildIndexes = !base.BuildIndexes
 	batches := base
 	batches.BatchLoads = !base.BatchLoads
+	integrity, tuning := base, base
+	integrity.NoIntegrity = !base.NoIntegrity
+	tuning.UntunedTarget = !base.UntunedTarget
 	name := map[bool]string{true: "staged", false: "overlapped"}
 	idx := map[bool]string{true: "build indexes on load", false: "idxbuild all"}
 	out := []Strategy{
@@ -50,6 +54,8 @@ func Strategies(base Strategy) []Strategy {
 		named(fmt.Sprintf("%d dump / %d load jobs", more.DumpJobs, more.LoadJobs), more),
 		named(idx[onLoad.BuildIndexes], onLoad),
 		named(map[bool]string{true: "small tables loaded in batches", false: "every table loaded alone"}[batches.BatchLoads], batches),
+		named(map[bool]string{true: "loads without crash protection (-i)", false: "crash-safe loads"}[integrity.NoIntegrity], integrity),
+		named(map[bool]string{true: "target served bare (default BI, no BIW/APW)", false: "target tuned for loading (BI cluster, BIW, APW)"}[tuning.UntunedTarget], tuning),
 	}
 	if !base.Prepared {
 		// oedl prepare: the same run, its target made before the window.
@@ -103,6 +109,10 @@ func why(best, base Candidate, hw Hardware) string {
 		base.Strategy.Name, strings.Join(reasons, ", "))
 	if saved := float64(base.Window-best.Window) / float64(base.Window); saved < closeCall {
 		out += fmt.Sprintf("; that is %.0f%% of the window, within the estimate's accuracy: rehearse both before choosing", saved*100)
+	}
+	if best.Strategy.NoIntegrity && !base.Strategy.NoIntegrity {
+		// Speed is not the whole of that choice (docs/run.md, "A no-integrity run").
+		out += "; -i gives up crash protection: a load that fails makes the run create the target again and reload every table"
 	}
 	return out
 }

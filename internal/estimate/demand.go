@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 )
@@ -52,6 +53,9 @@ type costContext struct {
 	// idxbuild into its load; threaded tables stay in idxbuild.
 	buildIndexesOnLoad bool
 	threaded           map[string]bool
+	// loadLog is how the run's loads pay their BI notes and checkpoints,
+	// calibratedLog how the loads the model was measured on did (biload.go).
+	loadLog, calibratedLog openedge.LoadLogging
 }
 
 // startup is the part of the start-up that is waiting, not computing: the
@@ -62,7 +66,8 @@ func (p PhaseCost) startup() float64 { return math.Max(0, p.StartupSec-p.Startup
 // newCostContext is the context of a job with no plan around it: the
 // hardware and its disk, blocks of the default size.
 func newCostContext(hw Hardware) costContext {
-	return costContext{hw: hw, disk: hw.disk(), srcKB: defaultRandomKB, dstKB: defaultRandomKB}
+	log := calibratedLogging(int64(defaultRandomKB * 1024))
+	return costContext{hw: hw, disk: hw.disk(), srcKB: defaultRandomKB, dstKB: defaultRandomKB, loadLog: log, calibratedLog: log}
 }
 
 func (cc *costContext) src() ioEnv { return ioEnv{d: &cc.disk, blockKB: cc.srcKB} }
@@ -108,6 +113,7 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 		// schema lock (loadTables).
 		table := math.Min(m.LoadTableSec, m.Load.startup())
 		f := m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())
+		cc.addLoadLogging(&f, float64(j.Records), float64(j.Bytes))
 		f.schema = table * loadTables(j)
 		w := jobWork{startup: m.Load.startup() - table, flows: []flowDemand{f}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {

@@ -27,6 +27,11 @@ type Strategy struct {
 	// Prepared: the target is made before the window (oedl prepare), so
 	// create-target is not in it; the estimate states its time apart.
 	Prepared bool `json:"prepared,omitempty"`
+	// NoIntegrity loads with -i (oedl run --no-integrity); UntunedTarget
+	// serves the target with a bare proserve and OpenEdge's default BI
+	// (--tune-target=false). Both change what a load writes (biload.go).
+	NoIntegrity   bool `json:"no_integrity,omitempty"`
+	UntunedTarget bool `json:"untuned_target,omitempty"`
 }
 
 // DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before

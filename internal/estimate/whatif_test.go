@@ -4,9 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/plan"
 )
 
 func TestGridExpandsEveryCombination(t *testing.T) {
@@ -99,13 +102,38 @@ func TestCompareNamesTheFastestAndWhy(t *testing.T) {
 	base := Strategy{Staged: true, DumpJobs: 2, LoadJobs: 2}
 	c, err := Compare(context.Background(), Input{Plan: testPlan(200e6, 200e6, 200e6, 200e6), Hardware: hw}, Strategies(base))
 	require.NoError(t, err)
-	require.Len(t, c.Candidates, 7)
+	require.Len(t, c.Candidates, 9)
 	for i := 1; i < len(c.Candidates); i++ {
 		assert.LessOrEqual(t, c.Candidates[i-1].Window, c.Candidates[i].Window, "fastest first")
 	}
 	assert.NotEqual(t, "as planned", c.Candidates[0].Strategy.Name)
 	assert.Contains(t, c.Why, "saves")
 	assert.Contains(t, c.Why, "over as planned")
+}
+
+// The estimate weighs how the loads write (biload.go): on a disk of few
+// IOPS, a crash-safe load waits for every BI block unless the target is
+// served tuned (a BIW), and -i writes a fifth of the notes, buffered.
+func TestEstimateWeighsLoadWrites(t *testing.T) {
+	hw := Hardware{Cores: 2, DiskMBps: 30, DiskIOPS: 2000}
+	p := testPlan(50e6, 50e6, 50e6, 50e6)
+	p.BI = plan.BI{BlockSizeKB: 16, ClusterSizeKB: 16384}
+	p.Startup = []plan.Param{{Name: "-B", Value: "8192"}}
+	p.Processes = []plan.Param{{Name: "proapw", Value: "2"}, {Name: "probiw", Value: "1"}}
+	load := func(s Strategy) time.Duration {
+		est, err := Run(context.Background(), Input{Plan: p, Hardware: hw, Strategy: s})
+		require.NoError(t, err)
+		return est.phase("load").Duration.D()
+	}
+	served := Strategy{DumpJobs: 2, LoadJobs: 2}
+	tuned, bare, noInt := load(served), load(Strategy{DumpJobs: 2, LoadJobs: 2, UntunedTarget: true}), load(Strategy{DumpJobs: 2, LoadJobs: 2, NoIntegrity: true})
+	assert.Less(t, tuned, bare, "a BIW and page writers, 16K BI blocks and 16M clusters")
+	assert.Less(t, noInt, tuned, "-i: a fifth of the notes, nothing synced")
+
+	// -i winning a comparison says what it gives up.
+	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: 100, DumpLoad: 80, Idxbuild: 20}
+	best := Candidate{Strategy: Strategy{Name: "loads without crash protection (-i)", NoIntegrity: true}, Window: 50, DumpLoad: 30, Idxbuild: 20}
+	assert.Contains(t, why(best, base, hw), "gives up crash protection")
 }
 
 // A gain under closeCall of the window is reported as within the

@@ -60,7 +60,7 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 	case schedule.KindPreflight, schedule.KindVerify:
 		return nil // done in Go: see preflight.go, and verify
 	case schedule.KindServe:
-		return []step{c.serveStep(j.DB)}
+		return c.serveSteps(j.DB)
 	case schedule.KindShutdown:
 		return []step{c.shutdownStep(j.DB)}
 	case schedule.KindAnalyzeSource:
@@ -122,24 +122,13 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 		if c.served(schedule.DBTarget) && j.Exclusive {
 			// truncate area needs the database offline (the repair job
 			// runs these only when needed: truncateArea).
-			return []step{c.shutdownStep(schedule.DBTarget), truncate, c.serveStep(schedule.DBTarget)}
+			return append([]step{c.shutdownStep(schedule.DBTarget), truncate}, c.serveSteps(schedule.DBTarget)...)
 		}
 		return []step{truncate}
 	case schedule.KindIdxbuild:
 		return []step{c.idxbuildStep()}
 	case schedule.KindPost:
-		bi := c.Plan.BI
-		if bi.ClusterSizeKB <= 0 && bi.BlockSizeKB <= 0 {
-			return nil
-		}
-		args := []string{"bi"}
-		if bi.BlockSizeKB > 0 {
-			args = append(args, "-biblocksize", strconv.Itoa(bi.BlockSizeKB))
-		}
-		if bi.ClusterSizeKB > 0 {
-			args = append(args, "-bi", strconv.Itoa(bi.ClusterSizeKB))
-		}
-		return []step{{argv: c.proutil(c.Target, "truncate", args...)}}
+		return c.truncateBISteps()
 	}
 	return nil
 }
@@ -164,15 +153,6 @@ func (c *Config) truncateStep(area string) step {
 	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n", host: c.host}
 }
 
-func (c *Config) serveStep(which string) step {
-	c = c.atDB(which)
-	argv := []string{c.bin("proserve"), c.db(which)}
-	if which == schedule.DBTarget && c.NoIntegrity {
-		argv = append(argv, "-i") // served only for the loads (noint.go)
-	}
-	return step{argv: argv, host: c.host}
-}
-
 func (c *Config) shutdownStep(which string) step {
 	c = c.atDB(which)
 	return step{argv: []string{c.bin("proshut"), c.db(which), "-by"}, host: c.host}
@@ -184,11 +164,15 @@ func (c *Config) createSteps() []step {
 		bs = 8192
 	}
 	dir := filepath.Dir(c.Target)
-	return []step{
+	steps := []step{
 		{argv: []string{c.bin("prostrct"), "create", c.Target, filepath.Join(c.PlanDir, "target.st"), "-blocksize", strconv.Itoa(bs)}, dir: dir},
 		{argv: []string{c.bin("procopy"), c.emptyDB(), c.Target}, dir: dir, utility: "procopy"},
 		{argv: []string{c.bin("_progres"), "-b", "-db", c.Target, "-1", "-p", "prodict/load_df.p", "-param", filepath.Join(c.PlanDir, "target.df")}, dir: dir},
 	}
+	if c.TuneTarget {
+		steps = append(steps, c.truncateBISteps()...) // the loads fill the plan's clusters (loadserve.go)
+	}
+	return steps
 }
 
 func (c *Config) dumpStep(j *schedule.Job) step {

@@ -53,6 +53,10 @@ type Config struct {
 	// the run create the target again and reload every table, which the
 	// dumps allow since the target holds nothing else.
 	NoIntegrity bool
+	// TuneTarget serves the target for the loads tuned for loading: the
+	// plan's BI settings before the first load, target.pf's parameters
+	// and the plan's helper processes (loadserve.go).
+	TuneTarget bool
 	// ETATrace writes each live ETA forecast with the job plan it
 	// simulated to WORK/ETATraceFile (a diagnosis: which jobs the ETA got
 	// wrong, scripts/etareplay -trace).
@@ -196,7 +200,7 @@ func (c Config) Strategy() estimate.Strategy {
 	c.fill()
 	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes,
-		BatchLoads: c.BatchLoads, Prepared: c.prepared}
+		BatchLoads: c.BatchLoads, Prepared: c.prepared, NoIntegrity: c.NoIntegrity, UntunedTarget: !c.TuneTarget}
 }
 
 // dbPath normalises a database name: absolute, without ".db".

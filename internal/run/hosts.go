@@ -262,8 +262,9 @@ func (c *Config) prepareHosts(ctx context.Context) error {
 
 // binPaths are the utilities a run calls, on the host c is seen from.
 func (c *Config) binPaths() []string {
-	out := make([]string, len(utilitiesNeeded))
-	for i, u := range utilitiesNeeded {
+	need := c.neededUtilities()
+	out := make([]string, len(need))
+	for i, u := range need {
 		out[i] = c.bin(u)
 	}
 	return out

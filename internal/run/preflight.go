@@ -37,8 +37,22 @@ func precondition(format string, a ...any) error {
 	return &PreconditionError{Err: fmt.Errorf(format, a...)}
 }
 
-// utilitiesNeeded are the $DLC/bin programs a run calls.
+// utilitiesNeeded are the $DLC/bin programs every run calls.
 var utilitiesNeeded = []string{"proutil", "prostrct", "procopy", "proserve", "proshut", "_progres"}
+
+// neededUtilities are the programs this run calls: the helpers too when
+// the target is served tuned (loadserve.go).
+func (c *Config) neededUtilities() []string {
+	need := append([]string{}, utilitiesNeeded...)
+	if c.TuneTarget && c.served(schedule.DBTarget) {
+		for _, p := range c.Plan.Processes {
+			if p.Name == "probiw" || p.Name == "proapw" {
+				need = append(need, p.Name)
+			}
+		}
+	}
+	return need
+}
 
 // preflight checks everything that can be checked before the first
 // utility changes anything, and says precisely what is wrong: the plan
@@ -49,7 +63,7 @@ var utilitiesNeeded = []string{"proutil", "prostrct", "procopy", "proserve", "pr
 // one-line summary for the journal.
 func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	c := r.cfg
-	if err := r.checkDLC(utilitiesNeeded); err != nil {
+	if err := r.checkDLC(c.neededUtilities()); err != nil {
 		return "", err
 	}
 	if !exists(c.Source + ".db") {

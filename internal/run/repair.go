@@ -317,7 +317,11 @@ func (e *Executor) ensureServed(ctx context.Context, j *schedule.Job, log *os.Fi
 	}
 	switch {
 	case want && h == holderFree:
-		_, err = e.runStep(ctx, j.ID, e.cfg.serveStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
+		for _, s := range e.cfg.serveSteps(schedule.DBTarget) {
+			if _, err = e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
+				break
+			}
+		}
 	case !want && h == holderMulti:
 		_, err = e.runStep(ctx, j.ID, e.cfg.shutdownStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
 	}

@@ -579,7 +579,8 @@ func (c *Config) settings() map[string]int64 {
 	}
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
-		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads), "no_integrity": boolSetting(c.NoIntegrity)}
+		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads), "no_integrity": boolSetting(c.NoIntegrity),
+		"tune_target": boolSetting(c.TuneTarget)}
 }
 
 func boolSetting(b bool) int64 {
@@ -609,6 +610,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.BuildIndexes = s["build_indexes"] == 1
 		c.BatchLoads = s["batch_loads"] == 1
 		c.NoIntegrity = s["no_integrity"] == 1
+		c.TuneTarget = s["tune_target"] == 1
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 		return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
 			Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
 	}
-	rec, err := e.runSteps(ctx, j, []step{e.cfg.serveStep(j.DB)}, log)
+	rec, err := e.runSteps(ctx, j, e.cfg.serveSteps(j.DB), log)
 	rec.Message = "broker started"
 	return rec, err
 }

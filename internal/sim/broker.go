@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -27,7 +29,7 @@ const brokerReadyTimeout = 30 * time.Second
 
 func runProserve(p *proc) int {
 	fs, err := parseFlags(p.args, "-B", "-L", "-n", "-S", "-H", "-N", "-Mn", "-Ma", "-Mi", "-spin", "-bibufs", "-aibufs",
-		"-lkwtmo", "-pf", "-db", "-Mpb", "-minport", "-maxport")
+		"-lkwtmo", "-pf", "-db", "-Mpb", "-minport", "-maxport", "-lruskips", "-napmax")
 	if err != nil || len(fs.pos) < 1 {
 		if v, ok := fs.values["-db"]; ok && err == nil {
 			fs.pos = append(fs.pos, v)
@@ -48,6 +50,10 @@ func runProserve(p *proc) int {
 		return p.failErr(&store.DamagedError{DB: paths.Base})
 	}
 	noInt := fs.bools["-i"]
+	buffers, err := fs.intValue("-B", openedge.DefaultBuffersMultiUser)
+	if err != nil || buffers < 10 {
+		return p.usage("-B: a number of buffers, at least 10 (%v)", fs.values["-B"])
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return p.failErr(err)
@@ -61,6 +67,7 @@ func runProserve(p *proc) int {
 	if noInt {
 		cmd.Args = append(cmd.Args, "-i")
 	}
+	cmd.Args = append(cmd.Args, "-B", strconv.Itoa(buffers))
 	cmd.Args[0] = filepath.Join(filepath.Dir(exe), "_mprosrv")
 	cmd.Env = append(os.Environ(), brokerChildEnv+"=1")
 	cmd.Stdout, cmd.Stderr = lg, lg
@@ -107,6 +114,11 @@ func runMprosrv(p *proc) int {
 		return exitUsage
 	}
 	paths := store.PathsFor(p.args[0])
+	fs, err := parseFlags(p.args[1:], "-B")
+	if err != nil {
+		logLine(paths.Log(), "BROKER", err.Error())
+		return exitFail
+	}
 	lease, err := store.Acquire(paths, store.Starting)
 	var inUse *store.InUseError
 	if errors.As(err, &inUse) {
@@ -117,7 +129,7 @@ func runMprosrv(p *proc) int {
 		logLine(paths.Log(), "BROKER", err.Error())
 		return exitFail
 	}
-	if len(p.args) > 1 && p.args[1] == "-i" {
+	if fs.bools["-i"] {
 		// Its clients write without crash protection from the start:
 		// the broker dying from here on leaves the database damaged.
 		if err := lease.SetNoIntegrity(); err != nil {
@@ -136,6 +148,14 @@ func runMprosrv(p *proc) int {
 		logLine(paths.Log(), "BROKER", err.Error())
 		return exitFail
 	}
+	// Its clients learn its -B, and no helper yet (helpers.go).
+	buffers, _ := fs.intValue("-B", openedge.DefaultBuffersMultiUser)
+	if err := updateServedState(paths, func(st *servedState) {
+		*st = servedState{Pid: os.Getpid(), Buffers: int64(buffers)}
+	}); err != nil {
+		logLine(paths.Log(), "BROKER", err.Error())
+		return exitFail
+	}
 	logLine(paths.Log(), "BROKER", "(333) Multi-user session begin.")
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -145,6 +165,8 @@ func runMprosrv(p *proc) int {
 		logLine(paths.Log(), "BROKER", err.Error())
 	}
 	disconnectUsers(paths)
+	// Its helpers end with it (a record a kill -9 leaves names a dead pid).
+	_ = os.Remove(servedStatePath(paths))
 	lease.Release()
 	logLine(paths.Log(), "BROKER", "(334) Multi-user session end.")
 	return exitOK

@@ -1,7 +1,7 @@
 // Package sim is the engine of oesim, the OpenEdge simulator: one
 // multi-call program that behaves as proutil, _proutil, _dbutil, prostrct,
-// procopy, prodb, proserve, _mprosrv, proshut, _mprshut and _progres
-// (chosen by argv[0]) and that really stores the data, so that oedl is
+// procopy, prodb, proserve, _mprosrv, proshut, _mprshut, probiw, proapw
+// and _progres (chosen by argv[0]) and that really stores the data, so that oedl is
 // built and tested without OpenEdge and never knows the difference.
 //
 // Layout:

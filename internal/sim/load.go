@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/bd"
 	"github.com/oedl/oedl/internal/sim/fault"
 	"github.com/oedl/oedl/internal/sim/msg"
@@ -34,6 +35,12 @@ func (c *chargedReader) Read(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// loadDisk charges a load's writes to the virtual disk by pattern.
+type loadDisk struct{ env *environment }
+
+func (d loadDisk) Sequential(bytes int64) error { return d.env.seqWrite(bytes) }
+func (d loadDisk) Random(n, size int64) error   { return d.env.randomWrite(n, size) }
 
 // loadFiles lists the .bd files of a load: the argument, or the -dumplist.
 func loadFiles(pos []string, dumplist string) ([]string, error) {
@@ -89,6 +96,8 @@ type loadOptions struct {
 	tb, tm  int
 	sortDir string
 	noSync  bool // -i or -r: nothing is fsynced
+	// brokerNoIntegrity: the broker serving the database runs with -i.
+	brokerNoIntegrity bool
 }
 
 func loadQualifier(p *proc, dbArg string, args []string) int {
@@ -175,8 +184,10 @@ func loadQualifier(p *proc, dbArg string, args []string) int {
 	// load it ("the equivalent of issuing N individual load commands"):
 	// a table finished is synced before the next begins, so a batch that
 	// dies leaves the tables before the dying one loaded and committed.
+	// The before-image notes and checkpoints, paid as the load runs.
+	bi := openedge.NewLoadLog(loadLogging(s, fs, opts), loadDisk{p.env})
 	for _, g := range groups {
-		if rc := loadTable(p, s, g, opts); rc != exitOK {
+		if rc := loadTable(p, s, g, opts, bi); rc != exitOK {
 			return rc
 		}
 	}
@@ -226,7 +237,7 @@ func groupDumps(s *session, dumps []*openDump, dumplist string) ([]loadGroup, er
 // loadTable loads the files of one table and prints what a load of that
 // table alone prints after the banner. A load fault is the table's: in a
 // batch, crash-after=N strikes at the table's N-th record.
-func loadTable(p *proc, s *session, g loadGroup, opts loadOptions) int {
+func loadTable(p *proc, s *session, g loadGroup, opts loadOptions, bi *openedge.LoadLog) int {
 	t, dumps := g.t, g.dumps
 	fp := p.env.fault(p, "load", t.QualifiedName())
 	if rc := applyEarlyFault(p, fp); rc >= 0 {
@@ -273,7 +284,9 @@ func loadTable(p *proc, s *session, g loadGroup, opts loadOptions) int {
 					return &os.PathError{Op: "write", Path: af.Area.Extents[len(af.Area.Extents)-1].Path, Err: syscall.ENOSPC}
 				}
 			}
-			return p.env.seqWrite(bytes) // the area grows at its high-water mark
+			// The area grows at its high-water mark: written behind, or
+			// by the loader at its checkpoints (openedge.LoadLog).
+			return bi.Data(bytes)
 		}
 		for {
 			rec, crc, err := d.r.Next()
@@ -281,7 +294,10 @@ func loadTable(p *proc, s *session, g loadGroup, opts loadOptions) int {
 				break
 			}
 			if err == nil {
-				err = w.AddFrame(rec, crc)
+				// The record's note goes to the before-image first.
+				if err = bi.Notes(1, int64(len(rec))); err == nil {
+					err = w.AddFrame(rec, crc)
+				}
 			}
 			if err != nil {
 				var pe *os.PathError
@@ -301,6 +317,9 @@ func loadTable(p *proc, s *session, g loadGroup, opts loadOptions) int {
 			return p.failErr(err)
 		}
 		total += w.Written()
+	}
+	if err := bi.End(); err != nil {
+		return p.failErr(err)
 	}
 	if !opts.noSync {
 		if err := s.db.Sync(); err != nil {

@@ -30,6 +30,8 @@ var utilities = map[string]func(*proc) int{
 	"proshut":  runProshut,
 	"_mprshut": runProshut,
 	"_progres": runProgres,
+	"probiw":   runProbiw,
+	"proapw":   runProapw,
 }
 
 // IsUtility reports whether name (a base name) is one of the programs

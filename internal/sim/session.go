@@ -110,7 +110,7 @@ func (s *session) noIntegrity(asked bool, o *loadOptions) int {
 	if s.online {
 		h, err := store.ReadHolder(s.paths)
 		if err == nil && h != nil && h.NoIntegrity {
-			o.noSync = true
+			o.noSync, o.brokerNoIntegrity = true, true
 		}
 		return 0
 	}

@@ -18,8 +18,27 @@ import (
 // A full run with equal counts, then status and verify on its output.
 func TestFullRun(t *testing.T) {
 	e := newEnv(t, "erp")
+	pf := filepath.Join(e.fx.planDir, "target.pf")
+	production, err := os.ReadFile(pf)
+	require.NoError(t, err)
 	r := e.oedl(nil, e.runArgs()...)
 	require.Equal(t, 0, r.code, r.stderr)
+
+	// The target was served for the loads tuned for loading (loadserve.go):
+	// target.pf's parameters, then the BI writer and page writers, which
+	// the broker's log shows starting. target.pf is the plan's still.
+	serve, err := os.ReadFile(filepath.Join(e.work, "logs", "serve_target.log"))
+	require.NoError(t, err)
+	for _, want := range []string{"proserve " + e.target + " -B ", "probiw " + e.target, "proapw " + e.target} {
+		assert.Contains(t, string(serve), want)
+	}
+	lg, err := os.ReadFile(e.target + ".lg")
+	require.NoError(t, err)
+	assert.Contains(t, string(lg), "PROBIW  : (2518) Started.")
+	assert.Contains(t, string(lg), "PROAPW  : (2518) Started.")
+	now, err := os.ReadFile(pf)
+	require.NoError(t, err)
+	assert.Equal(t, string(production), string(now), "target.pf changed by the run")
 	v := e.verified()
 	assert.Contains(t, r.stderr, "verified:")
 	assert.Contains(t, r.stderr, v.After.ShortSum())
