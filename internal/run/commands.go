@@ -28,6 +28,11 @@ type step struct {
 	started func(pid int)
 	// host runs the call (its name in the hosts file; "" = this machine).
 	host string
+	// speedOnly marks a call that only makes the job faster (the target's
+	// probiw and proapw): its failure is a warning and the job goes on.
+	// A Workgroup licence refuses both helpers, and a load served without
+	// them is as safe, only slower.
+	speedOnly bool
 }
 
 func (s step) String() string { return fmt.Sprint(s.argv) }

@@ -262,7 +262,7 @@ func (c *Config) prepareHosts(ctx context.Context) error {
 
 // binPaths are the utilities a run calls, on the host c is seen from.
 func (c *Config) binPaths() []string {
-	need := c.neededUtilities()
+	need := utilitiesNeeded
 	out := make([]string, len(need))
 	for i, u := range need {
 		out[i] = c.bin(u)

@@ -66,7 +66,7 @@ func (c *Config) serveSteps(which string) []step {
 			continue
 		}
 		for range n {
-			steps = append(steps, step{argv: []string{c.bin(p.Name), c.db(which)}, host: c.host})
+			steps = append(steps, step{argv: []string{c.bin(p.Name), c.db(which)}, host: c.host, speedOnly: true})
 		}
 	}
 	return steps

@@ -1,10 +1,15 @@
 package run
 
 import (
+	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/event"
 
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
@@ -59,4 +64,28 @@ func TestTunedTargetCommands(t *testing.T) {
 			}
 		})
 	}
+}
+
+// probiw and proapw only buy speed, and a Workgroup licence refuses them:
+// a helper that fails (here: not even installed) is a warning naming it,
+// and the run loads and verifies without it.
+func TestTunedTargetGoesOnWithoutItsHelpers(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	cfg.Plan.Processes = []plan.Param{{Name: "proapw", Value: "2"}, {Name: "probiw", Value: "1"}}
+	oe := newFakeOE(cfg.Plan)
+	events := &eventLog{}
+	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs, cfg.TuneTarget, cfg.Events = oe, 3, 3, true, events
+	require.True(t, cfg.served(schedule.DBTarget), "the test needs a served target")
+
+	res, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+	require.NotNil(t, res.Verify)
+	assert.True(t, res.Verify.OK)
+	var warned []string
+	for _, e := range events.kinds(event.Warning) {
+		if strings.Contains(e.Message, "did not start") {
+			warned = append(warned, strings.Fields(e.Message)[0])
+		}
+	}
+	assert.Equal(t, []string{"proapw", "proapw", "probiw"}, warned)
 }

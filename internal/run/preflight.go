@@ -40,20 +40,6 @@ func precondition(format string, a ...any) error {
 // utilitiesNeeded are the $DLC/bin programs every run calls.
 var utilitiesNeeded = []string{"proutil", "prostrct", "procopy", "proserve", "proshut", "_progres"}
 
-// neededUtilities are the programs this run calls: the helpers too when
-// the target is served tuned (loadserve.go).
-func (c *Config) neededUtilities() []string {
-	need := append([]string{}, utilitiesNeeded...)
-	if c.TuneTarget && c.served(schedule.DBTarget) {
-		for _, p := range c.Plan.Processes {
-			if p.Name == "probiw" || p.Name == "proapw" {
-				need = append(need, p.Name)
-			}
-		}
-	}
-	return need
-}
-
 // preflight checks everything that can be checked before the first
 // utility changes anything, and says precisely what is wrong: the plan
 // directory holds together (exit 2), the source is not the target (exit
@@ -63,7 +49,7 @@ func (c *Config) neededUtilities() []string {
 // one-line summary for the journal.
 func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	c := r.cfg
-	if err := r.checkDLC(c.neededUtilities()); err != nil {
+	if err := r.checkDLC(utilitiesNeeded); err != nil {
 		return "", err
 	}
 	if !exists(c.Source + ".db") {
