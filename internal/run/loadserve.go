@@ -36,6 +36,13 @@ import (
 func (c *Config) serveSteps(which string) []step {
 	c = c.atDB(which)
 	argv := []string{c.bin("proserve"), c.db(which)}
+	jobs := c.DumpJobs // the source and its replicas serve the dumps
+	if which == schedule.DBTarget {
+		jobs = c.LoadJobs
+	}
+	if n := brokerUsers(jobs); n > defaultBrokerUsers {
+		argv = append(argv, "-n", strconv.Itoa(n))
+	}
 	if which != schedule.DBTarget {
 		return []step{{argv: argv, host: c.host}}
 	}
