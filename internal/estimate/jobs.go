@@ -13,10 +13,11 @@ import (
 // counts, UsersFor: OpenEdge's default of 20 would refuse the 21st
 // connection), so the bound is the machine's, not the broker's: at 16,
 // seed 003's 873 dump start-ups of 150 ms queued 15 s on a 40 MB
-// database whose disk and cores had room for twice the slots
-// (docs/benchmarks/run.md, "Dump slots from latency"). An explicit
-// --dump-jobs or --load-jobs is not bounded.
-const MaxDefaultJobs = 48
+// database whose disk and cores had room for twice the slots; 32 was
+// measured faster (docs/benchmarks/run.md, "Dump slots from latency"),
+// more was not measured on the 2-core machine the benchmarks run on. An
+// explicit --dump-jobs or --load-jobs is not bounded.
+const MaxDefaultJobs = 32
 
 // DefaultJobs sizes the default dump and load concurrency of plan p on hw
 // from what binds, with m's costs.

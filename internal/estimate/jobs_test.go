@@ -113,5 +113,5 @@ func TestDefaultJobsLoadsBoundByTheSchemaLock(t *testing.T) {
 	// Two batches of 32: 2 × 0.5 s of start-up beside 64 × 0.5 s under
 	// the lock: ceil(33/32) = 2, the core rule's least. The dumps, a
 	// start-up each, still get the most slots.
-	assert.Equal(t, "48/2", fmt.Sprint(dump, "/", load))
+	assert.Equal(t, "32/2", fmt.Sprint(dump, "/", load))
 }
