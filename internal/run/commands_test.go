@@ -18,12 +18,15 @@ func TestServeSizesUsersFromTheJobs(t *testing.T) {
 		Plan: &plan.Plan{Tables: []plan.Placement{placement("PUB.customer", "Cust", 10)}}, DumpJobs: 32, LoadJobs: 4}
 	bin := func(n string) string { return filepath.Join("/dlc/bin", n) }
 	for _, tt := range []struct {
-		db   string
-		want []string
+		db       string
+		loadJobs int
+		want     []string
 	}{
-		{schedule.DBSource, []string{bin("proserve"), "/db/src", "-n", "40"}},
-		{schedule.DBTarget, []string{bin("proserve"), "/new/tgt"}},
+		{schedule.DBSource, 4, []string{bin("proserve"), "/db/src", "-n", "40"}},
+		{schedule.DBTarget, 4, []string{bin("proserve"), "/new/tgt"}},
+		{schedule.DBTarget, 16, []string{bin("proserve"), "/new/tgt", "-n", "24"}},
 	} {
+		cfg.LoadJobs = tt.loadJobs
 		assert.Equal(t, [][]string{tt.want}, Commands(cfg, &schedule.Job{Kind: schedule.KindServe, DB: tt.db}), tt.db)
 	}
 }
