@@ -11,6 +11,10 @@
 #   AB_MBPS=30 AB_IOPS=2000 AB_STARTUP_MS=300 scripts/ab-concurrency.sh 40MB 2
 #   AB_A_FLAGS="--loads-per-area 1" scripts/ab-concurrency.sh 40MB 2
 #   AB_A_FLAGS="--batch-loads=false" AB_B_FLAGS="--batch-loads" scripts/ab-concurrency.sh 40MB 3
+#   AB_PROFILE=seed003 AB_PREPARED=1 scripts/ab-concurrency.sh 40MB 2
+# AB_PROFILE is the oesim profile (default erp); AB_PREPARED=1 runs oedl
+# prepare before each run, untimed, as a prepared target is made before
+# the outage (its chain, not the target's creation, is then what binds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-40MB}
@@ -18,6 +22,7 @@ rounds=${2:-2}
 mbps=${AB_MBPS:-30}
 iops=${AB_IOPS:-2000}
 startup=${AB_STARTUP_MS:-300}
+profile=${AB_PROFILE:-erp}
 cores=$(nproc)
 old=(--dump-jobs $((cores * 2 > 2 ? cores * 2 : 2)) --load-jobs $((cores > 2 ? cores : 2)) --loads-per-area 1)
 # AB_A_FLAGS replaces A's flags (e.g. "--loads-per-area 1": today's job
@@ -28,29 +33,35 @@ new=()
 if [[ -n "${AB_B_FLAGS:-}" ]]; then read -r -a new <<<"$AB_B_FLAGS"; fi
 
 base=$(mktemp -d /tmp/oedl-ab-XXXXXX)
-trap 'rm -rf "$base"' EXIT
+# AB_KEEP=1 keeps the work directories (journals, timings) to read after.
+if [[ -z "${AB_KEEP:-}" ]]; then trap 'rm -rf "$base"' EXIT; else echo "keeping $base"; fi
 go build -o "$base/bin/oedl" ./cmd/oedl
 go build -o "$base/bin/oesim" ./cmd/oesim
 "$base/bin/oesim" install "$base/dlc" >/dev/null
 export DLC=$base/dlc
-"$DLC/bin/oesim" gen --dlc "$DLC" --db "$base/src/erp" --profile erp --scale "$scale" --seed 11 >/dev/null
-"$base/bin/oedl" plan --source "$base/src/erp" --dlc "$DLC" -o "$base/plan" >/dev/null 2>&1
+"$DLC/bin/oesim" gen --dlc "$DLC" --db "$base/src/$profile" --profile "$profile" --scale "$scale" --seed 11 >/dev/null
+"$base/bin/oedl" plan --source "$base/src/$profile" --dlc "$DLC" -o "$base/plan" >/dev/null 2>&1
 tables=$(grep -c '"table":' "$base/plan/plan.json" || true)
 
 one() { # name, flags...: prints the wall time in seconds
   local name=$1 n=$2
   shift 2
   local t0 t1
+  export OESIM_DISK_MBPS=$mbps OESIM_DISK_IOPS=$iops OESIM_STARTUP_MS=$startup OESIM_STATE="$base/state-$name$n"
+  if [[ -n "${AB_PREPARED:-}" ]]; then
+    "$base/bin/oedl" prepare --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
+      --work "$base/work-$name$n" --dlc "$DLC" >"$base/prep-$name$n" 2>&1 ||
+      { echo "oedl prepare ($name) failed:" >&2; tail -20 "$base/prep-$name$n" >&2; exit 1; }
+  fi
   t0=$(date +%s.%N)
-  OESIM_DISK_MBPS=$mbps OESIM_DISK_IOPS=$iops OESIM_STARTUP_MS=$startup OESIM_STATE="$base/state-$name$n" \
-    "$base/bin/oedl" run --source "$base/src/erp" --target "$base/tgt-$name$n/erp" --plan "$base/plan" \
+  "$base/bin/oedl" run --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
     --work "$base/work-$name$n" --dlc "$DLC" --no-tui "$@" >"$base/out-$name$n" 2>&1 ||
     { echo "oedl run ($name) failed:" >&2; tail -20 "$base/out-$name$n" >&2; exit 1; }
   t1=$(date +%s.%N)
   echo "$t1 - $t0" | bc
 }
 
-echo "erp at $scale ($tables tables), disk $mbps MiB/s $iops IOPS, start-up $startup ms, $cores cores"
+echo "$profile at $scale ($tables tables), disk $mbps MiB/s $iops IOPS, start-up $startup ms, $cores cores"
 echo "A: ${old[*]}   B: ${new[*]:-the defaults}"
 a=() b=()
 for ((i = 1; i <= rounds; i++)); do
@@ -61,5 +72,5 @@ median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(
 ma=$(median "${a[@]}") mb=$(median "${b[@]}")
 echo "median A ${ma}s, B ${mb}s, A/B $(echo "scale=2; $ma / $mb" | bc)x"
 # What B ran with: the strategy line of the dry run with the same model.
-"$base/bin/oedl" run --dry-run --source "$base/src/erp" --target "$base/tgt-dry/erp" --plan "$base/plan" --dlc "$DLC" ${new[@]+"${new[@]}"} 2>/dev/null |
+"$base/bin/oedl" run --dry-run --source "$base/src/$profile" --target "$base/tgt-dry/$profile" --plan "$base/plan" --dlc "$DLC" ${new[@]+"${new[@]}"} 2>/dev/null |
   grep -m1 'strategy:' || true

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/oedl/oedl/internal/plan"
 )
 
 // cpuOnlyModel makes every dump and load cost startup seconds of waiting
@@ -54,6 +56,13 @@ func TestDefaultJobs(t *testing.T) {
 			sizes: mb(10, 1e6), dump: MaxDefaultJobs, load: MaxDefaultJobs,
 		},
 		{
+			// 1 s of start-up per 1/8 core second, 2 cores: serial 9N/8
+			// against a floor of N/16, 18 slots: more than the 16 a
+			// broker's default users allowed before it was sized from them.
+			name: "start-ups eight times the work: past the broker's default", m: cpuOnlyModel(1, 0.125), hw: Hardware{Cores: 2, DiskMBps: 100},
+			sizes: mb(10, 1e6), dump: 18, load: 18,
+		},
+		{
 			// The priors on 900 tiny tables (issue 12's erp shape): half a
 			// second of start-up against microseconds of work.
 			name: "priors, many tiny tables", m: DefaultModel(), hw: Hardware{Cores: 2, DiskMBps: 30, DiskIOPS: 2000},
@@ -85,4 +94,24 @@ func TestRunStrategySizesJobsFromThePlan(t *testing.T) {
 	assert.Equal(t, []int{6, 6}, []int{s.DumpJobs, s.LoadJobs})
 	s = RunStrategy(hw, m, p, 3, 5, 0, 0, 0)
 	assert.Equal(t, []int{3, 5}, []int{s.DumpJobs, s.LoadJobs})
+}
+
+// The loads of many small tables in one area go through a few batched
+// calls, and each table's index deactivation holds the target's schema
+// lock, one load at a time: the lock's seconds are a floor no slot count
+// beats, so the loads get the few slots that overlap the batches'
+// start-ups with it, not one per table's start-up.
+func TestDefaultJobsLoadsBoundByTheSchemaLock(t *testing.T) {
+	m := cpuOnlyModel(1, 0.001)
+	m.LoadTableSec = 0.5
+	p := testPlan()
+	for i := range 64 {
+		p.Tables = append(p.Tables, plan.Placement{Table: fmt.Sprintf("PUB.t%d", i), Owner: "PUB", Name: fmt.Sprintf("t%d", i),
+			Records: 20, Bytes: 2e3, Indexes: 2, DataArea: "Small"})
+	}
+	dump, load := DefaultJobs(m, Hardware{Cores: 2, DiskMBps: 100}, p)
+	// Two batches of 32: 2 × 0.5 s of start-up beside 64 × 0.5 s under
+	// the lock: ceil(33/32) = 2, the core rule's least. The dumps, a
+	// start-up each, still get the most slots.
+	assert.Equal(t, "32/2", fmt.Sprint(dump, "/", load))
 }

@@ -158,6 +158,18 @@ func (c *Config) truncateStep(area string) step {
 	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n", host: c.host}
 }
 
+// defaultBrokerUsers is proserve's -n when none is given: OpenEdge
+// refuses a connection past it.
+const defaultBrokerUsers = 20
+
+// brokerUsers is the users a broker serving jobs concurrent utilities
+// needs: one per job, the side jobs beside them (the source's tabanalys,
+// .df, sequences, users and grants; the target's sequences and
+// security), an oedl status or a DBA's promon, and room for the broker's
+// own helpers. Below the default the broker is started as before,
+// without -n.
+func brokerUsers(jobs int) int { return jobs + 8 }
+
 func (c *Config) shutdownStep(which string) step {
 	c = c.atDB(which)
 	return step{argv: []string{c.bin("proshut"), c.db(which), "-by"}, host: c.host}

@@ -10,6 +10,27 @@ import (
 	"github.com/oedl/oedl/internal/schedule"
 )
 
+// A broker serving more jobs than OpenEdge's default of 20 users (-n)
+// takes would refuse the connections past it: the serve step sizes -n
+// from the job count of the database it serves.
+func TestServeSizesUsersFromTheJobs(t *testing.T) {
+	cfg := Config{DLC: "/dlc", Source: "/db/src", Target: "/new/tgt", PlanDir: "/plan", Work: "/w",
+		Plan: &plan.Plan{Tables: []plan.Placement{placement("PUB.customer", "Cust", 10)}}, DumpJobs: 32, LoadJobs: 4}
+	bin := func(n string) string { return filepath.Join("/dlc/bin", n) }
+	for _, tt := range []struct {
+		db       string
+		loadJobs int
+		want     []string
+	}{
+		{schedule.DBSource, 4, []string{bin("proserve"), "/db/src", "-n", "40"}},
+		{schedule.DBTarget, 4, []string{bin("proserve"), "/new/tgt"}},
+		{schedule.DBTarget, 16, []string{bin("proserve"), "/new/tgt", "-n", "24"}},
+	} {
+		cfg.LoadJobs = tt.loadJobs
+		assert.Equal(t, [][]string{tt.want}, Commands(cfg, &schedule.Job{Kind: schedule.KindServe, DB: tt.db}), tt.db)
+	}
+}
+
 func TestCommands(t *testing.T) {
 	p := &plan.Plan{BlockSize: 4096, Tables: []plan.Placement{placement("PUB.customer", "Cust", 10)},
 		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 512, SG: 64, TF: 80, B: 1024, Threadnum: 2, Mergethreads: 4, Datascanthreads: 2, Pfactor: 80},
@@ -54,6 +75,8 @@ func TestCommands(t *testing.T) {
 		{"post", &schedule.Job{Kind: schedule.KindPost},
 			[][]string{{bin("proutil"), "/new/tgt", "-C", "truncate", "bi", "-biblocksize", "16", "-bi", "16384"}}},
 		{"verify runs nothing", &schedule.Job{Kind: schedule.KindVerify}, nil},
+		{"a broker for few jobs: OpenEdge's default users", &schedule.Job{Kind: schedule.KindServe, DB: schedule.DBTarget},
+			[][]string{{bin("proserve"), "/new/tgt"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

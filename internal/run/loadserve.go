@@ -36,7 +36,13 @@ import (
 func (c *Config) serveSteps(which string) []step {
 	c = c.atDB(which)
 	argv := []string{c.bin("proserve"), c.db(which)}
+	users := func(jobs int) {
+		if n := brokerUsers(jobs); n > defaultBrokerUsers {
+			argv = append(argv, "-n", strconv.Itoa(n))
+		}
+	}
 	if which != schedule.DBTarget {
+		users(c.DumpJobs) // the source and its replicas serve the dumps
 		return []step{{argv: argv, host: c.host}}
 	}
 	if c.TuneTarget {
@@ -47,6 +53,7 @@ func (c *Config) serveSteps(which string) []step {
 			}
 		}
 	}
+	users(c.LoadJobs)
 	if c.NoIntegrity {
 		argv = append(argv, "-i") // served only for the loads (noint.go)
 	}

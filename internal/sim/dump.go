@@ -260,9 +260,6 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if err == nil && !walked {
 		order, meanKey, err = indexOrder(img, ix, 2)
 	}
-	if err == nil {
-		err = chargeFetch(p.env, img, order)
-	}
 	if err != nil {
 		return p.failErr(err)
 	}
@@ -277,7 +274,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if ix != nil {
 		p.msg("17813", ix.Name, ix.Number, t.Name)
 	}
-	files, rc := writeBrackets(p, s, t, img, order, sizes, dir, threaded, fp)
+	files, rc := writeBrackets(p, s, t, img, order, sizes, dir, threaded, true, fp)
 	if rc != 0 {
 		return rc
 	}
@@ -317,8 +314,14 @@ func dropWords(pos []string, words ...string) []string {
 
 // writeBrackets writes one .bd per bracket, concurrently; brackets after
 // the first are written as table.bN.bd and renamed table.bdN when done.
+// With fetch, each bracket's thread first fetches its own records, in
+// index order, as a stream of its own on the disk: a threaded dump's
+// threads each walk their bracket of the index and read its records
+// (that is what the threads are for), so two threads beside fourteen
+// other dumps get two of sixteen shares of the disk, not one. Without
+// fetch the caller charged the reads (dumpspecified's bracket or scan).
 func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order []int32, sizes []int64,
-	dir string, threaded bool, fp *faultPlan) ([]string, int) {
+	dir string, threaded, fetch bool, fp *faultPlan) ([]string, int) {
 	absDir, _ := filepath.Abs(dir)
 	// The suffix goes on before the join: Join cleans "DIR/.." + ".bd" up
 	// to the parent's name, "DIR/..." + "bd" stays in DIR.
@@ -343,7 +346,12 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 			defer wg.Done()
 			h := &bd.Header{Created: time.Now(), Table: t.Name, TableNumber: t.Number, CRC: t.CRC, Fields: len(t.Fields),
 				Database: s.paths.Name(), Section: section, FirstRecord: lo + 1, Owner: t.Owner}
-			errs[b] = writeSection(temp, h, img, order[lo:lo+n], p.env, fp, &written)
+			if fetch {
+				errs[b] = chargeFetch(p.env, img, order[lo:lo+n])
+			}
+			if errs[b] == nil {
+				errs[b] = writeSection(temp, h, img, order[lo:lo+n], p.env, fp, &written)
+			}
 			if errs[b] == nil && temp != final {
 				errs[b] = os.Rename(temp, final)
 			}

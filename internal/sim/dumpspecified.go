@@ -88,7 +88,7 @@ func dumpSpecifiedQualifier(p *proc, dbArg string, args []string) int {
 	if ix != nil {
 		p.msg("17813", ix.Name, ix.Number, t.Name)
 	}
-	if _, rc := writeBrackets(p, s, t, kept, order, []int64{int64(len(order))}, dir, false, fp); rc != 0 {
+	if _, rc := writeBrackets(p, s, t, kept, order, []int64{int64(len(order))}, dir, false, false, fp); rc != 0 {
 		return rc
 	}
 	p.msg("13932", len(order))

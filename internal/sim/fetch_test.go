@@ -3,6 +3,7 @@ package sim
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
 	"github.com/oedl/oedl/internal/sim/vdisk"
 )
@@ -112,4 +114,38 @@ func TestUtilitiesDrawRequestsByPattern(t *testing.T) {
 	tab := run("tabanalys")
 	assert.Positive(t, tab[1], "tabanalys reads the blocks")
 	assert.Equal(t, int64(1), tab[2], "and writes nothing but its log line")
+}
+
+// TestThreadedDumpThreadsFetchTheirOwnBrackets: each thread of a threaded
+// dump walks its bracket of the index and fetches its records itself, a
+// read stream of its own on the disk (so that the threads get a share of
+// the disk each, as the estimate's model has them); the reads of one
+// thread for the whole table, then the writes in parallel, gave a
+// threaded dump no more of the disk than a single one. Each bracket
+// starts its fetch away from where the other ends: a request more than
+// the single-threaded dump of the same table makes.
+func TestThreadedDumpThreadsFetchTheirOwnBrackets(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("oesim's dump threads are bounded by the CPUs, as OpenEdge's are")
+	}
+	env, db := smallDB(t)
+	tbl := biggest(analysis(t, env, db))
+	env.ok(t, "proserve", db)
+	t.Cleanup(func() { env.run(t, nil, "", "proshut", db, "-by") })
+	dump := func(extra ...string) ([4]int64, string) {
+		state := t.TempDir()
+		r := env.run(t, []string{"OESIM_STATE=" + state, vdisk.EnvIOPS + "=1000000"}, "", "proutil",
+			append([]string{db, "-C", "dump", tbl.Name, t.TempDir()}, extra...)...)
+		require.Equal(t, 0, r.code, r.out)
+		return diskstats(t, state), r.out
+	}
+	single, _ := dump()
+	threaded, out := dump("-thread", "1", "-threadnum", "2")
+	res, err := openedge.ParseDumpOutput(out)
+	require.NoError(t, err)
+	require.Equal(t, 2, res.Threads, "the table is large enough for two brackets")
+	assert.Greater(t, threaded[0], single[0], "reads: the second thread's fetch is a request of its own")
+	// The same blocks, but for the few at the brackets' boundary that both
+	// threads read (512-byte sectors; the database's blocks are 8 KiB).
+	assert.InDelta(t, single[1], threaded[1], 4*16, "sectors read: the table, once")
 }
