@@ -112,6 +112,10 @@ type Placement struct {
 	MeanRecord int64     `json:"mean_record"`
 	Indexes    int       `json:"indexes"`     // number of indexes (from the .df or the index summary)
 	IndexBytes int64     `json:"index_bytes"` // index bytes in the source, when known
+	// WordIndexes is how many of Indexes are WORD indexes (from the .df):
+	// they hold a key per word of their field, not one per record, so a
+	// rebuild sorts many times the keys the index count says.
+	WordIndexes int `json:"word_indexes,omitempty"`
 	LOBBytes   int64     `json:"lob_bytes,omitempty"`
 	SourceArea string    `json:"source_area"`
 	Class      SizeClass `json:"class"`
