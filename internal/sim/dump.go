@@ -260,9 +260,6 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if err == nil && !walked {
 		order, meanKey, err = indexOrder(img, ix, 2)
 	}
-	if err == nil {
-		err = chargeFetch(p.env, img, order)
-	}
 	if err != nil {
 		return p.failErr(err)
 	}
@@ -277,6 +274,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if ix != nil {
 		p.msg("17813", ix.Name, ix.Number, t.Name)
 	}
+	// The records are fetched as they are written (progressiveFetch).
 	files, rc := writeBrackets(p, s, t, img, order, sizes, dir, threaded, fp)
 	if rc != 0 {
 		return rc
@@ -329,6 +327,8 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var start int64
+	fetch := newProgressiveFetch(p.env, img, order)
+	go fetch.run()
 	for b, n := range sizes {
 		section := b + 1
 		final, temp := name(".bd"), name(".bd")
@@ -343,7 +343,7 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 			defer wg.Done()
 			h := &bd.Header{Created: time.Now(), Table: t.Name, TableNumber: t.Number, CRC: t.CRC, Fields: len(t.Fields),
 				Database: s.paths.Name(), Section: section, FirstRecord: lo + 1, Owner: t.Owner}
-			errs[b] = writeSection(temp, h, img, order[lo:lo+n], p.env, fp, &written)
+			errs[b] = writeSection(temp, h, img, order, int(lo), int(lo+n), fetch, p.env, fp, &written)
 			if errs[b] == nil && temp != final {
 				errs[b] = os.Rename(temp, final)
 			}
@@ -355,6 +355,7 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 		}()
 	}
 	wg.Wait()
+	fetch.stop()
 	for _, err := range errs {
 		if err != nil {
 			var pe *os.PathError
@@ -367,7 +368,10 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 	return files, 0
 }
 
-func writeSection(path string, h *bd.Header, img *tableImage, order []int32, env *environment, fp *faultPlan, written *atomic.Int64) error {
+// writeSection writes the records of order[lo:hi], each once fetch has
+// charged its read.
+func writeSection(path string, h *bd.Header, img *tableImage, order []int32, lo, hi int, fetch *progressiveFetch,
+	env *environment, fp *faultPlan, written *atomic.Int64) error {
 	f, err := createDumpFile(path, env, fp)
 	if err != nil {
 		return err
@@ -382,7 +386,14 @@ func writeSection(path string, h *bd.Header, img *tableImage, order []int32, env
 	if fp.is(fault.TruncateAfter) && fp.n() == 0 && h.Section == 1 && fp.strike() {
 		return w.Abandon()
 	}
-	for _, i := range order {
+	ready := lo
+	for pos := lo; pos < hi; pos++ {
+		if pos >= ready {
+			if ready, err = fetch.wait(pos); err != nil {
+				return err
+			}
+		}
+		i := order[pos]
 		rec := img.recs[i]
 		n := written.Add(1)
 		if fp.is(fault.Corrupt) && n == fp.n() && fp.strike() {
