@@ -229,6 +229,9 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 		if m, err = estimate.ReadModel(opts.Calibration); err != nil {
 			return nil, UsageError("calibration: %v", err)
 		}
+		if m.Older != "" {
+			s.hwNotes = append(s.hwNotes, m.Older)
+		}
 		hw, calibrated = m.Hardware, true
 	}
 	switch {

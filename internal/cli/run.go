@@ -416,6 +416,9 @@ func (opts *RunOptions) costModel(p *plan.Plan) (*estimate.Model, string, error)
 		if m, err = estimate.ReadModel(opts.Calibration); err != nil {
 			return nil, "", UsageError("--calibration: %v", err)
 		}
+		if m.Older != "" {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", m.Older)
+		}
 		note = "the calibration " + opts.Calibration
 	}
 	switch {

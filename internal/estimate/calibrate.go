@@ -63,7 +63,7 @@ type calibrator struct {
 	notes   []string
 	samples []sample
 	idx     plan.Idxbuild
-	indexes map[string]int
+	tables  map[string]*plan.Placement // the plan's, by name: index counts
 	// largeMin is the largest of the sample's other tables: idxbuild prices
 	// tables above it at the large table's rate.
 	largeMin int64
@@ -127,7 +127,7 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 		}
 	}
 	cfg.Source = strings.TrimSuffix(cfg.Source, ".db")
-	c := &calibrator{cfg: cfg, dir: filepath.Join(cfg.Work, "calibrate"), indexes: map[string]int{}}
+	c := &calibrator{cfg: cfg, dir: filepath.Join(cfg.Work, "calibrate"), tables: map[string]*plan.Placement{}}
 	if err := c.preconditions(); err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		}
 		c.idx = p.Idxbuild
 		for _, t := range p.Tables {
-			c.indexes[t.Table] = t.Indexes
+			c.tables[t.Table] = &t
 		}
 	}
 
@@ -307,17 +307,25 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	shutSec := res.Elapsed.Seconds()
 	var keys, sampleBytes, sampleRecords, schemaIndexes float64
 	indexesOf := func(t *sampleTable) float64 {
-		if k := c.indexes[t.name]; k > 0 {
-			return float64(k)
+		if p := c.tables[t.name]; p != nil && p.Indexes > 0 {
+			return float64(p.Indexes)
 		}
 		return math.Round(m.Idxbuild.KeysPerRecord)
 	}
+	// The keys as the estimate counts them (a WORD index's per word), so
+	// that the cost per key fitted here is the one it multiplies.
+	keysOf := func(t *sampleTable) float64 {
+		if p := c.tables[t.name]; p != nil && p.Indexes > 0 {
+			return float64(t.records) * m.keysPerRecord(p)
+		}
+		return float64(t.records) * indexesOf(t)
+	}
 	for _, t := range tables {
-		keys += float64(t.records) * indexesOf(t)
+		keys += keysOf(t)
 		sampleBytes += float64(t.bytes)
 		sampleRecords += float64(t.records)
 	}
-	for name := range c.indexes {
+	for name := range c.tables {
 		schemaIndexes += indexesOf(&sampleTable{name: name})
 	}
 	// Three rebuilds: the schema without data (every index, no keys: what
@@ -350,7 +358,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		})
 	}
 	idxBig, err := rebuild(openedge.IdxbuildTable(big.name), sample{Job: "idxbuild " + big.name,
-		Records: float64(big.records) * indexesOf(big), Bytes: float64(big.bytes), Indexes: indexesOf(big)})
+		Records: keysOf(big), Bytes: float64(big.bytes), Indexes: indexesOf(big)})
 	if err != nil {
 		return nil, err
 	}

@@ -474,8 +474,8 @@ func fitTabanalys(m *Model, tabs []sample, measured bool) {
 func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured sample, slots int) {
 	cc := newCostContext(m.Hardware)
 	cc.idx, cc.tables, cc.threaded, cc.buildIndexesOnLoad = c.idx, map[string]*plan.Placement{}, map[string]bool{}, true
-	for name, n := range c.indexes {
-		cc.tables[strings.ToLower(name)] = &plan.Placement{Table: name, Indexes: n}
+	for name, t := range c.tables {
+		cc.tables[strings.ToLower(name)] = t
 	}
 	wall := func(f float64) float64 {
 		q := *m

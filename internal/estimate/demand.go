@@ -199,9 +199,7 @@ func (m *Model) keys(table string, records int64, cc costContext) (keys, keyByte
 	perRecord := m.Idxbuild.KeysPerRecord
 	var indexBytes int64
 	if t := cc.tables[strings.ToLower(table)]; t != nil {
-		if t.Indexes > 0 {
-			perRecord = float64(t.Indexes)
-		}
+		perRecord = m.keysPerRecord(t)
 		indexBytes = t.IndexBytes
 	}
 	keys = float64(records) * perRecord
@@ -290,6 +288,21 @@ func idxbuildThreads(idx plan.Idxbuild, cores int, alpha float64) (par, qd, pena
 // written and read back in sequence, in -TMB blocks.
 func sortSpill(bytes float64) ioShape {
 	return ioShape{read: bytes / 2, write: bytes / 2}
+}
+
+// keysPerRecord is the keys a record of t gives its indexes: one per
+// index, and one per word for a WORD index (Idxbuild.WordKeyBytes); the
+// prior's keys per record when the plan does not count its indexes.
+func (m *Model) keysPerRecord(t *plan.Placement) float64 {
+	if t.Indexes <= 0 {
+		return m.Idxbuild.KeysPerRecord
+	}
+	words := 1.0
+	if w := m.Idxbuild.WordKeyBytes; w > 0 {
+		words = math.Max(1, float64(t.MeanRecord)/w)
+	}
+	plain := max(0, t.Indexes-t.WordIndexes)
+	return float64(plain) + float64(t.Indexes-plain)*words
 }
 
 // indexesOf is the number of indexes of t: the plan's count, or the

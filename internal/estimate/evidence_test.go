@@ -17,7 +17,7 @@ func jobsTaking(group string, n int, startup, work, a, b float64) []observation 
 }
 
 func TestFitWithoutEvidenceIsThePrior(t *testing.T) {
-	f := fitFactors(nil)
+	f := fitFactors(false, nil)
 	for _, g := range []string{groupAll, groupDump, groupLoad, groupIdxbuild, groupSourceTba, groupTargetTba, groupOther} {
 		assert.Equal(t, Identity, f[g], g)
 	}
@@ -58,7 +58,7 @@ func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 		obs = append(obs, jobsTaking(g, 100, 0.4, 0.05, 0.5, work)...)
 		obs = append(obs, jobsTaking(g, 10, 0.4, 10, 0.5, work)...)
 	}
-	f := fitFactors(obs)
+	f := fitFactors(false, obs)
 	assert.InDelta(t, 1, f[groupAll].Work, 0.1, "the dumps' 1.5 and the loads' 0.5 together")
 	assert.InDelta(t, 0.5, f[groupAll].Startup, 0.05)
 	assert.InDelta(t, 1.5, f[groupDump].Work, 0.05)
@@ -74,9 +74,34 @@ func TestGroupsShrinkTowardsTheRun(t *testing.T) {
 	// One idxbuild that took 3 times its work: its factor moves from the
 	// run's towards 3, weighed by its 40 s against the prior's 10.
 	obs = append(obs, observation{group: groupIdxbuild, startup: 1, work: 40, actual: 1*0.5 + 3*40})
-	f = fitFactors(obs)
+	f = fitFactors(false, obs)
 	assert.Greater(t, f[groupIdxbuild].Work, 2.2)
 	assert.Less(t, f[groupIdxbuild].Work, 3.0)
+}
+
+// Calibrated, idxbuild's and the source's tabanalys's prior is the model
+// (their costs were measured on the run's machine); the other groups keep
+// theirs.
+func TestCalibratedOneOffJobsKeepTheModel(t *testing.T) {
+	var obs []observation
+	for g, work := range map[string]float64{groupDump: 0.86, groupLoad: 1.1} {
+		obs = append(obs, jobsTaking(g, 100, 0.4, 0.05, 1.3, work)...)
+		obs = append(obs, jobsTaking(g, 10, 0.4, 10, 1.3, work)...)
+	}
+	priors, calibrated := fitFactors(false, obs), fitFactors(true, obs)
+	for _, g := range []string{groupIdxbuild, groupSourceTba} {
+		assert.Equal(t, Factors{Startup: 1, Work: 1}, calibrated[g], "%s, no evidence: the model", g)
+		assert.Equal(t, priors[groupDump].Work, priors[g].Work, "%s on the priors: the dumps'", g)
+	}
+	for _, g := range []string{groupAll, groupDump, groupLoad, groupOther, groupTargetTba} {
+		assert.Equal(t, priors[g], calibrated[g], g)
+	}
+	// Its own evidence moves it from the model: 40 s at 1.3 against the
+	// prior's 5 s and 0.5 on each factor.
+	obs = append(obs, observation{group: groupIdxbuild, startup: 1, work: 40, actual: 1 + 1.3*40})
+	f := fitFactors(true, obs)[groupIdxbuild]
+	assert.Greater(t, f.Work, 1.2)
+	assert.Less(t, f.Work, 1.3)
 }
 
 func TestFitIgnoresAStalledJob(t *testing.T) {

@@ -125,9 +125,9 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 		return nil, err
 	}
 	obs, running := l.evidence(left, lg)
-	fit := fitFactors(obs)
+	fit := fitFactors(l.m.Calibrated(), obs)
 	if late := overdueEvidence(lg, running, fit); len(late) > 0 {
-		fit = fitFactors(obs, late...)
+		fit = fitFactors(l.m.Calibrated(), obs, late...)
 	}
 	plan := &liveWork{l: l, lg: lg, fit: fit, pred: running, record: true}
 	central, err := l.in.simulateFrom(ctx, l.m, plan.adjust, lg)

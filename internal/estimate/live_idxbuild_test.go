@@ -37,24 +37,41 @@ func spanOf(t *testing.T, est *Estimate, id string) time.Duration {
 }
 
 // Runs measured by scripts/bench-eta (docs/benchmarks/eta.md, issue 14):
-// the dumps' work against the model, the loads', and the index rebuild's,
-// which took what the dumps' factor said, not the loads'. Each is played
-// as a run of the model whose jobs take those times, cut when the loads
-// are done and idxbuild starts: the forecast, on the model as it is,
-// gives the rebuild the dumps' factor.
-func TestForecastOfIdxbuildFollowsTheDumps(t *testing.T) {
+// the dumps' work against the model, the loads', and the index rebuild's.
+// Each is played as a run of the model whose jobs take those times, cut
+// when the loads are done and idxbuild starts. On the priors (not
+// calibrated) the rebuild took what the dumps' factor said, not the
+// loads': the forecast gives it the dumps' factor. Calibrated, the model's
+// rebuild was measured on the run's machine and the dumps' factor is how
+// the run's dumps differ from the calibration's, which the rebuild does
+// not share: the forecast keeps the model's own (on the old prior, the
+// dumps', sports' was 16.5 s for 20.2 and 19.3).
+func TestForecastOfIdxbuildBeforeItStarts(t *testing.T) {
 	tests := []struct {
 		name                 string
+		calibrated           bool
 		dump, load, idxbuild float64 // the run's times against the model's
+		within               float64 // the forecast against what it took
 	}{
-		{"sports, gp3 4000", 3.8, 0.9, 3.1},
-		{"sports, io1 1000", 0.79, 0.22, 0.65},
-		{"erp, gp3 4000", 1.27, 0.7, 1.12},
-		{"erp, io1 1000", 0.26, 0.1, 0.28},
+		// Within 30 %: the dumps' factor is its kin's, not its own (these
+		// runs' rebuilds took 0.8 to 1.2 times it); the loads' was 0.3 to
+		// 0.6 times what they took.
+		{"sports, gp3 4000", false, 3.8, 0.9, 3.1, 0.3},
+		{"sports, io1 1000", false, 0.79, 0.22, 0.65, 0.3},
+		{"erp, gp3 4000", false, 1.27, 0.7, 1.12, 0.3},
+		{"erp, io1 1000", false, 0.26, 0.1, 0.28, 0.3},
+		// i14-eta3's traces: the dumps 0.86 and 0.87 of their calibrated
+		// work (the pooled fit 0.91), the rebuild 1.06 and 1.01.
+		{"sports, gp3 4000, calibrated", true, 0.86, 0.95, 1.06, 0.1},
+		{"sports, gp3 4000, calibrated, run 2", true, 0.87, 0.95, 1.01, 0.1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := liveInput(erpLike()...)
+			if tt.calibrated {
+				in.Model = DefaultModel()
+				in.Model.Origin = "calibrated on this machine"
+			}
 			l, _ := newLive(t, in)
 			factor := map[schedule.Kind]float64{schedule.KindDump: tt.dump, schedule.KindLoad: tt.load,
 				schedule.KindLoadBatch: tt.load, schedule.KindIdxbuild: tt.idxbuild}
@@ -74,10 +91,7 @@ func TestForecastOfIdxbuildFollowsTheDumps(t *testing.T) {
 			f, err := l.Forecast(context.Background(), cutRun(real.result, idx.Start.Sub(real.result.Start), 1), 0, 1)
 			require.NoError(t, err)
 			got := forecastOf(t, f, "idxbuild").Seconds() / idx.End.Sub(idx.Start).Seconds()
-			// Within 30 %: the dumps' factor is its kin's, not its own
-			// (these runs' rebuilds took 0.8 to 1.2 times it); the loads'
-			// was 0.3 to 0.6 times what they took.
-			assert.InDelta(t, 1, got, 0.3, "the rebuild's forecast against what it took (factors %+v)", f.Factors)
+			assert.InDelta(t, 1, got, tt.within, "the rebuild's forecast against what it took (factors %+v)", f.Factors)
 		})
 	}
 }

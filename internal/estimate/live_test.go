@@ -177,7 +177,7 @@ func simulateLeft(t *testing.T, l *Live, left Left) *simulation {
 	t.Helper()
 	lg, err := l.leftGraph(left)
 	require.NoError(t, err)
-	lw := &liveWork{l: l, lg: lg, fit: fitFactors(nil)}
+	lw := &liveWork{l: l, lg: lg, fit: fitFactors(false, nil)}
 	sim, err := l.in.simulateFrom(context.Background(), l.m, lw.adjust, lg)
 	require.NoError(t, err)
 	require.NotEmpty(t, sim.starts)

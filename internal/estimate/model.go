@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/atomicfile"
@@ -15,11 +16,18 @@ import (
 	"github.com/oedl/oedl/internal/volume"
 )
 
-// ModelVersion is bumped when the calibration file changes incompatibly.
-// Version 2 describes a phase's requests by access pattern (read_random,
-// write_random) instead of one mean request size (io_size_kb); a version
-// 1 file is converted on reading (ParseModel).
-const ModelVersion = 2
+// ModelVersion is bumped when the calibration file changes incompatibly,
+// or when a parameter calibrate fits changes its meaning: a file keeps the
+// meaning of the version that wrote it, and ParseModel converts it to the
+// current one (or refuses it, naming the file), never reads it silently
+// with the new meaning. Version 2 describes a phase's requests by access
+// pattern (read_random, write_random) instead of one mean request size
+// (io_size_kb). Version 3 counts a WORD index's keys per word
+// (idxbuild.word_key_bytes): a version 2 file's cpu_per_key_us was fitted
+// counting one key a record per index, and read with the prior's 12 bytes
+// a word it priced sports' rebuild 19 % long (22.9 s against 19.2,
+// docs/benchmarks/eta.md, i14-eta3).
+const ModelVersion = 3
 
 // Model is the cost model of performance-model.md §5, in the form the
 // simulated executor needs: what each job asks of the CPU and of the disk.
@@ -93,6 +101,11 @@ type Model struct {
 
 	// Uncertainty gives the P50/P90 range.
 	Uncertainty Uncertainty `json:"uncertainty"`
+
+	// Older says how a file written by an older oedl was read (empty for
+	// a current one): the commands warn with it, so a DBA knows to
+	// calibrate again.
+	Older string `json:"-"`
 }
 
 // PhaseCost is what one stream of a dump, load or tabanalys needs.
@@ -129,6 +142,13 @@ type IdxbuildCost struct {
 	KeyBytes float64 `json:"key_bytes"`
 	// KeysPerRecord is used when the plan does not count indexes.
 	KeysPerRecord float64 `json:"keys_per_record"`
+	// WordKeyBytes: a WORD index holds one key per word of its field, and
+	// the plan knows only the record's mean size, so it is priced at one
+	// key per WordKeyBytes of record (at least one). The prior, 12, is the
+	// middle of oesim's sports tables (Customer 20, Item 17, Feedback 9,
+	// RefCall 7 bytes of record per word); 0 = one key a record, as any
+	// index (calibrations written before it).
+	WordKeyBytes float64 `json:"word_key_bytes"`
 	// SortIOPerKeyByte is the device traffic of a sort that does not fit
 	// in -TF memory: written once and read once per merge pass.
 	SortIOPerKeyByte float64 `json:"sort_io_per_key_byte"`
@@ -192,7 +212,7 @@ func DefaultModel() *Model {
 			ReadPerByte: 1, WritePerByte: 1.4, WriteRandom: 0.26},
 		Idxbuild: IdxbuildCost{
 			PhaseCost:   PhaseCost{StartupSec: 1, CPUPerMB: 0.005, ReadPerByte: 0.85, WritePerByte: 0.4, ReadRandom: 0.45, WriteRandom: 0.4},
-			CPUPerKeyUs: 0.3, KeyBytes: 24, KeysPerRecord: 3.6, SortIOPerKeyByte: 2, ThreadPenalty: 0.35, LoadKeyFactor: 0.6, Overlap: 1,
+			CPUPerKeyUs: 0.3, KeyBytes: 24, KeysPerRecord: 3.6, WordKeyBytes: 12, SortIOPerKeyByte: 2, ThreadPenalty: 0.35, LoadKeyFactor: 0.6, Overlap: 1,
 		},
 		Tabanalys: PhaseCost{StartupSec: 0.5, CPUPerMB: 0.002, ReadPerByte: 1},
 		FixedSec: map[string]float64{
@@ -310,8 +330,20 @@ func ParseModel(data []byte, name string) (*Model, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%s: data after the model", name)
 	}
+	var older []string // what reading an older version changed
 	if m.Version == 1 {
 		m.fromVersion1()
+		older = append(older, "version 1: each phase's mean request size read as its share of random requests")
+	}
+	if m.Version == 2 {
+		if m.fromVersion2(data) {
+			older = append(older, "version 2: WORD indexes priced at one key a record, as it was calibrated")
+		}
+		m.Version = ModelVersion
+	}
+	if len(older) > 0 {
+		m.Older = fmt.Sprintf("%s was written by an older oedl (model %s); run oedl calibrate again for this version's model",
+			name, strings.Join(older, "; "))
 	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -330,7 +362,24 @@ func (m *Model) fromVersion1() {
 			p.ReadRandom, p.WriteRandom, p.IOSizeKB = r, r, 0
 		}
 	}
-	m.Version = ModelVersion
+	m.Version = 2
+}
+
+// fromVersion2 converts a version 2 calibration: its cpu_per_key_us was
+// fitted counting one key a record per index, WORD indexes too, so it
+// keeps that count (word_key_bytes 0) unless the file sets word_key_bytes
+// itself. It reports whether it changed the model.
+func (m *Model) fromVersion2(data []byte) bool {
+	var probe struct {
+		Idxbuild struct {
+			WordKeyBytes *float64 `json:"word_key_bytes"`
+		} `json:"idxbuild"`
+	}
+	if json.Unmarshal(data, &probe) == nil && probe.Idxbuild.WordKeyBytes != nil {
+		return false
+	}
+	m.Idxbuild.WordKeyBytes = 0
+	return true
 }
 
 // WriteFile writes the model as indented JSON, through a temporary file

@@ -31,6 +31,7 @@ type table struct {
 	mean        int64
 	sourceArea  string
 	indexes     int
+	wordIndexes int
 	indexBytes  int64
 	lobFields   []string // blob/clob fields, from the .df
 	df          *openedge.DFTable
@@ -150,6 +151,11 @@ func matchDF(tables []*table, in Input, reportName string) error {
 		seen[d] = true
 		t.df = d
 		t.indexes = len(d.Indexes)
+		for _, ix := range d.Indexes {
+			if ix.Word {
+				t.wordIndexes++
+			}
+		}
 		for _, f := range d.Fields {
 			if isLOB(f.Type) {
 				t.lobFields = append(t.lobFields, f.Name)

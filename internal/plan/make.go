@@ -116,7 +116,7 @@ func placementsOf(tables []*table, decided []placement, lob *Area) []Placement {
 		out[i] = Placement{
 			Table: t.qualified(), Owner: t.owner, Name: t.name,
 			Records: t.records, Bytes: t.bytes, MeanRecord: t.mean,
-			Indexes: t.indexes, IndexBytes: t.indexBytes, SourceArea: t.sourceArea,
+			Indexes: t.indexes, WordIndexes: t.wordIndexes, IndexBytes: t.indexBytes, SourceArea: t.sourceArea,
 			Class: d.class, RPB: d.rpb, BPC: d.bpc,
 			DataArea: d.pool.data.Name, IndexArea: d.pool.index.Name, Reason: d.reason,
 		}

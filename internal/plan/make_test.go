@@ -234,3 +234,30 @@ func TestMismatchListIsBounded(t *testing.T) {
 	assert.Len(t, lines, 11)
 	assert.Equal(t, "... and 40 more", lines[10])
 }
+
+// TestMakeCountsWordIndexes: the plan tells which of a table's indexes are
+// WORD indexes (from the .df): the estimate prices their keys per word.
+func TestMakeCountsWordIndexes(t *testing.T) {
+	tests := []struct {
+		name  string
+		words []int // which of the table's three indexes are WORD indexes
+		want  int
+	}{
+		{"none", nil, 0},
+		{"one", []int{1}, 1},
+		{"two", []int{1, 2}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := profile{name: "words", withDF: true, tables: []tableSpec{{area: "D", name: "customer", records: 1000, mean: 250, indexes: 3}}}
+			in, _ := p.input(t)
+			for _, i := range tt.words {
+				in.DFTables[0].Indexes[i].Word = true
+			}
+			pl, err := Make(in, p.options())
+			require.NoError(t, err)
+			assert.Equal(t, 3, pl.Tables[0].Indexes)
+			assert.Equal(t, tt.want, pl.Tables[0].WordIndexes)
+		})
+	}
+}

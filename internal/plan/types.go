@@ -104,23 +104,27 @@ const (
 
 // Placement is where one table goes and why.
 type Placement struct {
-	Table      string    `json:"table"` // owner.table, e.g. PUB.customer
-	Owner      string    `json:"owner"`
-	Name       string    `json:"name"`
-	Records    int64     `json:"records"`
-	Bytes      int64     `json:"bytes"`
-	MeanRecord int64     `json:"mean_record"`
-	Indexes    int       `json:"indexes"`     // number of indexes (from the .df or the index summary)
-	IndexBytes int64     `json:"index_bytes"` // index bytes in the source, when known
-	LOBBytes   int64     `json:"lob_bytes,omitempty"`
-	SourceArea string    `json:"source_area"`
-	Class      SizeClass `json:"class"`
-	RPB        int       `json:"rpb"`
-	BPC        int       `json:"bpc"`
-	DataArea   string    `json:"data_area"`
-	IndexArea  string    `json:"index_area"`
-	LOBArea    string    `json:"lob_area,omitempty"`
-	Reason     string    `json:"reason"`
+	Table      string `json:"table"` // owner.table, e.g. PUB.customer
+	Owner      string `json:"owner"`
+	Name       string `json:"name"`
+	Records    int64  `json:"records"`
+	Bytes      int64  `json:"bytes"`
+	MeanRecord int64  `json:"mean_record"`
+	Indexes    int    `json:"indexes"`     // number of indexes (from the .df or the index summary)
+	IndexBytes int64  `json:"index_bytes"` // index bytes in the source, when known
+	// WordIndexes is how many of Indexes are WORD indexes (from the .df):
+	// they hold a key per word of their field, not one per record, so a
+	// rebuild sorts many times the keys the index count says.
+	WordIndexes int       `json:"word_indexes,omitempty"`
+	LOBBytes    int64     `json:"lob_bytes,omitempty"`
+	SourceArea  string    `json:"source_area"`
+	Class       SizeClass `json:"class"`
+	RPB         int       `json:"rpb"`
+	BPC         int       `json:"bpc"`
+	DataArea    string    `json:"data_area"`
+	IndexArea   string    `json:"index_area"`
+	LOBArea     string    `json:"lob_area,omitempty"`
+	Reason      string    `json:"reason"`
 }
 
 // Idxbuild holds the tuned proutil idxbuild parameters and why.

@@ -274,6 +274,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if ix != nil {
 		p.msg("17813", ix.Name, ix.Number, t.Name)
 	}
+	// The records are fetched as they are written (progressiveFetch).
 	files, rc := writeBrackets(p, s, t, img, order, sizes, dir, threaded, true, fp)
 	if rc != 0 {
 		return rc
@@ -314,8 +315,9 @@ func dropWords(pos []string, words ...string) []string {
 
 // writeBrackets writes one .bd per bracket, concurrently; brackets after
 // the first are written as table.bN.bd and renamed table.bdN when done.
-// With fetch, each bracket's thread first fetches its own records, in
-// index order, as a stream of its own on the disk: a threaded dump's
+// With fetch, each bracket's thread fetches its own records, in index
+// order and as it writes them (progressiveFetch), as a stream of its own
+// on the disk: a threaded dump's
 // threads each walk their bracket of the index and read its records
 // (that is what the threads are for), so two threads beside fourteen
 // other dumps get two of sixteen shares of the disk, not one. Without
@@ -346,12 +348,13 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 			defer wg.Done()
 			h := &bd.Header{Created: time.Now(), Table: t.Name, TableNumber: t.Number, CRC: t.CRC, Fields: len(t.Fields),
 				Database: s.paths.Name(), Section: section, FirstRecord: lo + 1, Owner: t.Owner}
+			var pf *progressiveFetch
 			if fetch {
-				errs[b] = chargeFetch(p.env, img, order[lo:lo+n])
+				pf = newProgressiveFetch(p.env, img, order[lo:lo+n])
+				go pf.run()
+				defer pf.stop()
 			}
-			if errs[b] == nil {
-				errs[b] = writeSection(temp, h, img, order[lo:lo+n], p.env, fp, &written)
-			}
+			errs[b] = writeSection(temp, h, img, order[lo:lo+n], pf, p.env, fp, &written)
 			if errs[b] == nil && temp != final {
 				errs[b] = os.Rename(temp, final)
 			}
@@ -375,7 +378,10 @@ func writeBrackets(p *proc, s *session, t *store.Table, img *tableImage, order [
 	return files, 0
 }
 
-func writeSection(path string, h *bd.Header, img *tableImage, order []int32, env *environment, fp *faultPlan, written *atomic.Int64) error {
+// writeSection writes the records of order, each once fetch has charged
+// its read (nil fetch: the caller charged them).
+func writeSection(path string, h *bd.Header, img *tableImage, order []int32, fetch *progressiveFetch,
+	env *environment, fp *faultPlan, written *atomic.Int64) error {
 	f, err := createDumpFile(path, env, fp)
 	if err != nil {
 		return err
@@ -390,7 +396,17 @@ func writeSection(path string, h *bd.Header, img *tableImage, order []int32, env
 	if fp.is(fault.TruncateAfter) && fp.n() == 0 && h.Section == 1 && fp.strike() {
 		return w.Abandon()
 	}
-	for _, i := range order {
+	ready := 0
+	if fetch == nil {
+		ready = len(order)
+	}
+	for pos := range order {
+		if pos >= ready {
+			if ready, err = fetch.wait(pos); err != nil {
+				return err
+			}
+		}
+		i := order[pos]
 		rec := img.recs[i]
 		n := written.Add(1)
 		if fp.is(fault.Corrupt) && n == fp.n() && fp.strike() {
