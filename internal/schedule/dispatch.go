@@ -111,8 +111,8 @@ type dispatcher struct {
 	byArea    map[string]int
 	repairing map[string]bool
 	repairDue map[string]int // repairs queued and not ended, per area
-	exclusive bool // an exclusive job runs
-	onTarget  int  // running jobs that are not SourceSide
+	exclusive bool           // an exclusive job runs
+	onTarget  int            // running jobs that are not SourceSide
 	res       *Result
 }
 

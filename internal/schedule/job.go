@@ -78,7 +78,7 @@ type Job struct {
 	// their Deps.
 	Before []string
 
-	Slot      Slot
+	Slot Slot
 	// Exclusive: runs with nothing else on the target running (idxbuild,
 	// the repair of a served target); jobs on the source side only go on
 	// beside it (SourceSide).
