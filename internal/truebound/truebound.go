@@ -18,9 +18,11 @@
 //     tabanalys on its own: it needs only the frozen source, so it
 //     overlaps the dumps and idxbuild (schedule.SourceSide) and chains
 //     with nothing but the verification. Measured beside the dumps it
-//     took up to 60x its time alone (docs/benchmarks/run.md), so with the
-//     bandwidth known it counts at most the source's bytes at the disk's
-//     bandwidth and one call, as the target's creation does below.
+//     took 32.5 s beside 32 dumps on a 10 MiB/s disk (docs/benchmarks/
+//     run.md), so it counts at most the tables' bytes (it reads more: the
+//     least is the safe side) at the disk's bandwidth and one call, as the
+//     target's creation does below, and not at all when the bandwidth is
+//     unknown (the run report's case).
 //   - Disk: the bytes every schedule must move through the disk (the
 //     caller counts them, and the target's formatted extents) at the
 //     disk's bandwidth.
@@ -129,9 +131,11 @@ func Compute(in Inputs) Bound {
 		}
 	}
 	call := cheapestCall(in.Tables)
-	analyzeSource := in.AnalyzeSource
-	if in.DiskBytesPerSec > 0 && analyzeSource > 0 {
-		analyzeSource = min(analyzeSource, seconds(float64(total)/in.DiskBytesPerSec)+call)
+	// The source's tabanalys counts only with the bandwidth known: its
+	// measured time beside the dumps is not its time alone.
+	var analyzeSource time.Duration
+	if in.DiskBytesPerSec > 0 {
+		analyzeSource = min(in.AnalyzeSource, seconds(float64(total)/in.DiskBytesPerSec)+call)
 	}
 	if analyzeSource > b.Chain.Time {
 		b.Chain = Part{Name: "chain", Time: analyzeSource, Note: fmt.Sprintf("source tabanalys %s", r(analyzeSource))}
