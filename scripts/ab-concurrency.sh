@@ -15,6 +15,10 @@
 # AB_PROFILE is the oesim profile (default erp); AB_PREPARED=1 runs oedl
 # prepare before each run, untimed, as a prepared target is made before
 # the outage (its chain, not the target's creation, is then what binds).
+# AB_A_OEDL=path runs A with another oedl binary (main's, say: a branch
+# against main), with no flags unless AB_A_FLAGS gives some; oesim is
+# this tree's for both.
+#   AB_A_OEDL=/tmp/oedl-main AB_PROFILE=seed003 AB_PREPARED=1 AB_MBPS=10 scripts/ab-concurrency.sh 40MB 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-40MB}
@@ -25,6 +29,7 @@ startup=${AB_STARTUP_MS:-300}
 profile=${AB_PROFILE:-erp}
 cores=$(nproc)
 old=(--dump-jobs $((cores * 2 > 2 ? cores * 2 : 2)) --load-jobs $((cores > 2 ? cores : 2)) --loads-per-area 1)
+if [[ -n "${AB_A_OEDL:-}" ]]; then old=(); fi
 # AB_A_FLAGS replaces A's flags (e.g. "--loads-per-area 1": today's job
 # counts with one load per area, to see the two changes apart).
 if [[ -n "${AB_A_FLAGS:-}" ]]; then read -r -a old <<<"$AB_A_FLAGS"; fi
@@ -37,24 +42,25 @@ base=$(mktemp -d /tmp/oedl-ab-XXXXXX)
 if [[ -z "${AB_KEEP:-}" ]]; then trap 'rm -rf "$base"' EXIT; else echo "keeping $base"; fi
 go build -o "$base/bin/oedl" ./cmd/oedl
 go build -o "$base/bin/oesim" ./cmd/oesim
+oedl_a=${AB_A_OEDL:-$base/bin/oedl} oedl_b=$base/bin/oedl
 "$base/bin/oesim" install "$base/dlc" >/dev/null
 export DLC=$base/dlc
 "$DLC/bin/oesim" gen --dlc "$DLC" --db "$base/src/$profile" --profile "$profile" --scale "$scale" --seed 11 >/dev/null
 "$base/bin/oedl" plan --source "$base/src/$profile" --dlc "$DLC" -o "$base/plan" >/dev/null 2>&1
 tables=$(grep -c '"table":' "$base/plan/plan.json" || true)
 
-one() { # name, flags...: prints the wall time in seconds
-  local name=$1 n=$2
-  shift 2
+one() { # name, round, oedl binary, flags...: prints the wall time in seconds
+  local name=$1 n=$2 oedl=$3
+  shift 3
   local t0 t1
   export OESIM_DISK_MBPS=$mbps OESIM_DISK_IOPS=$iops OESIM_STARTUP_MS=$startup OESIM_STATE="$base/state-$name$n"
   if [[ -n "${AB_PREPARED:-}" ]]; then
-    "$base/bin/oedl" prepare --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
+    "$oedl" prepare --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
       --work "$base/work-$name$n" --dlc "$DLC" >"$base/prep-$name$n" 2>&1 ||
       { echo "oedl prepare ($name) failed:" >&2; tail -20 "$base/prep-$name$n" >&2; exit 1; }
   fi
   t0=$(date +%s.%N)
-  "$base/bin/oedl" run --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
+  "$oedl" run --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
     --work "$base/work-$name$n" --dlc "$DLC" --no-tui "$@" >"$base/out-$name$n" 2>&1 ||
     { echo "oedl run ($name) failed:" >&2; tail -20 "$base/out-$name$n" >&2; exit 1; }
   t1=$(date +%s.%N)
@@ -62,11 +68,11 @@ one() { # name, flags...: prints the wall time in seconds
 }
 
 echo "$profile at $scale ($tables tables), disk $mbps MiB/s $iops IOPS, start-up $startup ms, $cores cores"
-echo "A: ${old[*]}   B: ${new[*]:-the defaults}"
+echo "A: $oedl_a ${old[*]:-the defaults}   B: $oedl_b ${new[*]:-the defaults}"
 a=() b=()
 for ((i = 1; i <= rounds; i++)); do
-  s=$(one old "$i" "${old[@]}"); a+=("$s"); echo "round $i A ${s}s (verified)"
-  s=$(one new "$i" ${new[@]+"${new[@]}"}); b+=("$s"); echo "round $i B ${s}s (verified)"
+  s=$(one old "$i" "$oedl_a" ${old[@]+"${old[@]}"}); a+=("$s"); echo "round $i A ${s}s (verified)"
+  s=$(one new "$i" "$oedl_b" ${new[@]+"${new[@]}"}); b+=("$s"); echo "round $i B ${s}s (verified)"
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ma=$(median "${a[@]}") mb=$(median "${b[@]}")

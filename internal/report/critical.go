@@ -72,11 +72,11 @@ func waitTolerance(res *schedule.Result) time.Duration {
 
 // sharesResource reports whether waiting could have held a behind o: the
 // same slot class (a dump waits for a dump slot), the same target area (the
-// per-area load cap, a repair), or either being exclusive (idxbuild runs
-// alone).
+// per-area load cap, a repair), or one being exclusive and the other on
+// the target (idxbuild runs alone there; the source's jobs go on).
 func sharesResource(a, o *schedule.Job) bool {
 	switch {
-	case a.Exclusive || o.Exclusive:
+	case a.Exclusive && !schedule.SourceSide(o), o.Exclusive && !schedule.SourceSide(a):
 		return true
 	case a.Slot != schedule.SlotNone && a.Slot == o.Slot:
 		return true

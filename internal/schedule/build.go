@@ -250,8 +250,10 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 
 	// Every load, every dump (a threaded dump may still add loads) and the
 	// sequences, users, grants and views come before the target is shut
-	// down for idxbuild.
-	barrierDeps := append(append(append([]string{loadSeq.ID, loadSec.ID}, loadIDs...), dumpIDs...), analyze.ID, dumpDF.ID)
+	// down for idxbuild. The source's tabanalys and .df do not: idxbuild
+	// works on the target only, so it overlaps them (SourceSide); verify
+	// still waits for the source's tabanalys.
+	barrierDeps := append(append([]string{loadSeq.ID, loadSec.ID}, loadIDs...), dumpIDs...)
 	idxDeps := barrierDeps
 	barrier := string(KindIdxbuild)
 	// A shutdown also names its serve directly: on resume the jobs in

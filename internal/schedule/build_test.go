@@ -132,3 +132,43 @@ func TestSideJobsEndBeforeTheLastDump(t *testing.T) {
 		})
 	}
 }
+
+// A source tabanalys that outlasts the loads (it shares the disk with the
+// dumps) held the exclusive idxbuild, and the target's tabanalys after
+// it, until it ended. idxbuild is alone on the target: it starts when the
+// target's jobs end and the source's tabanalys goes on beside it; verify
+// still waits for both tabanalys.
+func TestIdxbuildOverlapsTheSourcesLastJobs(t *testing.T) {
+	tests := []struct {
+		name  string
+		serve bool
+	}{
+		{"served", true},
+		{"single-user", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cost := func(j *Job) time.Duration {
+				if j.Kind == KindAnalyzeSource {
+					return time.Hour
+				}
+				return DefaultCost(j)
+			}
+			b, err := Build(manySmall(20), BuildOptions{ServeSource: tt.serve, ServeTarget: tt.serve, Cost: cost})
+			require.NoError(t, err)
+			res, err := Dispatch(context.Background(), b.Graph, &clockExec{}, Options{Slots: map[Slot]int{SlotDump: 4, SlotLoad: 4}})
+			require.NoError(t, err)
+			require.NoError(t, res.Err())
+			sp := spans(res)
+			idx, src := sp[string(KindIdxbuild)], sp[string(KindAnalyzeSource)]
+			assert.True(t, idx.Start.Before(src.End), "idxbuild starts at %v, not after the source's tabanalys (ends %v)", idx.Start, src.End)
+			assert.False(t, sp[string(KindVerify)].Start.Before(src.End), "verify waits for the source's tabanalys")
+			for _, s := range res.Spans {
+				if s.Job.ID == idx.Job.ID || SourceSide(s.Job) {
+					continue
+				}
+				assert.False(t, s.End.After(idx.Start) && s.Start.Before(idx.End), "%s overlaps idxbuild on the target", s.Job.ID)
+			}
+		})
+	}
+}

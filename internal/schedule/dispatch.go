@@ -111,7 +111,8 @@ type dispatcher struct {
 	byArea    map[string]int
 	repairing map[string]bool
 	repairDue map[string]int // repairs queued and not ended, per area
-	exclusive bool
+	exclusive bool           // an exclusive job runs
+	onTarget  int            // running jobs that are not SourceSide
 	res       *Result
 }
 
@@ -186,8 +187,10 @@ func (d *dispatcher) startReady(ctx context.Context) {
 		_, started := d.started[j.ID]
 		return !started && !d.done[j.ID] && d.depsLeft[j.ID] == 0
 	}
-	var later []*Job // exclusive jobs waiting for the others to end
-	for !d.exclusive {
+	// Held back: exclusive jobs waiting for the target's jobs to end, and
+	// the target's jobs while an exclusive one runs.
+	var later []*Job
+	for {
 		j := d.ready.best(open, live)
 		if j == nil {
 			break
@@ -196,7 +199,7 @@ func (d *dispatcher) startReady(ctx context.Context) {
 		switch {
 		case j.Kind == KindBarrier:
 			d.pass(j)
-		case j.Exclusive && d.running > 0:
+		case d.exclusive && !SourceSide(j), j.Exclusive && d.onTarget > 0:
 			later = append(later, j)
 		case !d.areaAllows(j):
 			d.ready.park(j)
@@ -265,6 +268,9 @@ func (d *dispatcher) start(ctx context.Context, j *Job) {
 	if j.Exclusive {
 		d.exclusive = true
 	}
+	if !SourceSide(j) {
+		d.onTarget++
+	}
 	d.started[j.ID] = d.ex.Now()
 	d.emit(event.JobStarted, j, nil)
 	d.ex.Start(ctx, j)
@@ -296,6 +302,9 @@ func (d *dispatcher) finish(j *Job, err error) {
 	}
 	if j.Exclusive {
 		d.exclusive = false
+	}
+	if !SourceSide(j) {
+		d.onTarget--
 	}
 	d.res.Spans = append(d.res.Spans, Span{Job: j, Start: d.started[j.ID], End: d.ex.Now(), Err: err})
 	if err != nil {

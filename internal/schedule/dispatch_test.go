@@ -161,17 +161,25 @@ func TestDispatchRules(t *testing.T) {
 		assert.False(t, sp["l3"].Start.Before(sp["repair:A:1"].End), "l3 waits for the repair")
 		assert.Equal(t, []string{"repair:A:1", "l3"}, ex.order[3:])
 	})
-	t.Run("exclusive runs alone", func(t *testing.T) {
+	t.Run("exclusive runs alone on the target", func(t *testing.T) {
 		x := job("x", 1*time.Second)
 		x.Exclusive = true
-		g, err := NewGraph([]*Job{job("a", 3*time.Second), x, job("b", 1*time.Second)})
+		src := job("src", 3*time.Second)
+		src.Kind = KindAnalyzeSource
+		shut := job("shut", time.Second, "src")
+		shut.Kind, shut.DB = KindShutdown, DBSource
+		a, b := job("a", 3*time.Second), job("b", 1*time.Second)
+		a.Kind, b.Kind = KindLoad, KindLoad
+		g, err := NewGraph([]*Job{a, x, b, src, shut})
 		require.NoError(t, err)
 		res, err := Dispatch(context.Background(), g, &clockExec{}, Options{})
 		require.NoError(t, err)
 		sp := spans(res)
+		overlaps := func(id string) bool { return sp[id].End.After(sp["x"].Start) && sp[id].Start.Before(sp["x"].End) }
 		for _, id := range []string{"a", "b"} {
-			assert.True(t, !sp[id].End.After(sp["x"].Start) || !sp[id].Start.Before(sp["x"].End), "%s overlaps the exclusive job", id)
+			assert.False(t, overlaps(id), "%s overlaps the exclusive job", id)
 		}
+		assert.True(t, overlaps("src") || overlaps("shut"), "the source's jobs go on beside the exclusive job")
 	})
 	t.Run("a failure blocks what depends on it", func(t *testing.T) {
 		g, err := NewGraph([]*Job{job("a", time.Second), job("b", time.Second, "a"), job("c", time.Second)})
@@ -244,6 +252,15 @@ func naiveOrder(g *Graph, o Options) []string {
 	var order []string
 	var now time.Duration
 	exclusive := false
+	onTarget := func() int { // running jobs an exclusive one must not meet
+		n := 0
+		for _, r := range running {
+			if !SourceSide(r.j) {
+				n++
+			}
+		}
+		return n
+	}
 	for {
 		var ready []*Job
 		for _, j := range g.jobs {
@@ -273,7 +290,7 @@ func naiveOrder(g *Graph, o Options) []string {
 				slots = 1
 			}
 			switch {
-			case exclusive, j.Exclusive && len(running) > 0:
+			case exclusive && !SourceSide(j), j.Exclusive && onTarget() > 0:
 			case j.Slot != SlotNone && bySlot[j.Slot] >= slots:
 			case j.Kind == KindLoad && j.Area != "" && capOf(o, j.Area) > 0 && byArea[j.Area] >= capOf(o, j.Area):
 			default:

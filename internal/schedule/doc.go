@@ -12,7 +12,8 @@
 //   - slots per resource class (dump slots, load slots);
 //   - at most one load at a time into a Type I storage area (AreaLoadCaps;
 //     --loads-per-area overrides it), none into an area with a repair due;
-//   - exclusive jobs (idxbuild) run alone;
+//   - exclusive jobs (idxbuild) run alone on the target: the source's
+//     last jobs (its tabanalys, .df, shutdown) go on beside them;
 //   - among ready jobs, the one with the longest predicted path to the end
 //     of the graph goes first (largest-first is the degenerate case), so the
 //     one huge table does not start last and hold the finish back.

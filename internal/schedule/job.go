@@ -78,8 +78,11 @@ type Job struct {
 	// their Deps.
 	Before []string
 
-	Slot      Slot
-	Exclusive bool          // runs with nothing else running
+	Slot Slot
+	// Exclusive: runs with nothing else on the target running (idxbuild,
+	// the repair of a served target); jobs on the source side only go on
+	// beside it (SourceSide).
+	Exclusive bool
 	Cost      time.Duration // predicted duration, used for priority (0 = unknown)
 	// TailCost predicts the work this job will add to the graph while it
 	// runs (the section loads of a threaded dump), which is not in the graph
@@ -88,6 +91,24 @@ type Job struct {
 }
 
 func (j *Job) String() string { return j.ID }
+
+// SourceSide reports whether j works on the source (or a replica) only:
+// it does not open the target, and what it writes (a dump's files) is
+// read only by jobs that wait for it. An exclusive job lets these run beside it. idxbuild needs the target
+// shut down and its memory (-TF) is sized with a reserve of max(1G, 10%)
+// for the OS and a broker (plan.tuneIdxbuild): the source's broker, a
+// tabanalys or a dump_df.p client fit in it, so "alone" means alone on
+// the target, not alone on the machine. Unknown kinds count as the
+// target's: the safe side.
+func SourceSide(j *Job) bool {
+	switch j.Kind {
+	case KindDump, KindAnalyzeSource, KindDumpDF, KindDumpSeq, KindDumpSecurity, KindAnalyzeReplica, KindProveReplica:
+		return true
+	case KindServe, KindShutdown:
+		return j.DB != "" && j.DB != DBTarget
+	}
+	return false
+}
 
 // Job IDs. They are part of the journal format: do not change them lightly.
 func DumpID(table string) string { return "dump:" + table }

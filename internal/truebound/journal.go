@@ -12,7 +12,7 @@ import (
 // FromJournal takes the measured costs of a run from its journal: per
 // table the longest successful dump and load (sections of one table can
 // run side by side, so the longest is what a chain must hold), the sum of
-// the index rebuilds, the target's creation and tabanalys. A table's bytes
+// the index rebuilds, the target's creation and both tabanalys. A table's bytes
 // are its dump files' sizes, or planned[lower-case name] without them.
 // Disk and CPU are the caller's to fill in.
 //
@@ -61,6 +61,8 @@ func FromJournal(recs []journal.Record, planned map[string]int64) Inputs {
 			in.CreateTarget += r.Elapsed
 		case schedule.KindAnalyzeTarget:
 			in.AnalyzeTarget += r.Elapsed
+		case schedule.KindAnalyzeSource:
+			in.AnalyzeSource += r.Elapsed
 		}
 	}
 	for id, tables := range inBatch {

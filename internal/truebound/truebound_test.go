@@ -22,7 +22,7 @@ func TestCompute(t *testing.T) {
 		maxName string
 	}{
 		{
-			// big: 3 + 2 + 8·(3/4) = 11; small: 0.5 + 0.5 + 8·(1/4) = 3.
+			// big: 3 + 2 + 8·(3/4) + 1 = 12; small: 0.5 + 0.5 + 8·(1/4) + 1 = 4.
 			// serial: 4 + 2·0.5 + 1 = 6; disk 700 MiB at 100 MiB/s = 7; cpu 18/2 = 9.
 			name: "the chain binds",
 			in: Inputs{
@@ -35,10 +35,10 @@ func TestCompute(t *testing.T) {
 				CPU:             18 * s,
 				Cores:           2,
 			},
-			chain: 11 * s, disk: 7 * s, cpu: 9 * s, serial: 6 * s, maxName: "chain",
+			chain: 12 * s, disk: 7 * s, cpu: 9 * s, serial: 6 * s, maxName: "chain",
 		},
 		{
-			// chain: 1 + 1 + 2 = 4 (one table, all the rebuild); disk
+			// chain: 1 + 1 + 2 + 2 = 6 (one table, all the rebuild); disk
 			// 1 GiB at 10 MiB/s = 102.4 s; cpu 4 s / 4 = 1 s;
 			// serial 3 + 2·1 + 2 = 7.
 			name: "the disk binds",
@@ -52,11 +52,11 @@ func TestCompute(t *testing.T) {
 				CPU:             4 * s,
 				Cores:           4,
 			},
-			chain: 4 * s, disk: 102400 * time.Millisecond, cpu: s, serial: 7 * s, maxName: "disk",
+			chain: 6 * s, disk: 102400 * time.Millisecond, cpu: s, serial: 7 * s, maxName: "disk",
 		},
 		{
-			// Many tiny tables: each chain 0.3 + 0.3 + 0 (no bytes, no
-			// share) = 0.6; serial 10 + 2·0.3 + 0.4 = 11; no disk or
+			// Many tiny tables: each chain 0.3 + 0.4 + 0 (no bytes, no
+			// share) + 0.4 = 1.1 at most; serial 10 + 2·0.3 + 0.4 = 11; no disk or
 			// CPU figures: those bounds are 0, not guessed.
 			name: "the serial steps bind, unknowns drop out",
 			in: Inputs{
@@ -65,13 +65,13 @@ func TestCompute(t *testing.T) {
 				CreateTarget:  10 * s,
 				AnalyzeTarget: 400 * time.Millisecond,
 			},
-			chain: 700 * time.Millisecond, disk: 0, cpu: 0, serial: 11 * s, maxName: "serial",
+			chain: 1100 * time.Millisecond, disk: 0, cpu: 0, serial: 11 * s, maxName: "serial",
 		},
 		{
 			// The creation measured at 20 s beside the dumps; alone it
 			// writes 300 MiB at 100 MiB/s = 3 s + 3 calls of 0.5 s = 4.5 s.
 			// serial 4.5 + 2·0.5 + 1 = 6.5; disk (100 + 300) MiB / 100 = 4;
-			// chain 1 + 0.5 + 0 = 1.5.
+			// chain 1 + 0.5 + 0 + 1 = 2.5.
 			name: "a creation slowed by the dumps is bounded by its bytes",
 			in: Inputs{
 				Tables:          []Table{{"t", 1, s, s / 2}},
@@ -81,12 +81,12 @@ func TestCompute(t *testing.T) {
 				DiskBytesPerSec: 100 << 20,
 				TargetBytes:     300 << 20,
 			},
-			chain: 1500 * time.Millisecond, disk: 4 * s, cpu: 0, serial: 6500 * time.Millisecond, maxName: "serial",
+			chain: 2500 * time.Millisecond, disk: 4 * s, cpu: 0, serial: 6500 * time.Millisecond, maxName: "serial",
 		},
 		{
 			// The same run with the target prepared before the window:
 			// neither the creation nor its 300 MiB count. serial 2·0.5 +
-			// 1 = 2; disk 100 MiB / 100 = 1; chain 1.5.
+			// 1 = 2; disk 100 MiB / 100 = 1; chain 2.5 binds.
 			name: "a prepared target is in no part of the window",
 			in: Inputs{
 				Tables:          []Table{{"t", 1, s, s / 2}},
@@ -97,7 +97,33 @@ func TestCompute(t *testing.T) {
 				TargetBytes:     300 << 20,
 				Prepared:        true,
 			},
-			chain: 1500 * time.Millisecond, disk: s, cpu: 0, serial: 2 * s, maxName: "serial",
+			chain: 2500 * time.Millisecond, disk: s, cpu: 0, serial: 2 * s, maxName: "chain",
+		},
+		{
+			// The source's tabanalys measured at 30 s beside the dumps;
+			// alone it reads 100 MiB at 10 MiB/s = 10 s + a call of 1 s =
+			// 11 s, longer than the table's chain 1 + 1 + 1 + 1 = 4 (it
+			// chains with neither: it overlaps them). serial 2·1 + 1 = 3.
+			name: "the source's tabanalys is a chain of its own, bounded by its bytes",
+			in: Inputs{
+				Tables:          []Table{{"t", 100 << 20, s, s}},
+				Idxbuild:        s,
+				AnalyzeTarget:   s,
+				AnalyzeSource:   30 * s,
+				DiskBytesPerSec: 10 << 20,
+			},
+			chain: 11 * s, disk: 0, cpu: 0, serial: 3 * s, maxName: "chain",
+		},
+		{
+			// Without the bandwidth its measured 30 s (beside the dumps)
+			// drops out: chain 1 + 1 + 0 + 1 = 3, serial 3.
+			name: "the source's tabanalys drops out without the bandwidth",
+			in: Inputs{
+				Tables:        []Table{{"t", 100 << 20, s, s}},
+				AnalyzeTarget: s,
+				AnalyzeSource: 30 * s,
+			},
+			chain: 3 * s, disk: 0, cpu: 0, serial: 3 * s, maxName: "chain",
 		},
 	}
 	for _, tt := range tests {
@@ -133,12 +159,14 @@ func TestFromJournal(t *testing.T) {
 		done("load:PUB.a", "load", "PUB.a", s),
 		done("idxbuild", "idxbuild", "", 5*s),
 		done("analyze-target", "analyze-target", "", s),
+		done("analyze-source", "analyze-source", "", 6*s),
 	}
 	in := FromJournal(recs, map[string]int64{"pub.a": 7, "pub.b": 1})
 	assert.Equal(t, []Table{{"PUB.a", 7, s, s}, {"PUB.b", 100, 3 * s, 4 * s}}, in.Tables, "dump file sizes win over the plan")
 	assert.Equal(t, 5*s, in.Idxbuild)
 	assert.Equal(t, 2*s, in.CreateTarget)
 	assert.Equal(t, s, in.AnalyzeTarget)
+	assert.Equal(t, 6*s, in.AnalyzeSource)
 	assert.EqualValues(t, 107, in.DumpBytes())
 }
 
