@@ -92,6 +92,9 @@ func (e *Executor) gate(host, db string) *connGate {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	k := host + "\x00" + db
+	if e.gates == nil {
+		e.gates = map[string]*connGate{} // an Executor built by hand (tests)
+	}
 	g := e.gates[k]
 	if g == nil {
 		g = newConnGate()

@@ -11,13 +11,14 @@ import (
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
 )
 
 // A source served with a -n smaller than the dump jobs: the dumps past it
 // are refused (748), wait and run again without a failed attempt, and
 // oedl lowers its dumps against the source to what fitted, saying so once.
 func TestUserLimitLowersTheDumps(t *testing.T) {
-	cfg := fakeSetup(t, testTables...)
+	cfg := fakeSetup(t, userLimitTables()...)
 	oe := newFakeOE(cfg.Plan)
 	oe.holdLimit[cfg.Source] = 2
 	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, 4, 2
@@ -44,7 +45,7 @@ func TestUserLimitLowersTheDumps(t *testing.T) {
 // A load refused for the target's user limit loaded nothing: it runs
 // again, and no area is repaired.
 func TestUserLimitRefusedLoadIsNotRepaired(t *testing.T) {
-	cfg := fakeSetup(t, testTables...)
+	cfg := fakeSetup(t, userLimitTables()...)
 	oe := newFakeOE(cfg.Plan)
 	oe.denyLoads = 2
 	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs = oe, 2, 2
@@ -62,6 +63,13 @@ func TestUserLimitRefusedLoadIsNotRepaired(t *testing.T) {
 	}
 	assert.Empty(t, journalOf(t, cfg).LoadedTwice())
 	assertNoFailedAttempts(t, cfg)
+}
+
+// userLimitTables are four tables, fresh: testTables' backing array is
+// shared by the tests that change their plan.
+func userLimitTables() []plan.Placement {
+	return []plan.Placement{placement("PUB.customer", "Cust", 1117), placement("PUB.order", "Ord", 3953),
+		placement("PUB.order-line", "Ord", 13970), placement("PUB.item", "Cust", 7)}
 }
 
 // assertNoFailedAttempts: the journal holds no failed attempt and every
