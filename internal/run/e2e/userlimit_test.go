@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A source the DBA keeps served with -n 6, and 12 dump jobs: the dumps
+// A source the DBA keeps served with -n 6 (--online-source), and 12 dump jobs: the dumps
 // past the limit are refused (748) by the broker, wait and run again
 // (every dump connected for a while, so that the limit is really
 // reached), oedl lowers its dumps against the source and says so once;
@@ -25,7 +25,7 @@ func TestUserLimitOfAServedSource(t *testing.T) {
 	out, err := serve.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 
-	r := e.oedl([]string{"OESIM_FAULTS=dump:*:delay=300ms"}, e.runArgs("--dump-jobs", "12", "--json")...)
+	r := e.oedl([]string{"OESIM_FAULTS=dump:*:delay=300ms"}, e.runArgs("--dump-jobs", "12", "--online-source", "--json")...)
 	require.Equal(t, 0, r.code, r.stderr)
 	e.verified()
 
