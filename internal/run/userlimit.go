@@ -27,41 +27,50 @@ import (
 // connGate, around every utility call naming it.
 
 // connGate counts oedl's calls connected to one database and, after a
-// refusal, holds them to the number that fitted.
+// refusal, holds them to the number that fitted. A call is counted from
+// the moment it is started; the refused one's count of "connected" is the
+// calls started before it still running: those started after it may not
+// have reached the broker yet (a utility's start-up precedes its connect),
+// and counting them would leave the bound above the broker's -n.
 type connGate struct {
 	mu       sync.Mutex
-	inFlight int
-	limit    int           // 0 until the broker refuses a call
-	changed  chan struct{} // closed when a call ends or the limit changes
+	next     uint64
+	inFlight map[uint64]bool // the calls running, by their order of start
+	limit    int             // 0 until the broker refuses a call
+	changed  chan struct{}   // closed when a call ends or the limit changes
 	warned   bool
 }
 
-func newConnGate() *connGate { return &connGate{changed: make(chan struct{})} }
+func newConnGate() *connGate {
+	return &connGate{inFlight: map[uint64]bool{}, changed: make(chan struct{})}
+}
 
-// enter waits until the call may connect.
-func (g *connGate) enter(ctx context.Context) error {
+// enter waits until the call may connect and returns its ticket.
+func (g *connGate) enter(ctx context.Context) (uint64, error) {
 	for {
 		g.mu.Lock()
-		if g.limit == 0 || g.inFlight < g.limit {
-			g.inFlight++
+		if g.limit == 0 || len(g.inFlight) < g.limit {
+			g.next++
+			ticket := g.next
+			g.inFlight[ticket] = true
 			g.mu.Unlock()
-			return nil
+			return ticket, nil
 		}
 		ch := g.changed
 		g.mu.Unlock()
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return 0, ctx.Err()
 		case <-ch:
 		}
 	}
 }
 
 // leave ends a call.
-func (g *connGate) leave() {
+func (g *connGate) leave(ticket uint64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.inFlight--
+	delete(g.inFlight, ticket)
 	g.wake()
 }
 
@@ -71,14 +80,18 @@ func (g *connGate) wake() {
 }
 
 // denied ends a call the broker refused. connected is how many of oedl's
-// other calls were connected then; limit is the new bound when it was
-// lowered (0 otherwise); first is whether this database had no refusal
-// before.
-func (g *connGate) denied() (connected, limit int, first bool) {
+// calls started before it were still running; limit is the new bound when
+// it was lowered (0 otherwise); first is whether this database had no
+// refusal before.
+func (g *connGate) denied(ticket uint64) (connected, limit int, first bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.inFlight--
-	connected = g.inFlight
+	delete(g.inFlight, ticket)
+	for t := range g.inFlight {
+		if t < ticket {
+			connected++
+		}
+	}
 	if n := max(1, connected); g.limit == 0 || n < g.limit {
 		g.limit, limit = n, n
 	}
@@ -109,15 +122,16 @@ func (e *Executor) runCounted(ctx context.Context, jobID, db, host string, call 
 	g := e.gate(host, db)
 	alone := 0
 	for {
-		if err := g.enter(ctx); err != nil {
+		ticket, err := g.enter(ctx)
+		if err != nil {
 			return execx.Result{}, err
 		}
 		res, err := e.cfg.machine(host).runner.Run(ctx, call)
 		if ctx.Err() != nil || !userLimitDenied(res, err) {
-			g.leave()
+			g.leave(ticket)
 			return res, err
 		}
-		if !e.afterDenial(ctx, jobID, db, g, &alone, log) {
+		if !e.afterDenial(ctx, jobID, db, g, ticket, &alone, log) {
 			return res, err
 		}
 	}
@@ -160,11 +174,11 @@ const (
 // afterDenial handles a refused call: lowers the gate, warns once, notes
 // it in the job's log, waits. It returns false when the call should fail
 // as it is (the run is stopping, or the limit is none of oedl's doing).
-func (e *Executor) afterDenial(ctx context.Context, jobID, db string, g *connGate, alone *int, log io.Writer) bool {
-	connected, limit, first := g.denied()
+func (e *Executor) afterDenial(ctx context.Context, jobID, db string, g *connGate, ticket uint64, alone *int, log io.Writer) bool {
+	connected, limit, first := g.denied(ticket)
 	if first {
 		e.emit(event.Event{Kind: event.Warning, Job: jobID, Log: e.cfg.logPath(jobID),
-			Message: fmt.Sprintf("%s refused a connection (%d): its broker's user limit (-n) was reached with %d of oedl's connections to it open; oedl now runs at most %d calls against it at once and retries the refused ones",
+			Message: fmt.Sprintf("%s refused a connection (%d): its broker's user limit (-n) was reached with %d of oedl's calls started before it connected; oedl now runs at most %d calls against it at once and retries the refused ones",
 				db, openedge.MsgUserLimit, connected, max(1, connected))})
 	}
 	if connected == 0 {

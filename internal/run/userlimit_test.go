@@ -38,7 +38,7 @@ func TestUserLimitLowersTheDumps(t *testing.T) {
 	}
 	require.Len(t, limits, 1, "one warning for the database")
 	assert.Contains(t, limits[0].Message, cfg.Source)
-	assert.Regexp(t, `with (\d+) of oedl.s connections to it open; oedl now runs at most [1-9]\d* calls against it`, limits[0].Message)
+	assert.Regexp(t, `with (\d+) of oedl.s calls started before it connected; oedl now runs at most [1-9]\d* calls against it`, limits[0].Message)
 	assertNoFailedAttempts(t, cfg)
 }
 
@@ -118,26 +118,34 @@ func TestUserLimitDenied(t *testing.T) {
 	}
 }
 
-// The gate holds the calls to the number connected at the refusal and
-// lowers only.
+// The gate holds the calls to those started before the refused one and
+// still running, and lowers only.
 func TestConnGate(t *testing.T) {
 	g := newConnGate()
 	ctx := context.Background()
-	for range 4 {
-		require.NoError(t, g.enter(ctx))
+	var tickets []uint64
+	for range 5 {
+		tk, err := g.enter(ctx)
+		require.NoError(t, err)
+		tickets = append(tickets, tk)
 	}
-	connected, limit, first := g.denied()
+	connected, limit, first := g.denied(tickets[3]) // 0, 1, 2 started before it
 	assert.Equal(t, 3, connected)
 	assert.Equal(t, 3, limit)
 	assert.True(t, first)
-	g.leave()
-	connected, limit, first = g.denied() // 2 left, 1 other connected
-	assert.Equal(t, 1, connected)
-	assert.Equal(t, 1, limit)
+	g.leave(tickets[0])
+	connected, limit, first = g.denied(tickets[4]) // 1 and 2 before it
+	assert.Equal(t, 2, connected)
+	assert.Equal(t, 2, limit)
 	assert.False(t, first)
+	connected, limit, _ = g.denied(tickets[1]) // nothing before it: bound 1
+	assert.Equal(t, 0, connected)
+	assert.Equal(t, 1, limit)
 	full, cancel := context.WithCancel(ctx)
 	cancel()
-	assert.ErrorIs(t, g.enter(full), context.Canceled, "one call is connected: the limit holds")
-	g.leave()
-	require.NoError(t, g.enter(ctx))
+	_, err := g.enter(full)
+	assert.ErrorIs(t, err, context.Canceled, "one call runs: the limit holds")
+	g.leave(tickets[2])
+	_, err = g.enter(ctx)
+	require.NoError(t, err)
 }

@@ -50,6 +50,7 @@ func TestUserLimitOfAServedSource(t *testing.T) {
 	require.Len(t, warnings, 1, "one warning for the source")
 	assert.Contains(t, warnings[0], e.source)
 	assert.Contains(t, warnings[0], "at most")
+	t.Logf("%d refusals in the broker's log; %s", strings.Count(string(lg), "(748)"), warnings[0])
 
 	holder := exec.Command(filepath.Join(e.fx.dlc, "bin", "proutil"), e.source, "-C", "holder")
 	holder.Env = append(os.Environ(), e.extra...)
