@@ -9,12 +9,19 @@ import (
 // are stable across releases; the wording is not, so no code in oedl
 // should match on the text.
 const (
-	MsgCannotOpen        = 43    // ** Cannot find or open file %s, errno = %i.
-	MsgInUseSingle       = 263   // ** The database %s is in use in single-user mode.
-	MsgInUseMulti        = 276   // ** The database %s is in use in multi-user mode.
-	MsgLastNoIntegrity   = 509   // ** The last session was run with the no integrity (-i) parameter. (KB P16747)
-	MsgCannotRepair      = 510   // ** Your database cannot be repaired. You must restore a backup copy. (KB P16747)
-	MsgNoIntegrity       = 512   // ** This session is being run with the no-integrity (-i) option.
+	MsgCannotOpen      = 43  // ** Cannot find or open file %s, errno = %i.
+	MsgInUseSingle     = 263 // ** The database %s is in use in single-user mode.
+	MsgInUseMulti      = 276 // ** The database %s is in use in multi-user mode.
+	MsgLastNoIntegrity = 509 // ** The last session was run with the no integrity (-i) parameter. (KB P16747)
+	MsgCannotRepair    = 510 // ** Your database cannot be repaired. You must restore a backup copy. (KB P16747)
+	MsgNoIntegrity     = 512 // ** This session is being run with the no-integrity (-i) option.
+	// MsgUserLimit: a served database refused a connection, its broker's
+	// -n (Number of Users) reached: ** The server or the system has no
+	// more resources. Try a larger -n. (748). The connection was denied
+	// before anything was read or written (docs.progress.com, "Connection
+	// denials when the user count is exceeded"; KB P11340: every client,
+	// utility and helper process counts against -n).
+	MsgUserLimit         = 748
 	MsgIdxbuildAborted   = 651   // Index reconstruction utility was aborted. Rerun it to completion.
 	MsgDBCopied          = 1365  // procopy success: Database copied from %s.
 	MsgNoServer          = 1423  // There is no server for database %s.
@@ -59,6 +66,12 @@ const (
 	MsgDumpUsingIndex    = 17813 // Using index %s (%d) for dump of table %s.
 	MsgDumpBracket       = 17816 // Thread %d dumped / %d records for bracket %d.
 )
+
+// DefaultBrokerUsers is a broker's -n (Number of Users) when proserve is
+// given none: past it, connections are refused with MsgUserLimit
+// (Startup Command and Parameter Reference, "Number of Users (-n)":
+// multi-user default 20).
+const DefaultBrokerUsers = 20
 
 // Message is one numbered line of utility output: "... text. (NNNN)".
 type Message struct {

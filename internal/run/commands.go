@@ -158,10 +158,6 @@ func (c *Config) truncateStep(area string) step {
 	return step{argv: c.proutil(c.Target, "truncate", "area", area), stdin: "y\n", host: c.host}
 }
 
-// defaultBrokerUsers is proserve's -n when none is given: OpenEdge
-// refuses a connection past it.
-const defaultBrokerUsers = 20
-
 // brokerUsers is the users a broker serving jobs concurrent utilities
 // needs: one per job, the side jobs beside them (the source's tabanalys,
 // .df, sequences, users and grants; the target's sequences and

@@ -43,6 +43,16 @@ type fakeOE struct {
 	failThreaded  map[string]int
 	sectionLoaded map[string]chan struct{} // table -> its second section was loaded
 	df            string                   // what dump_df.p writes: the plan's tables
+	// holdLimit: database -> its broker's -n for dumps and loads; the
+	// calls connected hold their connection until the first refusal, so
+	// that the limit is really reached (userlimit_test.go).
+	holdLimit map[string]int
+	conns     map[string]int
+	full      map[string]chan struct{} // closed at the database's first refusal
+	// denyLoads: the next loads refused for the user limit (the DBA's
+	// users filling the target's -n).
+	denyLoads int
+	denials   int
 	// describe is what proutil -C describe prints of the source (and
 	// empty, of anything else: $DLC/emptyN's copy, the target).
 	describe, empty openedge.Description
@@ -57,7 +67,8 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
-		describe: fakeDescription, empty: fakeDescription}
+		describe: fakeDescription, empty: fakeDescription,
+		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -129,6 +140,36 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		return "unknown program " + prog, 2
 	}
 	db, q, rest := args[0], args[2], args[3:]
+	if q == "dump" || q == "load" {
+		if q == "load" && f.denyLoads > 0 {
+			f.denyLoads--
+			f.denials++
+			return userLimitText, 1
+		}
+		if lim := f.holdLimit[db]; lim > 0 {
+			if f.conns[db] >= lim {
+				f.denials++
+				if ch := f.full[db]; ch != nil {
+					close(ch)
+					f.full[db] = nil
+				}
+				return userLimitText, 1
+			}
+			f.conns[db]++
+			defer func() { f.conns[db]-- }() // f.mu is held again by then
+			if _, seen := f.full[db]; !seen {
+				f.full[db] = make(chan struct{})
+			}
+			if ch := f.full[db]; ch != nil {
+				f.mu.Unlock()
+				select {
+				case <-ch:
+				case <-ctx.Done():
+				}
+				f.mu.Lock()
+			}
+		}
+	}
 	switch q {
 	case "holder":
 		if f.served[db] {
@@ -212,6 +253,9 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	}
 	return "unknown qualifier " + q, 2
 }
+
+// userLimitText is a connection refused for the broker's -n.
+const userLimitText = "** The server or the system has no more resources. Try a larger -n. (748)\n"
 
 // started is the channel closed when table's first load starts. Callers
 // hold f.mu.

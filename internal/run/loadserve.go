@@ -3,6 +3,8 @@ package run
 import (
 	"strconv"
 
+	"github.com/oedl/oedl/internal/openedge"
+
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -37,7 +39,7 @@ func (c *Config) serveSteps(which string) []step {
 	c = c.atDB(which)
 	argv := []string{c.bin("proserve"), c.db(which)}
 	users := func(jobs int) {
-		if n := brokerUsers(jobs); n > defaultBrokerUsers {
+		if n := brokerUsers(jobs); n > openedge.DefaultBrokerUsers {
 			argv = append(argv, "-n", strconv.Itoa(n))
 		}
 	}

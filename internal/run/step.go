@@ -58,7 +58,7 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 	if dir == "" {
 		dir = m.work
 	}
-	res, err := m.runner.Run(ctx, execx.Cmd{
+	call := execx.Cmd{
 		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.at(s.host).env(),
 		Timeout: timeout, Log: log, Output: progress,
 		Started: func(pid int) {
@@ -67,7 +67,16 @@ func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout ti
 				s.started(pid)
 			}
 		},
-	})
+	}
+	var res execx.Result
+	var err error
+	// A helper the broker refuses (speedOnly) is done without at once:
+	// waiting for a slot would hold up the loads it only speeds up.
+	if db := connectedDB(s.argv); db != "" && !s.speedOnly {
+		res, err = e.runCounted(ctx, jobID, db, s.host, call, log)
+	} else {
+		res, err = m.runner.Run(ctx, call)
+	}
 	jerr := &JobError{Job: jobID, Argv: s.argv, Log: e.cfg.logPath(jobID)}
 	prog := filepath.Base(s.argv[0])
 	utility := s.utility

@@ -54,6 +54,10 @@ func runProserve(p *proc) int {
 	if err != nil || buffers < 10 {
 		return p.usage("-B: a number of buffers, at least 10 (%v)", fs.values["-B"])
 	}
+	users, err := fs.intValue("-n", openedge.DefaultBrokerUsers)
+	if err != nil || users < 1 {
+		return p.usage("-n: a number of users, at least 1 (%v)", fs.values["-n"])
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return p.failErr(err)
@@ -67,7 +71,7 @@ func runProserve(p *proc) int {
 	if noInt {
 		cmd.Args = append(cmd.Args, "-i")
 	}
-	cmd.Args = append(cmd.Args, "-B", strconv.Itoa(buffers))
+	cmd.Args = append(cmd.Args, "-B", strconv.Itoa(buffers), "-n", strconv.Itoa(users))
 	cmd.Args[0] = filepath.Join(filepath.Dir(exe), "_mprosrv")
 	cmd.Env = append(os.Environ(), brokerChildEnv+"=1")
 	cmd.Stdout, cmd.Stderr = lg, lg
@@ -114,7 +118,7 @@ func runMprosrv(p *proc) int {
 		return exitUsage
 	}
 	paths := store.PathsFor(p.args[0])
-	fs, err := parseFlags(p.args[1:], "-B")
+	fs, err := parseFlags(p.args[1:], "-B", "-n")
 	if err != nil {
 		logLine(paths.Log(), "BROKER", err.Error())
 		return exitFail
@@ -150,8 +154,9 @@ func runMprosrv(p *proc) int {
 	}
 	// Its clients learn its -B, and no helper yet (helpers.go).
 	buffers, _ := fs.intValue("-B", openedge.DefaultBuffersMultiUser)
+	users, _ := fs.intValue("-n", openedge.DefaultBrokerUsers)
 	if err := updateServedState(paths, func(st *servedState) {
-		*st = servedState{Pid: os.Getpid(), Buffers: int64(buffers)}
+		*st = servedState{Pid: os.Getpid(), Buffers: int64(buffers), Users: users}
 	}); err != nil {
 		logLine(paths.Log(), "BROKER", err.Error())
 		return exitFail

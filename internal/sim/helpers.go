@@ -29,6 +29,9 @@ type servedState struct {
 	Buffers int64 `json:"buffers"` // its -B
 	BIW     bool  `json:"biw"`
 	APWs    int   `json:"apws"`
+	// Users is the broker's -n: its clients and helpers together never
+	// exceed it (users.go).
+	Users int `json:"users"`
 }
 
 func servedStatePath(p store.Paths) string { return p.Base + ".srv" }
@@ -99,14 +102,22 @@ func startHelper(p *proc, name string, add func(*servedState)) int {
 	if h == nil || !h.Alive || h.Mode != store.Multi {
 		return p.fail("1423", paths.Base)
 	}
+	var denied bool
 	err = updateServedState(paths, func(st *servedState) {
 		if st.Pid != h.Pid {
-			*st = servedState{Pid: h.Pid, Buffers: st.Buffers}
+			*st = servedState{Pid: h.Pid, Buffers: st.Buffers, Users: st.Users}
 		}
-		add(st)
+		// A helper is one more connection to the broker (KB P11340).
+		users, _ := store.ConnectedUsers(paths)
+		if denied = len(users)+st.helpers()+1 > st.userLimit(); !denied {
+			add(st)
+		}
 	})
 	if err != nil {
 		return p.failErr(err)
+	}
+	if denied {
+		return p.denyUser(paths, name)
 	}
 	logLine(paths.Log(), name, "(2518) Started.")
 	return exitOK

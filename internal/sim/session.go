@@ -45,7 +45,9 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 			return nil, p.failErr(err)
 		}
 		if h != nil && h.Alive && h.Mode == store.Multi {
-			if s.user, err = store.Connect(paths); err != nil {
+			if s.user, err = connectUser(paths); errors.Is(err, errUserLimit) {
+				return nil, p.denyUser(paths, p.name)
+			} else if err != nil {
 				return nil, p.failErr(err)
 			}
 			// Connected, then asked again: a broker that began to shut

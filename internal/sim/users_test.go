@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
+)
+
+// A broker admits no more connections than its -n, its helpers counted
+// (KB P11340): the one too many gets (748) in the message file's language,
+// exits 1 and writes nothing; once a user leaves, the next one connects.
+func TestUserLimit(t *testing.T) {
+	env, db := smallDB(t)
+	dir := filepath.Join(env.work, "d")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	env.ok(t, "proserve", db, "-n", "2")
+	t.Cleanup(func() { env.run(t, nil, "", "proshut", db, "-by") })
+	env.ok(t, "probiw", db) // one of the two connections
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	held := env.command(ctx, []string{"OESIM_FAULTS=dump:hang-after=1"}, "proutil", db, "-C", "dump", "Customer", dir)
+	require.NoError(t, held.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- held.Wait() }()
+	p := store.PathsFor(db)
+	require.Eventually(t, func() bool {
+		users, _ := store.ConnectedUsers(p)
+		return len(users) == 1
+	}, 30*time.Second, 5*time.Millisecond, "the held dump never connected")
+
+	denied := filepath.Join(env.work, "denied")
+	require.NoError(t, os.MkdirAll(denied, 0o755))
+	for _, tc := range []struct {
+		name, promsgs, words string
+	}{
+		{"en", filepath.Join(env.dlc, "promsgs"), "Try a larger -n"},
+		{"pt", filepath.Join(env.dlc, "prolang", "brz", "promsgs.brz"), "Tente um -n maior"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := env.run(t, []string{"PROMSGS=" + tc.promsgs}, "", "proutil", db, "-C", "dump", "Item", denied)
+			assert.Equal(t, exitFail, r.code, r.out)
+			assert.True(t, openedge.HasMessage(r.out, openedge.MsgUserLimit), r.out)
+			assert.Contains(t, r.out, tc.words)
+			r = env.run(t, []string{"PROMSGS=" + tc.promsgs}, "", "proapw", db)
+			assert.Equal(t, exitFail, r.code, "a helper is a connection too: %s", r.out)
+			assert.True(t, openedge.HasMessage(r.out, openedge.MsgUserLimit), r.out)
+		})
+	}
+	written, err := os.ReadDir(denied)
+	require.NoError(t, err)
+	assert.Empty(t, written, "a denied dump wrote nothing")
+	lg, err := os.ReadFile(p.Log())
+	require.NoError(t, err)
+	assert.Equal(t, 4, strings.Count(string(lg), "(748)"), "every denial is in DB.lg:\n%s", lg)
+
+	held.Process.Kill()
+	<-exited
+	env.ok(t, "proutil", db, "-C", "dump", "Item", denied)
+}
+
+// Without -n a broker admits the default 20 users.
+func TestDefaultUserLimit(t *testing.T) {
+	assert.Equal(t, openedge.DefaultBrokerUsers, servedState{}.userLimit())
+	assert.Equal(t, 6, servedState{Users: 6}.userLimit())
+	assert.Equal(t, 3, servedState{BIW: true, APWs: 2}.helpers())
+}
