@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -320,7 +321,8 @@ func fakeSetup(t *testing.T, tables ...plan.Placement) Config {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "src.db"), nil, 0o644))
 	planDir := filepath.Join(dir, "plan")
 	require.NoError(t, os.MkdirAll(planDir, 0o755))
-	p := &plan.Plan{Version: plan.PlanVersion, BlockSize: 8192, Tables: tables,
+	// A copy: tests change their plan's tables, and callers pass shared lists (testTables...).
+	p := &plan.Plan{Version: plan.PlanVersion, BlockSize: 8192, Tables: slices.Clone(tables),
 		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 256, SG: 64, TF: 50, Threadnum: 2, Mergethreads: 2, Datascanthreads: 2},
 		BI:       plan.BI{BlockSizeKB: 16, ClusterSizeKB: 16384}}
 	for _, tb := range tables {
