@@ -226,16 +226,9 @@ func runProshut(p *proc) int {
 	if _, ok := p.dlc(); !ok {
 		return exitFail
 	}
-	paths := store.PathsFor(fs.pos[0])
-	if !paths.Exists() {
-		return p.failErr(&store.NotFoundError{Path: paths.Control()})
-	}
-	h, err := store.ReadHolder(paths)
-	if err != nil {
-		return p.failErr(err)
-	}
-	if h == nil || !h.Alive || !(h.Mode == store.Multi || h.Mode == store.Stopping) {
-		return p.fail("1423", paths.Base)
+	paths, h, rc := p.broker(fs.pos[0], store.Multi, store.Stopping)
+	if rc != 0 {
+		return rc
 	}
 	p.msg("1613")
 	if err := syscall.Kill(h.Pid, syscall.SIGTERM); err != nil {

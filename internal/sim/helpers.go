@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/oedl/oedl/internal/openedge"
@@ -91,16 +92,9 @@ func startHelper(p *proc, name string, add func(*servedState)) int {
 	if _, ok := p.dlc(); !ok {
 		return exitFail
 	}
-	paths := store.PathsFor(fs.pos[0])
-	if !paths.Exists() {
-		return p.failErr(&store.NotFoundError{Path: paths.Control()})
-	}
-	h, err := store.ReadHolder(paths)
-	if err != nil {
-		return p.failErr(err)
-	}
-	if h == nil || !h.Alive || h.Mode != store.Multi {
-		return p.fail("1423", paths.Base)
+	paths, h, rc := p.broker(fs.pos[0], store.Multi)
+	if rc != 0 {
+		return rc
 	}
 	var denied bool
 	err = updateServedState(paths, func(st *servedState) {
@@ -150,4 +144,22 @@ func loadLogging(s *session, fs *flagSet, opts loadOptions) openedge.LoadLogging
 	}
 	ll.BIW, ll.APW = st.BIW, st.APWs > 0
 	return ll
+}
+
+// broker finds the live broker serving database db in one of modes, or
+// fails as the utilities do: the database's absence, or (1423) when no
+// broker serves it (proshut, probiw, proapw).
+func (p *proc) broker(db string, modes ...store.LockMode) (store.Paths, *store.Holder, int) {
+	paths := store.PathsFor(db)
+	if !paths.Exists() {
+		return paths, nil, p.failErr(&store.NotFoundError{Path: paths.Control()})
+	}
+	h, err := store.ReadHolder(paths)
+	if err != nil {
+		return paths, nil, p.failErr(err)
+	}
+	if h == nil || !h.Alive || !slices.Contains(modes, h.Mode) {
+		return paths, nil, p.fail("1423", paths.Base)
+	}
+	return paths, h, 0
 }
