@@ -374,12 +374,6 @@ func (e *Executor) runSteps(ctx context.Context, j *schedule.Job, steps []step, 
 	var rec journal.Record
 	for _, s := range steps {
 		if _, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
-			var jerr *JobError
-			if s.speedOnly && errors.As(err, &jerr) {
-				e.emit(event.Event{Kind: event.Warning, Job: j.ID, JobKind: string(j.Kind), Err: jerr.Error(), Log: e.cfg.logPath(j.ID),
-					Message: fmt.Sprintf("%s did not start: the job goes on without it (slower, not less safe)", filepath.Base(s.argv[0]))})
-				continue
-			}
 			return rec, err
 		}
 		if s.save != "" {

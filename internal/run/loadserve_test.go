@@ -69,23 +69,40 @@ func TestTunedTargetCommands(t *testing.T) {
 // probiw and proapw only buy speed, and a Workgroup licence refuses them:
 // a helper that fails (here: not even installed) is a warning naming it,
 // and the run loads and verifies without it.
+// The same in a repair, which starts the broker again after truncating
+// the area a failed load left.
 func TestTunedTargetGoesOnWithoutItsHelpers(t *testing.T) {
-	cfg := fakeSetup(t, testTables...)
-	cfg.Plan.Processes = []plan.Param{{Name: "proapw", Value: "2"}, {Name: "probiw", Value: "1"}}
-	oe := newFakeOE(cfg.Plan)
-	events := &eventLog{}
-	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs, cfg.TuneTarget, cfg.Events = oe, 3, 3, true, events
-	require.True(t, cfg.served(schedule.DBTarget), "the test needs a served target")
+	helpers := []string{"proapw", "proapw", "probiw"}
+	for _, tt := range []struct {
+		name     string
+		failLoad string // a table whose first load fails: a repair
+		want     []string
+	}{
+		{"serve", "", helpers},
+		{"serve, then a repair serves again", "PUB.customer", append(append([]string{}, helpers...), helpers...)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := fakeSetup(t, testTables...)
+			cfg.Plan.Processes = []plan.Param{{Name: "proapw", Value: "2"}, {Name: "probiw", Value: "1"}}
+			oe := newFakeOE(cfg.Plan)
+			if tt.failLoad != "" {
+				oe.failLoad[tt.failLoad] = 1
+			}
+			events := &eventLog{}
+			cfg.Runner, cfg.DumpJobs, cfg.LoadJobs, cfg.TuneTarget, cfg.Events = oe, 3, 3, true, events
+			require.True(t, cfg.served(schedule.DBTarget), "the test needs a served target")
 
-	res, err := Run(context.Background(), cfg)
-	require.NoError(t, err)
-	require.NotNil(t, res.Verify)
-	assert.True(t, res.Verify.OK)
-	var warned []string
-	for _, e := range events.kinds(event.Warning) {
-		if strings.Contains(e.Message, "did not start") {
-			warned = append(warned, strings.Fields(e.Message)[0])
-		}
+			res, err := Run(context.Background(), cfg)
+			require.NoError(t, err)
+			require.NotNil(t, res.Verify)
+			assert.True(t, res.Verify.OK)
+			var warned []string
+			for _, e := range events.kinds(event.Warning) {
+				if strings.Contains(e.Message, "did not start") {
+					warned = append(warned, strings.Fields(e.Message)[0])
+				}
+			}
+			assert.Equal(t, tt.want, warned)
+		})
 	}
-	assert.Equal(t, []string{"proapw", "proapw", "probiw"}, warned)
 }

@@ -317,11 +317,7 @@ func (e *Executor) ensureServed(ctx context.Context, j *schedule.Job, log *os.Fi
 	}
 	switch {
 	case want && h == holderFree:
-		for _, s := range e.cfg.serveSteps(schedule.DBTarget) {
-			if _, err = e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
-				break
-			}
-		}
+		_, err = e.runSteps(ctx, j, e.cfg.serveSteps(schedule.DBTarget), log)
 	case !want && h == holderMulti:
 		_, err = e.runStep(ctx, j.ID, e.cfg.shutdownStep(schedule.DBTarget), e.cfg.timeout(j), log, nil)
 	}

@@ -51,8 +51,29 @@ func (e *JobError) Error() string {
 // runStep runs one call, appending argv, output and timing to the job's
 // log, and decides whether it worked: exit status, success marker
 // (openedge.CheckSuccess), timeout. progress, when set, receives the
-// output as it comes.
+// output as it comes. A speed-only call (step.speedOnly) that fails is a
+// warning, and the job goes on.
 func (e *Executor) runStep(ctx context.Context, jobID string, s step, timeout time.Duration, log io.Writer, progress io.Writer) (execx.Result, error) {
+	res, err := e.runCall(ctx, jobID, s, timeout, log, progress)
+	var jerr *JobError
+	if s.speedOnly && errors.As(err, &jerr) {
+		// In every job that starts the target's broker: the serve, and a
+		// repair that starts it again.
+		kind := ""
+		if e.built != nil { // nil in executors tests build by hand
+			if j := e.built.Job(jobID); j != nil {
+				kind = string(j.Kind)
+			}
+		}
+		e.emit(event.Event{Kind: event.Warning, Job: jobID, JobKind: kind, Err: jerr.Error(), Log: e.cfg.logPath(jobID),
+			Message: fmt.Sprintf("%s did not start: the job goes on without it (slower, not less safe)", filepath.Base(s.argv[0]))})
+		return res, nil
+	}
+	return res, err
+}
+
+// runCall is runStep without the tolerance of a speed-only call's failure.
+func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout time.Duration, log io.Writer, progress io.Writer) (execx.Result, error) {
 	m := e.cfg.machine(s.host)
 	dir := s.dir
 	if dir == "" {
