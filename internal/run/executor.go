@@ -60,7 +60,8 @@ type Executor struct {
 	// batchStarted: load batches whose tables' loads were journalled as
 	// started in this invocation.
 	batchStarted map[string]bool
-	// gates count the calls connected to each database (userlimit.go).
+	// gates count the calls connected to each database (userlimit.go;
+	// made on first use).
 	gates map[string]*connGate
 
 	crashAt int // test hook: SIGKILL ourselves after this many records
@@ -105,7 +106,6 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		again:            map[string]string{},
 		badDumps:         map[string]bool{},
 		batchStarted:     map[string]bool{},
-		gates:            map[string]*connGate{},
 	}
 	for _, j := range built.Jobs() {
 		if j.Kind == schedule.KindLoad {

@@ -262,9 +262,8 @@ func (c *Config) prepareHosts(ctx context.Context) error {
 
 // binPaths are the utilities a run calls, on the host c is seen from.
 func (c *Config) binPaths() []string {
-	need := utilitiesNeeded
-	out := make([]string, len(need))
-	for i, u := range need {
+	out := make([]string, len(utilitiesNeeded))
+	for i, u := range utilitiesNeeded {
 		out[i] = c.bin(u)
 	}
 	return out

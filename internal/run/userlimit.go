@@ -106,7 +106,7 @@ func (e *Executor) gate(host, db string) *connGate {
 	defer e.mu.Unlock()
 	k := host + "\x00" + db
 	if e.gates == nil {
-		e.gates = map[string]*connGate{} // an Executor built by hand (tests)
+		e.gates = map[string]*connGate{} // made here, on first use, for every Executor
 	}
 	g := e.gates[k]
 	if g == nil {
