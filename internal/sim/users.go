@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
 
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/store"
@@ -52,10 +51,11 @@ func connectUser(paths store.Paths) (*store.UserLease, error) {
 	f, err := os.OpenFile(servedStatePath(paths), os.O_RDWR, 0)
 	if err == nil {
 		defer f.Close()
-		if err := flockRetry(f, syscall.LOCK_EX); err != nil {
-			return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
+		unlock, err := store.Flock(f, true)
+		if err != nil {
+			return nil, err
 		}
-		defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		defer unlock()
 	}
 	h, err := store.ReadHolder(paths)
 	if err != nil {
@@ -70,16 +70,6 @@ func connectUser(paths store.Paths) (*store.UserLease, error) {
 		return nil, errUserLimit
 	}
 	return store.Connect(paths)
-}
-
-// flockRetry takes a flock, again when a signal interrupts the wait.
-func flockRetry(f *os.File, how int) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // denyUser refuses a connection past the broker's -n: (748) to the

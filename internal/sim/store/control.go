@@ -246,19 +246,29 @@ func FileLock(path string, exclusive bool) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := Flock(f, exclusive)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { unlock(); f.Close() }, nil
+}
+
+// Flock takes an flock on the open file f, exclusive or shared, again
+// when a signal interrupts the wait; the returned func releases it (f
+// stays open).
+func Flock(f *os.File, exclusive bool) (func(), error) {
 	how := syscall.LOCK_SH
 	if exclusive {
 		how = syscall.LOCK_EX
 	}
 	for {
-		err = syscall.Flock(int(f.Fd()), how)
+		err := syscall.Flock(int(f.Fd()), how)
+		if err == nil {
+			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }, nil
+		}
 		if !errors.Is(err, syscall.EINTR) {
-			break
+			return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
 		}
 	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
