@@ -10,7 +10,7 @@ import (
 // MaxDefaultJobs bounds the job counts DefaultJobs picks: each job is a
 // process and a client of the served database. The broker is started
 // with enough users for them (run's serve step sizes -n from the job
-// counts, UsersFor: OpenEdge's default of 20 would refuse the 21st
+// counts, run's brokerUsers: OpenEdge's default of 20 would refuse the 21st
 // connection), so the bound is the machine's, not the broker's: at 16,
 // seed 003's 873 dump start-ups of 150 ms queued 15 s on a 40 MB
 // database whose disk and cores had room for twice the slots; 32 was

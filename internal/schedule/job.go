@@ -94,12 +94,12 @@ func (j *Job) String() string { return j.ID }
 
 // SourceSide reports whether j works on the source (or a replica) only:
 // it does not open the target, and what it writes (a dump's files) is
-// read only by jobs that wait for it. An exclusive job lets these run beside it. idxbuild needs the target
-// shut down and its memory (-TF) is sized with a reserve of max(1G, 10%)
-// for the OS and a broker (plan.tuneIdxbuild): the source's broker, a
-// tabanalys or a dump_df.p client fit in it, so "alone" means alone on
-// the target, not alone on the machine. Unknown kinds count as the
-// target's: the safe side.
+// read only by jobs that wait for it. An exclusive job lets these run
+// beside it. idxbuild needs the target shut down and its memory (-TF) is
+// sized with a reserve of max(1G, 10%) for the OS and a broker
+// (plan.tuneIdxbuild): the source's broker, a tabanalys or a dump_df.p
+// client fit in it, so "alone" means alone on the target, not alone on
+// the machine. Unknown kinds count as the target's: the safe side.
 func SourceSide(j *Job) bool {
 	switch j.Kind {
 	case KindDump, KindAnalyzeSource, KindDumpDF, KindDumpSeq, KindDumpSecurity, KindAnalyzeReplica, KindProveReplica:
