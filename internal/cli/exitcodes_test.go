@@ -110,3 +110,27 @@ func TestExitCodes(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(dir, "demo"), "a refused demo wrote nothing")
 	assert.NoDirExists(t, filepath.Join(dir, "p2"), "a refused plan wrote nothing")
 }
+
+// TestRunWritesNothingInAForeignWorkDirectory: `--work` naming a directory
+// that holds someone's files (here a database's) is refused, exit 3, before
+// run or prepare writes its log, lock or journal there.
+func TestRunWritesNothingInAForeignWorkDirectory(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	planDir := filepath.Join(dir, "plan")
+	code, _, errOut := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", planDir}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, errOut)
+	for _, cmd := range []string{"run", "prepare"} {
+		t.Run(cmd, func(t *testing.T) {
+			dbDir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dbDir, "prod.db"), []byte("x"), 0o644))
+			code, _, errOut := runOEDL(cmd, "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"),
+				"--plan", planDir, "--work", dbDir)
+			assert.Equal(t, ExitPrecondition, code, errOut)
+			assert.Contains(t, errOut, filepath.Join(dbDir, "prod.db"))
+			entries, err := os.ReadDir(dbDir)
+			require.NoError(t, err)
+			assert.Len(t, entries, 1, "the refused %s wrote into the directory", cmd)
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,32 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 )
+
+// CheckWorkUnwritten refuses, before anything is written there, a work
+// directory that already exists, has no journal records and holds files
+// that are not oedl's (a database's directory given as --work, say): the
+// run would otherwise create its lock, log, journal and dump/ and sort/
+// directories among them and only then refuse. A directory with a journal
+// is left to the run (a resume, or the refusal of a second first run).
+// Read-only: it creates nothing, so the CLI calls it before its log file.
+func CheckWorkUnwritten(cfg Config) error {
+	if cfg.Work == "" {
+		return nil
+	}
+	if _, err := os.Stat(cfg.Work); err != nil {
+		return nil // a new directory (or one the run's own checks report)
+	}
+	recs, err := journal.Read(filepath.Join(cfg.Work, journal.FileName))
+	if err == nil && len(recs) > 0 {
+		return nil
+	}
+	planJSON, err := json.MarshalIndent(cfg.Plan, "", "  ")
+	if err != nil {
+		return err
+	}
+	prepared, err := journal.Read(filepath.Join(cfg.Work, journal.PrepareFileName))
+	return checkWork(cfg.Work, planJSON, err == nil && len(prepared) > 0)
+}
 
 // checkWork proves the work files of a first invocation (no journal
 // records): the work directory holds nothing but what the CLI and the lock

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -57,4 +58,22 @@ func write(t *testing.T, path, data string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+}
+
+// TestRunWritesNothingInAForeignWorkDirectory: a work directory holding
+// someone's files (a database's directory given as --work) is refused
+// before the run creates its lock, log, journal or directories there.
+func TestRunWritesNothingInAForeignWorkDirectory(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	cfg.Runner = newFakeOE(cfg.Plan)
+	cfg.Work = t.TempDir()
+	write(t, filepath.Join(cfg.Work, "prod.db"), "someone's control area")
+	_, err := Run(context.Background(), cfg)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), filepath.Join(cfg.Work, "prod.db"))
+	entries, err := os.ReadDir(cfg.Work)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the refused run wrote into the directory")
+	assert.Equal(t, "prod.db", entries[0].Name())
 }

@@ -132,6 +132,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if err := c.validate(); err != nil {
 		return nil, none, err
 	}
+	if err := CheckWorkUnwritten(*c); err != nil {
+		return nil, none, err
+	}
 	for _, d := range []string{c.Work, filepath.Join(c.Work, "logs"), filepath.Join(c.Work, "dump"), filepath.Join(c.Work, "sort")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, none, precondition("work directory: %v", err)
