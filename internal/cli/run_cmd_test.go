@@ -28,6 +28,7 @@ func TestVerifyCommand(t *testing.T) {
 		{"missing table", []string{"verify", "--before", d + "before.tba", "--after", d + "after-short.tba"}, ExitFailed,
 			"missing", "PUB.Order-Line missing after"},
 		{"-csoutput file, as plan reads it", []string{"verify", "--before", d + "before.tab.txt", "--after", d + "after-equal.tba"}, ExitOK, "MATCH", ""},
+		{"-csoutput written with -fieldsep '|'", []string{"verify", "--before", d + "before-fieldsep-pipe.tab.txt", "--after", d + "after-equal.tba"}, ExitOK, "MATCH", ""},
 		{"-csoutput rows known by content", []string{"verify", "--before", d + "before-csoutput-renamed.txt", "--after", d + "after-equal.tba"}, ExitOK, "MATCH", ""},
 		{"malformed report", []string{"verify", "--before", d + "garbage.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "garbage.tba"},
 		{"unreadable file", []string{"verify", "--before", d + "nope.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "nope.tba"},
