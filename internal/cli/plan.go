@@ -412,7 +412,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
 	}
 	if p.Target == "" {
-		fmt.Fprintln(w, `No --target: extents are at "." (run prostrct create from the target directory).`)
+		fmt.Fprintf(w, "No --target: %s.\n", plan.NoTargetNote(p))
 	}
 	files := []string{plan.FileStructure, plan.FileTablemove, plan.FileAddAreas, plan.FilePlacement, plan.FilePF, plan.FilePlan}
 	if p.Source.DF != "" {

@@ -196,3 +196,26 @@ func TestTargetDFChangesOnlyAreas(t *testing.T) {
 		})
 	}
 }
+
+// TestNoTargetNote: without --target the extents are at "." only when an
+// extent directory is relative; --data-dir /data1 puts them there, and
+// placement.md must not send the DBA looking for them in ".".
+func TestNoTargetNote(t *testing.T) {
+	tests := []struct {
+		name     string
+		data, ai []string
+		bi       string
+		wantHere bool
+	}{
+		{"defaults", []string{"."}, nil, ".", true},
+		{"absolute data dirs", []string{"/data1", "/data2"}, nil, "/data1", false},
+		{"a relative AI dir", []string{"/data1"}, []string{"ai"}, "/data1", true},
+		{"a relative BI dir", []string{"/data1"}, nil, "bi", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Plan{Policy: Policy{DataDirs: tt.data, BIDir: tt.bi, AIDirs: tt.ai}}
+			assert.Equal(t, tt.wantHere, strings.Contains(NoTargetNote(p), `extents at "."`), NoTargetNote(p))
+		})
+	}
+}
