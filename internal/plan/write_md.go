@@ -131,10 +131,16 @@ func targetLabel(p *Plan) string {
 // puts them on /data1, whatever directory prostrct create runs in).
 func NoTargetNote(p *Plan) string {
 	dirs := append([]string{p.Policy.BIDir}, p.Policy.DataDirs...)
+	here, relative := false, false
 	for _, d := range append(dirs, p.Policy.AIDirs...) {
-		if !filepath.IsAbs(d) {
-			return "extents at \".\": run prostrct create from the target directory"
-		}
+		here = here || filepath.Clean(d) == "."
+		relative = relative || (!filepath.IsAbs(d) && filepath.Clean(d) != ".")
+	}
+	switch {
+	case relative:
+		return "extents in directories relative to the one prostrct create runs in: run it from the target directory"
+	case here:
+		return "extents at \".\": run prostrct create from the target directory"
 	}
 	return "the .db and .lg go where prostrct create runs, the extents to the directories target.st names"
 }

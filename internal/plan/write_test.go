@@ -205,17 +205,18 @@ func TestNoTargetNote(t *testing.T) {
 		name     string
 		data, ai []string
 		bi       string
-		wantHere bool
+		want     string // in the note
 	}{
-		{"defaults", []string{"."}, nil, ".", true},
-		{"absolute data dirs", []string{"/data1", "/data2"}, nil, "/data1", false},
-		{"a relative AI dir", []string{"/data1"}, []string{"ai"}, "/data1", true},
-		{"a relative BI dir", []string{"/data1"}, nil, "bi", true},
+		{"defaults", []string{"."}, nil, ".", `extents at "."`},
+		{"absolute data dirs", []string{"/data1", "/data2"}, nil, "/data1", "the extents to the directories target.st names"},
+		{"a relative AI dir", []string{"/data1"}, []string{"ai"}, "/data1", "relative to the one prostrct create runs in"},
+		{"a relative BI dir", []string{"/data1"}, nil, "../bi", "relative to the one prostrct create runs in"},
+		{"a BI dir at .", []string{"/data1"}, nil, ".", `extents at "."`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := &Plan{Policy: Policy{DataDirs: tt.data, BIDir: tt.bi, AIDirs: tt.ai}}
-			assert.Equal(t, tt.wantHere, strings.Contains(NoTargetNote(p), `extents at "."`), NoTargetNote(p))
+			assert.Contains(t, NoTargetNote(p), tt.want)
 		})
 	}
 }
