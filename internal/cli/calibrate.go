@@ -181,7 +181,7 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 		return err
 	}
 	if opts.Out != "" {
-		if err := checkOutputFile("-o", opts.Out); err != nil {
+		if err := checkOutputFile("-o", opts.Out, oedlCalibration); err != nil {
 			return err
 		}
 	}

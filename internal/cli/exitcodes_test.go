@@ -78,10 +78,12 @@ func TestExitCodes(t *testing.T) {
 		{"plan: an empty .df", plan("--df", emptyDF, "-o", filepath.Join(dir, "p2")), ExitUsage, "empty.df: no ADD TABLE"},
 
 		{"estimate: --html is a directory", []string{"estimate", "--plan", planDir, "--html", emptyDir}, ExitUsage, "is a directory"},
+		{"estimate: --html over someone's file", []string{"estimate", "--plan", planDir, "--html", file}, ExitUsage, "is not a file oedl wrote"},
 		{"estimate: --html read-only", []string{"estimate", "--plan", planDir, "--html", filepath.Join(ro, "e.html")}, ExitPrecondition, "cannot write"},
 
 		{"calibrate: --work is a file", calibrate("--work", file, "-o", filepath.Join(dir, "c.json")), ExitUsage, "is a file"},
 		{"calibrate: -o is a directory", calibrate("--work", filepath.Join(dir, "cw"), "-o", emptyDir), ExitUsage, "is a directory"},
+		{"calibrate: -o over someone's file", calibrate("--work", filepath.Join(dir, "cw"), "-o", file), ExitUsage, "is not a file oedl wrote"},
 		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
 
 		{"run: --work is a file", runArgs(file), ExitUsage, "is a file"},
@@ -97,6 +99,7 @@ func TestExitCodes(t *testing.T) {
 		{"verify: nothing to compare", []string{"verify", "--before", "testdata/verify/meta-only.tba", "--after", "testdata/verify/meta-only.tba"}, ExitUsage, "no application table"},
 
 		{"report: --html is a directory", []string{"report", "--work", work, "--html", emptyDir}, ExitUsage, "is a directory"},
+		{"report: --html over someone's file", []string{"report", "--work", work, "--html", file}, ExitUsage, "is not a file oedl wrote"},
 		{"report: --html read-only", []string{"report", "--work", work, "--html", filepath.Join(ro, "r.html")}, ExitPrecondition, "cannot write"},
 		{"report: --work without a run", []string{"report", "--work", emptyDir}, ExitUsage, "journal.jsonl"},
 	}
@@ -107,6 +110,9 @@ func TestExitCodes(t *testing.T) {
 			assert.Contains(t, errOut, tt.want)
 		})
 	}
+	got, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", string(got), "no command replaced a file oedl did not write")
 	assert.NoDirExists(t, filepath.Join(dir, "demo"), "a refused demo wrote nothing")
 	assert.NoDirExists(t, filepath.Join(dir, "p2"), "a refused plan wrote nothing")
 }
@@ -131,6 +137,31 @@ func TestRunWritesNothingInAForeignWorkDirectory(t *testing.T) {
 			entries, err := os.ReadDir(dbDir)
 			require.NoError(t, err)
 			assert.Len(t, entries, 1, "the refused %s wrote into the directory", cmd)
+		})
+	}
+}
+
+// TestOutputFilesReplaceOnlyOedls: --html and calibrate -o replace a file
+// oedl wrote (the estimate run again, an older calibration), and nothing
+// else: a database's files stay as they are.
+func TestOutputFilesReplaceOnlyOedls(t *testing.T) {
+	tests := []struct {
+		name string
+		ours func([]byte) bool
+		head string
+		want bool
+	}{
+		{"an estimate page", oedlHTML, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>oedl estimate: /db/prod</title>", true},
+		{"a run report", oedlHTML, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>oedl run report: /db/a → /db/b</title>", true},
+		{"someone's page", oedlHTML, "<!DOCTYPE html>\n<title>Intranet</title>", false},
+		{"a control area", oedlHTML, "\x00\x01\x02 binary", false},
+		{"a calibration", oedlCalibration, "{\n  \"version\": 3,\n  \"origin\": \"calibrated\",\n  \"hardware\": {", true},
+		{"a .st", oedlCalibration, "b /db/prod.b1\nd \"Schema Area\":6,32;1 /db/prod.d1\n", false},
+		{"someone's JSON", oedlCalibration, "{\"name\": \"x\"}", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.ours([]byte(tt.head)))
 		})
 	}
 }
