@@ -47,6 +47,10 @@ func TestExitCodes(t *testing.T) {
 	emptyDir := t.TempDir()
 	ro := readOnlyDir(t)
 	work := reportWork(t, 0)
+	foreignWork := t.TempDir()
+	notes := filepath.Join(foreignWork, "calibrate", "notes.txt")
+	require.NoError(t, os.MkdirAll(filepath.Dir(notes), 0o755))
+	require.NoError(t, os.WriteFile(notes, []byte("x\n"), 0o644))
 	runArgs := func(w string) []string {
 		return []string{"run", "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"), "--plan", planDir, "--work", w}
 	}
@@ -83,6 +87,7 @@ func TestExitCodes(t *testing.T) {
 
 		{"calibrate: --work is a file", calibrate("--work", file, "-o", filepath.Join(dir, "c.json")), ExitUsage, "is a file"},
 		{"calibrate: -o is a directory", calibrate("--work", filepath.Join(dir, "cw"), "-o", emptyDir), ExitUsage, "is a directory"},
+		{"calibrate: someone's files in WORK/calibrate", calibrate("--work", foreignWork, "-o", filepath.Join(dir, "c.json")), ExitUsage, "no calibrate.log"},
 		{"calibrate: -o over someone's file", calibrate("--work", filepath.Join(dir, "cw"), "-o", file), ExitUsage, "is not a file oedl wrote"},
 		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
 
@@ -113,6 +118,7 @@ func TestExitCodes(t *testing.T) {
 	got, err := os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(got), "no command replaced a file oedl did not write")
+	assert.FileExists(t, notes, "calibrate cleared no one's directory")
 	assert.NoDirExists(t, filepath.Join(dir, "demo"), "a refused demo wrote nothing")
 	assert.NoDirExists(t, filepath.Join(dir, "p2"), "a refused plan wrote nothing")
 }
