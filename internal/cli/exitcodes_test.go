@@ -97,7 +97,7 @@ func TestExitCodes(t *testing.T) {
 		{"run: no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", emptyDir, "--work", filepath.Join(dir, "w")}, ExitUsage, "plan.json"},
 
 		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},
-		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "journal"},
+		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "holds no run (journal.jsonl is missing)"},
 
 		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
