@@ -346,7 +346,7 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 
 // newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.
 func newRunLogger(path string) (*zap.Logger, func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := run.OpenWorkLog(path)
 	if err != nil {
 		return nil, nil, err
 	}

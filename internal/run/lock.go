@@ -36,7 +36,9 @@ var lockedHere = struct {
 
 func lockWork(work string) (func(), error) {
 	path := filepath.Join(work, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// O_NOFOLLOW: the lock is truncated below; through a link it would
+	// truncate whatever the link leads to.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,11 @@ package run
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
@@ -52,7 +54,7 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 	var bad []manifest.Conflict
 	for _, e := range entries {
 		path := filepath.Join(work, e.Name())
-		if harmlessWorkFile(path, e.Name(), e.IsDir(), planJSON) || (prepared && preparationFile(path, e.Name(), e.IsDir())) {
+		if harmlessWorkFile(path, e, planJSON) || (prepared && preparationFile(path, e)) {
 			continue
 		}
 		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"},
@@ -65,16 +67,21 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 	return nil
 }
 
-func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
-	switch name {
+// harmlessWorkFile tells what a killed or refused first run leaves. Its
+// files are regular files, never symbolic links: oedl appends to its log
+// and truncates its lock, and through a link named oedl.log or oedl.lock
+// it would write into whatever the link leads to (a database's extent).
+func harmlessWorkFile(path string, e fs.DirEntry, planJSON []byte) bool {
+	dir, regular := e.IsDir(), e.Type().IsRegular()
+	switch e.Name() {
 	case LogFile, LockFile:
-		return !dir
+		return regular
 	case journal.FileName, journal.PrepareFileName:
-		st, err := os.Stat(path)
+		st, err := os.Lstat(path)
 		return err == nil && st.Mode().IsRegular() && st.Size() == 0
 	case PlanFile:
 		data, err := os.ReadFile(path)
-		return err == nil && string(data) == string(planJSON)+"\n"
+		return regular && err == nil && string(data) == string(planJSON)+"\n"
 	case "logs":
 		// logs/run.log is appended to by every invocation, a refused one
 		// included.
@@ -90,10 +97,11 @@ func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
 }
 
 // preparationFile is a file `oedl prepare` leaves in the work directory.
-func preparationFile(path, name string, dir bool) bool {
-	switch name {
+func preparationFile(path string, e fs.DirEntry) bool {
+	dir := e.IsDir()
+	switch e.Name() {
 	case journal.PrepareFileName, PreparedAnalysis:
-		return !dir
+		return e.Type().IsRegular()
 	case "logs":
 		return dir && emptyTree(path, "run.log", "prepare.log", "preflight.log", "create-target.log", PreparedAnalysisJob+".log")
 	}
@@ -108,7 +116,7 @@ func emptyTree(dir string, keep ...string) bool {
 		return false
 	}
 	for _, e := range entries {
-		if !e.IsDir() && slices.Contains(keep, e.Name()) {
+		if e.Type().IsRegular() && slices.Contains(keep, e.Name()) {
 			continue
 		}
 		if !e.IsDir() || !emptyTree(filepath.Join(dir, e.Name())) {
@@ -125,7 +133,7 @@ func onlyShippedABL(dir string) bool {
 	}
 	for _, e := range entries {
 		want, err := ablFS.ReadFile("abl/" + e.Name())
-		if err != nil || e.IsDir() {
+		if err != nil || !e.Type().IsRegular() {
 			return false
 		}
 		got, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -134,4 +142,11 @@ func onlyShippedABL(dir string) bool {
 		}
 	}
 	return true
+}
+
+// OpenWorkLog opens a log of the work directory (oedl.log, logs/*.log)
+// for appending. O_NOFOLLOW: a link planted there would make oedl append
+// to whatever it leads to, a database's extent included.
+func OpenWorkLog(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o644)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
 )
 
 // TestCheckWork: a first invocation killed before its first journal record
@@ -38,6 +40,17 @@ func TestCheckWork(t *testing.T) {
 			write(t, filepath.Join(w, SecurityDir, "_user.d"), "x")
 		}, SecurityDir},
 		{"someone's report", func(t *testing.T, w string) { write(t, filepath.Join(w, "report.md"), "x") }, "report.md"},
+		// A link where oedl's own file goes: oedl would append to, or
+		// truncate, whatever it leads to (a database's extent).
+		{"oedl.log a link", func(t *testing.T, w string) { link(t, w, LogFile) }, LogFile},
+		{"oedl.lock a link", func(t *testing.T, w string) { link(t, w, LockFile) }, LockFile},
+		{"an empty journal a link", func(t *testing.T, w string) { link(t, w, journal.FileName) }, journal.FileName},
+		{"logs/run.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "run.log")) }, "logs"},
+		{"plan.json a link to the same plan", func(t *testing.T, w string) {
+			target := filepath.Join(t.TempDir(), "plan.json")
+			write(t, target, string(planJSON)+"\n")
+			require.NoError(t, os.Symlink(target, filepath.Join(w, PlanFile)))
+		}, PlanFile},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +65,15 @@ func TestCheckWork(t *testing.T) {
 			assert.Contains(t, err.Error(), filepath.Join(work, tt.refuse))
 		})
 	}
+}
+
+// link makes name in dir a symbolic link to an empty file elsewhere.
+func link(t *testing.T, dir, name string) {
+	t.Helper()
+	target := filepath.Join(t.TempDir(), "extent.d1")
+	write(t, target, "")
+	require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+	require.NoError(t, os.Symlink(target, filepath.Join(dir, name)))
 }
 
 func write(t *testing.T, path, data string) {

@@ -212,7 +212,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 	sort.Strings(r.unfinished)
-	if r.log, err = os.OpenFile(c.logPath("run"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	if r.log, err = OpenWorkLog(c.logPath("run")); err != nil {
 		return nil, none, err
 	}
 	defer r.log.Close()
