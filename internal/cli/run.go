@@ -69,7 +69,8 @@ func NewCmdRun(io *IOStreams) *cobra.Command {
 		Long: `Run executes a plan: preflight checks, the source's tabanalys baseline, the .df
 and sequence values, the target created from the plan's target.st and target.df,
 every table dumped and loaded in parallel (a table's load starts as soon as its
-dump exists, at most one load per storage area), idxbuild with the plan's
+dump exists; one load at a time into a Type I storage area, any number into a
+Type II one, --loads-per-area), idxbuild with the plan's
 parameters, sequences restored, the target's tabanalys and a table-by-table
 verification against the baseline, then the plan's post steps.
 
