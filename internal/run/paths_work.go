@@ -57,8 +57,11 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 		if harmlessWorkFile(path, e, planJSON) || (prepared && preparationFile(path, e)) {
 			continue
 		}
-		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"},
-			Is: "not from a run this work directory's journal knows"})
+		is := "not from a run this work directory's journal knows"
+		if e.Type()&fs.ModeSymlink != 0 {
+			is = "a symbolic link: oedl writes its own files there, never through a link"
+		}
+		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"}, Is: is})
 	}
 	if len(bad) > 0 {
 		return &PreconditionError{Err: &manifest.ConflictError{Conflicts: bad,

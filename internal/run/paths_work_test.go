@@ -63,6 +63,9 @@ func TestCheckWork(t *testing.T) {
 			}
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), filepath.Join(work, tt.refuse))
+			if fi, lerr := os.Lstat(filepath.Join(work, tt.refuse)); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+				assert.Contains(t, err.Error(), "is a symbolic link")
+			}
 		})
 	}
 }
