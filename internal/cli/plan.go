@@ -254,6 +254,7 @@ func readAnalysis(path string) (*openedge.Analysis, error) {
 	if err != nil {
 		return nil, UsageError("%v", err)
 	}
+	data = openedge.FromUTF16(data) // redirected by Windows PowerShell
 	prefix, isCS := strings.CutSuffix(path, ".tab.txt")
 	isCS = isCS || openedge.IsCSTab(data)
 	if !isCS {

@@ -32,6 +32,7 @@ func TestVerifyCommand(t *testing.T) {
 		{"-csoutput rows known by content", []string{"verify", "--before", d + "before-csoutput-renamed.txt", "--after", d + "after-equal.tba"}, ExitOK, "MATCH", ""},
 		{"a report made online is compared, with a warning", []string{"verify", "--before", "../../testdata/tabanalys/in_use_online_11.7.tabanalys", "--after", "../../testdata/tabanalys/in_use_online_11.7.tabanalys"},
 			ExitOK, "MATCH", "in_use_online_11.7.tabanalys was made while the database was in use (2486)"},
+		{"a report saved as UTF-16 (Windows PowerShell's >)", []string{"verify", "--before", d + "before-utf16le.tba", "--after", d + "after-equal.tba"}, ExitOK, "MATCH", ""},
 		{"malformed report", []string{"verify", "--before", d + "garbage.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "garbage.tba"},
 		{"unreadable file", []string{"verify", "--before", d + "nope.tba", "--after", d + "after-equal.tba"}, ExitUsage, "", "nope.tba"},
 		{"missing flag", []string{"verify", "--before", d + "before.tba"}, ExitUsage, "", "--after"},
