@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -180,8 +181,11 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	if err := checkOutputDir("--work", opts.Work); err != nil {
 		return err
 	}
+	if err := checkCalibrateScratch(opts.Work); err != nil {
+		return err
+	}
 	if opts.Out != "" {
-		if err := checkOutputFile("-o", opts.Out); err != nil {
+		if err := checkOutputFile("-o", opts.Out, oedlCalibration); err != nil {
 			return err
 		}
 	}
@@ -231,4 +235,21 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 		return estimateJSON(opts.IO.Out, cal)
 	}
 	return nil
+}
+
+// checkCalibrateScratch refuses a WORK/calibrate that an earlier
+// calibration did not leave: calibrate clears that directory before it
+// builds its scratch database there, and it must not clear someone's
+// files (a DBA's ~/calibrate given --work ~). An earlier calibration's
+// directory holds its calibrate.log.
+func checkCalibrateScratch(work string) error {
+	dir := filepath.Join(work, "calibrate")
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil // none yet (or not a directory: calibrate then reports it)
+	}
+	if st, err := os.Lstat(filepath.Join(dir, "calibrate.log")); err == nil && st.Mode().IsRegular() {
+		return nil
+	}
+	return UsageError("--work %s: %s holds files that no earlier calibration left (no calibrate.log), and calibrate clears that directory: choose another --work", work, dir)
 }

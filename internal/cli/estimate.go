@@ -152,7 +152,7 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 		s.in.Hosts = estimate.HostsFrom(hf, s.in.Hardware)
 	}
 	if opts.HTML != "" {
-		if err := checkOutputFile("--html", opts.HTML); err != nil {
+		if err := checkOutputFile("--html", opts.HTML, oedlHTML); err != nil {
 			return err
 		}
 	}

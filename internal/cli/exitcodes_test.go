@@ -47,6 +47,10 @@ func TestExitCodes(t *testing.T) {
 	emptyDir := t.TempDir()
 	ro := readOnlyDir(t)
 	work := reportWork(t, 0)
+	foreignWork := t.TempDir()
+	notes := filepath.Join(foreignWork, "calibrate", "notes.txt")
+	require.NoError(t, os.MkdirAll(filepath.Dir(notes), 0o755))
+	require.NoError(t, os.WriteFile(notes, []byte("x\n"), 0o644))
 	runArgs := func(w string) []string {
 		return []string{"run", "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"), "--plan", planDir, "--work", w}
 	}
@@ -78,10 +82,13 @@ func TestExitCodes(t *testing.T) {
 		{"plan: an empty .df", plan("--df", emptyDF, "-o", filepath.Join(dir, "p2")), ExitUsage, "empty.df: no ADD TABLE"},
 
 		{"estimate: --html is a directory", []string{"estimate", "--plan", planDir, "--html", emptyDir}, ExitUsage, "is a directory"},
+		{"estimate: --html over someone's file", []string{"estimate", "--plan", planDir, "--html", file}, ExitUsage, "is not a file oedl wrote"},
 		{"estimate: --html read-only", []string{"estimate", "--plan", planDir, "--html", filepath.Join(ro, "e.html")}, ExitPrecondition, "cannot write"},
 
 		{"calibrate: --work is a file", calibrate("--work", file, "-o", filepath.Join(dir, "c.json")), ExitUsage, "is a file"},
 		{"calibrate: -o is a directory", calibrate("--work", filepath.Join(dir, "cw"), "-o", emptyDir), ExitUsage, "is a directory"},
+		{"calibrate: someone's files in WORK/calibrate", calibrate("--work", foreignWork, "-o", filepath.Join(dir, "c.json")), ExitUsage, "no calibrate.log"},
+		{"calibrate: -o over someone's file", calibrate("--work", filepath.Join(dir, "cw"), "-o", file), ExitUsage, "is not a file oedl wrote"},
 		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
 
 		{"run: --work is a file", runArgs(file), ExitUsage, "is a file"},
@@ -90,13 +97,14 @@ func TestExitCodes(t *testing.T) {
 		{"run: no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", emptyDir, "--work", filepath.Join(dir, "w")}, ExitUsage, "plan.json"},
 
 		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},
-		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "journal"},
+		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "holds no run (journal.jsonl is missing)"},
 
 		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
 		{"verify: nothing to compare", []string{"verify", "--before", "testdata/verify/meta-only.tba", "--after", "testdata/verify/meta-only.tba"}, ExitUsage, "no application table"},
 
 		{"report: --html is a directory", []string{"report", "--work", work, "--html", emptyDir}, ExitUsage, "is a directory"},
+		{"report: --html over someone's file", []string{"report", "--work", work, "--html", file}, ExitUsage, "is not a file oedl wrote"},
 		{"report: --html read-only", []string{"report", "--work", work, "--html", filepath.Join(ro, "r.html")}, ExitPrecondition, "cannot write"},
 		{"report: --work without a run", []string{"report", "--work", emptyDir}, ExitUsage, "journal.jsonl"},
 	}
@@ -107,6 +115,59 @@ func TestExitCodes(t *testing.T) {
 			assert.Contains(t, errOut, tt.want)
 		})
 	}
+	got, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", string(got), "no command replaced a file oedl did not write")
+	assert.FileExists(t, notes, "calibrate cleared no one's directory")
 	assert.NoDirExists(t, filepath.Join(dir, "demo"), "a refused demo wrote nothing")
 	assert.NoDirExists(t, filepath.Join(dir, "p2"), "a refused plan wrote nothing")
+}
+
+// TestRunWritesNothingInAForeignWorkDirectory: `--work` naming a directory
+// that holds someone's files (here a database's) is refused, exit 3, before
+// run or prepare writes its log, lock or journal there.
+func TestRunWritesNothingInAForeignWorkDirectory(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	planDir := filepath.Join(dir, "plan")
+	code, _, errOut := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", planDir}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, errOut)
+	for _, cmd := range []string{"run", "prepare"} {
+		t.Run(cmd, func(t *testing.T) {
+			dbDir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dbDir, "prod.db"), []byte("x"), 0o644))
+			code, _, errOut := runOEDL(cmd, "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"),
+				"--plan", planDir, "--work", dbDir)
+			assert.Equal(t, ExitPrecondition, code, errOut)
+			assert.Contains(t, errOut, filepath.Join(dbDir, "prod.db"))
+			entries, err := os.ReadDir(dbDir)
+			require.NoError(t, err)
+			assert.Len(t, entries, 1, "the refused %s wrote into the directory", cmd)
+		})
+	}
+}
+
+// TestOutputFilesReplaceOnlyOedls: --html and calibrate -o replace a file
+// oedl wrote (the estimate run again, an older calibration), and nothing
+// else: a database's files stay as they are.
+func TestOutputFilesReplaceOnlyOedls(t *testing.T) {
+	tests := []struct {
+		name string
+		ours func([]byte) bool
+		head string
+		want bool
+	}{
+		{"an estimate page", oedlHTML, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>oedl estimate: /db/prod</title>", true},
+		{"a run report", oedlHTML, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>oedl run report: /db/a → /db/b</title>", true},
+		{"someone's page", oedlHTML, "<!DOCTYPE html>\n<title>Intranet</title>", false},
+		{"a control area", oedlHTML, "\x00\x01\x02 binary", false},
+		{"a calibration", oedlCalibration, "{\n  \"version\": 3,\n  \"origin\": \"calibrated\",\n  \"hardware\": {", true},
+		{"a .st", oedlCalibration, "b /db/prod.b1\nd \"Schema Area\":6,32;1 /db/prod.d1\n", false},
+		{"someone's JSON", oedlCalibration, "{\"name\": \"x\"}", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.ours([]byte(tt.head)))
+		})
+	}
 }

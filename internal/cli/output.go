@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,13 +31,55 @@ func checkOutputDir(flag, dir string) error {
 }
 
 // checkOutputFile checks that path (given with flag) can be written as a
-// file: it is not a directory, and its directory can be written.
-func checkOutputFile(flag, path string) error {
+// file: it is not a directory, its directory can be written, and a file
+// already there is one oedl wrote (ours says so from its first bytes):
+// `--html prod.db` or `-o prod.st` must not replace a database's file, nor
+// anyone else's.
+func checkOutputFile(flag, path string, ours func(head []byte) bool) error {
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
 		return UsageError("%s %s is a directory, not a file", flag, path)
 	}
+	if err == nil && st.Size() > 0 {
+		head, err := readHead(path)
+		if err != nil {
+			return PreconditionError(fmt.Errorf("%s %s: %w", flag, path, err))
+		}
+		if !ours(head) {
+			return UsageError("%s %s exists and is not a file oedl wrote: oedl replaces only its own; remove it yourself or choose another name", flag, path)
+		}
+	}
 	return checkAncestor(flag, filepath.Dir(path))
+}
+
+// readHead is the start of a file, enough to tell whose it is.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, err
+	}
+	return head[:n], nil
+}
+
+// oedlHTML tells an HTML page oedl wrote (an estimate or a run report):
+// their titles start with "oedl ".
+func oedlHTML(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("<!DOCTYPE html>")) && bytes.Contains(head, []byte("<title>oedl "))
+}
+
+// oedlCalibration tells a calibration file (oedl calibrate -o): a JSON
+// object whose first keys are its version and, soon after, the hardware
+// it was measured on. Any version: an older one is replaced by a new
+// calibration.
+func oedlCalibration(head []byte) bool {
+	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) &&
+		bytes.Contains(head, []byte(`"version"`)) && bytes.Contains(head, []byte(`"hardware"`))
 }
 
 // checkAncestor checks the nearest existing directory on the way to dir.

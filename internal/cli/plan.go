@@ -254,6 +254,7 @@ func readAnalysis(path string) (*openedge.Analysis, error) {
 	if err != nil {
 		return nil, UsageError("%v", err)
 	}
+	data = openedge.FromUTF16(data) // redirected by Windows PowerShell
 	prefix, isCS := strings.CutSuffix(path, ".tab.txt")
 	isCS = isCS || openedge.IsCSTab(data)
 	if !isCS {
@@ -394,9 +395,15 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	fmt.Fprintf(w, "Planned %d tables (%s, %s records): %d large, %d medium, %d small, %d empty.\n",
 		p.Totals.Tables, units.FormatIEC(p.Totals.Bytes), units.Thousands(p.Totals.Records),
 		classes[plan.ClassLarge], classes[plan.ClassMedium], classes[plan.ClassSmall], classes[plan.ClassEmpty])
-	fmt.Fprintf(w, "Areas: %d data, %d index, %d LOB (numbers %d-%d), block size %d.\n",
+	blockSize := fmt.Sprint(p.BlockSize)
+	if p.Source.BlockSize != 0 && p.Source.BlockSize != p.BlockSize {
+		// A change the run will not question (the plan decided it): said
+		// here, where the DBA can still keep the source's with --block-size.
+		blockSize += fmt.Sprintf(" (the source's is %d: --block-size %d keeps it)", p.Source.BlockSize, p.Source.BlockSize)
+	}
+	fmt.Fprintf(w, "Areas: %d data, %d index, %d LOB (numbers %d-%d), block size %s.\n",
 		p.Totals.DataAreas, p.Totals.IndexAreas, p.Totals.LOBAreas,
-		openedge.FirstUserAreaNum, openedge.FirstUserAreaNum+len(p.Areas)-1, p.BlockSize)
+		openedge.FirstUserAreaNum, openedge.FirstUserAreaNum+len(p.Areas)-1, blockSize)
 	var dirs []string
 	for _, du := range p.DiskUse() {
 		dirs = append(dirs, fmt.Sprintf("%s %s", du.Dir, units.FormatIEC(du.FixedBytes)))
@@ -412,7 +419,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
 	}
 	if p.Target == "" {
-		fmt.Fprintln(w, `No --target: extents are at "." (run prostrct create from the target directory).`)
+		fmt.Fprintf(w, "No --target: %s.\n", plan.NoTargetNote(p))
 	}
 	files := []string{plan.FileStructure, plan.FileTablemove, plan.FileAddAreas, plan.FilePlacement, plan.FilePF, plan.FilePlan}
 	if p.Source.DF != "" {

@@ -272,6 +272,17 @@ Wrote ` + out + `: target.st, tablemove.sh, tablemove.st, placement.md, target.p
 	assert.Equal(t, want, stderr)
 }
 
+// TestPlanSummarySaysABlockSizeChange: the run does not question a block
+// size the plan decided, so the plan says it when it differs from the
+// source's (here 4096 against the report's 8192).
+func TestPlanSummarySaysABlockSizeChange(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", filepath.Join(dir, "plan"), "--block-size", "4096"}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "block size 4096 (the source's is 8192: --block-size 8192 keeps it).")
+}
+
 // TestPlanFromCSOutput reads the -csoutput files (exact byte sizes) with
 // the .ix.txt beside the .tab.txt for index sizes.
 func TestPlanFromCSOutput(t *testing.T) {

@@ -89,6 +89,9 @@ func runPrepare(ctx context.Context, opts *RunOptions) error {
 	if err := checkOutputDir("--work", cfg.Work); err != nil {
 		return err
 	}
+	if err := run.CheckWorkUnwritten(cfg); err != nil {
+		return runExit(ctx, err, cfg.Work)
+	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}

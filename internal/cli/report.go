@@ -57,7 +57,7 @@ func reportRun(opts *ReportOptions) error {
 		return err // report.md and report.html are written there
 	}
 	if opts.HTML != "" {
-		if err := checkOutputFile("--html", opts.HTML); err != nil {
+		if err := checkOutputFile("--html", opts.HTML, oedlHTML); err != nil {
 			return err
 		}
 	}

@@ -69,7 +69,8 @@ func NewCmdRun(io *IOStreams) *cobra.Command {
 		Long: `Run executes a plan: preflight checks, the source's tabanalys baseline, the .df
 and sequence values, the target created from the plan's target.st and target.df,
 every table dumped and loaded in parallel (a table's load starts as soon as its
-dump exists, at most one load per storage area), idxbuild with the plan's
+dump exists; one load at a time into a Type I storage area, any number into a
+Type II one, --loads-per-area), idxbuild with the plan's
 parameters, sequences restored, the target's tabanalys and a table-by-table
 verification against the baseline, then the plan's post steps.
 
@@ -212,6 +213,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err := checkOutputDir("--work", cfg.Work); err != nil {
 		return err
 	}
+	if err := run.CheckWorkUnwritten(cfg); err != nil {
+		return runExit(ctx, err, cfg.Work)
+	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}
@@ -343,7 +347,7 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 
 // newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.
 func newRunLogger(path string) (*zap.Logger, func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := run.OpenWorkLog(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -87,6 +88,11 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 		return err
 	}
 	st, err := run.ReadStatus(opts.Work)
+	if errors.Is(err, fs.ErrNotExist) {
+		// As oedl report says it: the DBA may have given the plan or the
+		// target directory for the work directory.
+		return UsageError("%s holds no run (journal.jsonl is missing): give the --work of an oedl run: %v", opts.Work, err)
+	}
 	if err != nil {
 		return UsageError("%v", err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,9 @@ It also prints, for each side, the SHA-256 of its "owner.table records" list
 (sorted): equal checksums at a glance, as DBAs compare the sum of .tbx files.
 With -o DIR the lists and verify.json are written there, so sha256sum of the
 lists shows the very same checksums.
+
+A report made while the database was in use carries message (2486): its
+counts are approximations, and verify says so on stderr.
 
 EXIT STATUS
   0 every table matches; 1 mismatches (named on stderr); 2 unreadable or
@@ -77,6 +81,10 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	}{{before, opts.Before}, {after, opts.After}} {
 		if err := verify.Readable(r.a, r.file); err != nil {
 			return UsageError("%v", err)
+		}
+		if r.a.InUse {
+			fmt.Fprintf(opts.IO.ErrOut, "warning: %s was made while the database was in use (%d): its counts are approximations, and so is this comparison\n",
+				r.file, openedge.MsgOnlineAnalysis)
 		}
 	}
 	res := verify.Compare(verify.NewSide(before, opts.Before), verify.NewSide(after, opts.After))

@@ -47,6 +47,12 @@ func FuzzParseAnalysis(f *testing.F) {
 		"Subtotals: 272 19.5K 32 222 73 272 1.0 1.3\nTotals: 272 19.5K 32 222 73 272 1.0 1.3\n"))
 	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Dados\" :7\nRECORD BLOCK SUMMARY FOR GROUP g: 3\nPUB.a.Initial(Composite)\n 1 1.0B 1 1 1 1 1.0 1.0\n" +
 		"Summary for AREA \"Dados\" :7\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\nTotals: 1 1.0B 1 1 1 1 1.0 1.0\n"))
+	// An online report's (2486) warning; the oe10 RM chain and an index
+	// summary in G without SHARED OBJECTS (10.2B dbanalys).
+	f.Add([]byte("[Warning] database in use - reported statistics are approximations. (2486)\n" + report("")))
+	f.Add([]byte("RM CHAIN ANALYSIS\n3 block(s) found in the RM chain of Table object 1\nRECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"L\" : 20\n" +
+		"PUB.logdata 48731204 6.1G 88 301 134 48731510 1.0 1.2\nSubtotals: 48731204 6.1G 88 301 134 48731510 1.0 1.2\nTotals: 48731204 6.1G 88 301 134 48731510 1.0 1.2\n" +
+		"INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"LI\" : 21\nPUB.logdata\n  log-idx 10 4 4 4041143 17.5G 56.9 1.9\nTotals: 4041143 17.5G 56.9 1.9\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := ParseAnalysis(bytes.NewReader(in), "fuzz")
 		if err != nil {

@@ -89,6 +89,9 @@ func (p *analysisParser) line(raw string) error {
 		return p.continuation(raw, text, indented)
 	}
 	heading, numbered := stripMessageNumber(text)
+	if numbered && strings.HasSuffix(text, inUseSuffix) {
+		p.a.InUse = true
+	}
 	if p.summaryLOB && p.summaryLine > 0 && isHeading(heading) {
 		p.clearSummary() // the summary closing a LOB section had no Subtotals:
 	}
@@ -115,6 +118,9 @@ func (p *analysisParser) line(raw string) error {
 
 // stripMessageNumber removes the " (NNNN)" old releases append to section
 // titles, e.g. "RECORD BLOCK SUMMARY (6129)", and says whether there was one.
+// inUseSuffix ends the warning of an analysis run online (KB P122741).
+var inUseSuffix = fmt.Sprintf("(%d)", MsgOnlineAnalysis)
+
 func stripMessageNumber(s string) (string, bool) {
 	if len(s) < 3 || s[len(s)-1] != ')' {
 		return s, false

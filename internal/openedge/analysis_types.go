@@ -15,6 +15,10 @@ type Analysis struct {
 
 	RecSpaceSearchDepth int // "RecSpaceSearchDepth:" (11.x+); 0 = not printed
 
+	// InUse: the report carries (2486), "database in use - reported
+	// statistics are approximations": made online, its counts prove nothing.
+	InUse bool `json:",omitempty"`
+
 	// The closing lines of the two summaries: "N RM block(s) found in the
 	// database." / "P% of the RM block space is used." and the index twins.
 	RMBlocks     int64

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -78,14 +79,64 @@ func IsCSTab(data []byte) bool {
 	return false
 }
 
-// ParseCSTab reads a space-separated <db>.tab.txt into Analysis.Tables.
+// ParseCSTab reads a <db>.tab.txt into Analysis.Tables, with the
+// -fieldsep it was written with (sniffCSFormat).
 func ParseCSTab(r io.Reader, name string) (*Analysis, error) {
-	return CSFormat{}.ParseTab(r, name)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return sniffCSFormat(data).ParseTab(bytes.NewReader(data), name)
 }
 
-// ParseCSIndex reads a space-separated <db>.ix.txt into Analysis.Indexes.
+// ParseCSIndex reads a <db>.ix.txt into Analysis.Indexes, with the
+// -fieldsep it was written with (sniffCSFormat).
 func ParseCSIndex(r io.Reader, name string) (*Analysis, error) {
-	return CSFormat{}.ParseIndex(r, name)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return sniffCSFormat(data).ParseIndex(bytes.NewReader(data), name)
+}
+
+// csFirstTimeStamp is the unquoted Datetime-tz a row starts with
+// (2015-07-07T17:05:42.000-4:00), matched exactly so that a -fieldsep of
+// '-', ':' or '.' right after it is still seen as the separator.
+var csFirstTimeStamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{1,2}:\d{2}|Z)?`)
+
+// sniffCSFormat reads the -fieldsep a file was written with from the byte
+// after its first field: the quoted "Time Stamp" of the -verbose header
+// row, or a row's time stamp. A DBA who feeds the files to a spreadsheet
+// writes them with -fieldsep tab, '|' or ','; the command line is not in
+// the file, its first field is. The default (space) when nothing tells.
+func sniffCSFormat(data []byte) CSFormat {
+	line := bytes.TrimLeft(data, " \t\r\n")
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	end := 0
+	if len(line) > 0 && line[0] == '"' {
+		for end = 1; end < len(line); end++ {
+			if line[end] == '"' {
+				if end+1 < len(line) && line[end+1] == '"' {
+					end++ // a doubled quote inside the string
+					continue
+				}
+				end++
+				break
+			}
+		}
+	} else {
+		end = len(csFirstTimeStamp.Find(line))
+	}
+	if end == 0 || end >= len(line) {
+		return CSFormat{}
+	}
+	f := CSFormat{Sep: line[end]}
+	if _, err := f.sep(); err != nil {
+		return CSFormat{}
+	}
+	return f
 }
 
 // WriteCSTab writes a.Tables as a space-separated <db>.tab.txt with the

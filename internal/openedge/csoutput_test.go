@@ -125,7 +125,8 @@ func TestParseCSErrors(t *testing.T) {
 // FuzzParseCSTab: no panic, no result with an error, and a parsed file
 // written back with the same format parses to the same tables.
 func FuzzParseCSTab(f *testing.F) {
-	for _, name := range []string{"sports2000.tab.txt", "tabsep.tab.txt", "pipesep.tab.txt"} {
+	for _, name := range []string{"sports2000.tab.txt", "tabsep.tab.txt", "pipesep.tab.txt",
+		"../../../../testdata/csoutput/fieldsep_tab_verbose_crlf_12.8.tab.txt", "../../../../testdata/csoutput/fieldsep_comma_11.7.tab.txt"} {
 		b, err := os.ReadFile("testdata/csoutput/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -135,6 +136,10 @@ func FuzzParseCSTab(f *testing.F) {
 		f.Add(b, byte('|'))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, sep byte) {
+		// As oedl plan reads it: the separator sniffed from the first field.
+		if a, err := ParseCSTab(bytes.NewReader(in), "fuzz"); err != nil {
+			require.Nil(t, a)
+		}
 		format := CSFormat{Sep: sep, Verbose: len(in)%2 == 0}
 		a, err := format.ParseTab(bytes.NewReader(in), "fuzz")
 		if err != nil {
@@ -178,4 +183,32 @@ func FuzzParseCSIndex(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, a2.Indexes, a3.Indexes)
 	})
+}
+
+// TestSniffCSFormat: the separator is the byte after the first field, the
+// -verbose header's "Time Stamp" or a row's time stamp, even when it is a
+// character the time stamp itself holds.
+func TestSniffCSFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want byte
+	}{
+		{"space", `2015-07-07T17:05:42.000+2:00 "uid" "db"`, ' '},
+		{"tab header", "\"Time Stamp\"\t\"DBUID\"", '\t'},
+		{"pipe row", `2015-07-07T17:05:42.000+2:00|"uid"`, '|'},
+		{"minus after a zone", `2015-07-07T17:05:42.000-4:00-"uid"`, '-'},
+		{"minus without a zone", `2015-07-07T17:05:42.000-"uid"`, '-'},
+		{"colon", `2015-07-07T17:05:42.000+2:00:"uid"`, ':'},
+		{"quoted date (oesim), comma", `"Fri Nov 27 12:22:36 2026","-"`, ','},
+		{"blank lines first", "\r\n\n\"Time Stamp\";\"DBUID\"", ';'},
+		{"a report", "OpenEdge Release 12.8", 0},
+		{"a quote is no separator", `"a""b"`, 0},
+		{"empty", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, sniffCSFormat([]byte(tt.in)).Sep)
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/oedl/oedl/internal/units"
@@ -121,7 +122,27 @@ func targetLabel(p *Plan) string {
 	if p.Target != "" {
 		return p.Target
 	}
-	return "(no --target: extents at \".\", where prostrct create runs)"
+	return "(no --target: " + NoTargetNote(p) + ")"
+}
+
+// NoTargetNote says where a plan made without --target puts the new
+// database: its control area where prostrct create runs, and its extents
+// there too unless every extent directory is absolute (--data-dir /data1
+// puts them on /data1, whatever directory prostrct create runs in).
+func NoTargetNote(p *Plan) string {
+	dirs := append([]string{p.Policy.BIDir}, p.Policy.DataDirs...)
+	here, relative := false, false
+	for _, d := range append(dirs, p.Policy.AIDirs...) {
+		here = here || filepath.Clean(d) == "."
+		relative = relative || (!filepath.IsAbs(d) && filepath.Clean(d) != ".")
+	}
+	switch {
+	case relative:
+		return "extents in directories relative to the one prostrct create runs in: run it from the target directory"
+	case here:
+		return "extents at \".\": run prostrct create from the target directory"
+	}
+	return "the .db and .lg go where prostrct create runs, the extents to the directories target.st names"
 }
 
 func topLabel(n int) string {

@@ -196,3 +196,27 @@ func TestTargetDFChangesOnlyAreas(t *testing.T) {
 		})
 	}
 }
+
+// TestNoTargetNote: without --target the extents are at "." only when an
+// extent directory is relative; --data-dir /data1 puts them there, and
+// placement.md must not send the DBA looking for them in ".".
+func TestNoTargetNote(t *testing.T) {
+	tests := []struct {
+		name     string
+		data, ai []string
+		bi       string
+		want     string // in the note
+	}{
+		{"defaults", []string{"."}, nil, ".", `extents at "."`},
+		{"absolute data dirs", []string{"/data1", "/data2"}, nil, "/data1", "the extents to the directories target.st names"},
+		{"a relative AI dir", []string{"/data1"}, []string{"ai"}, "/data1", "relative to the one prostrct create runs in"},
+		{"a relative BI dir", []string{"/data1"}, nil, "../bi", "relative to the one prostrct create runs in"},
+		{"a BI dir at .", []string{"/data1"}, nil, ".", `extents at "."`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Plan{Policy: Policy{DataDirs: tt.data, BIDir: tt.bi, AIDirs: tt.ai}}
+			assert.Contains(t, NoTargetNote(p), tt.want)
+		})
+	}
+}

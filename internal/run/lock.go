@@ -36,7 +36,9 @@ var lockedHere = struct {
 
 func lockWork(work string) (func(), error) {
 	path := filepath.Join(work, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// O_NOFOLLOW: the lock is truncated below; through a link it would
+	// truncate whatever the link leads to.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -98,4 +100,25 @@ func lockHeld(work string) (held, known bool) {
 		return false, false
 	}
 	return lk.Type != syscall.F_UNLCK, true
+}
+
+// workLocked tells whether an oedl holds work's lock now: this process
+// (asked by device and inode without opening the file, since closing any
+// descriptor of it would drop this process's lock) or another one
+// (lockHeld's F_GETLK).
+func workLocked(work string) bool {
+	st, err := os.Stat(filepath.Join(work, LockFile))
+	if err != nil {
+		return false
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		lockedHere.Lock()
+		here := lockedHere.m[[2]uint64{uint64(sys.Dev), uint64(sys.Ino)}]
+		lockedHere.Unlock()
+		if here {
+			return true
+		}
+	}
+	held, _ := lockHeld(work)
+	return held
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/sysproc"
 )
 
@@ -105,4 +106,46 @@ func parsePID(line string) (int, bool) {
 	var n int
 	_, err := fmt.Sscanf(line, "child %d", &n)
 	return n, err == nil && n > 0
+}
+
+// TestWorkFilesNeverThroughALink: the lock, the logs and the journal of a
+// work directory are opened without following a link, so one planted
+// there (a resume's work directory is not checked again) cannot make oedl
+// truncate or append to a database's file.
+func TestWorkFilesNeverThroughALink(t *testing.T) {
+	open := map[string]func(path string) error{
+		LockFile: func(path string) error {
+			unlock, err := lockWork(filepath.Dir(path))
+			if err == nil {
+				unlock()
+			}
+			return err
+		},
+		LogFile: func(path string) error {
+			f, err := OpenWorkLog(path)
+			if err == nil {
+				f.Close()
+			}
+			return err
+		},
+		journal.FileName: func(path string) error {
+			w, _, err := journal.Open(path)
+			if err == nil {
+				w.Close()
+			}
+			return err
+		},
+	}
+	for name, openIt := range open {
+		t.Run(name, func(t *testing.T) {
+			extent := filepath.Join(t.TempDir(), "prod_7.d1")
+			require.NoError(t, os.WriteFile(extent, []byte("the source's data"), 0o644))
+			work := t.TempDir()
+			require.NoError(t, os.Symlink(extent, filepath.Join(work, name)))
+			assert.Error(t, openIt(filepath.Join(work, name)))
+			got, err := os.ReadFile(extent)
+			require.NoError(t, err)
+			assert.Equal(t, "the source's data", string(got))
+		})
+	}
 }

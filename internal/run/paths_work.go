@@ -1,13 +1,42 @@
 package run
 
 import (
+	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 )
+
+// CheckWorkUnwritten refuses, before anything is written there, a work
+// directory that already exists, has no journal records and holds files
+// that are not oedl's (a database's directory given as --work, say): the
+// run would otherwise create its lock, log, journal and dump/ and sort/
+// directories among them and only then refuse. A directory with a journal
+// is left to the run (a resume, or the refusal of a second first run).
+// Read-only: it creates nothing, so the CLI calls it before its log file.
+func CheckWorkUnwritten(cfg Config) error {
+	if cfg.Work == "" {
+		return nil
+	}
+	if _, err := os.Stat(cfg.Work); err != nil {
+		return nil // a new directory (or one the run's own checks report)
+	}
+	recs, err := journal.Read(filepath.Join(cfg.Work, journal.FileName))
+	if err == nil && len(recs) > 0 {
+		return nil
+	}
+	planJSON, err := json.MarshalIndent(cfg.Plan, "", "  ")
+	if err != nil {
+		return err
+	}
+	prepared, err := journal.Read(filepath.Join(cfg.Work, journal.PrepareFileName))
+	return checkWork(cfg.Work, planJSON, err == nil && len(prepared) > 0)
+}
 
 // checkWork proves the work files of a first invocation (no journal
 // records): the work directory holds nothing but what the CLI and the lock
@@ -25,11 +54,14 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 	var bad []manifest.Conflict
 	for _, e := range entries {
 		path := filepath.Join(work, e.Name())
-		if harmlessWorkFile(path, e.Name(), e.IsDir(), planJSON) || (prepared && preparationFile(path, e.Name(), e.IsDir())) {
+		if harmlessWorkFile(path, e, planJSON) || (prepared && preparationFile(path, e)) {
 			continue
 		}
-		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"},
-			Is: "not from a run this work directory's journal knows"})
+		is := "not from a run this work directory's journal knows"
+		if e.Type()&fs.ModeSymlink != 0 {
+			is = "a symbolic link: oedl writes its own files there, never through a link"
+		}
+		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"}, Is: is})
 	}
 	if len(bad) > 0 {
 		return &PreconditionError{Err: &manifest.ConflictError{Conflicts: bad,
@@ -38,16 +70,21 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 	return nil
 }
 
-func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
-	switch name {
+// harmlessWorkFile tells what a killed or refused first run leaves. Its
+// files are regular files, never symbolic links: oedl appends to its log
+// and truncates its lock, and through a link named oedl.log or oedl.lock
+// it would write into whatever the link leads to (a database's extent).
+func harmlessWorkFile(path string, e fs.DirEntry, planJSON []byte) bool {
+	dir, regular := e.IsDir(), e.Type().IsRegular()
+	switch e.Name() {
 	case LogFile, LockFile:
-		return !dir
+		return regular
 	case journal.FileName, journal.PrepareFileName:
-		st, err := os.Stat(path)
+		st, err := os.Lstat(path)
 		return err == nil && st.Mode().IsRegular() && st.Size() == 0
 	case PlanFile:
 		data, err := os.ReadFile(path)
-		return err == nil && string(data) == string(planJSON)+"\n"
+		return regular && err == nil && string(data) == string(planJSON)+"\n"
 	case "logs":
 		// logs/run.log is appended to by every invocation, a refused one
 		// included.
@@ -63,10 +100,11 @@ func harmlessWorkFile(path, name string, dir bool, planJSON []byte) bool {
 }
 
 // preparationFile is a file `oedl prepare` leaves in the work directory.
-func preparationFile(path, name string, dir bool) bool {
-	switch name {
+func preparationFile(path string, e fs.DirEntry) bool {
+	dir := e.IsDir()
+	switch e.Name() {
 	case journal.PrepareFileName, PreparedAnalysis:
-		return !dir
+		return e.Type().IsRegular()
 	case "logs":
 		return dir && emptyTree(path, "run.log", "prepare.log", "preflight.log", "create-target.log", PreparedAnalysisJob+".log")
 	}
@@ -81,7 +119,7 @@ func emptyTree(dir string, keep ...string) bool {
 		return false
 	}
 	for _, e := range entries {
-		if !e.IsDir() && slices.Contains(keep, e.Name()) {
+		if e.Type().IsRegular() && slices.Contains(keep, e.Name()) {
 			continue
 		}
 		if !e.IsDir() || !emptyTree(filepath.Join(dir, e.Name())) {
@@ -98,7 +136,7 @@ func onlyShippedABL(dir string) bool {
 	}
 	for _, e := range entries {
 		want, err := ablFS.ReadFile("abl/" + e.Name())
-		if err != nil || e.IsDir() {
+		if err != nil || !e.Type().IsRegular() {
 			return false
 		}
 		got, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -107,4 +145,11 @@ func onlyShippedABL(dir string) bool {
 		}
 	}
 	return true
+}
+
+// OpenWorkLog opens a log of the work directory (oedl.log, logs/*.log)
+// for appending. O_NOFOLLOW: a link planted there would make oedl append
+// to whatever it leads to, a database's extent included.
+func OpenWorkLog(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o644)
 }

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
 )
 
 // TestCheckWork: a first invocation killed before its first journal record
@@ -37,6 +40,17 @@ func TestCheckWork(t *testing.T) {
 			write(t, filepath.Join(w, SecurityDir, "_user.d"), "x")
 		}, SecurityDir},
 		{"someone's report", func(t *testing.T, w string) { write(t, filepath.Join(w, "report.md"), "x") }, "report.md"},
+		// A link where oedl's own file goes: oedl would append to, or
+		// truncate, whatever it leads to (a database's extent).
+		{"oedl.log a link", func(t *testing.T, w string) { link(t, w, LogFile) }, LogFile},
+		{"oedl.lock a link", func(t *testing.T, w string) { link(t, w, LockFile) }, LockFile},
+		{"an empty journal a link", func(t *testing.T, w string) { link(t, w, journal.FileName) }, journal.FileName},
+		{"logs/run.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "run.log")) }, "logs"},
+		{"plan.json a link to the same plan", func(t *testing.T, w string) {
+			target := filepath.Join(t.TempDir(), "plan.json")
+			write(t, target, string(planJSON)+"\n")
+			require.NoError(t, os.Symlink(target, filepath.Join(w, PlanFile)))
+		}, PlanFile},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,12 +63,42 @@ func TestCheckWork(t *testing.T) {
 			}
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), filepath.Join(work, tt.refuse))
+			if fi, lerr := os.Lstat(filepath.Join(work, tt.refuse)); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+				assert.Contains(t, err.Error(), "is a symbolic link")
+			}
 		})
 	}
+}
+
+// link makes name in dir a symbolic link to an empty file elsewhere.
+func link(t *testing.T, dir, name string) {
+	t.Helper()
+	target := filepath.Join(t.TempDir(), "extent.d1")
+	write(t, target, "")
+	require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+	require.NoError(t, os.Symlink(target, filepath.Join(dir, name)))
 }
 
 func write(t *testing.T, path, data string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+}
+
+// TestRunWritesNothingInAForeignWorkDirectory: a work directory holding
+// someone's files (a database's directory given as --work) is refused
+// before the run creates its lock, log, journal or directories there.
+func TestRunWritesNothingInAForeignWorkDirectory(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	cfg.Runner = newFakeOE(cfg.Plan)
+	cfg.Work = t.TempDir()
+	write(t, filepath.Join(cfg.Work, "prod.db"), "someone's control area")
+	_, err := Run(context.Background(), cfg)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), filepath.Join(cfg.Work, "prod.db"))
+	entries, err := os.ReadDir(cfg.Work)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the refused run wrote into the directory")
+	assert.Equal(t, "prod.db", entries[0].Name())
 }

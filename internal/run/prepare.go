@@ -96,7 +96,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		}
 	}
 	r := &runner{cfg: c, servedByUs: map[string]bool{}, externallyServed: map[string]bool{}, prepareOnly: true}
-	if r.log, err = os.OpenFile(c.logPath("prepare"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	if r.log, err = OpenWorkLog(c.logPath("prepare")); err != nil {
 		return nil, err
 	}
 	defer r.log.Close()

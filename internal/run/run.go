@@ -132,6 +132,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if err := c.validate(); err != nil {
 		return nil, none, err
 	}
+	if err := CheckWorkUnwritten(*c); err != nil {
+		return nil, none, err
+	}
 	for _, d := range []string{c.Work, filepath.Join(c.Work, "logs"), filepath.Join(c.Work, "dump"), filepath.Join(c.Work, "sort")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, none, precondition("work directory: %v", err)
@@ -209,7 +212,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 	sort.Strings(r.unfinished)
-	if r.log, err = os.OpenFile(c.logPath("run"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	if r.log, err = OpenWorkLog(c.logPath("run")); err != nil {
 		return nil, none, err
 	}
 	defer r.log.Close()

@@ -405,3 +405,27 @@ func TestSpaceOnResumeCountsDumpsOnDisk(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, msg, "dumps 0 B")
 }
+
+// TestForceRefusesATargetUnderALiveRun: --force replaces a target an
+// earlier oedl run made, but not while that run still holds its work
+// directory (it may be between two utilities, the target without a .lk).
+func TestForceRefusesATargetUnderALiveRun(t *testing.T) {
+	cfg := fakeSetup(t, testTables...)
+	cfg.Runner = newFakeOE(cfg.Plan)
+	_, err := Run(context.Background(), cfg)
+	require.NoError(t, err)
+
+	unlock, err := lockWork(cfg.Work) // the first run, still going
+	require.NoError(t, err)
+	other := cfg
+	other.Work, other.Force = filepath.Join(t.TempDir(), "work2"), true
+	_, err = Run(context.Background(), other)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "the oedl running now in "+cfg.Work)
+	assert.FileExists(t, cfg.Target+".db", "nothing replaced")
+
+	unlock() // the first run ended: --force replaces its target
+	_, err = Run(context.Background(), other)
+	require.NoError(t, err)
+}

@@ -195,7 +195,7 @@ func lastMessage(out string) string {
 // keeps the earlier attempts above the new one).
 func (e *Executor) openLog(jobID string, attempt int) (*os.File, error) {
 	path := e.cfg.logPath(jobID)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := OpenWorkLog(path)
 	if err != nil {
 		return nil, err
 	}

@@ -98,16 +98,18 @@ func fieldSep(v string) (byte, error) {
 
 // writeCSOutput writes <prefix>.tab.txt and, when the report has indexes,
 // <prefix>.ix.txt in the format of -fieldsep and -verbose.
-func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, a *openedge.Analysis) int {
+func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, report *openedge.Analysis) int {
+	a := *report
+	a.Date = csTimeStamp(time.Now())
 	var tab, ix bytes.Buffer
-	if err := cs.WriteTab(&tab, a); err != nil {
+	if err := cs.WriteTab(&tab, &a); err != nil {
 		return p.failErr(err)
 	}
 	if err := atomicfile.WriteFileNoSync(prefix+".tab.txt", tab.Bytes()); err != nil {
 		return p.failErr(err)
 	}
 	if len(a.Indexes) > 0 {
-		if err := cs.WriteIndex(&ix, a); err != nil {
+		if err := cs.WriteIndex(&ix, &a); err != nil {
 			return p.failErr(err)
 		}
 		if err := atomicfile.WriteFileNoSync(prefix+".ix.txt", ix.Bytes()); err != nil {
@@ -115,6 +117,18 @@ func writeCSOutput(p *proc, cs openedge.CSFormat, prefix string, a *openedge.Ana
 		}
 	}
 	return exitOK
+}
+
+// csTimeStamp is the files' "Time Stamp" column: a DATETIME-TZ, unquoted,
+// with milliseconds and the zone's hours unpadded (2015-07-07T17:05:42.000+2:00,
+// as in the 11.5.1 sample of testdata/csoutput), not the report's date.
+func csTimeStamp(t time.Time) string {
+	_, off := t.Zone()
+	sign := '+'
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	return fmt.Sprintf("%s%c%d:%02d", t.Format("2006-01-02T15:04:05.000"), sign, off/3600, off%3600/60)
 }
 
 // analyse builds the report of a database.

@@ -23,7 +23,14 @@ const DefaultCodepage = "ISO8859-1"
 // utility (and oesim itself) as hard links to exe, or copies when a link is
 // not possible; the empty1/2/4/8 databases (and empty = empty4); the
 // message files (package msg); and dir/version.
+//
+// dir must be new, empty, or an earlier oesim install (it has bin/oesim):
+// anything else may be a licensed OpenEdge ($DLC/bin/proutil, its empty
+// databases, promsgs), which an install would replace file by file.
 func Install(dir, exe string) error {
+	if err := installable(dir); err != nil {
+		return err
+	}
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return err
@@ -52,6 +59,18 @@ func Install(dir, exe string) error {
 		return fmt.Errorf("install the message files: %w", err)
 	}
 	return atomicfile.WriteFileNoSync(filepath.Join(dir, "version"), []byte(Release+"\n"))
+}
+
+// installable refuses a directory that holds files and no oesim.
+func installable(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil // new (made below), empty, or an error MkdirAll reports
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "bin", "oesim")); err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s is not empty and holds no oesim install (no bin/oesim): it may be an OpenEdge install, and oesim installs only into a new or empty directory or over an earlier oesim", dir)
 }
 
 // makeEmpty (re)creates one emptyN database: meta-schema only, no tables.

@@ -1,24 +1,34 @@
 package sim
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/sim/gen"
 	"github.com/oedl/oedl/internal/units"
 )
 
 // runOesim is oesim's own command line: install, gen, version.
 func runOesim(p *proc) int {
 	if len(p.args) == 0 {
-		fmt.Fprintln(p.stderr, "usage: oesim install DIR | oesim gen --dlc DIR --db PATH [--profile sports|erp] [--scale SIZE] [--seed N] | oesim version")
+		fmt.Fprintf(p.stderr, "usage: oesim install DIR | oesim gen --dlc DIR --db PATH [--profile %s] [--scale SIZE] [--seed N] | oesim version\n",
+			strings.Join(gen.Profiles(), "|"))
 		return exitUsage
 	}
 	switch p.args[0] {
 	case "install":
-		if len(p.args) != 2 {
+		if len(p.args) == 2 && (p.args[1] == "-h" || p.args[1] == "--help") {
+			fmt.Fprintln(p.stdout, "usage: oesim install DIR\nlays out a simulated $DLC in DIR (new, empty, or an earlier oesim install); then: export DLC=DIR")
+			return exitOK
+		}
+		if len(p.args) != 2 || strings.HasPrefix(p.args[1], "-") {
+			// A flag is no directory: "oesim install --help" once
+			// installed into ./--help.
 			return p.usage("usage: oesim install DIR")
 		}
 		exe, err := os.Executable()
@@ -48,10 +58,13 @@ func oesimGen(p *proc, args []string) int {
 	fl.SetOutput(p.stderr)
 	dlc := fl.String("dlc", os.Getenv("DLC"), "the oesim DLC (from oesim install)")
 	db := fl.String("db", "", "the database to create (path without .db)")
-	profile := fl.String("profile", "erp", "sports or erp")
+	profile := fl.String("profile", "erp", "the shape of the database: "+strings.Join(gen.Profiles(), ", "))
 	scale := fl.String("scale", "20MB", "total size of the records, e.g. 200MB")
 	seed := fl.Int64("seed", 1, "seed of the values")
 	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK // --help asked for the usage it printed
+		}
 		return exitUsage
 	}
 	if *db == "" {
