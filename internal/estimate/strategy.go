@@ -52,7 +52,7 @@ func DefaultStrategy(hw Hardware) Strategy {
 func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.BuildOptions {
 	var batch schedule.BatchOptions
 	if s.BatchLoads && !s.BuildIndexes {
-		batch.TableMax = schedule.BatchTableMax(cost, s.LoadJobs)
+		batch.TableMax = schedule.StartupBytes(cost)
 	}
 	return schedule.BuildOptions{
 		Batch:           batch,

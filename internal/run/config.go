@@ -230,7 +230,7 @@ func (c *Config) buildOptions() schedule.BuildOptions {
 		o.ThreadedDumpMin = c.ThreadedDumpMin
 	}
 	if c.BatchLoads && !c.BuildIndexes {
-		o.Batch = schedule.BatchOptions{TableMax: schedule.BatchTableMax(c.Cost, c.LoadJobs)}
+		o.Batch = schedule.BatchOptions{TableMax: schedule.StartupBytes(c.Cost)}
 	}
 	return o
 }

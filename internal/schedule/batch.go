@@ -14,10 +14,10 @@ import (
 // tables of one area go through one call.
 //
 // Only tables whose load the cost model prices mostly as start-up are
-// batched: a table is small when its load's data time, at its share of
-// the disk among the load slots, is at most the start-up (BatchTableMax),
-// and a batch holds at most BatchFactor start-ups' worth of data, so that
-// one batch never stands long in its area while the loads around it wait. One area per batch: a batch that fails is
+// batched: a table is small when its load's data time is at most the
+// start-up (StartupBytes), and a batch holds at most BatchFactor start-ups'
+// worth of data, so that one batch never stands long in its area while
+// the loads around it wait. One area per batch: a batch that fails is
 // repaired as a failed load is, by truncating its area and loading every
 // table placed in it again.
 
@@ -31,7 +31,7 @@ type Member struct {
 // BatchOptions group small loads into batches (the zero value: none).
 type BatchOptions struct {
 	// TableMax: a table of at most this many bytes joins a batch (0 = no
-	// batches). BatchTableMax gives it from the cost model.
+	// batches). StartupBytes gives it from the cost model.
 	TableMax int64
 	// BatchMax bounds the bytes of one batch (0 = BatchFactor × TableMax).
 	BatchMax int64
@@ -72,19 +72,6 @@ func StartupBytes(cost func(*Job) time.Duration) int64 {
 		}
 	}
 	return lo
-}
-
-// BatchTableMax is the largest table worth batching when loads loads run
-// at once: one whose load is mostly start-up at its share of the machine.
-// StartupBytes weighs a load alone, but the load slots share the disk, so
-// a table's data takes about loads times its time alone while a start-up
-// (latency) does not grow. Weighed alone, seed 003's 4.2 and 3.2 MiB
-// tables were small (the priors' 4.9 MiB), went into one call and loaded
-// one after the other, 11 s of the run's longest chain at 30 MiB/s
-// (docs/benchmarks/run.md); at their share they load on their own, side
-// by side.
-func BatchTableMax(cost func(*Job) time.Duration, loads int) int64 {
-	return StartupBytes(cost) / int64(max(1, loads))
 }
 
 func (o BatchOptions) enabled() bool { return o.TableMax > 0 }

@@ -83,28 +83,6 @@ func TestStartupBytes(t *testing.T) {
 	}
 }
 
-// A table worth batching is smaller when the loads share the disk: its
-// data moves at its share, the start-up does not shrink.
-func TestBatchTableMax(t *testing.T) {
-	cost := func(j *Job) time.Duration { // 100 ms at 10 MB/s: 1 MB alone
-		return 100*time.Millisecond + time.Duration(float64(j.Bytes)/10e6*float64(time.Second))
-	}
-	tests := []struct {
-		name  string
-		loads int
-		want  int64 // within 1 KiB
-	}{
-		{"one load: its time alone", 1, 1e6},
-		{"four loads: a quarter", 4, 250e3},
-		{"no count given: one", 0, 1e6},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.InDelta(t, tt.want, BatchTableMax(cost, tt.loads), 1024)
-		})
-	}
-}
-
 func TestBuildBatches(t *testing.T) {
 	p := placements(tbl("big", "A", 5e9), tbl("a", "A", 10), tbl("b", "A", 20), tbl("c", "B", 30))
 	t.Run("overlapped: the batch waits for its tables' dumps", func(t *testing.T) {
