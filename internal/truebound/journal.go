@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
@@ -75,7 +76,9 @@ func FromJournal(recs []journal.Record, planned map[string]Size) Inputs {
 				if counted[r.Table] == nil {
 					counted[r.Table] = map[string]int64{}
 				}
-				counted[r.Table][r.Job] = r.Records
+				// A dump done again (a new dump after a failed load)
+				// replaces the first: keyed by the job it repeats.
+				counted[r.Table][event.StableID(r.Job)] = r.Records
 			}
 		case schedule.KindLoad:
 			t := table(r.Table)

@@ -206,6 +206,10 @@ func TestFromJournalLeastBI(t *testing.T) {
 		// Two sections of 50: 0.2 · (100·60 + 100·40) = 2000.
 		{"sections add up", []journal.Record{dump("dump:PUB.a:1", "PUB.a", 50, true, 5000), dump("dump:PUB.a:2", "PUB.a", 50, true, 5000)},
 			map[string]Size{"pub.a": {100, 6000}}, 2000},
+		// The table dumped again after a failed load: the new dump replaces
+		// the first, it does not add to it.
+		{"a dump done again counts once", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000), dump("dump:PUB.a@r1", "PUB.a", 100, true, 10_000)},
+			map[string]Size{"pub.a": {50, 3000}}, 2000},
 		// The plan's 100 records when no count is known: 0.2 · (6000 + 4000).
 		{"no count: the plan's", []journal.Record{dump("dump:PUB.a", "PUB.a", 0, false, 10_000)},
 			map[string]Size{"pub.a": {100, 6000}}, 2000},
