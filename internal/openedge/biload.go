@@ -99,6 +99,15 @@ func (c LoadLogging) noteShare() float64 {
 	return 1
 }
 
+// NoteBytes is the before-image notes a load in this mode writes for
+// records of bytes in all: the record plus BINoteOverhead each, the share
+// its integrity writes. LoadLog and LoadLogWrites count them by it, and
+// the true lower bound (internal/truebound) takes it as the least BI any
+// load writes.
+func (c LoadLogging) NoteBytes(records, bytes float64) float64 {
+	return (bytes + records*BINoteOverhead) * c.noteShare()
+}
+
 // waitsForBI: the loader itself writes its full BI blocks and waits.
 func (c LoadLogging) waitsForBI() bool { return c.Integrity == CrashSafe && !c.BIW }
 
@@ -134,7 +143,7 @@ func NewLoadLog(c LoadLogging, disk DiskWrites) *LoadLog {
 // Notes records the notes of records creating bytes: every full BI block
 // is written, every full cluster is a checkpoint.
 func (l *LoadLog) Notes(records, bytes int64) error {
-	add := float64(bytes+records*BINoteOverhead) * l.cfg.noteShare()
+	add := l.cfg.NoteBytes(float64(records), float64(bytes))
 	l.notes += add
 	l.since += add
 	if full := int64(l.notes / float64(l.cfg.BIBlockBytes)); full > 0 {
@@ -231,7 +240,7 @@ type LoadWrites struct {
 func LoadLogWrites(c LoadLogging, records, bytes float64) LoadWrites {
 	c = c.withDefaults()
 	var w LoadWrites
-	notes := (bytes + records*BINoteOverhead) * c.noteShare()
+	notes := c.NoteBytes(records, bytes)
 	if notes <= 0 {
 		w.Sequential = bytes
 		return w

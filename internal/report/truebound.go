@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/journal"
@@ -22,13 +21,7 @@ import (
 // scripts/bench, which sets the disk, states it. nil when no table was
 // loaded.
 func trueBoundOf(recs []journal.Record, p *plan.Plan, dir string) *truebound.Bound {
-	planned := map[string]int64{}
-	if p != nil {
-		for _, t := range p.Tables {
-			planned[strings.ToLower(t.Table)] = t.Bytes
-		}
-	}
-	in := truebound.FromJournal(recs, planned)
+	in := truebound.FromJournal(recs, truebound.Planned(p))
 	// The window's own journal has no create-target when the run kept a
 	// target prepared before it; Prepared says so, whatever else is known.
 	in.Prepared = len(recs) > 0 && recs[0].Job == journal.RunJob && recs[0].Prepared != nil
@@ -65,5 +58,11 @@ func trueBoundFact(d Data) string {
 		return ""
 	}
 	outage := d.Ended.Sub(d.Started)
-	return fmt.Sprintf("%s, any schedule of this work (%s: %s); the outage is %.2fx it", units.FormatDuration(m.Time), m.Name, m.Note, d.TrueBound.Ratio(outage))
+	fact := fmt.Sprintf("%s, any schedule of this work (%s: %s); the outage is %.2fx it", units.FormatDuration(m.Time), m.Name, m.Note, d.TrueBound.Ratio(outage))
+	// The disk part names the least before-image the loads write, work
+	// of every schedule even when the bandwidth is not known here.
+	if m.Name != d.TrueBound.Disk.Name {
+		fact += "; disk: " + d.TrueBound.Disk.Note
+	}
+	return fact
 }

@@ -24,8 +24,17 @@
 //     target's creation does below, and not at all when the bandwidth is
 //     unknown (the run report's case).
 //   - Disk: the bytes every schedule must move through the disk (the
-//     caller counts them, and the target's formatted extents) at the
-//     disk's bandwidth.
+//     caller counts them, and the target's formatted extents), and the
+//     least before-image (BI) the loads of these records write, at the
+//     disk's bandwidth. The BI is docs/oesim.md's "Before-image writes",
+//     one model with oesim's charge (openedge.LoadLogging.NoteBytes):
+//     every record a load creates is noted in the BI first, whatever the
+//     mode; no-integrity (-i) writes the fewest notes (a fifth), crash-safe
+//     and -r all of them, so -i's notes are the least. Nothing else -i
+//     does adds bytes: it syncs nothing at checkpoints (a sync is an
+//     operation, and IOPS are not counted), the blocks a crash-safe
+//     checkpoint flushes are the load's data, counted already, and the
+//     BI block each table's commit forces out only rounds the notes up.
 //   - CPU: the utilities' CPU time over the cores.
 //   - Serial: what no parallelism overlaps: the target created before any
 //     load (as measured, or its formatted bytes at the disk's bandwidth
@@ -42,6 +51,8 @@ package truebound
 import (
 	"fmt"
 	"time"
+
+	"github.com/oedl/oedl/internal/openedge"
 )
 
 // Table is one table's measured costs.
@@ -60,7 +71,10 @@ type Inputs struct {
 	// AnalyzeTarget and AnalyzeSource the two tabanalys.
 	CreateTarget, AnalyzeTarget, AnalyzeSource time.Duration
 	// DiskBytes at DiskBytesPerSec (0: unknown, no disk bound).
-	DiskBytes       int64
+	DiskBytes int64
+	// BIBytes is the least before-image the loads write (LeastBIBytes of
+	// every table's records): disk work beside DiskBytes.
+	BIBytes         int64
 	DiskBytesPerSec float64
 	// TargetBytes is what creating the target writes (its fixed extents,
 	// the BI's included): disk work of every schedule, and with the
@@ -146,13 +160,20 @@ func Compute(in Inputs) Bound {
 		create, in.TargetBytes, createNote = 0, 0, " (prepared before the window)"
 	}
 	b.Disk = Part{Name: "disk", Note: "bandwidth unknown"}
+	bi := ""
+	if in.BIBytes > 0 {
+		bi = fmt.Sprintf(", %.1f MiB of before-image notes in it (the least any load writes: -i's)", mib(in.BIBytes))
+	}
 	if in.DiskBytesPerSec > 0 {
-		bytes := in.DiskBytes + in.TargetBytes
+		bytes := in.DiskBytes + in.TargetBytes + in.BIBytes
 		b.Disk.Time = seconds(float64(bytes) / in.DiskBytesPerSec)
-		b.Disk.Note = fmt.Sprintf("%.1f MiB at %.1f MiB/s", float64(bytes)/(1<<20), in.DiskBytesPerSec/(1<<20))
+		b.Disk.Note = fmt.Sprintf("%.1f MiB at %.1f MiB/s%s", mib(bytes), in.DiskBytesPerSec/(1<<20), bi)
 		if in.TargetBytes > 0 {
 			create = min(create, seconds(float64(in.TargetBytes)/in.DiskBytesPerSec)+3*call)
 		}
+	}
+	if in.DiskBytesPerSec <= 0 && in.BIBytes > 0 {
+		b.Disk.Note = fmt.Sprintf("bandwidth unknown; %.1f MiB of before-image notes at least (-i's)", mib(in.BIBytes))
 	}
 	b.CPU = Part{Name: "cpu", Note: "CPU time unknown"}
 	if in.Cores > 0 && in.CPU > 0 {
@@ -177,6 +198,19 @@ func cheapestCall(ts []Table) time.Duration {
 	}
 	return m
 }
+
+// leastBI is the load mode that writes the least before-image: no
+// integrity (-i). The BI block size and cluster do not matter to the
+// notes' bytes.
+var leastBI = openedge.LoadLogging{Integrity: openedge.NoIntegrity}
+
+// LeastBIBytes is the least before-image any load of records records of
+// bytes in all writes: -i's share of their notes.
+func LeastBIBytes(records, bytes int64) int64 {
+	return int64(leastBI.NoteBytes(float64(records), float64(bytes)))
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 

@@ -115,6 +115,21 @@ func TestCompute(t *testing.T) {
 			chain: 11 * s, disk: 0, cpu: 0, serial: 3 * s, maxName: "chain",
 		},
 		{
+			// The loads' least before-image is disk work too: 60 MiB of
+			// data passes and 40 MiB of -i's notes at 10 MiB/s = 10 s,
+			// beyond the chain 1 + 1 + 1 + 1 = 4.
+			name: "the least before-image is in the disk part",
+			in: Inputs{
+				Tables:          []Table{{"t", 100 << 20, s, s}},
+				Idxbuild:        s,
+				AnalyzeTarget:   s,
+				DiskBytes:       60 << 20,
+				BIBytes:         40 << 20,
+				DiskBytesPerSec: 10 << 20,
+			},
+			chain: 4 * s, disk: 10 * s, cpu: 0, serial: 3 * s, maxName: "disk",
+		},
+		{
 			// Without the bandwidth its measured 30 s (beside the dumps)
 			// drops out: chain 1 + 1 + 0 + 1 = 3, serial 3.
 			name: "the source's tabanalys drops out without the bandwidth",
@@ -161,13 +176,58 @@ func TestFromJournal(t *testing.T) {
 		done("analyze-target", "analyze-target", "", s),
 		done("analyze-source", "analyze-source", "", 6*s),
 	}
-	in := FromJournal(recs, map[string]int64{"pub.a": 7, "pub.b": 1})
+	in := FromJournal(recs, map[string]Size{"pub.a": {0, 7}, "pub.b": {0, 1}})
 	assert.Equal(t, []Table{{"PUB.a", 7, s, s}, {"PUB.b", 100, 3 * s, 4 * s}}, in.Tables, "dump file sizes win over the plan")
 	assert.Equal(t, 5*s, in.Idxbuild)
 	assert.Equal(t, 2*s, in.CreateTarget)
 	assert.Equal(t, s, in.AnalyzeTarget)
 	assert.Equal(t, 6*s, in.AnalyzeSource)
 	assert.EqualValues(t, 107, in.DumpBytes())
+}
+
+// The least before-image of a table: -i's fifth of its notes, a note
+// being the record and 40 bytes (docs/oesim.md, "Before-image writes"),
+// for the records its dumps counted at the plan's mean record size, never
+// more bytes than its dump files.
+func TestFromJournalLeastBI(t *testing.T) {
+	dump := func(job, table string, records int64, known bool, size int64) journal.Record {
+		return journal.Record{Job: job, Kind: "dump", State: journal.Done, Table: table, Records: records, CountKnown: known,
+			Files: []journal.File{{Size: size}}}
+	}
+	tests := []struct {
+		name    string
+		recs    []journal.Record
+		planned map[string]Size
+		want    int64
+	}{
+		// 0.2 · (100·60 + 100·40) = 2000.
+		{"the records counted at the plan's mean", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000)},
+			map[string]Size{"pub.a": {50, 3000}}, 2000},
+		// Two sections of 50: 0.2 · (100·60 + 100·40) = 2000.
+		{"sections add up", []journal.Record{dump("dump:PUB.a:1", "PUB.a", 50, true, 5000), dump("dump:PUB.a:2", "PUB.a", 50, true, 5000)},
+			map[string]Size{"pub.a": {100, 6000}}, 2000},
+		// The table dumped again after a failed load: the new dump replaces
+		// the first, it does not add to it.
+		{"a dump done again counts once", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000), dump("dump:PUB.a@r1", "PUB.a", 100, true, 10_000)},
+			map[string]Size{"pub.a": {50, 3000}}, 2000},
+		// The plan's 100 records when no count is known: 0.2 · (6000 + 4000).
+		{"no count: the plan's", []journal.Record{dump("dump:PUB.a", "PUB.a", 0, false, 10_000)},
+			map[string]Size{"pub.a": {100, 6000}}, 2000},
+		// The plan's mean says 6000 bytes, the dump files hold 1000:
+		// 0.2 · (1000 + 4000) = 1000.
+		{"never more bytes than the dump files", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 1000)},
+			map[string]Size{"pub.a": {100, 6000}}, 1000},
+		// Without a plan the record bytes are unknown: the notes'
+		// overhead alone, 0.2 · 100·40 = 800.
+		{"no plan: the notes' overhead only", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000)}, nil, 800},
+		{"a table with no record writes none", []journal.Record{dump("dump:PUB.a", "PUB.a", 0, true, 100)},
+			map[string]Size{"pub.a": {0, 0}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, FromJournal(tt.recs, tt.planned).BIBytes)
+		})
+	}
 }
 
 // A table loaded in a batch has no time of its own: its load is the

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
@@ -16,7 +15,8 @@ import (
 
 // trueBound is the bound any schedule meets, from the costs oedl's run in
 // work measured, on a disk of mbps MiB/s: the dump files' bytes moved
-// truebound.DiskPasses times, and the utilities' CPU over this machine's
+// truebound.DiskPasses times and the least before-image of their loads,
+// and the utilities' CPU over this machine's
 // cores; the target's fixed extents (planDir's target.st) are what its
 // creation writes, unless the target was prepared before the window (oedl
 // prepare): then its creation is not in the window's bound.
@@ -25,11 +25,7 @@ func trueBound(work, planDir string, p *plan.Plan, mbps float64, prepared bool) 
 	if err != nil {
 		return truebound.Bound{}, err
 	}
-	planned := map[string]int64{}
-	for _, t := range p.Tables {
-		planned[strings.ToLower(t.Table)] = t.Bytes
-	}
-	in := truebound.FromJournal(recs, planned)
+	in := truebound.FromJournal(recs, truebound.Planned(p))
 	in.DiskBytes = truebound.DiskPasses * in.DumpBytes()
 	in.DiskBytesPerSec = mbps * (1 << 20)
 	in.Prepared = prepared
