@@ -230,11 +230,11 @@ func Compute(in Inputs) Bound {
 		createNote = " (prepared before the window)"
 	}
 	b.Serial = Part{Name: "serial", Time: create + 2*f.call + analyzeTarget,
-		Note: fmt.Sprintf("create target %s%s + the last load and its rebuild, a call each (the cheapest call %s) + target tabanalys %s", r(create), createNote, r(f.call), r(analyzeTarget))}
+		Note: fmt.Sprintf("create target %s%s + the last load and its rebuild, a call each (the cheapest call %s) + target tabanalys %s%s", r(create), createNote, r(f.call), r(analyzeTarget), f.alone())}
 	return b
 }
 
-// alone says how the chain's times were capped.
+// alone says how the chain's and the serial part's times were capped.
 func (f floors) alone() string {
 	if f.bw > 0 {
 		return fmt.Sprintf(" (each at most a call and its bytes at %.1f MiB/s)", f.bw/(1<<20))
