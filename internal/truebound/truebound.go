@@ -237,9 +237,9 @@ func Compute(in Inputs) Bound {
 // alone says how the chain's and the serial part's times were capped.
 func (f floors) alone() string {
 	if f.bw > 0 {
-		return fmt.Sprintf(" (each at most a call and its bytes at %.1f MiB/s)", f.bw/(1<<20))
+		return fmt.Sprintf(" (each job at most its calls and its bytes at %.1f MiB/s)", f.bw/(1<<20))
 	}
-	return " (bandwidth unknown: each at most the cheapest call)"
+	return " (bandwidth unknown: each job at most its calls, the cheapest each)"
 }
 
 // diskPart is the bytes every schedule moves (package doc) at the
