@@ -18,8 +18,10 @@ import (
 // take (internal/truebound), from the costs its journal measured and the
 // utilities' CPU time in the work directory's rusage.json (dir "": none).
 // The disk part needs the disk's bandwidth, which a run does not record:
-// scripts/bench, which sets the disk, states it. nil when no table was
-// loaded.
+// scripts/bench, which sets the disk, states it. Without it no job's time
+// can be told from what the disk's other users cost it, so each counts at
+// most the run's cheapest call (truebound's doc): a weak bound, but one.
+// nil when no table was loaded.
 func trueBoundOf(recs []journal.Record, p *plan.Plan, dir string) *truebound.Bound {
 	in := truebound.FromJournal(recs, truebound.Planned(p))
 	// The window's own journal has no create-target when the run kept a

@@ -11,9 +11,10 @@ import (
 	"github.com/oedl/oedl/internal/schedule"
 )
 
-// Size is a table's records and their bytes, as the plan's analysis of
-// the source counted them (the records alone, no dump framing).
-type Size struct{ Records, Bytes int64 }
+// Size is a table's records, their bytes and its indexes' used bytes,
+// as the plan's analysis of the source counted them (the records alone,
+// no dump framing).
+type Size struct{ Records, Bytes, Index int64 }
 
 // Planned is the plan's sizes by lower-case table name, FromJournal's
 // planned.
@@ -21,7 +22,7 @@ func Planned(p *plan.Plan) map[string]Size {
 	m := map[string]Size{}
 	if p != nil {
 		for _, t := range p.Tables {
-			m[strings.ToLower(t.Table)] = Size{t.Records, t.Bytes}
+			m[strings.ToLower(t.Table)] = Size{t.Records, t.Bytes, t.IndexBytes}
 		}
 	}
 	return m
@@ -32,10 +33,11 @@ func Planned(p *plan.Plan) map[string]Size {
 // run side by side, so the longest is what a chain must hold), the sum of
 // the index rebuilds, the target's creation and both tabanalys. A table's bytes
 // are its dump files' sizes, or planned[lower-case name]'s without them.
-// BIBytes is the least before-image of loading every table's records:
-// the records its dumps counted (the plan's without a count) at the
-// plan's mean record size, never more bytes than its dump files hold.
-// Disk and CPU are the caller's to fill in.
+// Its Data is the records its dumps counted (the plan's without a count)
+// at the plan's mean record size, never more bytes than its dump files
+// hold; its BI the least before-image of loading them; its Index the
+// plan's. The disk's bandwidth, the target's bytes and the CPU are the
+// caller's to fill in.
 //
 // A table loaded in a batch has a load record without time (the call
 // loaded several tables; its own part is not measured): its load is the
@@ -107,24 +109,32 @@ func FromJournal(recs []journal.Record, planned map[string]Size) Inputs {
 		if n, ok := dumped[name]; ok {
 			t.Bytes = n
 		}
+		p := planned[strings.ToLower(name)]
+		records := leastRecords(p, counted[name])
+		t.Data = leastData(p, records, dumped[name])
+		t.BI = LeastBIBytes(records, t.Data)
+		t.Index = p.Index
 		in.Tables = append(in.Tables, *t)
-		in.BIBytes += leastTableBI(planned[strings.ToLower(name)], counted[name], dumped[name])
 	}
 	return in
 }
 
-// leastTableBI is LeastBIBytes of one table's records: those its dump
-// jobs counted, or the plan's. Their bytes are the plan's mean record
-// times that count, at most the dump files' bytes (which hold the records
-// and their framing; no bytes without the plan: never too high).
-func leastTableBI(p Size, counts map[string]int64, dumpBytes int64) int64 {
-	records := p.Records
-	if len(counts) > 0 {
-		records = 0
-		for _, n := range counts {
-			records += n
-		}
+// leastRecords is the records a table's dump jobs counted, or the plan's.
+func leastRecords(p Size, counts map[string]int64) int64 {
+	if len(counts) == 0 {
+		return p.Records
 	}
+	var n int64
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
+
+// leastData is the bytes of records records: the plan's mean record
+// times their count, at most the dump files' bytes (which hold the
+// records and their framing); no bytes without the plan: never too high.
+func leastData(p Size, records, dumpBytes int64) int64 {
 	var bytes int64
 	if p.Records > 0 {
 		bytes = int64(float64(p.Bytes) / float64(p.Records) * float64(records))
@@ -132,20 +142,5 @@ func leastTableBI(p Size, counts map[string]int64, dumpBytes int64) int64 {
 	if dumpBytes > 0 {
 		bytes = min(bytes, dumpBytes)
 	}
-	return LeastBIBytes(records, bytes)
+	return bytes
 }
-
-// DumpBytes is the bytes of the dump files of in's tables.
-func (in Inputs) DumpBytes() int64 {
-	var n int64
-	for _, t := range in.Tables {
-		n += t.Bytes
-	}
-	return n
-}
-
-// DiskPasses is how many times a dump/load moves its data through the
-// disk whatever the schedule: the dump reads the source and writes the
-// .bd files, the load reads them and writes the target, idxbuild reads
-// the target, and the two tabanalys read each side once.
-const DiskPasses = 7

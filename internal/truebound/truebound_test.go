@@ -11,7 +11,10 @@ import (
 
 const s = time.Second
 
+const mb = 1 << 20
+
 func TestCompute(t *testing.T) {
+	const ms = time.Millisecond
 	tests := []struct {
 		name    string
 		in      Inputs
@@ -22,130 +25,140 @@ func TestCompute(t *testing.T) {
 		maxName string
 	}{
 		{
-			// big: 3 + 2 + 8·(3/4) + 1 = 12; small: 0.5 + 0.5 + 8·(1/4) + 1 = 4.
-			// serial: 4 + 2·0.5 + 1 = 6; disk 700 MiB at 100 MiB/s = 7; cpu 18/2 = 9.
-			name: "the chain binds",
+			// At 10 MiB/s the call (1 s) and the bytes floor the dump at
+			// 1 + 20 MiB = 3 s, the load at 3 s, the rebuild at 1 + 10 MiB
+			// = 2 s, the tabanalys at 2 s: the measured times are below,
+			// so they stand. chain 1 + 1 + 2 + 1 = 5; disk 10 MiB x5 +
+			// 10 MiB x2 = 70 MiB = 7 s; serial 2·1 + 1 = 3.
+			name: "measured times below their floors stand",
 			in: Inputs{
-				Tables:          []Table{{"big", 300, 3 * s, 2 * s}, {"small", 100, s / 2, s / 2}},
-				Idxbuild:        8 * s,
-				CreateTarget:    4 * s,
-				AnalyzeTarget:   s,
-				DiskBytes:       700 << 20,
-				DiskBytesPerSec: 100 << 20,
-				CPU:             18 * s,
-				Cores:           2,
-			},
-			chain: 12 * s, disk: 7 * s, cpu: 9 * s, serial: 6 * s, maxName: "chain",
-		},
-		{
-			// chain: 1 + 1 + 2 + 2 = 6 (one table, all the rebuild); disk
-			// 1 GiB at 10 MiB/s = 102.4 s; cpu 4 s / 4 = 1 s;
-			// serial 3 + 2·1 + 2 = 7.
-			name: "the disk binds",
-			in: Inputs{
-				Tables:          []Table{{"t", 5, s, s}},
+				Tables:          []Table{{Name: "t", Bytes: 10 * mb, Data: 10 * mb, Dump: s, Load: s}},
 				Idxbuild:        2 * s,
-				CreateTarget:    3 * s,
-				AnalyzeTarget:   2 * s,
-				DiskBytes:       1 << 30,
-				DiskBytesPerSec: 10 << 20,
-				CPU:             4 * s,
-				Cores:           4,
+				AnalyzeTarget:   s,
+				DiskBytesPerSec: 10 * mb,
 			},
-			chain: 6 * s, disk: 102400 * time.Millisecond, cpu: s, serial: 7 * s, maxName: "disk",
+			chain: 5 * s, disk: 7 * s, serial: 3 * s, maxName: "disk",
 		},
 		{
-			// Many tiny tables: each chain 0.3 + 0.4 + 0 (no bytes, no
-			// share) + 0.4 = 1.1 at most; serial 10 + 2·0.3 + 0.4 = 11; no disk or
-			// CPU figures: those bounds are 0, not guessed.
-			name: "the serial steps bind, unknowns drop out",
+			// seed003's defect: a load measured at 22 s in a batch on a
+			// saturated disk. Alone it reads 10 MiB of dump files, writes
+			// 10 MiB of records and 10 MiB of before-image: 0.5 + 3 = 3.5 s;
+			// its dump reads 10 and writes 10: 0.5 + 2 = 2.5 s (measured 5);
+			// the tabanalys 0.5 + 1 = 1.5 s, measured 1. chain 2.5 + 3.5 +
+			// 0 + 1 = 7 (the old bound: 5 + 22 + 1 = 28); disk 50 + 20 +
+			// 10 = 80 MiB = 8 s; serial 2·0.5 + 1 = 2.
+			name: "a load slowed by the disk's other users counts its bytes alone",
 			in: Inputs{
-				Tables:        []Table{{"a", 0, 300 * time.Millisecond, 300 * time.Millisecond}, {"b", 0, 300 * time.Millisecond, 400 * time.Millisecond}},
+				Tables: []Table{
+					{Name: "big", Bytes: 10 * mb, Data: 10 * mb, BI: 10 * mb, Dump: 5 * s, Load: 22 * s},
+					{Name: "tiny", Dump: 500 * ms, Load: 500 * ms},
+				},
+				AnalyzeTarget:   s,
+				DiskBytesPerSec: 10 * mb,
+			},
+			chain: 7 * s, disk: 8 * s, serial: 2 * s, maxName: "disk",
+		},
+		{
+			// idxbuild and the target's tabanalys may share the disk with
+			// the source's tabanalys: the share measured 10 s, alone 1 +
+			// (10 + 10) MiB = 3 s; the tabanalys measured 8 s, alone 1 + 1
+			// = 2 s; the source's 30 s, alone 1 + 1 = 2 s. chain 1 + 1 + 3
+			// + 2 = 7; disk 50 + 20 + 10 = 80 MiB = 8 s; serial 2·1 + 2 = 4.
+			name: "the rebuild and the tabanalys count their bytes alone",
+			in: Inputs{
+				Tables:          []Table{{Name: "t", Bytes: 10 * mb, Data: 10 * mb, Index: 10 * mb, Dump: s, Load: s}},
+				Idxbuild:        10 * s,
+				AnalyzeTarget:   8 * s,
+				AnalyzeSource:   30 * s,
+				DiskBytesPerSec: 10 * mb,
+			},
+			chain: 7 * s, disk: 8 * s, serial: 4 * s, maxName: "disk",
+		},
+		{
+			// The run report's case: no bandwidth, so every job counts at
+			// most the cheapest call (0.4 s): a's chain 4·0.4 = 1.6 (the
+			// old bound: 3 + 20 + 5 + 2 = 30); the source's tabanalys 0.4;
+			// serial: the creation (beside the dumps) three calls 1.2 +
+			// 2·0.4 + 0.4 = 2.4; no disk part; cpu 18/2 = 9 binds.
+			name: "bandwidth unknown: each job at most the cheapest call",
+			in: Inputs{
+				Tables: []Table{
+					{Name: "a", Bytes: 10 * mb, Data: 10 * mb, Dump: 3 * s, Load: 20 * s},
+					{Name: "b", Dump: 500 * ms, Load: 400 * ms},
+				},
 				Idxbuild:      5 * s,
 				CreateTarget:  10 * s,
-				AnalyzeTarget: 400 * time.Millisecond,
+				AnalyzeTarget: 2 * s,
+				AnalyzeSource: 30 * s,
+				CPU:           18 * s,
+				Cores:         2,
 			},
-			chain: 1100 * time.Millisecond, disk: 0, cpu: 0, serial: 11 * s, maxName: "serial",
+			chain: 1600 * ms, disk: 0, cpu: 9 * s, serial: 2400 * ms, maxName: "cpu",
+		},
+		{
+			// Every pass at its least, at 1 MiB/s: records 10 x5, dump
+			// files 20 x2, indexes 5, before-image 2, target extents 3 =
+			// 100 MiB = 100 s. No time measured: the other parts are 0.
+			name: "the disk counts every pass the method makes",
+			in: Inputs{
+				Tables:          []Table{{Name: "t", Bytes: 20 * mb, Data: 10 * mb, Index: 5 * mb, BI: 2 * mb}},
+				TargetBytes:     3 * mb,
+				DiskBytesPerSec: mb,
+			},
+			chain: 0, disk: 100 * s, serial: 0, maxName: "disk",
 		},
 		{
 			// The creation measured at 20 s beside the dumps; alone it
 			// writes 300 MiB at 100 MiB/s = 3 s + 3 calls of 0.5 s = 4.5 s.
-			// serial 4.5 + 2·0.5 + 1 = 6.5; disk (100 + 300) MiB / 100 = 4;
-			// chain 1 + 0.5 + 0 + 1 = 2.5.
+			// The tabanalys reads no bytes here: a call, 0.5. serial 4.5 +
+			// 2·0.5 + 0.5 = 6; disk 300 MiB / 100 = 3; chain 0.5 x3 = 1.5.
 			name: "a creation slowed by the dumps is bounded by its bytes",
 			in: Inputs{
-				Tables:          []Table{{"t", 1, s, s / 2}},
+				Tables:          []Table{{Name: "t", Dump: s, Load: 500 * ms}},
 				CreateTarget:    20 * s,
 				AnalyzeTarget:   s,
-				DiskBytes:       100 << 20,
-				DiskBytesPerSec: 100 << 20,
-				TargetBytes:     300 << 20,
+				DiskBytesPerSec: 100 * mb,
+				TargetBytes:     300 * mb,
 			},
-			chain: 2500 * time.Millisecond, disk: 4 * s, cpu: 0, serial: 6500 * time.Millisecond, maxName: "serial",
+			chain: 1500 * ms, disk: 3 * s, serial: 6 * s, maxName: "serial",
 		},
 		{
 			// The same run with the target prepared before the window:
 			// neither the creation nor its 300 MiB count. serial 2·0.5 +
-			// 1 = 2; disk 100 MiB / 100 = 1; chain 2.5 binds.
+			// 0.5 = 1.5, the chain 1.5 too (the first on a tie).
 			name: "a prepared target is in no part of the window",
 			in: Inputs{
-				Tables:          []Table{{"t", 1, s, s / 2}},
+				Tables:          []Table{{Name: "t", Dump: s, Load: 500 * ms}},
 				CreateTarget:    20 * s,
 				AnalyzeTarget:   s,
-				DiskBytes:       100 << 20,
-				DiskBytesPerSec: 100 << 20,
-				TargetBytes:     300 << 20,
+				DiskBytesPerSec: 100 * mb,
+				TargetBytes:     300 * mb,
 				Prepared:        true,
 			},
-			chain: 2500 * time.Millisecond, disk: s, cpu: 0, serial: 2 * s, maxName: "chain",
+			chain: 1500 * ms, disk: 0, serial: 1500 * ms, maxName: "chain",
 		},
 		{
 			// The source's tabanalys measured at 30 s beside the dumps;
 			// alone it reads 100 MiB at 10 MiB/s = 10 s + a call of 1 s =
 			// 11 s, longer than the table's chain 1 + 1 + 1 + 1 = 4 (it
-			// chains with neither: it overlaps them). serial 2·1 + 1 = 3.
+			// chains with neither: it overlaps them). disk 500 + 200 MiB =
+			// 70 s; serial 2·1 + 1 = 3.
 			name: "the source's tabanalys is a chain of its own, bounded by its bytes",
 			in: Inputs{
-				Tables:          []Table{{"t", 100 << 20, s, s}},
+				Tables:          []Table{{Name: "t", Bytes: 100 * mb, Data: 100 * mb, Dump: s, Load: s}},
 				Idxbuild:        s,
 				AnalyzeTarget:   s,
 				AnalyzeSource:   30 * s,
-				DiskBytesPerSec: 10 << 20,
+				DiskBytesPerSec: 10 * mb,
 			},
-			chain: 11 * s, disk: 0, cpu: 0, serial: 3 * s, maxName: "chain",
-		},
-		{
-			// The loads' least before-image is disk work too: 60 MiB of
-			// data passes and 40 MiB of -i's notes at 10 MiB/s = 10 s,
-			// beyond the chain 1 + 1 + 1 + 1 = 4.
-			name: "the least before-image is in the disk part",
-			in: Inputs{
-				Tables:          []Table{{"t", 100 << 20, s, s}},
-				Idxbuild:        s,
-				AnalyzeTarget:   s,
-				DiskBytes:       60 << 20,
-				BIBytes:         40 << 20,
-				DiskBytesPerSec: 10 << 20,
-			},
-			chain: 4 * s, disk: 10 * s, cpu: 0, serial: 3 * s, maxName: "disk",
-		},
-		{
-			// Without the bandwidth its measured 30 s (beside the dumps)
-			// drops out: chain 1 + 1 + 0 + 1 = 3, serial 3.
-			name: "the source's tabanalys drops out without the bandwidth",
-			in: Inputs{
-				Tables:        []Table{{"t", 100 << 20, s, s}},
-				AnalyzeTarget: s,
-				AnalyzeSource: 30 * s,
-			},
-			chain: 3 * s, disk: 0, cpu: 0, serial: 3 * s, maxName: "chain",
+			chain: 11 * s, disk: 70 * s, serial: 3 * s, maxName: "disk",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := Compute(tt.in)
 			assert.Equal(t, tt.chain, b.Chain.Time, "chain: %s", b.Chain.Note)
-			assert.Equal(t, tt.disk, b.Disk.Time, "disk")
+			assert.Equal(t, tt.disk, b.Disk.Time, "disk: %s", b.Disk.Note)
 			assert.Equal(t, tt.cpu, b.CPU.Time, "cpu")
 			assert.Equal(t, tt.serial, b.Serial.Time, "serial: %s", b.Serial.Note)
 			assert.Equal(t, tt.maxName, b.Max().Name)
@@ -176,56 +189,57 @@ func TestFromJournal(t *testing.T) {
 		done("analyze-target", "analyze-target", "", s),
 		done("analyze-source", "analyze-source", "", 6*s),
 	}
-	in := FromJournal(recs, map[string]Size{"pub.a": {0, 7}, "pub.b": {0, 1}})
-	assert.Equal(t, []Table{{"PUB.a", 7, s, s}, {"PUB.b", 100, 3 * s, 4 * s}}, in.Tables, "dump file sizes win over the plan")
+	in := FromJournal(recs, map[string]Size{"pub.a": {Bytes: 7, Index: 3}, "pub.b": {Bytes: 1}})
+	assert.Equal(t, []Table{{Name: "PUB.a", Bytes: 7, Dump: s, Load: s, Index: 3}, {Name: "PUB.b", Bytes: 100, Dump: 3 * s, Load: 4 * s}}, in.Tables,
+		"dump file sizes win over the plan; the indexes are the plan's")
 	assert.Equal(t, 5*s, in.Idxbuild)
 	assert.Equal(t, 2*s, in.CreateTarget)
 	assert.Equal(t, s, in.AnalyzeTarget)
 	assert.Equal(t, 6*s, in.AnalyzeSource)
-	assert.EqualValues(t, 107, in.DumpBytes())
 }
 
-// The least before-image of a table: -i's fifth of its notes, a note
-// being the record and 40 bytes (docs/oesim.md, "Before-image writes"),
-// for the records its dumps counted at the plan's mean record size, never
-// more bytes than its dump files.
-func TestFromJournalLeastBI(t *testing.T) {
+// A table's records' bytes (Data) are the records its dumps counted at
+// the plan's mean record size, never more than its dump files; its least
+// before-image is -i's fifth of their notes, a note being the record and
+// 40 bytes (docs/oesim.md, "Before-image writes").
+func TestFromJournalLeastBytes(t *testing.T) {
 	dump := func(job, table string, records int64, known bool, size int64) journal.Record {
 		return journal.Record{Job: job, Kind: "dump", State: journal.Done, Table: table, Records: records, CountKnown: known,
 			Files: []journal.File{{Size: size}}}
 	}
 	tests := []struct {
-		name    string
-		recs    []journal.Record
-		planned map[string]Size
-		want    int64
+		name     string
+		recs     []journal.Record
+		planned  map[string]Size
+		data, bi int64
 	}{
-		// 0.2 · (100·60 + 100·40) = 2000.
+		// 100 records at 60 bytes: 6000; 0.2 · (6000 + 100·40) = 2000.
 		{"the records counted at the plan's mean", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000)},
-			map[string]Size{"pub.a": {50, 3000}}, 2000},
-		// Two sections of 50: 0.2 · (100·60 + 100·40) = 2000.
+			map[string]Size{"pub.a": {Records: 50, Bytes: 3000}}, 6000, 2000},
 		{"sections add up", []journal.Record{dump("dump:PUB.a:1", "PUB.a", 50, true, 5000), dump("dump:PUB.a:2", "PUB.a", 50, true, 5000)},
-			map[string]Size{"pub.a": {100, 6000}}, 2000},
+			map[string]Size{"pub.a": {Records: 100, Bytes: 6000}}, 6000, 2000},
 		// The table dumped again after a failed load: the new dump replaces
 		// the first, it does not add to it.
 		{"a dump done again counts once", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000), dump("dump:PUB.a@r1", "PUB.a", 100, true, 10_000)},
-			map[string]Size{"pub.a": {50, 3000}}, 2000},
-		// The plan's 100 records when no count is known: 0.2 · (6000 + 4000).
+			map[string]Size{"pub.a": {Records: 50, Bytes: 3000}}, 6000, 2000},
 		{"no count: the plan's", []journal.Record{dump("dump:PUB.a", "PUB.a", 0, false, 10_000)},
-			map[string]Size{"pub.a": {100, 6000}}, 2000},
+			map[string]Size{"pub.a": {Records: 100, Bytes: 6000}}, 6000, 2000},
 		// The plan's mean says 6000 bytes, the dump files hold 1000:
 		// 0.2 · (1000 + 4000) = 1000.
 		{"never more bytes than the dump files", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 1000)},
-			map[string]Size{"pub.a": {100, 6000}}, 1000},
-		// Without a plan the record bytes are unknown: the notes'
-		// overhead alone, 0.2 · 100·40 = 800.
-		{"no plan: the notes' overhead only", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000)}, nil, 800},
+			map[string]Size{"pub.a": {Records: 100, Bytes: 6000}}, 1000, 1000},
+		// Without a plan the record bytes are unknown: none, and the
+		// notes' overhead alone, 0.2 · 100·40 = 800.
+		{"no plan: no record bytes", []journal.Record{dump("dump:PUB.a", "PUB.a", 100, true, 10_000)}, nil, 0, 800},
 		{"a table with no record writes none", []journal.Record{dump("dump:PUB.a", "PUB.a", 0, true, 100)},
-			map[string]Size{"pub.a": {0, 0}}, 0},
+			map[string]Size{"pub.a": {}}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, FromJournal(tt.recs, tt.planned).BIBytes)
+			ts := FromJournal(tt.recs, tt.planned).Tables
+			assert.Len(t, ts, 1)
+			assert.Equal(t, tt.data, ts[0].Data, "data")
+			assert.Equal(t, tt.bi, ts[0].BI, "before-image")
 		})
 	}
 }

@@ -14,19 +14,17 @@ import (
 )
 
 // trueBound is the bound any schedule meets, from the costs oedl's run in
-// work measured, on a disk of mbps MiB/s: the dump files' bytes moved
-// truebound.DiskPasses times and the least before-image of their loads,
-// and the utilities' CPU over this machine's
-// cores; the target's fixed extents (planDir's target.st) are what its
-// creation writes, unless the target was prepared before the window (oedl
-// prepare): then its creation is not in the window's bound.
+// work measured, on a disk of mbps MiB/s (the bytes the method moves and
+// each job's floor, package truebound's doc), and the utilities' CPU over
+// this machine's cores; the target's fixed extents (planDir's target.st)
+// are what its creation writes, unless the target was prepared before the
+// window (oedl prepare): then its creation is not in the window's bound.
 func trueBound(work, planDir string, p *plan.Plan, mbps float64, prepared bool) (truebound.Bound, error) {
 	recs, err := journal.Read(filepath.Join(work, journal.FileName))
 	if err != nil {
 		return truebound.Bound{}, err
 	}
 	in := truebound.FromJournal(recs, truebound.Planned(p))
-	in.DiskBytes = truebound.DiskPasses * in.DumpBytes()
 	in.DiskBytesPerSec = mbps * (1 << 20)
 	in.Prepared = prepared
 	f, err := os.Open(filepath.Join(planDir, "target.st"))
