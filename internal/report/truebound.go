@@ -61,6 +61,11 @@ func trueBoundFact(d Data) string {
 	}
 	outage := d.Ended.Sub(d.Started)
 	fact := fmt.Sprintf("%s, any schedule of this work (%s: %s); the outage is %.2fx it", units.FormatDuration(m.Time), m.Name, m.Note, d.TrueBound.Ratio(outage))
+	if d.TrueBound.Weak {
+		// Calls alone: a floor, not a measure of how close the run came to
+		// the limit, so no ratio (a 176x would read as a verdict).
+		fact = fmt.Sprintf("at least %s, any schedule of this work (%s: %s): a weak bound, since a run does not record its disk's bandwidth (scripts/bench, which sets the disk, states the bound with it)", units.FormatDuration(m.Time), m.Name, m.Note)
+	}
 	// The disk part names the least before-image the loads write, work
 	// of every schedule even when the bandwidth is not known here.
 	if m.Name != d.TrueBound.Disk.Name {

@@ -145,6 +145,11 @@ type Part struct {
 // Bound is the four bounds of one run.
 type Bound struct {
 	Chain, Disk, CPU, Serial Part
+	// Weak: the disk's bandwidth was not known, so every job counted
+	// only its utility calls. The bound still holds, but it says little
+	// about how close a run came to the limit: no ratio should be drawn
+	// from it (the run report's case; scripts/bench knows its disk).
+	Weak bool
 }
 
 // Parts lists the bounds in a fixed order.
@@ -199,6 +204,7 @@ func Compute(in Inputs) Bound {
 		in.CreateTarget, in.TargetBytes = 0, 0
 	}
 	f := floors{call: cheapestCall(in.Tables), bw: in.DiskBytesPerSec}
+	b.Weak = in.DiskBytesPerSec <= 0
 	analyzeTarget := f.cap(in.AnalyzeTarget, 1, data)
 	b.Chain = Part{Name: "chain", Note: "no table"}
 	for _, t := range in.Tables {

@@ -172,6 +172,15 @@ func TestRatioWithoutBound(t *testing.T) {
 	assert.Zero(t, Compute(Inputs{}).Ratio(time.Minute))
 }
 
+// TestWeakWithoutBandwidth: without the disk's bandwidth every job counts
+// only its calls, and the bound says it is weak, so that no reader takes a
+// ratio to it for a verdict (the run report's 176x).
+func TestWeakWithoutBandwidth(t *testing.T) {
+	tables := []Table{{Name: "PUB.a", Bytes: 1 << 20, Data: 1 << 20, Dump: time.Second, Load: time.Second}}
+	assert.True(t, Compute(Inputs{Tables: tables}).Weak)
+	assert.False(t, Compute(Inputs{Tables: tables, DiskBytesPerSec: 10 << 20}).Weak)
+}
+
 func TestFromJournal(t *testing.T) {
 	done := func(job, kind, table string, d time.Duration, files ...journal.File) journal.Record {
 		return journal.Record{Job: job, Kind: kind, State: journal.Done, Table: table, Elapsed: d, Files: files}
