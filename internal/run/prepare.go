@@ -68,6 +68,11 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		return nil, err
 	}
 	defer unlock()
+	unlockTarget, err := lockTarget(c)
+	if err != nil {
+		return nil, err
+	}
+	defer unlockTarget()
 	planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
 	if err != nil {
 		return nil, err

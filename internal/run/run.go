@@ -145,6 +145,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	defer unlock()
+	unlockTarget, err := lockTarget(c)
+	if err != nil {
+		return nil, none, err
+	}
+	defer unlockTarget()
 	planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
 	if err != nil {
 		return nil, none, err
