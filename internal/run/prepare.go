@@ -68,11 +68,6 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		return nil, err
 	}
 	defer unlock()
-	unlockTarget, err := lockTarget(c)
-	if err != nil {
-		return nil, err
-	}
-	defer unlockTarget()
 	planJSON, err := json.MarshalIndent(c.Plan, "", "  ")
 	if err != nil {
 		return nil, err
@@ -100,6 +95,12 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			return nil, err
 		}
 	}
+	// As in a run: after the journal's checks, before the target is read.
+	unlockTarget, err := lockTarget(c)
+	if err != nil {
+		return nil, err
+	}
+	defer unlockTarget()
 	r := &runner{cfg: c, servedByUs: map[string]bool{}, externallyServed: map[string]bool{}, prepareOnly: true}
 	if r.log, err = OpenWorkLog(c.logPath("prepare")); err != nil {
 		return nil, err

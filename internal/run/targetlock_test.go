@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/journal"
 )
 
 // preflightGate holds a run in its preflight, at the source's describe,
@@ -57,8 +58,9 @@ func TestSecondRunOnOneTargetIsRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), "running in "+cfg.Work)
 	assert.Contains(t, err.Error(), "oedl status --work "+cfg.Work)
 	assert.Empty(t, oe.calls, "the second run ran no utility at all")
-	_, err = os.Stat(filepath.Join(other.Work, "journal.jsonl"))
-	assert.ErrorIs(t, err, os.ErrNotExist, "nor began a journal")
+	recs, err := journal.Read(filepath.Join(other.Work, journal.FileName))
+	require.NoError(t, err)
+	assert.Empty(t, recs, "nor journalled anything")
 
 	close(gate.release)
 	require.NoError(t, <-first, "the first run goes on unharmed")
