@@ -77,8 +77,9 @@ func refuseForeignLock(path string) error {
 	if err != nil {
 		return nil // none yet (or unreadable: opening it will say)
 	}
-	if st.Mode().IsRegular() {
-		if head, err := readStart(path, len(targetLockHeader)); err == nil && (len(head) == 0 || bytes.Equal(head, []byte(targetLockHeader))) {
+	// A lock is a few lines: a larger file is not one, and is not read.
+	if st.Mode().IsRegular() && st.Size() <= 4096 {
+		if data, err := os.ReadFile(path); err == nil && (len(data) == 0 || bytes.HasPrefix(data, []byte(targetLockHeader))) {
 			return nil
 		}
 	}
@@ -99,16 +100,4 @@ func targetLockHolder(path string) (pid, work string) {
 		}
 	}
 	return pid, work
-}
-
-// readStart reads up to n bytes from the start of the file at path.
-func readStart(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, n)
-	m, _ := f.Read(buf)
-	return buf[:m], nil
 }
