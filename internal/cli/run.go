@@ -81,7 +81,8 @@ that a load left half-filled is truncated and all its tables loaded again.
 
 A resume continues with the same --source, --target and --plan: other ones
 are refused (exit 2). A second run on a target another run is writing is
-refused (exit 3, naming its work directory).
+refused once its preflight has proven the target's files (exit 3, naming
+the other run's work directory).
 
 EXIT STATUS
   0 verified; 1 a job failed or the counts differ; 2 bad usage or input

@@ -95,13 +95,8 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			return nil, err
 		}
 	}
-	// As in a run: after the journal's checks, before the target is read.
-	unlockTarget, err := lockTarget(c)
-	if err != nil {
-		return nil, err
-	}
-	defer unlockTarget()
 	r := &runner{cfg: c, servedByUs: map[string]bool{}, externallyServed: map[string]bool{}, prepareOnly: true}
+	defer r.releaseTarget()
 	if r.log, err = OpenWorkLog(c.logPath("prepare")); err != nil {
 		return nil, err
 	}

@@ -48,6 +48,9 @@ type runner struct {
 	log              *os.File // logs/run.log: calls made outside the graph
 	servedByUs       map[string]bool
 	externallyServed map[string]bool
+	// unlockTarget drops the target's lock (targetlock.go); nil until the
+	// preflight has taken it.
+	unlockTarget func()
 	// resumeKeepsTarget: the journal proves the target was created, so a
 	// resume continues into it instead of refusing it as existing.
 	resumeKeepsTarget bool
@@ -185,20 +188,13 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 			return nil, none, err
 		}
 	}
-	// After the journal's checks, so that a resume naming another target
-	// is refused without a lock file beside that target; before anything
-	// reads or writes the target.
-	unlockTarget, err := lockTarget(c)
-	if err != nil {
-		return nil, none, err
-	}
-	defer unlockTarget()
 
 	defer c.closeHosts()
 	if err := c.prepareHosts(ctx); err != nil {
 		return nil, none, err
 	}
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
+	defer r.releaseTarget()
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true

@@ -16,8 +16,10 @@ import (
 // --online-source the source's single-user lock does not put them in turn)
 // and both write it. The work directory's lock cannot see that, so the
 // target has one too: DB.oedl.lock beside it (as DB.oedl.json is), a POSIX
-// lock held by the run, or by oedl prepare, from before its preflight to
-// its end, and dropped by the kernel when the process dies. It names the
+// lock held by the run, or by oedl prepare, from the moment its preflight
+// has proven the target's files (never beside the source, never over a
+// target it refuses) to its end, and dropped by the kernel when the
+// process dies. It names the
 // holder's work directory, so the second run says whose target it is.
 //
 // On a hosts file whose target is on another machine this machine's lock
@@ -36,9 +38,31 @@ func TargetLockPath(db string) string {
 	return strings.TrimSuffix(filepath.Clean(db), manifest.SuffixControl) + TargetLockSuffix
 }
 
+// lockTarget takes the target's lock for the run (or preparation) until
+// releaseTarget, or says which run holds it (exit 3).
+func (r *runner) lockTarget() error {
+	if r.unlockTarget != nil {
+		return nil
+	}
+	unlock, err := lockTarget(r.cfg)
+	if err != nil {
+		return err
+	}
+	r.unlockTarget = unlock
+	return nil
+}
+
+// releaseTarget drops the target's lock, if this runner took it.
+func (r *runner) releaseTarget() {
+	if r.unlockTarget != nil {
+		r.unlockTarget()
+		r.unlockTarget = nil
+	}
+}
+
 // lockTarget takes the target's lock for the run in c.Work, or says which
 // run holds it (exit 3). It creates the target's directory when needed,
-// as the preflight would.
+// as the preflight's check that it can be written does next.
 func lockTarget(c *Config) (func(), error) {
 	if c.Hosts != nil {
 		return func() {}, nil

@@ -11,58 +11,49 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/oedl/oedl/internal/execx"
-	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
-// preflightGate holds a run in its preflight, at the source's describe,
-// until release is closed: the target does not exist yet, so a second
-// run's preflight has nothing to refuse.
-type preflightGate struct {
-	execx.Runner
-	once             sync.Once
-	reached, release chan struct{}
-}
-
-func (g *preflightGate) Run(ctx context.Context, c execx.Cmd) (execx.Result, error) {
-	if filepath.Base(c.Path) == "proutil" && strings.Join(c.Args[1:], " ") == "-C describe" && strings.HasSuffix(c.Args[0], "src") {
-		g.once.Do(func() { close(g.reached) })
-		<-g.release
-	}
-	return g.Runner.Run(ctx, c)
-}
-
 // TestSecondRunOnOneTargetIsRefused: two runs with different --work and
-// one --target. Without the target's lock (tried by disabling it) the
-// second run, started while the first is in its preflight, passes its own
-// preflight, creates the target and loads it; the first then meets the
-// second's record at its create-target. Only create-target's re-proof,
-// a check and then a rename with nothing excluding the other process,
-// stood between the two. With the lock the second is refused before it
-// runs any utility, naming the first one's work directory.
+// one --target, the second started once the first's preflight is done
+// and before its create-target has written anything (held there by its
+// event sink). Without the target's lock (tried by disabling it) the
+// second passes its own preflight, creates the target and loads it: both
+// had proven the same files free. With it the second is refused (exit 3)
+// naming the first one's work directory, before it writes anything there.
 func TestSecondRunOnOneTargetIsRefused(t *testing.T) {
 	cfg := fakeSetup(t, testTables...)
-	gate := &preflightGate{Runner: newFakeOE(cfg.Plan), reached: make(chan struct{}), release: make(chan struct{})}
-	cfg.Runner = gate
+	cfg.Runner = newFakeOE(cfg.Plan)
+	proven, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	cfg.Events = event.SinkFunc(func(e event.Event) {
+		if e.Kind == event.JobFinished && e.Job == string(schedule.KindPreflight) {
+			once.Do(func() { close(proven); <-release })
+		}
+	})
 	first := make(chan error, 1)
 	go func() { _, err := Run(context.Background(), cfg); first <- err }()
-	<-gate.reached
+	<-proven
+	_, err := os.Stat(cfg.Target + ".db")
+	require.ErrorIs(t, err, os.ErrNotExist, "the first run has not created the target yet")
 
 	other := cfg
-	other.Work = filepath.Join(t.TempDir(), "work2")
+	other.Work, other.Events = filepath.Join(t.TempDir(), "work2"), nil
 	oe := newFakeOE(cfg.Plan)
 	other.Runner = oe
-	_, err := Run(context.Background(), other)
+	_, err = Run(context.Background(), other)
 	var pe *PreconditionError
 	require.ErrorAs(t, err, &pe, "exit 3")
 	assert.Contains(t, err.Error(), "running in "+cfg.Work)
 	assert.Contains(t, err.Error(), "oedl status --work "+cfg.Work)
-	assert.Empty(t, oe.calls, "the second run ran no utility at all")
-	recs, err := journal.Read(filepath.Join(other.Work, journal.FileName))
-	require.NoError(t, err)
-	assert.Empty(t, recs, "nor journalled anything")
+	for _, call := range oe.calls {
+		assert.NotContains(t, call, cfg.Target, "the second run called nothing on the target")
+	}
+	_, err = os.Stat(cfg.Target + ".db")
+	assert.ErrorIs(t, err, os.ErrNotExist, "nor created it")
 
-	close(gate.release)
+	close(release)
 	require.NoError(t, <-first, "the first run goes on unharmed")
 }
 
