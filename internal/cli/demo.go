@@ -54,7 +54,10 @@ and dumped with threads (each .bd section loaded as it lands), tables of at
 least 0.5% share medium areas (BPC 64), the rest small areas (BPC 8). The
 production defaults of oedl plan and oedl run (--large 1GB, --medium 100MB,
 --threaded-dump-min 64MB) are for real databases; the demo prints the
-thresholds it used.`,
+thresholds it used.
+
+Its progress goes to stderr. It has no --json: what a script wants from it
+is the run, which oedl report --work DIR/work --json prints.`,
 		Example: `  go run ./cmd/oedl demo
   oedl demo --dir /tmp/demo --profile sports --scale 5MB --no-tui
   oedl demo --dir /tmp/demo --scale 500MB     # long enough for the ETA (shown after 20 s)`,
@@ -172,7 +175,7 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	fmt.Fprintf(w, "  db/target/            the new database, verified\n")
 	fmt.Fprintf(w, "  work/journal.jsonl    every job state change; work/logs/ every utility call\n")
 	fmt.Fprintf(w, "  work/verify.json      per-table counts before and after, and their checksums\n")
-	fmt.Fprintf(w, "next:\n  oedl status --work %s\n  oedl verify --before %s --after %s\n  oedl estimate --plan %s\n",
+	fmt.Fprintf(w, "next:\n  oedl status --work %s\n  oedl report --work %[1]s --json\n  oedl verify --before %s --after %s\n  oedl estimate --plan %s\n",
 		work, filepath.Join(work, run.SourceAnalysis), filepath.Join(work, run.TargetAnalysis), planDir)
 	return nil
 }

@@ -20,6 +20,7 @@ type ReportOptions struct {
 	Work  string
 	HTML  string // extra copy of report.html, e.g. for mailing
 	Hosts string // hosts file: each host's role and address in the Hosts section
+	JSON  bool   // the report's data on stdout instead of the files' names
 }
 
 // NewCmdReport builds `oedl report`.
@@ -34,15 +35,21 @@ no script, nothing fetched): the verdict, record counts table by table, timings
 per phase and per table, the slowest tables, the critical path, throughput over
 time and a Gantt chart of the jobs as they ran. It works on a run that is still
 going or was interrupted; the verdict then says so. It exits 1 when the verdict
-is not OK, so scripts can gate on it.`,
+is not OK, so scripts can gate on it.
+
+With --json the data report.md is made from goes to stdout as one JSON
+object (its shape is in docs/run.md), and nothing else does; report.md and
+report.html are written all the same.`,
 		Example: `  oedl report --work work/
-  oedl report --work work/ --html /tmp/migration-sports.html`,
+  oedl report --work work/ --html /tmp/migration-sports.html
+  oedl report --work work/ --json | jq '.verdict.state, .phases'`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return reportRun(opts) },
 	}
 	cmd.Flags().StringVar(&opts.Work, "work", "", "work directory of the run")
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "also write the HTML report to FILE")
 	cmd.Flags().StringVar(&opts.Hosts, "hosts", "", "hosts file of the run: each host's role and ssh destination in the report's Hosts section (docs/hosts.md)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "the report's data as JSON on stdout (still writes report.md and report.html)")
 	return cmd
 }
 
@@ -85,6 +92,12 @@ func reportRun(opts *ReportOptions) error {
 			return err
 		}
 	}
+	if opts.JSON {
+		if err := report.WriteJSON(opts.IO.Out, d); err != nil {
+			return err
+		}
+		return reportExit(d)
+	}
 	w := opts.IO.ErrOut
 	if d.Verdict.OK {
 		fmt.Fprintln(w, d.Verdict.Headline)
@@ -96,6 +109,11 @@ func reportRun(opts *ReportOptions) error {
 	if opts.HTML != "" {
 		fmt.Fprintln(opts.IO.Out, opts.HTML)
 	}
+	return reportExit(d)
+}
+
+// reportExit: 1 when the verdict is not OK, so scripts can gate on it.
+func reportExit(d report.Data) error {
 	if !d.Verdict.OK {
 		return &ExitError{Code: ExitFailed, Err: errors.New(d.Verdict.Headline)}
 	}

@@ -88,3 +88,30 @@ func TestReportCommandExitCodes(t *testing.T) {
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, errOut, "journal.jsonl")
 }
+
+// --json: stdout is the one JSON object and nothing else (the files'
+// names are not printed), with the exit code of the verdict as without it.
+func TestReportCommandJSON(t *testing.T) {
+	for _, tc := range []struct {
+		lost  int64
+		code  int
+		state string
+	}{
+		{0, ExitOK, "verified"},
+		{1, ExitFailed, "mismatch"},
+	} {
+		dir := reportWork(t, tc.lost)
+		code, out, errOut := runReport(t, "--work", dir, "--json")
+		require.Equal(t, tc.code, code, errOut)
+		var got report.JSON
+		dec := json.NewDecoder(bytes.NewBufferString(out))
+		dec.DisallowUnknownFields()
+		require.NoError(t, dec.Decode(&got), out)
+		assert.False(t, dec.More(), "one object on stdout, nothing after it")
+		assert.Equal(t, tc.state, got.Verdict.State)
+		require.Len(t, got.Tables, 1)
+		assert.Equal(t, int64(5000-tc.lost), *got.Tables[0].RecordsAfter)
+		assert.NotContains(t, out, report.MarkdownFile)
+		assert.FileExists(t, filepath.Join(dir, report.MarkdownFile), "report.md is written with --json too")
+	}
+}

@@ -79,9 +79,16 @@ acted on. After a crash, kill -9, Ctrl-C or a failed job, run again with
 --resume: done work is skipped when its outputs prove it, and a storage area
 that a load left half-filled is truncated and all its tables loaded again.
 
+A resume continues with the same --source, --target and --plan: other ones
+are refused (exit 2). A second run on a target another run is writing is
+refused once its preflight has proven the target's files (exit 3, naming
+the other run's work directory).
+
 EXIT STATUS
-  0 verified; 1 a job failed or the counts differ; 2 bad usage or input;
-  3 a precondition (DLC, database in use, disk space); 130 interrupted.`,
+  0 verified; 1 a job failed or the counts differ; 2 bad usage or input
+  (a --resume with other inputs than its journal's); 3 a precondition (DLC,
+  database in use, disk space, the target in another run's hands);
+  130 interrupted.`,
 		Example: `  oedl run --source /db/prod --target /db/new/prod --plan plan/ --work work/
   oedl run --source /db/prod --target /db/new/prod --plan plan/ --work work/ --resume
   oedl run ... --no-tui --dump-jobs 8 --load-jobs 4 > run.log`,

@@ -36,16 +36,22 @@ var lockedHere = struct {
 
 func lockWork(work string) (func(), error) {
 	path := filepath.Join(work, LockFile)
+	return lockPath(path, fmt.Sprintf("%d\n", os.Getpid()), func() error {
+		data, _ := os.ReadFile(path)
+		return precondition("another oedl (pid %s) is running in %s: watch it with oedl status --work %s",
+			strings.TrimSpace(string(data)), work, work)
+	})
+}
+
+// lockPath takes the POSIX lock of the file at path for this process
+// (LockFile says why POSIX), writes stamp into it once it holds it, and
+// returns busy() when another process, or this one, holds it already.
+func lockPath(path, stamp string, busy func() error) (func(), error) {
 	// O_NOFOLLOW: the lock is truncated below; through a link it would
 	// truncate whatever the link leads to.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, err
-	}
-	busy := func() error {
-		data, _ := os.ReadFile(path)
-		return precondition("another oedl (pid %s) is running in %s: watch it with oedl status --work %s",
-			strings.TrimSpace(string(data)), work, work)
 	}
 	key, err := fileKey(f)
 	if err != nil {
@@ -65,7 +71,7 @@ func lockWork(work string) (func(), error) {
 	}
 	lockedHere.m[key] = true
 	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(fmt.Sprintf("%d\n", os.Getpid())), 0)
+	_, _ = f.WriteAt([]byte(stamp), 0)
 	return func() {
 		lockedHere.Lock()
 		defer lockedHere.Unlock()

@@ -131,6 +131,12 @@ func (r *runner) proveTargetFiles(ctx context.Context, view manifest.FS, st *ope
 	if r.proof, err = r.proveTarget(view, st, source, resumed); err != nil {
 		return "", err
 	}
+	// The target's lock, once the proof says its files may be written
+	// (never beside the source, never over a prepared target that is
+	// refused), and before anything is written there (targetlock.go).
+	if err := r.lockTarget(); err != nil {
+		return "", err
+	}
 	// A kept preparation's proof has just checked the target's holder.
 	if exists(r.cfg.Target+manifest.SuffixControl) && r.prepared == nil {
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {

@@ -96,6 +96,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		}
 	}
 	r := &runner{cfg: c, servedByUs: map[string]bool{}, externallyServed: map[string]bool{}, prepareOnly: true}
+	defer r.releaseTarget()
 	if r.log, err = OpenWorkLog(c.logPath("prepare")); err != nil {
 		return nil, err
 	}

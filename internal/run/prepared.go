@@ -85,22 +85,15 @@ func foldPrepare(recs []journal.Record) prepareState {
 
 // matches refuses a preparation made for another plan, source or target.
 func (s prepareState) matches(c *Config, planHash string) error {
-	path := c.work(journal.PrepareFileName)
-	switch {
-	case s.started == 0:
+	if s.started == 0 {
 		return nil
-	case s.plan != planHash:
-		return precondition("%s prepared the target for another plan: use the plan it was prepared with, or a new --work directory", path)
-	case s.target != c.Target:
-		return precondition("%s prepared %s, not %s", path, s.target, c.Target)
-	case s.source != c.Source:
-		return precondition("%s prepared a target for the source %s, not %s", path, s.source, c.Source)
 	}
-	return nil
+	return otherInputs(c.work(journal.PrepareFileName), "preparation", s.plan, planHash, s.source, c.Source, s.target, c.Target)
 }
 
 // readPrepared is the finished preparation in c.Work, nil when there is
-// none; an unfinished one, or one for another plan, is a precondition.
+// none; an unfinished one is a precondition, one for other inputs bad
+// usage (otherInputs).
 func readPrepared(c *Config, planHash string) (*preparedTarget, error) {
 	recs, err := journal.Read(c.work(journal.PrepareFileName))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(recs) == 0) {

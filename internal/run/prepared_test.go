@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -37,6 +38,8 @@ func TestFoldPrepare(t *testing.T) {
 		createDone bool
 		wantErr    string // from matches, for plan "hash", /db/src -> /db/tgt
 		plan       string
+		// source and target given, when not those prepared
+		source, target string
 	}{
 		{name: "none", plan: "hash"},
 		{name: "killed before create-target", recs: []journal.Record{prepRec(journal.PrepareJob, journal.Started)}, plan: "hash"},
@@ -50,20 +53,25 @@ func TestFoldPrepare(t *testing.T) {
 			prepRec(journal.PrepareJob, journal.Started), prepRec(create, journal.Done), prepRec(journal.PrepareJob, journal.Done),
 			prepRec(journal.PrepareJob, journal.Started), prepRec(create, journal.Started)}},
 		{name: "another plan", plan: "other", recs: []journal.Record{prepRec(journal.PrepareJob, journal.Started)},
-			wantErr: "for another plan"},
+			wantErr: "gives another --plan"},
+		{name: "another source", plan: "hash", source: "/db/other", recs: []journal.Record{prepRec(journal.PrepareJob, journal.Started)},
+			wantErr: "gives --source /db/other, not /db/src"},
+		{name: "another target", plan: "hash", target: "/db/other", recs: []journal.Record{prepRec(journal.PrepareJob, journal.Started)},
+			wantErr: "gives --target /db/other, not /db/tgt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := foldPrepare(tt.recs)
 			assert.Equal(t, tt.finished, s.done != nil, "finished")
 			assert.Equal(t, tt.createDone, s.createDone, "create-target stands")
-			err := s.matches(&Config{Work: "/w", Source: "/db/src", Target: "/db/tgt"}, tt.plan)
+			c := &Config{Work: "/w", Source: cmp.Or(tt.source, "/db/src"), Target: cmp.Or(tt.target, "/db/tgt")}
+			err := s.matches(c, tt.plan)
 			if tt.wantErr == "" {
 				assert.NoError(t, err)
 				return
 			}
-			var pe *PreconditionError
-			require.ErrorAs(t, err, &pe)
+			var ue *UsageError
+			require.ErrorAs(t, err, &ue, "other inputs are bad usage, exit 2")
 			assert.Contains(t, err.Error(), tt.wantErr)
 		})
 	}

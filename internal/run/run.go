@@ -48,6 +48,9 @@ type runner struct {
 	log              *os.File // logs/run.log: calls made outside the graph
 	servedByUs       map[string]bool
 	externallyServed map[string]bool
+	// unlockTarget drops the target's lock (targetlock.go); nil until the
+	// preflight has taken it.
+	unlockTarget func()
 	// resumeKeepsTarget: the journal proves the target was created, so a
 	// resume continues into it instead of refusing it as existing.
 	resumeKeepsTarget bool
@@ -191,6 +194,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		return nil, none, err
 	}
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
+	defer r.releaseTarget()
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
@@ -598,14 +602,8 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		return nil
 	}
 	first := rp.Runs[0]
-	if first.Plan != "" && first.Plan != planHash {
-		return precondition("the plan differs from the one the journal's run started with: resume with the same --plan, or start again in a new --work directory")
-	}
-	if first.Source != "" && first.Source != c.Source {
-		return precondition("the journal's run reads %s, not %s", first.Source, c.Source)
-	}
-	if first.Target != "" && first.Target != c.Target {
-		return precondition("the journal's run writes %s, not %s", first.Target, c.Target)
+	if err := otherInputs(c.work(journal.FileName), "run", first.Plan, planHash, first.Source, c.Source, first.Target, c.Target); err != nil {
+		return err
 	}
 	if s := first.Settings; s != nil {
 		c.DumpJobs, c.LoadJobs = int(s["dump_jobs"]), int(s["load_jobs"])
@@ -616,6 +614,30 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.TuneTarget = s["tune_target"] == 1
 	}
 	return nil
+}
+
+// otherInputs refuses a command that names another --plan, --source or
+// --target than the journal at path was begun with (an empty journalled
+// value: an older journal that did not record it). It is bad usage, exit
+// 2, not a precondition: nothing on the machine is to be changed, the
+// command line is, and the same command would be refused for ever
+// (docs/decisions.md "A resume that names other inputs").
+func otherInputs(path, what, plan, givenPlan, source, givenSource, target, givenTarget string) error {
+	var diff []string
+	if plan != "" && plan != givenPlan {
+		diff = append(diff, "another --plan (its plan.json differs from the one the "+what+" began with)")
+	}
+	if source != "" && source != givenSource {
+		diff = append(diff, fmt.Sprintf("--source %s, not %s", givenSource, source))
+	}
+	if target != "" && target != givenTarget {
+		diff = append(diff, fmt.Sprintf("--target %s, not %s", givenTarget, target))
+	}
+	if len(diff) == 0 {
+		return nil
+	}
+	return &UsageError{Err: fmt.Errorf("%s holds a %s of other inputs: this command gives %s; give the --plan, --source and --target it began with to continue it, or a new --work directory for these",
+		path, what, strings.Join(diff, ", "))}
 }
 
 // dispatchSink passes the dispatcher's events on under stable job IDs,

@@ -172,8 +172,16 @@ func runMprosrv(p *proc) int {
 	disconnectUsers(paths)
 	// Its helpers end with it (a record a kill -9 leaves names a dead pid).
 	_ = os.Remove(servedStatePath(paths))
-	lease.Release()
+	// Every write of the broker comes before it lets DB.lk go, since
+	// proshut returns at that moment and whoever called it may then
+	// remove the database's directory or the state directory: a test's
+	// cleanup did, and failed "directory not empty" under load, the (334)
+	// line reopening DB.lg (O_CREATE) after proshut had returned (strace:
+	// the openat came after the unlink of DB.lk). The virtual disk's last
+	// counters go to the state directory here for the same reason.
 	logLine(paths.Log(), "BROKER", "(334) Multi-user session end.")
+	p.env.close()
+	lease.Release()
 	return exitOK
 }
 

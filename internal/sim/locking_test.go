@@ -284,3 +284,22 @@ func TestProshutDisconnectsUsers(t *testing.T) {
 	r := env.run(t, nil, "", "proutil", db, "-C", "holder")
 	assert.Equal(t, 0, r.code, "nobody holds the database: %s", r.out)
 }
+
+// proshut returns once the broker has let the database go, and the broker
+// writes nothing after that: whoever called proshut may remove the
+// database's directory (a test's cleanup did, and once failed "directory
+// not empty" when the broker's last log line landed after proshut). The
+// old order failed only when the broker lost the CPU between the two, so
+// this catches a regression under load, not every run; strace showed it.
+func TestProshutReturnsAfterTheBrokersLastWrite(t *testing.T) {
+	env, db := smallDB(t)
+	lg := store.PathsFor(db).Log()
+	for round := range 5 {
+		env.ok(t, "proserve", db)
+		env.ok(t, "proshut", db, "-by")
+		data, err := os.ReadFile(lg)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		assert.Contains(t, lines[len(lines)-1], "(334)", "round %d: the broker's session end is logged before proshut returns", round)
+	}
+}
