@@ -88,6 +88,9 @@ type JSONPart struct {
 	Name string        `json:"name"`
 	Time time.Duration `json:"time_ns"`
 	Note string        `json:"note,omitempty"`
+	// Weak: the disk's bandwidth was unknown, every job counted at its
+	// calls only; no ratio to it means anything (truebound.Bound.Weak).
+	Weak bool `json:"weak,omitempty"`
 }
 
 // JSONPreparation is the `oedl prepare` done before the window.
@@ -199,7 +202,7 @@ func ToJSON(d Data) JSON {
 	}
 	if d.TrueBound != nil {
 		m := d.TrueBound.Max()
-		j.TrueBound = &JSONPart{Name: m.Name, Time: m.Time, Note: m.Note}
+		j.TrueBound = &JSONPart{Name: m.Name, Time: m.Time, Note: m.Note, Weak: d.TrueBound.Weak}
 	}
 	if p := d.Preparation; p != nil {
 		j.Preparation = &JSONPreparation{Start: p.Start, End: p.End, CreateTarget: p.CreateTarget}
