@@ -444,7 +444,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// the run loads a batch, into a fresh served scratch: what each table
 	// costs a load beyond one start-up and its data (its indexes
 	// deactivated, under the schema lock: Model.LoadTableSec).
-	batch, batchTables, err := c.batchLoad(ctx, c.scratchPath(c.cfg.Streams+4), tables[1:], &served)
+	batch, err := c.batchLoad(ctx, c.scratchPath(c.cfg.Streams+4), tables[1:], &served)
 	if err != nil {
 		return nil, err
 	}
@@ -498,7 +498,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.samples = append(c.samples, smallDumps, both[0], both[1])
 	c.samples = append(c.samples, bi[0], batch)
 	c.fitLoadKeyFactor(m, tables[1:], bi[0], queue.LoadJobs)
-	c.notes = append(c.notes, fitLoadTableSec(m, batch, batchTables))
+	c.notes = append(c.notes, fitLoadTableSec(m, batch, loadsOf(tables[1:], loads)))
 	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 2 idxbuilds)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)
 	m.Uncertainty.Residuals = c.residuals(m, dumps, loads)

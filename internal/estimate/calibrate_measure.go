@@ -365,10 +365,10 @@ func (c *calibrator) fixedExtentCost(ctx context.Context) (extentCost, error) {
 // batchLoad loads the tables in one -dumplist call into a fresh served
 // scratch, as oedl run loads a batch: one start-up for all of them, and
 // whatever each table costs again (fitLoadTableSec). It returns the
-// call's sample and the number of tables it loaded.
-func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleTable, served *[]string) (sample, int, error) {
+// call's sample.
+func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleTable, served *[]string) (sample, error) {
 	if err := c.servedScratch(ctx, db, served); err != nil {
-		return sample{}, 0, err
+		return sample{}, err
 	}
 	var files []string
 	var s sample
@@ -383,14 +383,30 @@ func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleT
 	s.Job = fmt.Sprintf("%d small loads in one -dumplist call", len(files))
 	list := filepath.Join(c.dir, "batch.lst")
 	if err := os.WriteFile(list, []byte(strings.Join(files, "\n")+"\n"), 0o644); err != nil {
-		return sample{}, 0, err
+		return sample{}, err
 	}
 	res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(db, "", openedge.LoadOptions{Dumplist: list})})
 	if err != nil {
-		return sample{}, 0, err
+		return sample{}, err
 	}
 	s.Wall, s.CPU, s.IO = res.Elapsed.Seconds(), cpu, io
-	return s, len(files), nil
+	return s, nil
+}
+
+// loadsOf picks, from the single loads (one call a table), those of
+// tables with a dump file: the tables batchLoad loads in one call.
+func loadsOf(tables []*sampleTable, loads []sample) []sample {
+	byJob := make(map[string]sample, len(loads))
+	for _, l := range loads {
+		byJob[l.Job] = l
+	}
+	var out []sample
+	for _, t := range tables {
+		if l, ok := byJob["load "+t.name]; ok && t.file != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // fastest times call twice and keeps the faster: a neighbour's burst of
