@@ -20,6 +20,22 @@ import (
 // the loads around it wait. One area per batch: a batch that fails is
 // repaired as a failed load is, by truncating its area and loading every
 // table placed in it again.
+//
+// Why one start-up's worth, not four: a batch loads its tables one after
+// the other, each committed before the next (a waited BI write), so its
+// span is the sum of its members' data and commits, while the same tables
+// loaded alone share the load slots and the disk side by side. On a
+// saturated disk every stream gets its share and every waited request
+// queues behind the others', so that sum stretches with the contention:
+// seed003 40MB at 10 MiB/s (docs/benchmarks/run.md, "A batch's span"),
+// batches of 32 tables took about 5.6 s with 0.04 MiB in them and about
+// 2.7 s more per MiB: 22-26 s with 7-10 MiB (one to three tables of
+// 0.8-4.2 MiB among small ones), longer than the largest table's load
+// alone (11 MiB, 15 s). With at most one start-up's worth of data in a batch, what
+// a batch adds to the span of its largest table is at most what the
+// batch saves (one start-up), and two tables each near the limit load
+// side by side instead of in a row (the plan lists tables largest first,
+// so the largest small table of an area then loads alone).
 
 // Member is one table of a load batch.
 type Member struct {
@@ -44,8 +60,9 @@ type BatchOptions struct {
 // output and its retry after a failure stay small.
 const DefaultBatchTables = 32
 
-// BatchFactor is how many start-ups' worth of data a batch may hold.
-const BatchFactor = 4
+// BatchFactor is how many start-ups' worth of data a batch may hold (see
+// the package's note on load batches for why one).
+const BatchFactor = 1
 
 // StartupBytes is the size of table whose load cost prices at twice an
 // empty table's: below it, start-up is most of a load. It is read from

@@ -48,8 +48,15 @@ func TestBatches(t *testing.T) {
 			BatchOptions{TableMax: 100, MaxTables: 2}, nil, [][]string{{"A", "PUB.a", "PUB.b"}, {"A", "PUB.c", "PUB.d"}}},
 		{"at most BatchMax bytes", placements(tbl("a", "A", 60), tbl("b", "A", 60), tbl("c", "A", 60), tbl("d", "A", 10)),
 			BatchOptions{TableMax: 100, BatchMax: 130}, nil, [][]string{{"A", "PUB.a", "PUB.b"}, {"A", "PUB.c", "PUB.d"}}},
-		{"BatchMax defaults to BatchFactor start-ups", placements(tbl("a", "A", 100), tbl("b", "A", 100), tbl("c", "A", 100), tbl("d", "A", 100), tbl("e", "A", 100)),
-			BatchOptions{TableMax: 100}, nil, [][]string{{"A", "PUB.a", "PUB.b", "PUB.c", "PUB.d"}}},
+		// One start-up's worth of data a batch (BatchFactor): four, as
+		// before, put a, b, c, d and e in one batch.
+		{"BatchMax defaults to one start-up's worth", placements(tbl("a", "A", 60), tbl("b", "A", 30), tbl("c", "A", 60), tbl("d", "A", 10), tbl("e", "A", 30)),
+			BatchOptions{TableMax: 100}, nil, [][]string{{"A", "PUB.a", "PUB.b"}, {"A", "PUB.c", "PUB.d", "PUB.e"}}},
+		// The plan lists tables largest first: two tables near the limit
+		// are not loaded one after the other in one call (seed003's
+		// gltmp_det and glec_det), the largest loads alone.
+		{"two tables near the limit never share a batch", placements(tbl("gltmp", "A", 80), tbl("glec", "A", 60), tbl("x", "A", 5), tbl("y", "A", 5)),
+			BatchOptions{TableMax: 100}, nil, [][]string{{"A", "PUB.glec", "PUB.x", "PUB.y"}}},
 		{"skipped tables stay out", placements(tbl("a", "A", 10), tbl("t", "A", 10), tbl("b", "A", 10)),
 			BatchOptions{TableMax: 100}, func(p plan.Placement) bool { return p.Table == "PUB.t" }, [][]string{{"A", "PUB.a", "PUB.b"}}},
 		{"empty tables batch too", placements(tbl("a", "A", 0), tbl("b", "A", 0)),
