@@ -89,7 +89,8 @@ type JSONPart struct {
 	Time time.Duration `json:"time_ns"`
 	Note string        `json:"note,omitempty"`
 	// Weak: the disk's bandwidth was unknown, every job counted at its
-	// calls only; no ratio to it means anything (truebound.Bound.Weak).
+	// calls only, and the CPU does not bind; no ratio to it means anything
+	// (truebound.Bound.WeakMax).
 	Weak bool `json:"weak,omitempty"`
 }
 
@@ -202,7 +203,7 @@ func ToJSON(d Data) JSON {
 	}
 	if d.TrueBound != nil {
 		m := d.TrueBound.Max()
-		j.TrueBound = &JSONPart{Name: m.Name, Time: m.Time, Note: m.Note, Weak: d.TrueBound.Weak}
+		j.TrueBound = &JSONPart{Name: m.Name, Time: m.Time, Note: m.Note, Weak: d.TrueBound.WeakMax()}
 	}
 	if p := d.Preparation; p != nil {
 		j.Preparation = &JSONPreparation{Start: p.Start, End: p.End, CreateTarget: p.CreateTarget}

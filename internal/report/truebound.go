@@ -61,7 +61,7 @@ func trueBoundFact(d Data) string {
 	}
 	outage := d.Ended.Sub(d.Started)
 	fact := fmt.Sprintf("%s, any schedule of this work (%s: %s); the outage is %.2fx it", units.FormatDuration(m.Time), m.Name, m.Note, d.TrueBound.Ratio(outage))
-	if d.TrueBound.Weak {
+	if d.TrueBound.WeakMax() {
 		// Calls alone: a floor, not a measure of how close the run came to
 		// the limit, so no ratio (a 176x would read as a verdict).
 		fact = fmt.Sprintf("at least %s, any schedule of this work (%s: %s): a weak bound, since a run does not record its disk's bandwidth (scripts/bench, which sets the disk, states the bound with it)", units.FormatDuration(m.Time), m.Name, m.Note)

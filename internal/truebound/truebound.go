@@ -148,9 +148,15 @@ type Bound struct {
 	// Weak: the disk's bandwidth was not known, so every job counted
 	// only its utility calls. The bound still holds, but it says little
 	// about how close a run came to the limit: no ratio should be drawn
-	// from it (the run report's case; scripts/bench knows its disk).
+	// from it (the run report's case; scripts/bench knows its disk),
+	// unless the CPU binds (WeakMax).
 	Weak bool
 }
+
+// WeakMax tells whether the true lower bound is a floor of calls only: a
+// weak bound whose largest part is not the CPU's, which needs no
+// bandwidth (the utilities' CPU time over the cores holds as measured).
+func (b Bound) WeakMax() bool { return b.Weak && b.Max().Name != b.CPU.Name }
 
 // Parts lists the bounds in a fixed order.
 func (b Bound) Parts() []Part { return []Part{b.Chain, b.Disk, b.CPU, b.Serial} }

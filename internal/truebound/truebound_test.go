@@ -179,6 +179,10 @@ func TestWeakWithoutBandwidth(t *testing.T) {
 	tables := []Table{{Name: "PUB.a", Bytes: 1 << 20, Data: 1 << 20, Dump: time.Second, Load: time.Second}}
 	assert.True(t, Compute(Inputs{Tables: tables}).Weak)
 	assert.False(t, Compute(Inputs{Tables: tables, DiskBytesPerSec: 10 << 20}).Weak)
+	assert.True(t, Compute(Inputs{Tables: tables}).WeakMax(), "the calls bind: a floor")
+	cpuBound := Compute(Inputs{Tables: tables, CPU: time.Minute, Cores: 2})
+	assert.Equal(t, "cpu", cpuBound.Max().Name)
+	assert.False(t, cpuBound.WeakMax(), "the CPU's part needs no bandwidth: the demo's run report")
 }
 
 func TestFromJournal(t *testing.T) {
