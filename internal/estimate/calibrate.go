@@ -398,7 +398,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// other (their start-up's disk traffic, fitted below).
 	queue := DefaultStrategy(c.cfg.Hardware)
 	dumpQueue := func(dir string) sampleQueue {
-		return sampleQueue{what: "dump", dir: dir, slots: queue.DumpJobs, tables: tables[1:], argv: func(t *sampleTable, dir string) []string {
+		return sampleQueue{what: "dumps", dir: dir, slots: queue.DumpJobs, tables: tables[1:], argv: func(t *sampleTable, dir string) []string {
 			return openedge.DumpArgs(c.scratchPath(0), t.name, dir, openedge.DumpOptions{})
 		}}
 	}
@@ -416,7 +416,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	if err := c.servedScratch(ctx, db2, &served); err != nil {
 		return nil, err
 	}
-	both, err := c.concurrent(ctx, sampleQueue{what: "load", dir: "load3", slots: queue.LoadJobs, tables: tables[1:],
+	both, err := c.concurrent(ctx, sampleQueue{what: "loads", dir: "load3", slots: queue.LoadJobs, tables: tables[1:],
 		argv: func(t *sampleTable, _ string) []string { return openedge.LoadArgs(db2, t.file, openedge.LoadOptions{}) }},
 		dumpQueue("dump4"))
 	if err != nil {
@@ -432,7 +432,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	if err := c.servedScratch(ctx, biDB, &served); err != nil {
 		return nil, err
 	}
-	bi, err := c.concurrent(ctx, sampleQueue{what: "load with build indexes", dir: "load4", slots: queue.LoadJobs, tables: tables[1:],
+	bi, err := c.concurrent(ctx, sampleQueue{what: "loads with build indexes", dir: "load4", slots: queue.LoadJobs, tables: tables[1:],
 		argv: func(t *sampleTable, _ string) []string {
 			return openedge.LoadArgs(biDB, t.file, openedge.LoadOptions{BuildIndexes: true, TempDir: filepath.Join(c.dir, "sort")})
 		}})

@@ -253,7 +253,7 @@ func (c *calibrator) concurrent(ctx context.Context, queues ...sampleQueue) ([]s
 	start := time.Now()
 	for qi, q := range queues {
 		s := &out[qi]
-		s.Job = fmt.Sprintf("%d small %ss, %d at a time", len(q.tables), q.what, q.slots)
+		s.Job = fmt.Sprintf("%d small %s, %d at a time", len(q.tables), q.what, q.slots)
 		if len(queues) > 1 {
 			s.Job += ", beside the other queue"
 		}
