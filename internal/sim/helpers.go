@@ -150,15 +150,11 @@ func loadLogging(s *session, fs *flagSet, opts loadOptions) openedge.LoadLogging
 // fails as the utilities do: the database's absence, or (1423) when no
 // broker serves it (proshut, probiw, proapw).
 func (p *proc) broker(db string, modes ...store.LockMode) (store.Paths, *store.Holder, int) {
-	paths := store.PathsFor(db)
-	if !paths.Exists() {
-		return paths, nil, p.failErr(&store.NotFoundError{Path: paths.Control()})
+	h, paths, rc := holderOf(p, db)
+	if rc != 0 {
+		return paths, nil, rc
 	}
-	h, err := store.ReadHolder(paths)
-	if err != nil {
-		return paths, nil, p.failErr(err)
-	}
-	if h == nil || !h.Alive || !slices.Contains(modes, h.Mode) {
+	if h == nil || !slices.Contains(modes, h.Mode) {
 		return paths, nil, p.fail("1423", paths.Base)
 	}
 	return paths, h, 0
