@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/sim/store"
 )
 
 // The tests run the utilities as separate processes, as oedl does. The
@@ -192,4 +194,21 @@ func (f *fixtureSet) cleanup() {
 	for _, d := range f.dirs {
 		os.RemoveAll(d)
 	}
+}
+
+// heldDump starts a dump of Customer from the served db into dir that
+// hangs after its first record (a user that stays connected), and waits
+// until the broker counts it. exited receives the dump's end.
+func (d *dlcEnv) heldDump(t *testing.T, ctx context.Context, db, dir string) (cmd *exec.Cmd, exited <-chan error) {
+	t.Helper()
+	cmd = d.command(ctx, []string{"OESIM_FAULTS=dump:hang-after=1"}, "proutil", db, "-C", "dump", "Customer", dir)
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	p := store.PathsFor(db)
+	require.Eventually(t, func() bool {
+		users, _ := store.ConnectedUsers(p)
+		return len(users) == 1 && users[0] == cmd.Process.Pid
+	}, 30*time.Second, 5*time.Millisecond, "the held dump never connected")
+	return cmd, done
 }

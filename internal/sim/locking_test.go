@@ -261,15 +261,8 @@ func TestProshutDisconnectsUsers(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	client := env.command(ctx, []string{"OESIM_FAULTS=dump:hang-after=1"}, "proutil", db, "-C", "dump", "Customer", dir)
-	require.NoError(t, client.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- client.Wait() }()
+	client, exited := env.heldDump(t, ctx, db, dir)
 	p := store.PathsFor(db)
-	require.Eventually(t, func() bool {
-		users, _ := store.ConnectedUsers(p)
-		return len(users) == 1 && users[0] == client.Process.Pid
-	}, 30*time.Second, 5*time.Millisecond, "the dump never connected")
 
 	id, err := sysproc.Of(client.Process.Pid)
 	require.NoError(t, err)

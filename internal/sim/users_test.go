@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,15 +27,8 @@ func TestUserLimit(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	held := env.command(ctx, []string{"OESIM_FAULTS=dump:hang-after=1"}, "proutil", db, "-C", "dump", "Customer", dir)
-	require.NoError(t, held.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- held.Wait() }()
+	held, exited := env.heldDump(t, ctx, db, dir)
 	p := store.PathsFor(db)
-	require.Eventually(t, func() bool {
-		users, _ := store.ConnectedUsers(p)
-		return len(users) == 1
-	}, 30*time.Second, 5*time.Millisecond, "the held dump never connected")
 
 	denied := filepath.Join(env.work, "denied")
 	require.NoError(t, os.MkdirAll(denied, 0o755))
