@@ -121,12 +121,22 @@ func (st *dfStmt) setOption(kw, value, after string) error {
 // replaceToken rewrites one token of line li into a new buffer (the line
 // may share the bytes read); the other bytes of the line are copied as
 // they were. Replacing a whole token by a quoted string keeps the line one
-// logical line, whatever the string holds.
+// logical line, whatever the string holds. A token the lexer split from a
+// quoted neighbour with no blank between (`AREA 0""`: the word 0, then the
+// string "") gets a blank on that side: the quoted text written against
+// the neighbour's quote would read as one string with an escaped quote
+// (`"0"""` is the string 0").
 func (st *dfStmt) replaceToken(li int, t dfTok, text string) {
 	old := st.lines[li]
-	raw := make([]byte, 0, len(old.raw)-(t.end-t.off)+len(text))
+	raw := make([]byte, 0, len(old.raw)-(t.end-t.off)+len(text)+2)
 	raw = append(raw, old.raw[:t.off]...)
+	if t.off > 0 && old.raw[t.off-1] == '"' {
+		raw = append(raw, ' ')
+	}
 	raw = append(raw, text...)
+	if t.end < len(old.raw) && old.raw[t.end] == '"' {
+		raw = append(raw, ' ')
+	}
 	raw = append(raw, old.raw[t.end:]...)
 	st.lines[li] = dfLine{raw: raw, line: old.line}
 }
