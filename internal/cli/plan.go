@@ -69,8 +69,9 @@ layout for the target database, with a reason for every decision:
   target.pf     startup parameters, each with its reason, and the idxbuild ones
   plan.json     all of it for oedl run and oedl estimate
 
-With --source, oedl runs proutil tabanalys and dumps the .df itself. Nothing is
-written unless the whole plan is valid.`,
+With --source, oedl runs proutil dbanalys (tabanalys with the indexes' sizes,
+which size the index areas and idxbuild's sort) and dumps the .df itself.
+Nothing is written unless the whole plan is valid.`,
 		Example: `  # from a report and a .df
   oedl plan --tabanalys prod.tba --df prod.df -o plan/
 
@@ -88,7 +89,7 @@ written unless the whole plan is valid.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Tabanalys, "tabanalys", "", "tabanalys or dbanalys report of the source, or its -csoutput DB.tab.txt")
 	f.StringVar(&opts.DF, "df", "", "the source .df (needed for target.df and LOB areas)")
-	f.StringVar(&opts.Source, "source", "", "source database: run tabanalys and dump the .df from it")
+	f.StringVar(&opts.Source, "source", "", "source database: run dbanalys and dump the .df from it")
 	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory for --source (default $DLC)")
 	f.StringVarP(&opts.Out, "out", "o", "", "plan directory to write (replaced if it holds an earlier plan)")
 	f.IntVar(&opts.BlockSize, "block-size", plan.DefaultBlockSize, "target database block size: 1024, 2048, 4096 or 8192")
@@ -104,7 +105,7 @@ written unless the whole plan is valid.`,
 	f.StringVar(&opts.Memory, "memory", "", "memory of the target machine, e.g. 64GB (default: this machine's)")
 	f.StringVar(&opts.Target, "target", "", "target database path the extents are laid out for")
 	f.BoolVar(&opts.JSON, "json", false, "print plan.json on stdout")
-	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: run tabanalys and dump the .df on the source host over ssh, and lay the extents out for the target host's database (docs/hosts.md)")
+	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: run dbanalys and dump the .df on the source host over ssh, and lay the extents out for the target host's database (docs/hosts.md)")
 	return cmd
 }
 
@@ -305,10 +306,15 @@ func readDF(path string) (*openedge.DF, error) {
 	return df, nil
 }
 
-// sourceInput runs tabanalys and the .df dump against --source (or the
+// sourceInput runs dbanalys and the .df dump against --source (or the
 // source host of --hosts), through the same utilities a DBA would run, and
-// keeps both outputs in the plan directory (source.tba, source.df) so that
-// the plan can be audited.
+// keeps both outputs in the plan directory (source.dba, source.df) so that
+// the plan can be audited. dbanalys, not tabanalys: its index section gives
+// each table's index bytes, which size the index areas' extents, the sort
+// space the preflight checks and idxbuild's key work in the estimate; a
+// plan from tabanalys alone guesses them (docs/decisions.md, "The plan
+// from the source runs dbanalys"). The plan is made before the outage, so
+// the longer scan costs no outage time.
 func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.DF, []plan.File, error) {
 	var in plan.Input
 	ps, err := opts.planSource()
@@ -341,16 +347,16 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	defer func() { _ = ps.fs.RemoveAll(context.WithoutCancel(ctx), tmp) }()
 	env := append([]string{"DLC=" + ps.dlc}, ps.env...)
 
-	res, err := ps.runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.TabanalysArgs(db, false, ""), Env: env, Dir: tmp})
+	res, err := ps.runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.ProutilArgs(db, "dbanalys"), Env: env, Dir: tmp})
 	if err != nil {
-		return in, nil, nil, FailedError(fmt.Errorf("%sproutil %s -C tabanalys: %w\n%s", ps.where, db, err, tail(res.Output)))
+		return in, nil, nil, FailedError(fmt.Errorf("%sproutil %s -C dbanalys: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
 	report := res.Output
-	name := db + " (proutil -C tabanalys)"
+	name := db + " (proutil -C dbanalys)"
 	if in.Analysis, err = openedge.ParseAnalysis(strings.NewReader(report), name); err != nil {
 		return in, nil, nil, FailedError(err)
 	}
-	in.AnalysisName = "source.tba"
+	in.AnalysisName = sourceAnalysisFile
 
 	dfPath := path.Join(tmp, "source.df")
 	res, err = ps.runner.Run(ctx, execx.Cmd{Path: progres, Env: env, Dir: tmp,
@@ -368,11 +374,14 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	}
 	in.DFTables, in.DFName = df.Tables(), "source.df"
 	extra := []plan.File{
-		{Name: "source.tba", Mode: 0o644, Data: []byte(report)},
+		{Name: sourceAnalysisFile, Mode: 0o644, Data: []byte(report)},
 		{Name: "source.df", Mode: 0o644, Data: dfData},
 	}
 	return in, df, extra, nil
 }
+
+// sourceAnalysisFile is the source's dbanalys report in the plan directory.
+const sourceAnalysisFile = "source.dba"
 
 // tail is the end of a utility's output, for an error message.
 func tail(out string) string {

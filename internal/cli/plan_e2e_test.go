@@ -54,6 +54,15 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 	}
 	require.Positive(t, classes[plan.ClassLarge], "the profile has large tables at this threshold: %v", classes)
 	require.Positive(t, classes[plan.ClassSmall], "%v", classes)
+	// The source's dbanalys gave every table's index bytes: they size the
+	// index areas and idxbuild's sort (a tabanalys would leave them 0).
+	assert.FileExists(t, filepath.Join(planDir, "source.dba"))
+	for _, tp := range p.Tables {
+		if tp.Records > 0 && tp.Indexes > 0 {
+			assert.Positive(t, tp.IndexBytes, "%s: index bytes from the source's dbanalys", tp.Table)
+		}
+	}
+	assert.Positive(t, p.Totals.IndexBytes)
 
 	// Build the target exactly as the plan says.
 	require.NoError(t, os.MkdirAll(filepath.Dir(tgt), 0o755))

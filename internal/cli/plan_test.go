@@ -177,7 +177,7 @@ func TestPlanSourcePreconditions(t *testing.T) {
 	}
 }
 
-// fakeUtilities answers proutil tabanalys with a report and _progres
+// fakeUtilities answers proutil dbanalys with a report and _progres
 // dump_df.p by writing a .df where -param says, as the real ones do.
 type fakeUtilities struct {
 	report []byte
@@ -215,7 +215,7 @@ func TestPlanSourceMode(t *testing.T) {
 	require.NoError(t, planRun(context.Background(), opts), stderr.String())
 
 	require.Len(t, fake.calls, 3)
-	assert.Equal(t, []string{"proutil", filepath.Join(dir, "prod"), "-C", "tabanalys"}, fake.calls[0])
+	assert.Equal(t, []string{"proutil", filepath.Join(dir, "prod"), "-C", "dbanalys"}, fake.calls[0])
 	assert.Equal(t, []string{"_progres", "-b", "-db", filepath.Join(dir, "prod"), "-p", "prodict/dump_df.p", "-param"}, fake.calls[1][:7])
 	// The source's files, for the check that no extent is planned onto
 	// them: prostrct list into a scratch file, never the default DB.st
@@ -223,10 +223,10 @@ func TestPlanSourceMode(t *testing.T) {
 	require.Len(t, fake.calls[2], 4)
 	assert.Equal(t, []string{"prostrct", "list", filepath.Join(dir, "prod")}, fake.calls[2][:3])
 	assert.NotEqual(t, filepath.Join(dir, "prod.st"), fake.calls[2][3])
-	for _, f := range []string{"target.st", "target.df", "source.tba", "source.df", "plan.json"} {
+	for _, f := range []string{"target.st", "target.df", "source.dba", "source.df", "plan.json"} {
 		assert.FileExists(t, filepath.Join(dir, "plan", f))
 	}
-	assert.Equal(t, mustRead(t, tba), mustRead(t, filepath.Join(dir, "plan", "source.tba")))
+	assert.Equal(t, mustRead(t, tba), mustRead(t, filepath.Join(dir, "plan", "source.dba")))
 }
 
 func mkdir(t *testing.T, parent, name string) string {
