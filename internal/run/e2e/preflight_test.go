@@ -230,7 +230,7 @@ func TestPreflightBadTargetDF(t *testing.T) {
 	badDF := filepath.Join(e.dir, "bad.df")
 	require.NoError(t, os.WriteFile(badDF, []byte(bad), 0o644))
 
-	r := e.oedl(nil, "plan", "--tabanalys", filepath.Join(e.fx.planDir, "source.tba"), "--df", badDF, "-o", filepath.Join(e.dir, "p"))
+	r := e.oedl(nil, "plan", "--tabanalys", filepath.Join(e.fx.planDir, "source.dba"), "--df", badDF, "-o", filepath.Join(e.dir, "p"))
 	require.Equal(t, 2, r.code, r.stderr)
 	assert.Regexp(t, `\Q`+badDF+`\E:\d+: "ADD FEILD" is not a \.df statement`, r.stderr)
 
