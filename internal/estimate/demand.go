@@ -114,6 +114,7 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 		table := math.Min(m.LoadTableSec, m.Load.startup())
 		f := m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())
 		cc.addLoadLogging(&f, float64(j.Records), float64(j.Bytes), m.Load.shape(float64(j.Bytes), cc.dst()))
+		cc.addMemberWaits(&f, j, cc.loadLog)
 		f.schema = table * loadTables(j)
 		w := jobWork{startup: m.Load.startup() - table, flows: []flowDemand{f}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
