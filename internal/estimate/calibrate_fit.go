@@ -540,8 +540,10 @@ func fitLoadTableSec(m *Model, batch sample, singles []sample) string {
 // after another: bisection on the simulation, which is monotone in it. 0
 // when the batch took no longer beside them than the model gives it with
 // its waited requests served at once; at most a second (a device that
-// holds a request longer is not queueing, it is stalled). It returns a
-// note for the report.
+// holds a request longer is not queueing, it is stalled). A figure beyond
+// the dump's own request time changes nothing in that simulation (a
+// request holds the device no longer than its service): the least one
+// that explains the batch is kept. It returns a note for the report.
 func fitDiskQueue(m *Model, tables []*sampleTable, measured sample, big *sampleTable, dumps int) string {
 	batch := &schedule.Job{Kind: schedule.KindLoadBatch}
 	for _, t := range tables {
