@@ -147,7 +147,15 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 	// database: a utility call more than the proserve and proshut timed.
 	m.FixedSec["serve"] += m.Load.StartupSec
 	m.FixedSec["shutdown"] += m.Load.StartupSec
-	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
+	// The preflight's checks of the source are utility calls one after
+	// another (internal/run/preflight.go: proutil -C holder, prostrct
+	// list, dump_df.p, proutil -C describe; the empty database's copy and
+	// describe run beside them), before the run's first event but inside
+	// its outage: 1.3 s of a 26.4 s run on seed003 at 150 ms a start-up,
+	// priced 0.1 s (docs/benchmarks/run.md, est-fifo). Verify is oedl's
+	// own Go code.
+	m.FixedSec["preflight"] = 0.1 + preflightSourceCalls*m.Load.StartupSec
+	m.FixedSec["verify"] = 0.1
 	return nil
 }
 
