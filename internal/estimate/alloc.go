@@ -43,6 +43,7 @@ func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 	limit := make([]float64, n)
 	demand := make([][nres]float64, n)
 	bound := make([][nres]float64, n) // rate each resource allows the stream
+	queued := queuedAhead(flows, d, iops, mbps)
 	for i, f := range flows {
 		disk := diskSeconds(f, d.serial, iops, mbps)
 		// The schema update computes while it holds the lock (oesim
@@ -63,6 +64,10 @@ func allocate(flows []*flowDemand, cores int, d *disk, credit bool) []float64 {
 		if d.latencyMs > 0 && f.waits > 0 {
 			wait = math.Max(wait, f.waits*d.latencyMs/1000/math.Max(1, f.qd))
 		}
+		// Each request it waits for is served after what the other
+		// streams queued before it (queuedAhead): waiting, not device
+		// time of its own.
+		wait += f.waits * queued[i] / math.Max(1, f.qd)
 		// A single stream computes and waits in turn; threads overlap the
 		// two, as much as f.overlap says (idxbuild's phases: the scan
 		// overlaps, the sort does not).
@@ -170,4 +175,38 @@ func diskSeconds(f *flowDemand, serial bool, iops, mbps float64) float64 {
 		return math.Max(b, o)
 	}
 	return b + o
+}
+
+// queuedAhead is, per stream, the device seconds a request it waits for
+// spends queued behind the other streams' requests. A device serves its
+// queue in arrival order (a serial one, and an SSD's or a volume's queue
+// alike): each other stream doing I/O has about one request queued, which
+// holds the device for its own service time (its device seconds per
+// operation), at most d.queueMs (a streaming request is cut at the
+// device's largest), and is there as often as that stream is doing I/O
+// rather than computing. Max-min sharing alone serves a stream that asks
+// little of the disk at once: a batch of tiny tables, whose commits and
+// .bd reads each wait, was forecast at a second where it took ten beside
+// fifty streams (docs/benchmarks/run.md, "FIFO").
+func queuedAhead(flows []*flowDemand, d *disk, iops, mbps float64) []float64 {
+	out := make([]float64, len(flows))
+	if d.queueMs <= 0 {
+		return out
+	}
+	hold := make([]float64, len(flows))
+	var all float64
+	for i, f := range flows {
+		disk := diskSeconds(f, d.serial, iops, mbps)
+		if disk <= 0 || f.ops <= 0 {
+			continue
+		}
+		perOp := math.Min(d.queueMs/1000, disk/f.ops)
+		busy := disk / (disk + f.cpu/math.Max(1, f.par) + f.schema)
+		hold[i] = perOp * busy
+		all += hold[i]
+	}
+	for i := range flows {
+		out[i] = math.Max(0, all-hold[i])
+	}
+	return out
 }

@@ -101,3 +101,42 @@ func waitedBytes(w openedge.LoadWrites, c openedge.LoadLogging) float64 {
 	}
 	return w.BIWaits*float64(block) + w.FlushedBytes
 }
+
+// addMemberWaits adds to a batch's stream what each of its tables after
+// the first waits for on its own (the load phase is priced per call: one
+// table's, whose own are in its measured traffic): the first block of its
+// .bd, read before its records go, and its commit (openedge.LoadLog.End):
+// its last BI block forced out (crash-safe) and, with no page writer, its
+// modified blocks flushed (their bytes are in the data already: one more
+// request). Few bytes, but each one a request the loader waits for, and
+// beside other streams each is served after their queued requests
+// (allocate, queuedAhead): a batch of 32 tiny tables is 64 to 96 of them.
+func (cc *costContext) addMemberWaits(f *flowDemand, j *schedule.Job, log openedge.LoadLogging) {
+	if j.Kind != schedule.KindLoadBatch || len(j.Members) < 2 {
+		return
+	}
+	one := cc.memberWaits(log)
+	n := float64(len(j.Members) - 1)
+	f.bytes += n * one.bytes
+	f.ops += n * one.ops
+	f.waits += n * one.waits
+}
+
+// memberWaits is what one table of a batch beyond the first waits for
+// (addMemberWaits), as a stream of its own.
+func (cc *costContext) memberWaits(log openedge.LoadLogging) flowDemand {
+	var f flowDemand
+	f.add(ioShape{read: cc.dstKB * 1024, readRandom: 1, randomKB: cc.dstKB}, &cc.disk)
+	if log.Integrity == openedge.CrashSafe {
+		bi := log.BIBlockBytes
+		if bi <= 0 {
+			bi = openedge.DefaultBIBlockBytes
+		}
+		f.add(ioShape{write: float64(bi), writeRandom: 1, randomKB: float64(bi) / 1024}, &cc.disk)
+		if !log.APW {
+			f.ops++
+			f.waits++
+		}
+	}
+	return f
+}

@@ -100,6 +100,9 @@ type calibrator struct {
 //     simulating those very queues;
 //     Then the small tables loaded as the queue runs loads into another
 //     scratch with "build indexes": its cost, for oedl run --build-indexes;
+//     Then once more in one call beside dumps of the large table, one
+//     after another: how long a request queued ahead of a waited one
+//     holds the device (Hardware.DiskQueueMs), fitted by simulating it;
 //  7. the large table loaded into Streams fresh scratch copies at once: the
 //     disk's ceiling and the per-request latency;
 //  8. tabanalys of the scratch.
@@ -449,6 +452,20 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, err
 	}
 
+	// 6d. The small tables in one call once more, into a fresh served
+	// scratch, while the large table is dumped from the first one, one
+	// dump after another, all along: what the batch's waited requests
+	// (each table's .bd and commit) wait behind a stream's queued ones
+	// (Hardware.DiskQueueMs).
+	besideDumps := 1
+	if len(dumps) > 0 && dumps[0].Wall > 0 {
+		besideDumps += int(math.Ceil(batch.Wall / dumps[0].Wall))
+	}
+	beside, err := c.batchBesideDumps(ctx, c.scratchPath(c.cfg.Streams+5), c.scratchPath(0), tables[1:], tables[0], besideDumps, &served)
+	if err != nil {
+		return nil, err
+	}
+
 	// 7. The large table loaded into several fresh scratch copies at once:
 	// the disk's ceiling.
 	parallel, err := c.parallelLoads(ctx, tables)
@@ -499,6 +516,8 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	c.samples = append(c.samples, bi[0], batch)
 	c.fitLoadKeyFactor(m, tables[1:], bi[0], queue.LoadJobs)
 	c.notes = append(c.notes, fitLoadTableSec(m, batch, loadsOf(tables[1:], loads)))
+	c.samples = append(c.samples, beside)
+	c.notes = append(c.notes, fitDiskQueue(m, tables[1:], beside, tables[0], besideDumps))
 	m.Origin = fmt.Sprintf("calibrated %s on %s against %s (%d dumps, %d loads, %d-stream load test, 2 idxbuilds)",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), hostname(), c.cfg.Source, len(dumps), len(loads), c.cfg.Streams)
 	m.Uncertainty.Residuals = c.residuals(m, dumps, loads)

@@ -147,7 +147,15 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 	// database: a utility call more than the proserve and proshut timed.
 	m.FixedSec["serve"] += m.Load.StartupSec
 	m.FixedSec["shutdown"] += m.Load.StartupSec
-	m.FixedSec["preflight"], m.FixedSec["verify"] = 0.1, 0.1
+	// The preflight's checks of the source are utility calls one after
+	// another (internal/run/preflight.go: proutil -C holder, prostrct
+	// list, dump_df.p, proutil -C describe; the empty database's copy and
+	// describe run beside them), before the run's first event but inside
+	// its outage: 1.3 s of a 26.4 s run on seed003 at 150 ms a start-up,
+	// priced 0.1 s (docs/benchmarks/run.md, est-fifo). Verify is oedl's
+	// own Go code.
+	m.FixedSec["preflight"] = 0.1 + preflightSourceCalls*m.Load.StartupSec
+	m.FixedSec["verify"] = 0.1
 	return nil
 }
 
@@ -511,8 +519,10 @@ func (c *calibrator) fitLoadKeyFactor(m *Model, tables []*sampleTable, measured 
 // the batch's 29 other tables, made 30 to 37 ms a table where a batch of
 // 32 tables of a few records takes 5 to 8 ms a table on oesim. Under the
 // schema lock, three concurrent batches were then forecast three times
-// what they took: docs/benchmarks/eta.md, i14-reg.) It returns a note for
-// the report.
+// what they took: docs/benchmarks/eta.md, i14-reg.) The batch's tables
+// also wait for their own requests (their .bd's first block, their
+// commit): the model prices those apart (addMemberWaits), so they are not
+// a table's cost under the lock. It returns a note for the report.
 func fitLoadTableSec(m *Model, batch sample, singles []sample) string {
 	m.LoadTableSec = 0
 	n := len(singles)
@@ -523,9 +533,62 @@ func fitLoadTableSec(m *Model, batch sample, singles []sample) string {
 	for _, s := range singles {
 		alone += s.Wall
 	}
-	perTable := m.Load.StartupSec + (batch.Wall-alone)/float64(n-1)
+	// Less what the table's own waited requests take, which the model
+	// prices apart, as requests (addMemberWaits).
+	perTable := m.Load.StartupSec + (batch.Wall-alone)/float64(n-1) - memberWaitSec(m.Hardware)
 	m.LoadTableSec = math.Min(math.Max(0, perTable), m.Load.startup())
 	return fmt.Sprintf("%s: %s (the same %d tables one call each: %s, a start-up %s): %.3g ms per table of a load, under the schema lock",
 		batch.Job, units.FormatDuration(seconds(batch.Wall)), n, units.FormatDuration(seconds(alone)),
 		units.FormatDuration(seconds(m.Load.StartupSec)), m.LoadTableSec*1e3)
+}
+
+// fitDiskQueue finds Hardware.DiskQueueMs, the device time a request
+// queued ahead of a waited one holds the device, that makes the simulated
+// batch of the small tables end when it did beside the dumps of big, one
+// after another: bisection on the simulation, which is monotone in it. 0
+// when the batch took no longer beside them than the model gives it with
+// its waited requests served at once; at most a second (a device that
+// holds a request longer is not queueing, it is stalled). A figure beyond
+// the dump's own request time changes nothing in that simulation (a
+// request holds the device no longer than its service): the least one
+// that explains the batch is kept. It returns a note for the report.
+func fitDiskQueue(m *Model, tables []*sampleTable, measured sample, big *sampleTable, dumps int) string {
+	batch := &schedule.Job{Kind: schedule.KindLoadBatch}
+	for _, t := range tables {
+		if t.file == "" {
+			continue
+		}
+		batch.Members = append(batch.Members, schedule.Member{Table: t.name, Records: t.records, Bytes: t.bytes})
+		batch.Records += t.records
+		batch.Bytes += t.bytes
+	}
+	dump := &schedule.Job{Kind: schedule.KindDump, Table: big.name, Records: big.records, Bytes: big.bytes}
+	wall := func(ms float64) float64 {
+		hw := m.Hardware
+		hw.DiskQueueMs = ms
+		cc := newCostContext(hw)
+		beside := simQueue{slots: 1}
+		for range dumps {
+			beside.works = append(beside.works, m.work(dump, cc))
+		}
+		return queuesWall([]simQueue{{works: []jobWork{m.work(batch, cc)}, slots: 1}, beside}, hw)[0]
+	}
+	m.Hardware.DiskQueueMs = 0
+	if len(batch.Members) < 2 || measured.Wall <= 0 {
+		return "disk queue: too few sample tables to time a batch beside a dump"
+	}
+	served := wall(0)
+	m.Hardware.DiskQueueMs = solveIncreasing(wall, measured.Wall, 1000)
+	return fmt.Sprintf("%s: %s (the model with waited requests served at once: %s): a request queued ahead holds the device %.3g ms",
+		measured.Job, units.FormatDuration(seconds(measured.Wall)), units.FormatDuration(seconds(served)), m.Hardware.DiskQueueMs)
+}
+
+// memberWaitSec is what one table of a batch beyond the first waits for
+// its own requests with the disk to itself, as calibrate's batch loads
+// (crash-safe, no helper): their device time, or their latency.
+func memberWaitSec(hw Hardware) float64 {
+	cc := newCostContext(hw)
+	one := cc.memberWaits(cc.calibratedLog)
+	iops, mbps := cc.disk.ceilings(true)
+	return math.Max(diskSeconds(&one, cc.disk.serial, iops, mbps), one.waits*cc.disk.latencyMs/1000)
 }

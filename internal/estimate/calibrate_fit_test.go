@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -256,14 +257,18 @@ func TestFitLoadTableSec(t *testing.T) {
 		return out
 	}
 	data := 2.17 + 29*0.005
+	// Each table after the first also waits for its .bd's first block
+	// and its commit's BI block and flush: 16 KiB and 3 requests at
+	// 100 MB/s, priced apart (addMemberWaits), not a cost under the lock.
+	const own = 16384 / 100e6
 	tests := []struct {
 		name    string
 		wall    float64
 		singles []sample
 		want    float64
 	}{
-		{"what the call took beyond one start-up and the tables' data as they loaded alone, per table after the first", 0.06 + 30*0.005 + 29*0.004, singles(30, false), 0.004},
-		{"a large table the model underprices is no table cost (the fit against the model's price of the data gave the cap, 50 ms)", 0.06 + data + 29*0.004, singles(30, true), 0.004},
+		{"what the call took beyond one start-up and the tables' data as they loaded alone, per table after the first", 0.06 + 30*0.005 + 29*0.004, singles(30, false), 0.004 - own},
+		{"a large table the model underprices is no table cost (the fit against the model's price of the data gave the cap, 50 ms)", 0.06 + data + 29*0.004, singles(30, true), 0.004 - own},
 		{"no more than one start-up and the data: no table cost", 0.06 + data - 0.01, singles(30, true), 0},
 		{"never more than the start-up's wait (the single loads paid it in their start-up)", 10, singles(30, true), 0.05},
 		{"one table cannot tell", 1, singles(1, true), 0},
@@ -299,6 +304,59 @@ func TestFastestKeepsTheFasterCall(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, 2, i, "timed twice")
 			assert.Equal(t, tt.want, s.Wall)
+		})
+	}
+}
+
+// TestFitDiskQueue: the batch of small tables beside dumps of the large
+// one, timed; the fit finds the queue time that makes the simulation of
+// exactly that end when the batch did: the figure the measurement came
+// from, 0 when the batch was no slower than its requests served at once.
+func TestFitDiskQueue(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 30, DiskIOPS: 2000, DiskModel: DiskSerial}
+	// The dumps stream: requests of 256 KiB, 8.2 ms of the device each
+	// (256 KiB at 30 MB/s and one of 2000 operations a second).
+	m.Dump = PhaseCost{StartupSec: 0.15, ReadPerByte: 1, WritePerByte: 1}
+	var small []*sampleTable
+	for i := range 30 {
+		small = append(small, &sampleTable{name: fmt.Sprintf("PUB.t%d", i), file: "t.bd", records: 20, bytes: 2000})
+	}
+	big := &sampleTable{name: "PUB.big", file: "big.bd", records: 50000, bytes: 10 << 20}
+	measured := func(queueMs float64) sample {
+		hw := m.Hardware
+		hw.DiskQueueMs = queueMs
+		mm := *m
+		mm.Hardware = hw
+		mm.Hardware.DiskQueueMs = queueMs
+		cc := newCostContext(mm.Hardware)
+		batch := &schedule.Job{Kind: schedule.KindLoadBatch}
+		for _, s := range small {
+			batch.Members = append(batch.Members, schedule.Member{Table: s.name, Records: s.records, Bytes: s.bytes})
+			batch.Records += s.records
+			batch.Bytes += s.bytes
+		}
+		dumps := simQueue{slots: 1}
+		for range 4 {
+			dumps.works = append(dumps.works, mm.work(&schedule.Job{Kind: schedule.KindDump, Table: big.name, Records: big.records, Bytes: big.bytes}, cc))
+		}
+		return sample{Job: "batch beside dumps", Wall: queuesWall([]simQueue{{works: []jobWork{mm.work(batch, cc)}, slots: 1}, dumps}, mm.Hardware)[0]}
+	}
+	tests := []struct {
+		name     string
+		measured sample
+		want     float64
+	}{
+		{"a device that holds each queued request up to 4 ms", measured(4), 4},
+		{"up to 1 ms", measured(1), 1},
+		{"a queue longer than the dump's requests: the dump's own, the least that explains it", measured(20), 256*1024/30e6*1e3 + 0.5},
+		{"no slower than served at once", measured(0), 0},
+		{"faster than the model: none", sample{Wall: measured(0).Wall / 2}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fitDiskQueue(m, small, tt.measured, big, 4)
+			assert.InDelta(t, tt.want, m.Hardware.DiskQueueMs, 0.01)
 		})
 	}
 }

@@ -370,6 +370,21 @@ func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleT
 	if err := c.servedScratch(ctx, db, served); err != nil {
 		return sample{}, err
 	}
+	list, s, err := c.batchList(tables)
+	if err != nil {
+		return sample{}, err
+	}
+	res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(db, "", openedge.LoadOptions{Dumplist: list})})
+	if err != nil {
+		return sample{}, err
+	}
+	s.Wall, s.CPU, s.IO = res.Elapsed.Seconds(), cpu, io
+	return s, nil
+}
+
+// batchList writes the -dumplist file of the tables' dump files and
+// returns it with the sample it loads (its records and bytes).
+func (c *calibrator) batchList(tables []*sampleTable) (string, sample, error) {
 	var files []string
 	var s sample
 	for _, t := range tables {
@@ -382,14 +397,40 @@ func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleT
 	}
 	s.Job = fmt.Sprintf("%d small loads in one -dumplist call", len(files))
 	list := filepath.Join(c.dir, "batch.lst")
-	if err := os.WriteFile(list, []byte(strings.Join(files, "\n")+"\n"), 0o644); err != nil {
+	return list, s, os.WriteFile(list, []byte(strings.Join(files, "\n")+"\n"), 0o644)
+}
+
+// batchBesideDumps loads the tables in one -dumplist call into a fresh
+// served scratch db while big is dumped from the served scratch src, one
+// dump after another, dumps times: the batch's wall time from the common
+// start, with a stream beside it all along (its requests queued before
+// the batch's waited ones: Hardware.DiskQueueMs).
+func (c *calibrator) batchBesideDumps(ctx context.Context, db, src string, tables []*sampleTable, big *sampleTable, dumps int, served *[]string) (sample, error) {
+	if err := c.servedScratch(ctx, db, served); err != nil {
 		return sample{}, err
 	}
-	res, cpu, io, err := c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: openedge.LoadArgs(db, "", openedge.LoadOptions{Dumplist: list})})
+	list, s, err := c.batchList(tables)
 	if err != nil {
 		return sample{}, err
 	}
-	s.Wall, s.CPU, s.IO = res.Elapsed.Seconds(), cpu, io
+	batch := sampleQueue{what: "loads in one call", dir: "batch5", slots: 1, tables: []*sampleTable{{name: "batch", file: list}},
+		argv: func(*sampleTable, string) []string {
+			return openedge.LoadArgs(db, "", openedge.LoadOptions{Dumplist: list})
+		}}
+	repeat := make([]*sampleTable, dumps)
+	for i := range repeat {
+		repeat[i] = big
+	}
+	beside := sampleQueue{what: "dumps of " + big.name, dir: "dump5", slots: 1, tables: repeat,
+		argv: func(t *sampleTable, dir string) []string {
+			return openedge.DumpArgs(src, t.name, dir, openedge.DumpOptions{})
+		}}
+	out, err := c.concurrent(ctx, batch, beside)
+	if err != nil {
+		return sample{}, err
+	}
+	s.Job = fmt.Sprintf("%s beside %d dumps of %s one after another", s.Job, dumps, big.name)
+	s.Wall = out[0].Wall
 	return s, nil
 }
 

@@ -53,6 +53,9 @@ type costContext struct {
 	// idxbuild into its load; threaded tables stay in idxbuild.
 	buildIndexesOnLoad bool
 	threaded           map[string]bool
+	// prepared: the target was made by oedl prepare; the preflight proves
+	// it (Strategy.Prepared).
+	prepared bool
 	// loadLog is how the run's loads pay their BI notes and checkpoints,
 	// calibratedLog how the loads the model was measured on did (biload.go).
 	loadLog, calibratedLog openedge.LoadLogging
@@ -114,6 +117,7 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 		table := math.Min(m.LoadTableSec, m.Load.startup())
 		f := m.Load.demand(float64(j.Records), float64(j.Bytes), cc.dst())
 		cc.addLoadLogging(&f, float64(j.Records), float64(j.Bytes), m.Load.shape(float64(j.Bytes), cc.dst()))
+		cc.addMemberWaits(&f, j, cc.loadLog)
 		f.schema = table * loadTables(j)
 		w := jobWork{startup: m.Load.startup() - table, flows: []flowDemand{f}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
@@ -150,8 +154,22 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 		}
 		return w
 	}
-	return jobWork{startup: m.FixedSec[string(j.Kind)]}
+	w := jobWork{startup: m.FixedSec[string(j.Kind)]}
+	if j.Kind == schedule.KindPreflight && cc.prepared {
+		// A kept preparation is proven before the run starts: the
+		// target's proutil -C holder and a tabanalys of it, empty.
+		w.startup += preparedProofCalls * m.Load.StartupSec
+	}
+	return w
 }
+
+// The utility calls the preflight makes one after another: the source's
+// checks (every run), and the proof of a target oedl prepare made
+// (internal/run/preflight.go).
+const (
+	preflightSourceCalls = 4
+	preparedProofCalls   = 2
+)
 
 // loadTables is the number of tables whose indexes a load deactivates:
 // every member of a batch; one for a table's load or its first .bd

@@ -16,6 +16,9 @@ func TestLoadTableCost(t *testing.T) {
 	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
 	m.Load = PhaseCost{StartupSec: 0.06, StartupCPUSec: 0.01}
 	members := func(n int) []schedule.Member { return make([]schedule.Member, n) }
+	// A batch's 24 tables after its first each read their .bd's first
+	// block and force their last BI block out: 24 x 16 KiB at 100 MB/s,
+	// 4 ms (addMemberWaits).
 	tests := []struct {
 		name        string
 		tableSec    float64
@@ -25,11 +28,11 @@ func TestLoadTableCost(t *testing.T) {
 		wantAlone   time.Duration
 	}{
 		{"no table cost (older calibrations, the priors)", 0,
-			schedule.Job{Kind: schedule.KindLoadBatch, Members: members(25)}, 0.05, 0, 60 * time.Millisecond},
+			schedule.Job{Kind: schedule.KindLoadBatch, Members: members(25)}, 0.05, 0, 64 * time.Millisecond},
 		{"one table: the same start-up, a part of it under the lock", 0.004,
 			schedule.Job{Kind: schedule.KindLoad}, 0.046, 0.004, 60 * time.Millisecond},
 		{"a batch pays the lock once per member", 0.004,
-			schedule.Job{Kind: schedule.KindLoadBatch, Members: members(25)}, 0.046, 0.1, 156 * time.Millisecond},
+			schedule.Job{Kind: schedule.KindLoadBatch, Members: members(25)}, 0.046, 0.1, 160 * time.Millisecond},
 		{"a later .bd section finds the indexes inactive", 0.004,
 			schedule.Job{Kind: schedule.KindLoad, Section: 2}, 0.046, 0, 56 * time.Millisecond},
 		{"the lock is never more than the start-up's wait", 1,
@@ -74,4 +77,31 @@ func TestRunCPUPerJob(t *testing.T) {
 	}
 	m.RunCPUPerJobSec = 0.003
 	assert.Empty(t, m.work(&schedule.Job{Kind: schedule.KindServe}, newCostContext(m.Hardware)).flows)
+}
+
+// TestPreflightCalls: the preflight is priced as what it runs before the
+// run's first event: the model's own figure (calibrate sets it to oedl's
+// 0.1 s and the source's four checks, one utility call each), and with a
+// target oedl prepare made, the proof of it, two calls more.
+func TestPreflightCalls(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
+	m.Load = PhaseCost{StartupSec: 0.15, StartupCPUSec: 0.01}
+	m.FixedSec[string(schedule.KindPreflight)] = 0.1 + preflightSourceCalls*m.Load.StartupSec
+	tests := []struct {
+		name     string
+		prepared bool
+		want     float64
+	}{
+		{"the source's checks", false, 0.7},
+		{"and the prepared target's holder and tabanalys", true, 1.0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cc := newCostContext(m.Hardware)
+			cc.prepared = tt.prepared
+			w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, cc)
+			assert.InDelta(t, tt.want, w.startup, 1e-12)
+		})
+	}
 }

@@ -24,7 +24,7 @@
 // faster disk, and the tail of one huge table all come out of that
 // sharing; nothing is special-cased.
 //
-// Three choices decide what the model can express:
+// These choices decide what the model can express:
 //
 //   - The disk has an MB/s and an IOPS ceiling (a mix of large sequential
 //     and small random requests is charged for both), combined either as a
@@ -34,6 +34,11 @@
 //   - A single proutil stream computes and waits for its reads in turn, and
 //     cannot go faster than its requests × the device latency: this is why
 //     one stream leaves a fast disk idle and why overlap pays.
+//   - A request a stream waits for is served after the request each
+//     other stream doing I/O has queued (a device serves its queue in
+//     arrival order): Hardware.DiskQueueMs, which calibrate measures. A
+//     batch of tiny tables, whose commits are waited for one by one,
+//     is not served at once beside streaming jobs.
 //   - idxbuild is one multi-threaded job whose CPU work grows when
 //     -threadnum × -mergethreads + -datascanthreads oversubscribe the cores.
 //   - Each table a load call loads has its indexes deactivated, a schema

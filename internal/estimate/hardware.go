@@ -48,6 +48,15 @@ type Hardware struct {
 	// (performance-model.md §4, ε = 0.83 in seed 003). 0 = no per-stream
 	// limit.
 	DiskLatencyMs float64 `json:"disk_latency_ms"`
+	// DiskQueueMs is the most device time one request queued ahead of a
+	// waited one holds the device. A device serves its queue in arrival
+	// order: a small request a stream waits for (a commit's BI block, a
+	// .bd's first block) is served after the request every other stream
+	// doing I/O has queued before it, each holding the device up to this
+	// long (a streaming request is cut at the device's largest). 0 = a
+	// waited request is served at once (calibrate measures it: a batch of
+	// small loads beside a dump, calibrate.go step 7b).
+	DiskQueueMs float64 `json:"disk_queue_ms,omitempty"`
 	// DiskModel says how the two ceilings combine (DiskSerial, the default,
 	// or DiskCeilings).
 	DiskModel string `json:"disk_model"`
@@ -73,8 +82,8 @@ func (h Hardware) Validate() error {
 	if h.Cores > 1<<16 {
 		errs = append(errs, fmt.Errorf("cores %d: more than this estimator handles", h.Cores))
 	}
-	if h.DiskMBps < 0 || h.DiskIOPS < 0 || h.DiskLatencyMs < 0 || h.MemoryBytes < 0 || h.VolumeGiB < 0 {
-		errs = append(errs, errors.New("disk_mbps, disk_iops, disk_latency_ms, volume_gib and memory_bytes must not be negative"))
+	if h.DiskMBps < 0 || h.DiskIOPS < 0 || h.DiskLatencyMs < 0 || h.DiskQueueMs < 0 || h.MemoryBytes < 0 || h.VolumeGiB < 0 {
+		errs = append(errs, errors.New("disk_mbps, disk_iops, disk_latency_ms, disk_queue_ms, volume_gib and memory_bytes must not be negative"))
 	}
 	if h.VolumeGiB > 1<<20 {
 		errs = append(errs, fmt.Errorf("volume_gib %g: more than any volume (1 PiB)", h.VolumeGiB))
@@ -122,7 +131,7 @@ func rate(mbps float64) string {
 func (h Hardware) disk() disk {
 	d, err := resolveDisk(h)
 	if err != nil {
-		d, _ = resolveDisk(Hardware{DiskIOPS: h.DiskIOPS, DiskMBps: h.DiskMBps, DiskModel: h.DiskModel, DiskLatencyMs: h.DiskLatencyMs})
+		d, _ = resolveDisk(Hardware{DiskIOPS: h.DiskIOPS, DiskMBps: h.DiskMBps, DiskModel: h.DiskModel, DiskLatencyMs: h.DiskLatencyMs, DiskQueueMs: h.DiskQueueMs})
 	}
 	return d
 }

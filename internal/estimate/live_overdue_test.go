@@ -47,14 +47,17 @@ func TestForecastLearnsFromOverdueBatches(t *testing.T) {
 		left := cutRun(real.result, cut, 1)
 		f, err := l.Forecast(context.Background(), left, 0, 1)
 		require.NoError(t, err)
-		// Beyond the model's time by a quarter at least: the running
+		// Beyond the model's time by a fifth at least: the running
 		// batches are a few seconds of evidence against the prior's 5,
-		// and a lower bound (without them: the model's time).
+		// and a lower bound (without them: the model's time). (A
+		// quarter before a batch's model time held its tables' own
+		// waited requests, addMemberWaits: 1.30x then, 1.22x now, for
+		// the longest batch.)
 		queued := 0
 		for _, j := range f.Jobs {
 			if j.Kind == string(schedule.KindLoadBatch) && !j.Running {
 				queued++
-				assert.Greater(t, (j.End - j.Start).Seconds(), 1.25*spanOf(t, est, j.Job).Seconds(),
+				assert.Greater(t, (j.End - j.Start).Seconds(), 1.2*spanOf(t, est, j.Job).Seconds(),
 					"%.0f times slower: %s is forecast beyond the model's time", slower, j.Job)
 			}
 		}

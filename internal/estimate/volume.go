@@ -56,6 +56,7 @@ type disk struct {
 	// asynchronous part of the window, mm/readahead.c).
 	readAheadKB float64
 	latencyMs   float64
+	queueMs     float64 // Hardware.DiskQueueMs
 }
 
 // bursts reports whether the disk has a bucket that can run dry.
@@ -73,7 +74,7 @@ func resolveDisk(h Hardware) (disk, error) {
 		}
 	}
 	r := f.Requests(volume.Kernel{ReadAheadKB: float64(h.ReadAheadKB), MaxSectorsKB: float64(h.MaxSectorsKB)})
-	return disk{volume: h.Volume, serial: f.Serial, latencyMs: h.DiskLatencyMs,
+	return disk{volume: h.Volume, serial: f.Serial, latencyMs: h.DiskLatencyMs, queueMs: h.DiskQueueMs,
 		iops: f.IOPS, mbps: f.MBps, baseIOPS: f.BaseIOPS, baseMBps: f.BaseMBps,
 		bucket: f.Bucket, bucketBytes: f.BucketBytes, startCredit: f.Bucket * (1 - h.BurstSpent),
 		seqReadKB: r.SeqReadKB, seqWriteKB: r.SeqWriteKB, randomMaxKB: r.RandomMaxKB, readAheadKB: r.ReadAheadKB}, nil

@@ -105,13 +105,22 @@ func compare(profiles, disks string, startupMS int, skip string, out string, kee
 		if err := calibrate(base, env, dlc, oedl, src, planDir, cal, ds[0], startupMS); err != nil {
 			return err
 		}
+		// The runs take no --calibration: their job counts are the built-in
+		// model's (DefaultJobs on its disk). The estimate is of those runs,
+		// so it is given the same counts; with the calibration's own it
+		// simulated another schedule (24 dumps and 4 loads at a time where
+		// the seed003 runs had 32 and 27).
+		jobs, err := runJobs(base, env, oedl, planDir)
+		if err != nil {
+			return err
+		}
 		for _, d := range ds {
 			c := &cell{profile: profile, scale: scale, disk: d, tables: len(p.Tables), bytes: p.Totals.Bytes}
 			cells = append(cells, c)
-			if c.est, err = estimate(base, env, oedl, planDir, cal, d, false); err != nil {
+			if c.est, err = estimate(base, env, oedl, planDir, cal, d, false, jobs); err != nil {
 				return err
 			}
-			if c.estPrep, err = estimate(base, env, oedl, planDir, cal, d, true); err != nil {
+			if c.estPrep, err = estimate(base, env, oedl, planDir, cal, d, true, jobs); err != nil {
 				return err
 			}
 			// runOedl times oedl run; prepared: after oedl prepare, untimed.
@@ -246,7 +255,7 @@ func compareMarkdown(cells []*cell, startupMS int, profiles, disks, skip string)
 		fmt.Fprintf(&b, "| %s %s | %g MiB/s, %g IOPS | %s | %s | %s | %s | %s |\n",
 			c.profile, c.scale, c.disk.mbps, c.disk.iops, c.prep, bound, toBound, ratio(c.kit, c.prep), binding)
 	}
-	fmt.Fprintf(&b, "\nThe estimate against these runs: `oedl estimate --calibration` (calibrated once per profile by `oedl calibrate` on oesim at the first disk setting, the disk described; `--prepared` for the prepared runs), before the runs:\n\n")
+	fmt.Fprintf(&b, "\nThe estimate against these runs: `oedl estimate --calibration` (calibrated once per profile by `oedl calibrate` on oesim at the first disk setting, the disk described; `--prepared` for the prepared runs; `--dump-jobs` and `--load-jobs` the runs', which take no calibration), before the runs:\n\n")
 	fmt.Fprintf(&b, "| profile | disk | oedl | estimate | wall / estimate | oedl, prepared | estimate, prepared | wall / estimate |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cells {
 		fmt.Fprintf(&b, "| %s %s | %g MiB/s, %g IOPS | %s | %s | %s | %s | %s | %s |\n", c.profile, c.scale, c.disk.mbps, c.disk.iops,
@@ -306,26 +315,49 @@ func calibrate(base string, env []string, dlc, oedl, src, planDir, out string, d
 		"--diskstats", filepath.Join(base, "cal-state", "diskstats"), "--disk-device", "vdisk")
 }
 
-// estimate is oedl estimate's window on disk d with the calibration cal.
-func estimate(base string, env []string, oedl, planDir, cal string, d disk, prepared bool) (time.Duration, error) {
+// estimate is oedl estimate's window on disk d with the calibration cal,
+// for the run's job counts.
+func estimate(base string, env []string, oedl, planDir, cal string, d disk, prepared bool, jobs jobCounts) (time.Duration, error) {
 	args := []string{"estimate", "--plan", planDir, "--calibration", cal, "--volume", "generic",
-		"--disk-mbps", diskMBps(d), "--iops", fmt.Sprintf("%g", d.iops), "--samples", "0", "--json"}
+		"--disk-mbps", diskMBps(d), "--iops", fmt.Sprintf("%g", d.iops), "--samples", "0", "--json",
+		"--dump-jobs", strconv.Itoa(jobs.Dump), "--load-jobs", strconv.Itoa(jobs.Load)}
 	if prepared {
 		args = append(args, "--prepared")
 	}
+	est, err := estimateJSON(base, env, oedl, args)
+	return time.Duration(est.Window * float64(time.Second)), err
+}
+
+// jobCounts are the concurrent dumps and loads of a run.
+type jobCounts struct {
+	Dump int `json:"dump_jobs"`
+	Load int `json:"load_jobs"`
+}
+
+// runJobs are the job counts `oedl run` picks with no --calibration (the
+// built-in model, as oedl estimate without one describes it).
+func runJobs(base string, env []string, oedl, planDir string) (jobCounts, error) {
+	est, err := estimateJSON(base, env, oedl, []string{"estimate", "--plan", planDir, "--samples", "0", "--json"})
+	return est.Strategy, err
+}
+
+type estimateOut struct {
+	Window   float64   `json:"window_s"`
+	Strategy jobCounts `json:"strategy"`
+}
+
+func estimateJSON(base string, env []string, oedl string, args []string) (estimateOut, error) {
+	var est estimateOut
 	cmd := exec.Command(oedl, args...)
 	cmd.Dir, cmd.Env = base, append(os.Environ(), env...)
 	out, err := cmd.Output()
 	if err != nil {
-		return 0, fmt.Errorf("oedl %s: %v", strings.Join(args, " "), err)
-	}
-	var est struct {
-		Window float64 `json:"window_s"`
+		return est, fmt.Errorf("oedl %s: %v", strings.Join(args, " "), err)
 	}
 	if err := json.Unmarshal(out, &est); err != nil {
-		return 0, fmt.Errorf("oedl estimate --json: %v", err)
+		return est, fmt.Errorf("oedl estimate --json: %v", err)
 	}
-	return time.Duration(est.Window * float64(time.Second)), nil
+	return est, nil
 }
 
 // diskMBps is oesim's MiB/s as oedl's --disk-mbps, which is in 10^6
