@@ -314,7 +314,7 @@ func runExit(ctx context.Context, err error, work string) error {
 	case errors.As(err, &pe):
 		return PreconditionError(err)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with oedl run --resume --work %s (with the same --source, --target and --plan)", work)}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with oedl run --resume --work %s (with the same --source, --target and --plan)", execx.ShellQuote(work))}
 	case errors.As(err, &fe):
 		return FailedError(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/report"
 	"github.com/oedl/oedl/internal/run"
@@ -136,7 +137,7 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	case st.Running:
 		fmt.Fprintf(w, "running (pid %d)\n", st.PID)
 	case st.Killed:
-		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with oedl run --resume --work %s\n", opts.Work)
+		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with oedl run --resume --work %s\n", execx.ShellQuote(opts.Work))
 	}
 	if err := tui.RenderStatus(w, state, 0); err != nil {
 		return err

@@ -216,7 +216,7 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 			if which != schedule.DBTarget {
 				return r.servedReplica(which, db)
 			}
-			return precondition("%s is in use in multi-user mode (276), served by a broker oedl did not start: shut it down (proshut %s -by) first", db, db)
+			return precondition("%s is in use in multi-user mode (276), served by a broker oedl did not start: shut it down (proshut %s -by) first", db, execx.ShellQuote(db))
 		case holderSingle:
 			if !c.Resume || time.Now().After(deadline) {
 				hint := ""
