@@ -160,8 +160,8 @@ type ETA struct {
 	BoundBy    string `json:"bound_by,omitempty"`
 	QueueBound bool   `json:"queue_bound,omitempty"`
 	// Overdue names a job that reports nothing until it ends (idxbuild,
-	// analyze-source, a load batch)
-	// and has run past its predicted time: the remaining time is a guess.
+	// analyze-source, a load batch) and has run past its predicted time:
+	// the remaining time is a guess.
 	Overdue string `json:"overdue,omitempty"`
 	// IdxbuildExpected is the predicted duration of the running index
 	// rebuild.
