@@ -171,3 +171,34 @@ func TestOutputFilesReplaceOnlyOedls(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputFilesInADirectoryNotYetMade: an output file whose directory
+// does not exist yet passes the check before the work (its directory can
+// be created), so the write makes it: an estimate or report page under
+// out/ was refused at the very end, exit 1, naming a temporary file.
+// (calibrate -o: TestCalibrateEndToEndWithOesim writes into out/.)
+func TestOutputFilesInADirectoryNotYetMade(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	planDir := filepath.Join(dir, "plan")
+	code, _, errOut := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", planDir}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, errOut)
+	work := reportWork(t, 0)
+	tests := []struct {
+		name string
+		args func(page string) []string
+	}{
+		{"estimate --html", func(page string) []string { return []string{"estimate", "--plan", planDir, "--html", page} }},
+		{"report --html", func(page string) []string { return []string{"report", "--work", work, "--html", page} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := filepath.Join(t.TempDir(), "out", "for the manager", "window.html")
+			code, out, errOut := runOEDL(tt.args(page)...)
+			require.Equal(t, ExitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			head, err := readHead(page)
+			require.NoError(t, err)
+			assert.True(t, oedlHTML(head), "the page is written")
+		})
+	}
+}
