@@ -138,6 +138,10 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 		fmt.Fprintf(w, "running (pid %d)\n", st.PID)
 	case st.Killed:
 		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with oedl run --resume --work %s\n", execx.ShellQuote(opts.Work))
+	default:
+		if s := endedText(st, verdict); s != "" {
+			fmt.Fprintf(w, "%s; continue it with oedl run --resume --work %s\n", s, execx.ShellQuote(opts.Work))
+		}
 	}
 	if err := tui.RenderStatus(w, state, 0); err != nil {
 		return err
@@ -158,6 +162,25 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	}
 	fmt.Fprintf(w, "verify: %s\n", verdictText(verdict))
 	return statusExit(st)
+}
+
+// endedText says how the last run ended when a resume continues it: it
+// was interrupted, or a job failed for good ("" otherwise: it goes on,
+// it finished verified, verify found a mismatch a resume does not mend,
+// or a table was loaded twice). The help promises that the output says
+// how to continue; the killed case has its own line.
+func endedText(st *run.Status, v run.Verdict) string {
+	runs := st.Replayed.Runs
+	if st.Running || len(runs) == 0 || v.State == journal.Failed || len(st.Replayed.LoadedTwice()) > 0 {
+		return ""
+	}
+	switch last := runs[len(runs)-1]; {
+	case last.State != journal.Failed:
+		return ""
+	case last.Interrupted():
+		return "not running: the last run was interrupted (the journal is consistent)"
+	}
+	return "not running: the last run failed; fix the cause (the failures below)"
 }
 
 // verdictText is the last line of oedl status: the verify step's outcome.
