@@ -215,6 +215,10 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		for _, w := range checked.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 		}
+		if checked.Prepared {
+			fmt.Fprintf(opts.IO.ErrOut, "checked: the target oedl prepare made is as it left it; the run keeps it, so create-target is not in the window\n")
+			cfg = cfg.KeepingPrepared()
+		}
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if err := checkOutputDir("--work", cfg.Work); err != nil {
