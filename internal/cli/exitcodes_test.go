@@ -45,6 +45,8 @@ func TestExitCodes(t *testing.T) {
 	emptyDF := filepath.Join(dir, "empty.df")
 	require.NoError(t, os.WriteFile(emptyDF, nil, 0o644))
 	emptyDir := t.TempDir()
+	prepared := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(prepared, "prepare.jsonl"), nil, 0o644))
 	ro := readOnlyDir(t)
 	work := reportWork(t, 0)
 	foreignWork := t.TempDir()
@@ -98,6 +100,7 @@ func TestExitCodes(t *testing.T) {
 
 		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},
 		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "holds no run (journal.jsonl is missing)"},
+		{"status: a preparation, no run yet", []string{"status", "--work", prepared}, ExitUsage, "holds the preparation of a target (prepare.jsonl) and no run yet"},
 
 		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},

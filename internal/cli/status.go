@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -90,6 +91,10 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	}
 	st, err := run.ReadStatus(opts.Work)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, perr := os.Stat(filepath.Join(opts.Work, journal.PrepareFileName)); perr == nil {
+			// Hours before the outage, after oedl prepare: no run yet.
+			return UsageError("%s holds the preparation of a target (%s) and no run yet: oedl prepare again says how it stands and finishes it; oedl status follows the run that comes after", opts.Work, journal.PrepareFileName)
+		}
 		// As oedl report says it: the DBA may have given the plan or the
 		// target directory for the work directory.
 		return UsageError("%s holds no run (journal.jsonl is missing): give the --work of an oedl run: %v", opts.Work, err)
