@@ -226,6 +226,9 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "%s\n", n)
 	}
 	if opts.Out != "" {
+		if err := makeOutputParent("-o", opts.Out); err != nil {
+			return err
+		}
 		if err := cal.Model.WriteFile(opts.Out); err != nil {
 			return FailedError(fmt.Errorf("write %s: %w", opts.Out, err))
 		}

@@ -77,7 +77,7 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 			require.Equal(t, ExitOK, code, stderr)
 
 			before := snapshot(t, filepath.Dir(src))
-			cal := filepath.Join(work, "cal.json")
+			cal := filepath.Join(work, "out", "cal.json") // out/ not made yet: the write makes it
 			code, _, stderr = runOedl(t, append([]string{"calibrate", "--source", src, "--dlc", dlc, "--work", filepath.Join(work, "cal"),
 				"--plan", planDir, "-o", cal, "--sample-tables", "8", "--sample-max", tc.sampleMax}, disk...)...)
 			require.Equal(t, ExitOK, code, stderr)

@@ -205,6 +205,9 @@ func (opts *EstimateOptions) writeHTML(write func(path, title string) error, s *
 	if opts.HTML == "" {
 		return nil
 	}
+	if err := makeOutputParent("--html", opts.HTML); err != nil {
+		return err
+	}
 	if err := write(opts.HTML, "oedl estimate: "+s.in.Plan.Source.Database); err != nil {
 		return FailedError(fmt.Errorf("write %s: %w", opts.HTML, err))
 	}

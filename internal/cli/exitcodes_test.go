@@ -45,6 +45,8 @@ func TestExitCodes(t *testing.T) {
 	emptyDF := filepath.Join(dir, "empty.df")
 	require.NoError(t, os.WriteFile(emptyDF, nil, 0o644))
 	emptyDir := t.TempDir()
+	prepared := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(prepared, "prepare.jsonl"), nil, 0o644))
 	ro := readOnlyDir(t)
 	work := reportWork(t, 0)
 	foreignWork := t.TempDir()
@@ -98,6 +100,7 @@ func TestExitCodes(t *testing.T) {
 
 		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},
 		{"status: no journal", []string{"status", "--work", emptyDir}, ExitUsage, "holds no run (journal.jsonl is missing)"},
+		{"status: a preparation, no run yet", []string{"status", "--work", prepared}, ExitUsage, "holds the preparation of a target (prepare.jsonl) and no run yet"},
 
 		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
@@ -168,6 +171,37 @@ func TestOutputFilesReplaceOnlyOedls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, tt.ours([]byte(tt.head)))
+		})
+	}
+}
+
+// TestOutputFilesInADirectoryNotYetMade: an output file whose directory
+// does not exist yet passes the check before the work (its directory can
+// be created), so the write makes it: an estimate or report page under
+// out/ was refused at the very end, exit 1, naming a temporary file.
+// (calibrate -o: TestCalibrateEndToEndWithOesim writes into out/.)
+func TestOutputFilesInADirectoryNotYetMade(t *testing.T) {
+	dir := t.TempDir()
+	tba, df := planFixture(t, dir, "", "")
+	planDir := filepath.Join(dir, "plan")
+	code, _, errOut := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", planDir}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, errOut)
+	work := reportWork(t, 0)
+	tests := []struct {
+		name string
+		args func(page string) []string
+	}{
+		{"estimate --html", func(page string) []string { return []string{"estimate", "--plan", planDir, "--html", page} }},
+		{"report --html", func(page string) []string { return []string{"report", "--work", work, "--html", page} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := filepath.Join(t.TempDir(), "out", "for the manager", "window.html")
+			code, out, errOut := runOEDL(tt.args(page)...)
+			require.Equal(t, ExitOK, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			head, err := readHead(page)
+			require.NoError(t, err)
+			assert.True(t, oedlHTML(head), "the page is written")
 		})
 	}
 }

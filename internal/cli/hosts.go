@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/hostfs"
@@ -58,11 +59,34 @@ type planSource struct {
 	close   func()
 }
 
+// absPaths makes db and dlc absolute ("" stays ""), for utilities run in
+// another directory than the current one.
+func absPaths(db, dlc string) (string, string, error) {
+	out := []string{db, dlc}
+	for i, p := range out {
+		if p == "" {
+			continue
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return "", "", err
+		}
+		out[i] = a
+	}
+	return out[0], out[1], nil
+}
+
 func (opts *PlanOptions) planSource() (*planSource, error) {
 	if opts.hosts == nil {
 		l := &hostfs.Local{}
 		l.Own(os.TempDir())
-		return &planSource{runner: opts.Runner, fs: l, dlc: opts.DLC, db: opts.Source, scratch: os.TempDir(), close: func() {}}, nil
+		// The utilities run in a scratch directory: a relative --source
+		// (or $DLC) would be looked for there, not where the DBA typed it.
+		db, dlc, err := absPaths(opts.Source, opts.DLC)
+		if err != nil {
+			return nil, PreconditionError(err)
+		}
+		return &planSource{runner: opts.Runner, fs: l, dlc: dlc, db: db, scratch: os.TempDir(), close: func() {}}, nil
 	}
 	h := opts.hosts.Source()
 	ps := &planSource{dlc: h.DLC, db: h.DB, env: h.Env, where: "host " + h.Name + ": ", close: func() {}}
@@ -73,6 +97,10 @@ func (opts *PlanOptions) planSource() (*planSource, error) {
 		l := &hostfs.Local{}
 		l.Own(os.TempDir())
 		ps.runner, ps.fs, ps.scratch = opts.Runner, l, os.TempDir()
+		var err error
+		if ps.db, ps.dlc, err = absPaths(ps.db, ps.dlc); err != nil {
+			return nil, PreconditionError(err)
+		}
 		return ps, nil
 	}
 	o := opts.hosts.SSH

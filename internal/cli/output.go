@@ -52,6 +52,18 @@ func checkOutputFile(flag, path string, ours func(head []byte) bool) error {
 	return checkAncestor(flag, filepath.Dir(path))
 }
 
+// makeOutputParent makes the directory of an output file that
+// checkOutputFile accepted as one to be created (--html out/window.html
+// with no out/ yet). The check creates nothing, so that a refused or
+// failed command leaves nothing behind; the write does, once the work is
+// done: else an hour of calibration ended in "no such file or directory".
+func makeOutputParent(flag, path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return PreconditionError(fmt.Errorf("%s %s: %w", flag, path, err))
+	}
+	return nil
+}
+
 // readHead is the start of a file, enough to tell whose it is.
 func readHead(path string) ([]byte, error) {
 	f, err := os.Open(path)

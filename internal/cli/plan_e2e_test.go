@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,41 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 		ts := got[strings.ToLower(tp.Table)]
 		assert.Equal(t, tp.DataArea, ts.Area, "tablemove put %s in its planned area", tp.Table)
 		assert.Equal(t, tp.Records, ts.Records, "tablemove kept every record of %s", tp.Table)
+	}
+}
+
+// TestPlanFromARelativeSource: a DBA in the database's directory types
+// `oedl plan --source prod --dlc ../dlc`. The utilities run in a scratch
+// directory, where both relative paths named nothing: "Cannot find or
+// open file /tmp/.oedl-plan-N/prod.db (43)".
+func TestPlanFromARelativeSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds oesim and a database")
+	}
+	work := t.TempDir()
+	dlc := simtest.DLC(t, work)
+	src := filepath.Join(work, "db dir", "prod")
+	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
+	simtest.Run(t, dlc, work, simtest.Oesim(t), "gen", "--dlc", dlc, "--db", src, "--profile", "sports", "--scale", "1MB", "--seed", "7")
+	relDLC, err := filepath.Rel(filepath.Dir(src), dlc)
+	require.NoError(t, err)
+	t.Chdir(filepath.Dir(src))
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"relative --source and --dlc", []string{"--source", "prod", "--dlc", relDLC}},
+		{"relative --source, ./ and .db", []string{"--source", "./prod.db", "--dlc", dlc}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			planDir := filepath.Join(work, fmt.Sprintf("plan%d", i))
+			code, _, stderr := runOEDL(append(append([]string{"plan"}, tt.args...), "-o", planDir, "--target", filepath.Join(work, "tgt", "newprod"), "--cores", "2", "--memory", "4GB")...)
+			require.Equal(t, ExitOK, code, stderr)
+			p, err := plan.ReadJSON(filepath.Join(planDir, plan.FilePlan))
+			require.NoError(t, err)
+			assert.Equal(t, src, p.Source.Path)
+			assert.NotEmpty(t, p.Tables)
+		})
 	}
 }

@@ -88,6 +88,9 @@ func reportRun(opts *ReportOptions) error {
 		if err := report.WriteHTML(&page, d); err != nil {
 			return err
 		}
+		if err := makeOutputParent("--html", opts.HTML); err != nil {
+			return err
+		}
 		if err := atomicfile.WriteFile(opts.HTML, page.Bytes()); err != nil {
 			return err
 		}

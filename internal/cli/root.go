@@ -73,10 +73,21 @@ was lost. It drives whatever $DLC points to: a licensed OpenEdge or oesim.
 
 // Main runs oedl with the process's arguments and returns the exit code.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopContext()
 	defer stop()
 	streams := SystemStreams()
 	return Execute(ctx, streams, os.Args[1:])
+}
+
+// stopContext ends when a signal asks oedl to stop: Ctrl-C, SIGTERM, and
+// SIGHUP, which the terminal sends when it goes away (the DBA's ssh
+// session dropped in the middle of the outage). By default SIGHUP killed
+// oedl at once, as kill -9 does: no end record, the brokers and utilities
+// left running. Now the run stops as it does for Ctrl-C and --resume
+// continues it; to keep a run going without its terminal, start it in
+// tmux, screen or nohup.
+func stopContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // Execute runs the command tree with args and returns the exit code. The

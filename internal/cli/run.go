@@ -215,6 +215,10 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		for _, w := range checked.Warnings {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", w)
 		}
+		if checked.Prepared {
+			fmt.Fprintf(opts.IO.ErrOut, "checked: the target oedl prepare made is as it left it; the run keeps it, so create-target is not in the window\n")
+			cfg = cfg.KeepingPrepared()
+		}
 		return dryRun(opts.IO.Out, cfg, m, note)
 	}
 	if err := checkOutputDir("--work", cfg.Work); err != nil {
@@ -314,7 +318,7 @@ func runExit(ctx context.Context, err error, work string) error {
 	case errors.As(err, &pe):
 		return PreconditionError(err)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with oedl run --resume --work %s (with the same --source, --target and --plan)", work)}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with oedl run --resume --work %s (with the same --source, --target and --plan)", execx.ShellQuote(work))}
 	case errors.As(err, &fe):
 		return FailedError(err)
 	}

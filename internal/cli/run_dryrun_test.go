@@ -3,12 +3,14 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/simtest"
 )
 
 // TestRunDryRunHardwareAndCalibration: --hardware and --calibration set the
@@ -55,4 +57,46 @@ func TestRunDryRunHardwareAndCalibration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunDryRunOfAPreparedTarget: after oedl prepare, the dry run in the
+// same --work is the run that keeps the prepared target: create-target is
+// not in it, and its window is the one oedl estimate --prepared promised,
+// not the 20 s with the target made inside the window it showed before.
+func TestRunDryRunOfAPreparedTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds oesim and a database")
+	}
+	dir := t.TempDir()
+	dlc := simtest.DLC(t, dir)
+	src := filepath.Join(dir, "src", "prod")
+	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
+	simtest.Run(t, dlc, dir, simtest.Oesim(t), "gen", "--dlc", dlc, "--db", src, "--profile", "sports", "--scale", "1MB", "--seed", "3")
+	t.Setenv("DLC", dlc)
+	planDir, target, work := filepath.Join(dir, "plan"), filepath.Join(dir, "new", "prod"), filepath.Join(dir, "work")
+	require.NoError(t, os.MkdirAll(filepath.Dir(target), 0o755))
+	code, _, errOut := runOedl(t, "plan", "--source", src, "--dlc", dlc, "--target", target, "-o", planDir, "--cores", "4")
+	require.Equal(t, ExitOK, code, errOut)
+	window := func(out string) string {
+		m := regexp.MustCompile(`Estimated outage window:? (\S+)`).FindStringSubmatch(out)
+		require.NotNil(t, m, out)
+		return m[1]
+	}
+	code, out, errOut := runOedl(t, "estimate", "--plan", planDir, "--prepared", "--cores", "4")
+	require.Equal(t, ExitOK, code, errOut)
+	promised := window(out)
+
+	dryRun := []string{"run", "--dry-run", "--source", src, "--target", target, "--plan", planDir, "--work", work}
+	code, before, errOut := runOedl(t, dryRun...)
+	require.Equal(t, ExitOK, code, errOut)
+	require.Contains(t, before, "prostrct", "not prepared yet: the run creates the target")
+
+	code, _, errOut = runOedl(t, "prepare", "--source", src, "--target", target, "--plan", planDir, "--work", work)
+	require.Equal(t, ExitOK, code, errOut)
+	code, after, errOut := runOedl(t, dryRun...)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.NotContains(t, after, "prostrct", "the run keeps the prepared target")
+	assert.Contains(t, after, "target prepared before the window")
+	assert.Equal(t, promised, window(after), "the window oedl estimate --prepared promised")
+	assert.NotEqual(t, window(before), window(after))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/report"
 	"github.com/oedl/oedl/internal/run"
@@ -89,6 +91,10 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	}
 	st, err := run.ReadStatus(opts.Work)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, perr := os.Stat(filepath.Join(opts.Work, journal.PrepareFileName)); perr == nil {
+			// Hours before the outage, after oedl prepare: no run yet.
+			return UsageError("%s holds the preparation of a target (%s) and no run yet: oedl prepare again says how it stands and finishes it; oedl status follows the run that comes after", opts.Work, journal.PrepareFileName)
+		}
 		// As oedl report says it: the DBA may have given the plan or the
 		// target directory for the work directory.
 		return UsageError("%s holds no run (journal.jsonl is missing): give the --work of an oedl run: %v", opts.Work, err)
@@ -136,7 +142,11 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	case st.Running:
 		fmt.Fprintf(w, "running (pid %d)\n", st.PID)
 	case st.Killed:
-		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with oedl run --resume --work %s\n", opts.Work)
+		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with oedl run --resume --work %s\n", execx.ShellQuote(opts.Work))
+	default:
+		if s := endedText(st, verdict); s != "" {
+			fmt.Fprintf(w, "%s; continue it with oedl run --resume --work %s\n", s, execx.ShellQuote(opts.Work))
+		}
 	}
 	if err := tui.RenderStatus(w, state, 0); err != nil {
 		return err
@@ -157,6 +167,25 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	}
 	fmt.Fprintf(w, "verify: %s\n", verdictText(verdict))
 	return statusExit(st)
+}
+
+// endedText says how the last run ended when a resume continues it: it
+// was interrupted, or a job failed for good ("" otherwise: it goes on,
+// it finished verified, verify found a mismatch a resume does not mend,
+// or a table was loaded twice). The help promises that the output says
+// how to continue; the killed case has its own line.
+func endedText(st *run.Status, v run.Verdict) string {
+	runs := st.Replayed.Runs
+	if st.Running || len(runs) == 0 || v.State == journal.Failed || len(st.Replayed.LoadedTwice()) > 0 {
+		return ""
+	}
+	switch last := runs[len(runs)-1]; {
+	case last.State != journal.Failed:
+		return ""
+	case last.Interrupted():
+		return "not running: the last run was interrupted (the journal is consistent)"
+	}
+	return "not running: the last run failed; fix the cause (the failures below)"
 }
 
 // verdictText is the last line of oedl status: the verify step's outcome.

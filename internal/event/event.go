@@ -159,8 +159,9 @@ type ETA struct {
 	// QueueBound, when what is left waits mostly for slots.
 	BoundBy    string `json:"bound_by,omitempty"`
 	QueueBound bool   `json:"queue_bound,omitempty"`
-	// Overdue names a job that reports nothing until it ends (idxbuild)
-	// and has run past its predicted time: the remaining time is a guess.
+	// Overdue names a job that reports nothing until it ends (idxbuild,
+	// analyze-source, a load batch) and has run past its predicted time:
+	// the remaining time is a guess.
 	Overdue string `json:"overdue,omitempty"`
 	// IdxbuildExpected is the predicted duration of the running index
 	// rebuild.

@@ -23,6 +23,8 @@ func TestErrorText(t *testing.T) {
 		{"2% of the window and over a second: a percentage", s(12), s(8), s(400), "+50%"},
 		{"no window (the window itself): only the second counts", s(26), s(2.7), 0, "+863%"},
 		{"nothing happened", s(1), 0, s(400), "—"},
+		{"off by less than the tenth shown: no sign", s(0.01), s(0.03), s(400), "0s"},
+		{"over by less than the tenth shown: no sign", s(0.04), s(0.01), s(400), "0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

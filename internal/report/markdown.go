@@ -171,10 +171,15 @@ func errorText(estimated, actual, window time.Duration) string {
 		return "—"
 	}
 	if actual < errorMinActual || actual.Seconds() < errorMinShare*window.Seconds() {
-		if d := estimated - actual; d < 0 {
-			return "−" + units.FormatDuration(-d)
+		d := estimated - actual
+		switch abs := units.FormatDuration(max(d, -d)); {
+		case abs == "0s":
+			return "0s" // off by less than the tenth shown: no sign, not "−0s"
+		case d < 0:
+			return "−" + abs
+		default:
+			return "+" + abs
 		}
-		return "+" + units.FormatDuration(estimated-actual)
 	}
 	e := 100 * (estimated - actual).Seconds() / actual.Seconds()
 	if e < 0 {

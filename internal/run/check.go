@@ -86,7 +86,8 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 	if _, err := r.proveTarget(view, pf.st, source, resumed); err != nil {
 		return Checked{}, err
 	}
-	out := Checked{Note: note + "; checked at the run's preflight only: the source's schema against the plan, who holds the databases, disk space"}
+	out := Checked{Note: note + "; checked at the run's preflight only: the source's schema against the plan, who holds the databases, disk space",
+		Prepared: r.prepared != nil}
 	emptyDB := c.emptyDB()
 	switch {
 	case source == nil:
@@ -108,10 +109,15 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 // the comparison of source and target ("" when not made), Warnings what the
 // DBA must hear (a difference --allow-change lets through, a comparison
 // that could not be made).
+//
+// Prepared: the work directory holds a preparation of this plan whose
+// target is as oedl prepare left it, so the run keeps that target:
+// create-target is not in its window (Config.KeepingPrepared).
 type Checked struct {
 	Note     string
 	Describe string
 	Warnings []string
+	Prepared bool
 }
 
 func executable(p string) bool {

@@ -203,6 +203,14 @@ func (c Config) Strategy() estimate.Strategy {
 		BatchLoads: c.BatchLoads, Prepared: c.prepared, NoIntegrity: c.NoIntegrity, UntunedTarget: !c.TuneTarget}
 }
 
+// KeepingPrepared is c for a run that keeps the target oedl prepare made
+// (Checked.Prepared): its estimate, and so its dry run, leave
+// create-target out of the window, as the run itself does.
+func (c Config) KeepingPrepared() Config {
+	c.prepared = true
+	return c
+}
+
 // dbPath normalises a database name: absolute, without ".db".
 func dbPath(p string) string {
 	if p == "" {

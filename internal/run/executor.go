@@ -221,6 +221,11 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			e.mu.Unlock()
 			return out
 		}
+		if ctx.Err() == nil && retryable(j.Kind) && !isPermanent(err) {
+			if why := e.brokerGone(ctx, j); why != "" {
+				err = refusedError{fmt.Errorf("%s: %w", why, err)}
+			}
+		}
 		f := classify(ctx, err)
 		f.attempt, f.elapsed = attempt, rec.Elapsed
 		rec.State = journal.Failed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
@@ -70,3 +71,17 @@ var errnoNoSpace = regexp.MustCompile(`errno\s*=?\s*28\b`)
 
 // diskFull reports whether a utility's output says its disk filled up.
 func diskFull(output string) bool { return errnoNoSpace.MatchString(output) }
+
+// noSpaceLine is the last line of output with errno 28: the one that
+// names the file (and so the disk) that filled up. The utility's last
+// line says less: idxbuild ends with "Index rebuild complete.  1
+// error(s) encountered.", which was all the DBA read of a full disk.
+func noSpaceLine(output string) string {
+	lines := strings.Split(output, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if errnoNoSpace.MatchString(lines[i]) {
+			return strings.TrimSpace(lines[i])
+		}
+	}
+	return ""
+}

@@ -54,6 +54,10 @@ type fakeOE struct {
 	// users filling the target's -n).
 	denyLoads int
 	denials   int
+	// brokerDiesAt: table -> its first dump takes the source's broker down
+	// with it (proshut by someone, a crash) and fails, as the dumps
+	// connected to a broker that goes do.
+	brokerDiesAt map[string]bool
 	// describe is what proutil -C describe prints of the source (and
 	// empty, of anything else: $DLC/emptyN's copy, the target).
 	describe, empty openedge.Description
@@ -69,7 +73,7 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
-		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}}
+		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -191,6 +195,11 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	case "dump":
 		table, dir := rest[0], rest[1]
 		n := f.source[table]
+		if f.brokerDiesAt[table] {
+			delete(f.brokerDiesAt, table)
+			f.served[db] = false
+			return "** The server has terminated. (oesim)\n", 1
+		}
 		if len(rest) > 2 && rest[2] == "-thread" {
 			return f.threadedDump(ctx, table, dir, n)
 		}

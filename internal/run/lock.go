@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/oedl/oedl/internal/execx"
 )
 
 // LockFile guards a work directory: two oedl processes resuming the same
@@ -39,7 +41,7 @@ func lockWork(work string) (func(), error) {
 	return lockPath(path, fmt.Sprintf("%d\n", os.Getpid()), func() error {
 		data, _ := os.ReadFile(path)
 		return precondition("another oedl (pid %s) is running in %s: watch it with oedl status --work %s",
-			strings.TrimSpace(string(data)), work, work)
+			strings.TrimSpace(string(data)), work, execx.ShellQuote(work))
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/sysproc"
@@ -75,7 +76,7 @@ func (r *runner) stopOrphans(ctx context.Context, rp *journal.Replayed) error {
 		}
 		if err := r.call(ctx, c.shutdownStep(which)); err != nil {
 			return precondition("the broker a killed run left on %s did not shut down (%v)%s: shut it down with proshut %s -by, then resume again",
-				db, err, holderText(out), db)
+				db, err, holderText(out), execx.ShellQuote(db))
 		}
 		r.servedByUs[which] = false
 		r.notice(fmt.Sprintf("shut down the broker the killed run left on %s", db))

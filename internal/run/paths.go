@@ -76,7 +76,7 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		// it: the run that made it may be loading it now, between two
 		// utilities (no .lk), and --force would remove its files under it.
 		return nil, precondition("the target %s belongs to the oedl running now in %s (its record %s says that run made it): --force never replaces a target under a live run; watch it with oedl status --work %s",
-			c.Target, rec.Work, manifest.RecordPath(c.Target), rec.Work)
+			c.Target, rec.Work, manifest.RecordPath(c.Target), execx.ShellQuote(rec.Work))
 	}
 	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget, ownWritten: r.rebuild}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,

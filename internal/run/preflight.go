@@ -148,7 +148,7 @@ func (r *runner) proveTargetFiles(ctx context.Context, view manifest.FS, st *ope
 			return "", precondition("target directory %s is not writable: %v", d, err)
 		}
 	}
-	return r.checkSpace()
+	return r.checkSpace(st)
 }
 
 // targetSummary says what the proof found of the target: new files, the
@@ -216,7 +216,7 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 			if which != schedule.DBTarget {
 				return r.servedReplica(which, db)
 			}
-			return precondition("%s is in use in multi-user mode (276), served by a broker oedl did not start: shut it down (proshut %s -by) first", db, db)
+			return precondition("%s is in use in multi-user mode (276), served by a broker oedl did not start: shut it down (proshut %s -by) first", db, execx.ShellQuote(db))
 		case holderSingle:
 			if !c.Resume || time.Now().After(deadline) {
 				hint := ""
@@ -291,8 +291,10 @@ func writable(dir string) error {
 // files of idxbuild (up to 75% of the database, per the idxbuild docs) in
 // the work directory; the target's data and indexes in its directories.
 // Two of them on one filesystem add up. On a resume, the dumps the
-// journal proves are on disk already are not needed again.
-func (r *runner) checkSpace() (string, error) {
+// journal proves are on disk already are not needed again. st is the
+// target's structure (targetNeeds); nil: all of the target in its .db's
+// directory.
+func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	p := r.cfg.Plan
 	data, index := p.Totals.Bytes, p.Totals.IndexBytes
 	if data == 0 {
@@ -339,8 +341,18 @@ func (r *runner) checkSpace() (string, error) {
 			return "", err
 		}
 	}
-	if err := add(filepath.Dir(r.cfg.Target), data+index, "target"); err != nil {
-		return "", err
+	if st == nil || r.resumeKeepsTarget {
+		// A target kept (prepared, or resumed) has its extents already:
+		// only what it grows counts, and only its directory is known here.
+		if err := add(filepath.Dir(r.cfg.Target), data+index, "target"); err != nil {
+			return "", err
+		}
+	} else {
+		for _, n := range r.targetNeeds(st) {
+			if err := add(n.dir, n.bytes, "target in "+n.dir); err != nil {
+				return "", err
+			}
+		}
 	}
 	var parts []string
 	for _, k := range order {

@@ -100,7 +100,7 @@ func (r *runner) servedSource(db string) error {
 	c := r.cfg
 	switch {
 	case !c.OnlineSource:
-		return precondition("the source %s is served by a broker oedl did not start (276): users may still be writing, so the dump would not be a consistent copy. Stop it first (proshut %s -by), or, to dump it online anyway, give --online-source", db, db)
+		return precondition("the source %s is served by a broker oedl did not start (276): users may still be writing, so the dump would not be a consistent copy. Stop it first (proshut %s -by), or, to dump it online anyway, give --online-source", db, execx.ShellQuote(db))
 	case !c.served(schedule.DBSource):
 		return precondition("the source %s is served (276) and --online-source dumps through its broker, which needs --dump-jobs 2 or more (with one dump job oedl opens the source single-user)", db)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
@@ -473,7 +474,7 @@ func (e *FailedError) Error() string {
 			fmt.Fprintf(&b, "\n    log: %s", f.Log)
 		}
 	}
-	fmt.Fprintf(&b, "\nfix the cause, then continue with: oedl run --resume --work %s (with the same --source, --target and --plan)", e.Work)
+	fmt.Fprintf(&b, "\nfix the cause, then continue with: oedl run --resume --work %s (with the same --source, --target and --plan)", execx.ShellQuote(e.Work))
 	return b.String()
 }
 func (e *FailedError) Unwrap() error { return e.Err }

@@ -395,13 +395,13 @@ func TestSpaceOnResumeCountsDumpsOnDisk(t *testing.T) {
 	cfg.Plan.Totals.Bytes = 0
 	require.NoError(t, os.MkdirAll(cfg.Work, 0o755))
 	r := &runner{cfg: &cfg}
-	_, err := r.checkSpace()
+	_, err := r.checkSpace(nil)
 	var pe *PreconditionError
 	require.ErrorAs(t, err, &pe)
 	assert.Contains(t, err.Error(), "not enough disk space")
 
 	r.dumpProven = func(string) bool { return true }
-	msg, err := r.checkSpace()
+	msg, err := r.checkSpace(nil)
 	require.NoError(t, err)
 	assert.Contains(t, msg, "dumps 0 B")
 }

@@ -72,3 +72,37 @@ func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.Fil
 	}
 	return e.runSteps(ctx, j, []step{e.cfg.shutdownStep(j.DB)}, log)
 }
+
+// readsServedSource: the job reads the source through the broker this run
+// starts for it (serve:source runs before it, shutdown:source after).
+func readsServedSource(k schedule.Kind) bool {
+	switch k {
+	case schedule.KindDump, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity, schedule.KindAnalyzeSource:
+		return true
+	}
+	return false
+}
+
+// brokerGone says why job j, which failed, must not be tried again when
+// the broker this run started on the source is gone (proshut by someone,
+// or it died): a retry would open the source single-user, the other
+// dumps' retries would be refused (263) and every attempt used up within
+// a second, each failure naming (263) and not the broker. The resume
+// serves the source again. "" when the broker still serves it, when it is
+// not this run's to lose (--online-source, one dump job, several hosts),
+// or when holder cannot tell.
+func (e *Executor) brokerGone(ctx context.Context, j *schedule.Job) string {
+	c := e.cfg
+	if !readsServedSource(j.Kind) || c.Hosts != nil || !c.served(schedule.DBSource) || e.isExternallyServed(schedule.DBSource) {
+		return ""
+	}
+	log, err := OpenWorkLog(c.logPath(j.ID))
+	if err != nil {
+		return ""
+	}
+	defer log.Close()
+	if h, err := e.holder(ctx, j.ID, schedule.DBSource, log); err != nil || h == holderMulti {
+		return ""
+	}
+	return fmt.Sprintf("the broker this run started on the source %s is gone (shut down, or it died), so the dumps stop: find out why, then oedl run --resume serves it again", c.db(schedule.DBSource))
+}

@@ -136,6 +136,7 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 		case diskFull(res.Output):
 			jerr.Cause, jerr.ExitCode = event.ReasonDiskFull, res.ExitCode
 			jerr.Reason = fmt.Sprintf("%s ran out of disk space (errno 28, exit code %d)", name, res.ExitCode)
+			last = noSpaceLine(res.Output)
 		case errors.As(cerr, &ue) && ue.ExitCode != 0:
 			jerr.Cause, jerr.ExitCode = event.ReasonExit, ue.ExitCode
 			jerr.Reason = fmt.Sprintf("%s exited with code %d", name, ue.ExitCode)

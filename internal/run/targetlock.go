@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/manifest"
 )
 
@@ -82,7 +83,7 @@ func lockTarget(c *Config) (func(), error) {
 	unlock, err := lockPath(path, stamp, func() error {
 		pid, other := targetLockHolder(path)
 		return precondition("the target %s is being written by the oedl (pid %s) running in %s (it holds %s): two runs never write one target; watch that one with oedl status --work %s, or give another --target",
-			c.Target, pid, other, path, other)
+			c.Target, pid, other, path, execx.ShellQuote(other))
 	})
 	if err != nil {
 		var pe *PreconditionError

@@ -103,6 +103,9 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 		c.Codepage = src.Ctl.Codepage
 		c.Tables = src.Ctl.Tables
 		c.Sequences = src.Ctl.Sequences
+		// The meta-schema rows come too: procopy copies the whole
+		// database, its users, grants and views with it.
+		c.Security = src.Ctl.Security
 		c.NextTable, c.NextIndex = src.Ctl.NextTable, src.Ctl.NextIndex
 		return nil
 	})

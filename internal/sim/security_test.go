@@ -47,6 +47,21 @@ func TestSecurityDumpAndLoad(t *testing.T) {
 	assert.Len(t, got.Users, 3)
 	assert.Equal(t, src.Grants, got.Grants)
 
+	// procopy copies the whole database, users, grants and views too (a
+	// source made by procopy had none: oedl verified "0 users before = after").
+	dir := filepath.Join(env.work, "copied")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	st, err := os.ReadFile(db + ".st")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "copied.st"), []byte(replaceDots(string(st), dir)), 0o644))
+	copied := filepath.Join(dir, "copied")
+	env.ok(t, "prostrct", "create", copied, filepath.Join(dir, "copied.st"), "-blocksize", "8192")
+	env.ok(t, "procopy", db, copied)
+	env.ok(t, "_progres", "-b", "-db", copied, "-1", "-p", "dump_security.p", "-param", back)
+	got, err = openedge.ReadSecurity(back)
+	require.NoError(t, err)
+	assert.Equal(t, src, got)
+
 	r = env.run(t, nil, "", "_progres", "-b", "-db", tgt, "-1", "-p", "load_security.p", "-param", filepath.Join(env.work, "nowhere"))
 	assert.NotEqual(t, 0, r.code)
 	assert.Contains(t, r.out, "(43)")

@@ -34,9 +34,13 @@ type ETA struct {
 	// QueueBound: what is left waits mostly for slots.
 	BoundBy    string `json:"bound_by,omitempty"`
 	QueueBound bool   `json:"queue_bound,omitempty"`
-	// Overdue: the index rebuild has run past its predicted duration; the
-	// remaining time is a guess until it reports.
-	Overdue bool `json:"overdue,omitempty"`
+	// Overdue: a job that reports nothing until it ends (the index
+	// rebuild, a tabanalys, a batch of loads) has run past its predicted
+	// duration; the remaining time is a guess until it ends. OverdueJob
+	// is its ID, for the screen to name it: during the dumps it is not
+	// the index rebuild.
+	Overdue    bool   `json:"overdue,omitempty"`
+	OverdueJob string `json:"overdue_job,omitempty"`
 	// IdxbuildExpected is the duration predicted for the running index
 	// rebuild (0 when none runs).
 	IdxbuildExpected time.Duration `json:"idxbuild_expected_ns,omitempty"`
@@ -70,6 +74,6 @@ func (s *State) ETA() ETA {
 	left := func(d time.Duration) time.Duration { return max(0, d-since).Round(time.Second) }
 	l := s.live
 	return ETA{Known: true, Remaining: left(l.Remaining), P50: left(l.P50), P90: left(l.P90), Finish: l.Finish, At: s.liveAt,
-		Trend: Trend(l.Trend), BoundBy: l.BoundBy, QueueBound: l.QueueBound, Overdue: l.Overdue != "",
+		Trend: Trend(l.Trend), BoundBy: l.BoundBy, QueueBound: l.QueueBound, Overdue: l.Overdue != "", OverdueJob: l.Overdue,
 		IdxbuildExpected: l.IdxbuildExpected, Before: before}
 }

@@ -59,9 +59,9 @@ func etaText(e ETA) string {
 		return "ETA — (" + e.Reason + ")"
 	}
 	if e.Overdue {
-		// The index rebuild ran past its predicted duration: say so rather
-		// than promise a few seconds again and again.
-		return "ETA unknown: the index rebuild is running longer than predicted"
+		// A job that reports nothing ran past its predicted duration: say
+		// which, rather than promise a few seconds again and again.
+		return "ETA unknown: " + overdueName(e.OverdueJob) + " is running longer than predicted"
 	}
 	s := "ETA " + formatDuration(e.Remaining)
 	switch {
@@ -77,6 +77,16 @@ func etaText(e ETA) string {
 		s += " " + w
 	}
 	return s
+}
+
+// overdueName names the overdue job in words a DBA reads: the index
+// rebuild by what it is, any other by its job ID (analyze-source,
+// load-batch:Small32_Data:1).
+func overdueName(id string) string {
+	if id == "idxbuild" {
+		return "the index rebuild"
+	}
+	return id
 }
 
 // beforeText is what the estimate said before the run, against where the

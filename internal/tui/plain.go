@@ -172,9 +172,12 @@ func (p *Plain) line(e event.Event) string {
 			s += fmt.Sprintf(" (%s of table data)", units.FormatIEC(e.TotalBytes))
 		}
 		if est := e.Estimate; est != nil {
-			s += "; estimated " + formatDuration(est.Window)
+			// A prediction, not a ticking clock: written as oedl estimate
+			// writes it, tenths under 10 s, so that a short window does not
+			// read "estimated 0s (P50–P90 1s–1s)".
+			s += "; estimated " + units.FormatDuration(est.Window)
 			if est.P90 > est.P50 {
-				s += " (P50–P90 " + formatDuration(est.P50) + "–" + formatDuration(est.P90) + ")"
+				s += " (P50–P90 " + units.FormatDuration(est.P50) + "–" + units.FormatDuration(est.P90) + ")"
 			}
 		}
 		return s

@@ -26,3 +26,15 @@ func TestPlainShowsTheRunsEstimate(t *testing.T) {
 	require.NoError(t, p.Close())
 	assert.Contains(t, out.String(), "ETA 9m50s (P50–P90 8m50s–10m50s)")
 }
+
+// TestPlainEstimateOfAShortWindow: the run's estimate is written as oedl
+// estimate writes it; whole seconds made a 0.4 s window "estimated 0s
+// (P50–P90 1s–1s)", a window shorter than its own median.
+func TestPlainEstimateOfAShortWindow(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPlain(&out, 0)
+	p.Emit(event.Event{Time: at(0), Kind: event.RunStarted,
+		Estimate: &event.Estimate{Window: 420 * time.Millisecond, P50: 550 * time.Millisecond, P90: 780 * time.Millisecond}})
+	require.NoError(t, p.Close())
+	assert.Contains(t, out.String(), "run started; estimated 0.4s (P50–P90 0.6s–0.8s)")
+}

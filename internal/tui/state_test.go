@@ -310,6 +310,31 @@ func TestETAOfAnOverdueIdxbuild(t *testing.T) {
 	assert.Contains(t, buf.String(), "ETA unknown: the index rebuild is running longer than predicted")
 }
 
+// TestETAOfAnOverdueJobNamesIt: jobs other than the index rebuild report
+// nothing until they end too (tabanalys, a batch of loads); overdue during
+// the dumps, the screen names the one that is, not the index rebuild,
+// which has not started.
+func TestETAOfAnOverdueJobNamesIt(t *testing.T) {
+	tests := []struct {
+		job, want string
+	}{
+		{"idxbuild", "ETA unknown: the index rebuild is running longer than predicted"},
+		{"analyze-source", "ETA unknown: analyze-source is running longer than predicted"},
+		{"load-batch:Small32_Data:1", "ETA unknown: load-batch:Small32_Data:1 is running longer than predicted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.job, func(t *testing.T) {
+			s := apply(NewState(), event.Event{Time: at(0), Kind: event.RunStarted, TotalBytes: 100_000})
+			e := etaAt(100, 10*time.Second, 10*time.Second, 10*time.Second)
+			e.ETA.Overdue = tt.job
+			apply(s, e)
+			var buf bytes.Buffer
+			require.NoError(t, RenderStatus(&buf, s, 200))
+			assert.Contains(t, buf.String(), tt.want)
+		})
+	}
+}
+
 func TestSnapshotJSON(t *testing.T) {
 	s := apply(NewState(), synthRun(t, 20, "load:PUB.t0003")...)
 	b, err := json.Marshal(s)

@@ -1,0 +1,60 @@
+package run
+
+import (
+	"path/filepath"
+
+	"github.com/oedl/oedl/internal/openedge"
+)
+
+// dirNeed is bytes the target puts in one directory.
+type dirNeed struct {
+	dir   string
+	bytes int64
+}
+
+// targetNeeds is where the target's bytes land: the directories target.st
+// names for each area's extents, not the .db's directory, which in
+// production is rarely where the extents go (/db/prod.db, its extents on
+// /data1 and /data2). Each area holds its tables' bytes (an index area
+// their index bytes, when the plan knows them) and at least its fixed
+// extents, which prostrct create makes at full size; what the fixed
+// extents do not hold grows in the area's last extent. A relative extent
+// path is taken from the target's directory, where prostrct create runs
+// (createSteps). The order is target.st's.
+func (r *runner) targetNeeds(st *openedge.Structure) []dirNeed {
+	byArea := map[string]int64{}
+	for _, t := range r.cfg.Plan.Tables {
+		byArea[t.DataArea] += t.Bytes
+		byArea[t.IndexArea] += t.IndexBytes
+	}
+	var out []dirNeed
+	at := map[string]int{}
+	add := func(path string, n int64) {
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(r.cfg.Target), path)
+		}
+		dir := existingParent(filepath.Clean(path))
+		if i, ok := at[dir]; ok {
+			out[i].bytes += n
+			return
+		}
+		at[dir] = len(out)
+		out = append(out, dirNeed{dir: dir, bytes: n})
+	}
+	for _, a := range st.Areas {
+		if len(a.Extents) == 0 {
+			continue
+		}
+		var fixed int64
+		for _, x := range a.Extents {
+			if x.Fixed {
+				fixed += x.SizeKB << 10
+				add(x.Path, x.SizeKB<<10)
+			}
+		}
+		if a.Type == openedge.AreaData {
+			add(a.Extents[len(a.Extents)-1].Path, max(0, byArea[a.Name]-fixed))
+		}
+	}
+	return out
+}
