@@ -59,6 +59,7 @@ func TestCalibrateEndToEndWithOesim(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
+			simtest.KeepLogsOnFailure(t, work)
 			dlc := simtest.DLC(t, work)
 			src := filepath.Join(work, "src", "prod")
 			require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))

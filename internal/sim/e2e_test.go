@@ -52,7 +52,11 @@ func TestEndToEnd(t *testing.T) {
 	before := analysis(t, env, src)
 	require.NotEmpty(t, before.Tables)
 
-	dumpDir := filepath.Join(env.work, "dump")
+	// Its dumps and targets go to a directory of its own: the fixture's
+	// work directory outlives the test, and a second run (-count=3) found
+	// the first one's target there ("already exists").
+	work := t.TempDir()
+	dumpDir := filepath.Join(work, "dump")
 	require.NoError(t, os.MkdirAll(dumpDir, 0o755))
 	env.ok(t, "proserve", src)
 	files := parallel(t, before.Tables, 4, func(ts openedge.TableStat) string {
@@ -65,7 +69,7 @@ func TestEndToEnd(t *testing.T) {
 	env.ok(t, "proshut", src, "-by")
 
 	t.Run("every count equal", func(t *testing.T) {
-		tgt := buildTarget(t, env, src, "target")
+		tgt := buildTarget(t, env, src, work, "target")
 		loadAll(t, env, tgt, files, nil, "")
 		after := analysis(t, env, tgt)
 		assert.Equal(t, counts(before), counts(after))
@@ -76,8 +80,11 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("crash in one load shows in tabanalys", func(t *testing.T) {
 		victim := biggest(before)
-		tgt := buildTarget(t, env, src, "crashed")
-		faults := []string{"OESIM_FAULTS=load:" + victim.QualifiedName() + ":crash-after=100,once"}
+		tgt := buildTarget(t, env, src, work, "crashed")
+		// The "once" is counted in a state directory of this test's: the
+		// fixture's DLC outlives it, and a second run found it fired.
+		faults := []string{"OESIM_FAULTS=load:" + victim.QualifiedName() + ":crash-after=100,once",
+			"OESIM_STATE=" + filepath.Join(work, "state")}
 		loadAll(t, env, tgt, files, faults, victim.Name)
 		after := analysis(t, env, tgt)
 		want := counts(before)
@@ -90,13 +97,16 @@ func TestEndToEnd(t *testing.T) {
 	})
 }
 
-// buildTarget creates a target database from targetST with the source's
-// definitions moved into its areas.
-func buildTarget(t *testing.T, env *dlcEnv, src, name string) string {
-	dir := filepath.Join(env.work, name)
+// buildTarget creates a target database under work from targetST with
+// the source's definitions moved into its areas. Every "." of targetST is
+// dir, the fixed-size extent's too ("." followed by "f 8192"): left
+// relative, it went to the utilities' working directory, the shared
+// fixture's.
+func buildTarget(t *testing.T, env *dlcEnv, src, work, name string) string {
+	dir := filepath.Join(work, name)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	st := filepath.Join(dir, name+".st")
-	require.NoError(t, os.WriteFile(st, []byte(strings.ReplaceAll(targetST, " .\n", " "+dir+"\n")), 0o644))
+	require.NoError(t, os.WriteFile(st, []byte(strings.NewReplacer(" .\n", " "+dir+"\n", " . ", " "+dir+" ").Replace(targetST)), 0o644))
 	db := filepath.Join(dir, name)
 	env.ok(t, "prostrct", "create", db, st, "-blocksize", "8192")
 	out := env.ok(t, "procopy", filepath.Join(env.dlc, "empty8"), db)
