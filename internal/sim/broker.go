@@ -117,6 +117,15 @@ func runMprosrv(p *proc) int {
 	if len(p.args) < 1 {
 		return exitUsage
 	}
+	// The shutdown signal is caught before anything is held: proserve
+	// returns as soon as the broker serves, and a proshut sent at once
+	// (under load, before a later signal.Notify) killed the broker with
+	// Go's default action, leaving DB.lk for a crash recovery and proshut
+	// returning before the (1613)/(334) lines (TestProshutReturnsAfterThe
+	// BrokersLastWrite caught it). A signal that comes before the broker
+	// serves waits in the channel and ends it once it does.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	paths := store.PathsFor(p.args[0])
 	fs, err := parseFlags(p.args[1:], "-B", "-n")
 	if err != nil {
@@ -162,8 +171,6 @@ func runMprosrv(p *proc) int {
 		return exitFail
 	}
 	logLine(paths.Log(), "BROKER", "(333) Multi-user session begin.")
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	<-sig
 	logLine(paths.Log(), "BROKER", "(1613) Shutdown is executing.")
 	if err := lease.SetMode(store.Stopping); err != nil {
