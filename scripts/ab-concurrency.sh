@@ -17,8 +17,11 @@
 # the outage (its chain, not the target's creation, is then what binds).
 # AB_A_OEDL=path runs A with another oedl binary (main's, say: a branch
 # against main), with no flags unless AB_A_FLAGS gives some; oesim is
-# this tree's for both.
+# this tree's for both, unless AB_A_OESIM=path gives A's (main's, for a
+# change to the simulator itself): A's runs then use a DLC installed from
+# it. The source database and the plan are made with this tree's.
 #   AB_A_OEDL=/tmp/oedl-main AB_PROFILE=seed003 AB_PREPARED=1 AB_MBPS=10 scripts/ab-concurrency.sh 40MB 2
+#   AB_A_OEDL=/tmp/oedl-main AB_A_OESIM=/tmp/oesim-main AB_PROFILE=seed003 AB_PREPARED=1 AB_STARTUP_MS=150 scripts/ab-concurrency.sh 40MB 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-40MB}
@@ -45,13 +48,19 @@ go build -o "$base/bin/oesim" ./cmd/oesim
 oedl_a=${AB_A_OEDL:-$base/bin/oedl} oedl_b=$base/bin/oedl
 "$base/bin/oesim" install "$base/dlc" >/dev/null
 export DLC=$base/dlc
+dlc_a=$DLC dlc_b=$DLC
+if [[ -n "${AB_A_OESIM:-}" ]]; then
+  dlc_a=$base/dlc-a
+  "$AB_A_OESIM" install "$dlc_a" >/dev/null
+fi
 "$DLC/bin/oesim" gen --dlc "$DLC" --db "$base/src/$profile" --profile "$profile" --scale "$scale" --seed 11 >/dev/null
 "$base/bin/oedl" plan --source "$base/src/$profile" --dlc "$DLC" -o "$base/plan" >/dev/null 2>&1
 tables=$(grep -c '"table":' "$base/plan/plan.json" || true)
 
-one() { # name, round, oedl binary, flags...: prints the wall time in seconds
-  local name=$1 n=$2 oedl=$3
-  shift 3
+one() { # name, round, oedl binary, DLC, flags...: prints the wall time in seconds
+  local name=$1 n=$2 oedl=$3 DLC=$4
+  export DLC
+  shift 4
   local t0 t1
   export OESIM_DISK_MBPS=$mbps OESIM_DISK_IOPS=$iops OESIM_STARTUP_MS=$startup OESIM_STATE="$base/state-$name$n"
   if [[ -n "${AB_PREPARED:-}" ]]; then
@@ -68,11 +77,11 @@ one() { # name, round, oedl binary, flags...: prints the wall time in seconds
 }
 
 echo "$profile at $scale ($tables tables), disk $mbps MiB/s $iops IOPS, start-up $startup ms, $cores cores"
-echo "A: $oedl_a ${old[*]:-the defaults}   B: $oedl_b ${new[*]:-the defaults}"
+echo "A: $oedl_a ${old[*]:-the defaults} (oesim of $dlc_a)   B: $oedl_b ${new[*]:-the defaults} (oesim of $dlc_b)"
 a=() b=()
 for ((i = 1; i <= rounds; i++)); do
-  s=$(one old "$i" "$oedl_a" ${old[@]+"${old[@]}"}); a+=("$s"); echo "round $i A ${s}s (verified)"
-  s=$(one new "$i" "$oedl_b" ${new[@]+"${new[@]}"}); b+=("$s"); echo "round $i B ${s}s (verified)"
+  s=$(one old "$i" "$oedl_a" "$dlc_a" ${old[@]+"${old[@]}"}); a+=("$s"); echo "round $i A ${s}s (verified)"
+  s=$(one new "$i" "$oedl_b" "$dlc_b" ${new[@]+"${new[@]}"}); b+=("$s"); echo "round $i B ${s}s (verified)"
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 ma=$(median "${a[@]}") mb=$(median "${b[@]}")

@@ -472,22 +472,13 @@ func sortedKeys[V any](m map[int]V) []int {
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 
 // markSelected sets the active flag of every selected index in one
-// DB.db rewrite.
+// schema change.
 func markSelected(db *store.DB, sel idxSelection, active bool) error {
-	return db.Update(func(c *store.Control) error {
-		for num, ixs := range sel {
-			t := c.TableByNumber(num)
-			if t == nil {
-				return fmt.Errorf("table number %d vanished from the schema", num)
-			}
-			for _, ix := range t.Indexes {
-				for _, sel := range ixs {
-					if sel.Number == ix.Number {
-						ix.Active = active
-					}
-				}
-			}
+	var states []store.IndexState
+	for _, num := range sortedKeys(sel) {
+		for _, ix := range sel[num] {
+			states = append(states, store.IndexState{Table: num, Index: ix.Number, Active: active})
 		}
-		return nil
-	})
+	}
+	return db.SetIndexesActive(states)
 }

@@ -472,24 +472,13 @@ func rebuildIndexes(db *store.DB, t *store.Table, ixs []*store.Index, opt sortOp
 	return setActive(db, t.Number, ixs, true)
 }
 
-// setActive flips the active flag of indexes in DB.db.
+// setActive flips the active flag of indexes of one table in DB.db.
 func setActive(db *store.DB, table int, ixs []*store.Index, active bool) error {
-	want := map[int]bool{}
-	for _, ix := range ixs {
-		want[ix.Number] = true
+	states := make([]store.IndexState, len(ixs))
+	for i, ix := range ixs {
+		states[i] = store.IndexState{Table: table, Index: ix.Number, Active: active}
 	}
-	return db.Update(func(c *store.Control) error {
-		t := c.TableByNumber(table)
-		if t == nil {
-			return fmt.Errorf("table number %d vanished from the schema", table)
-		}
-		for _, ix := range t.Indexes {
-			if want[ix.Number] {
-				ix.Active = active
-			}
-		}
-		return nil
-	})
+	return db.SetIndexesActive(states)
 }
 
 // spillRuns writes the sorted runs' keys to a sort file in opt.sortDir and

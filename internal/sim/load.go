@@ -248,7 +248,7 @@ func loadTable(p *proc, s *session, g loadGroup, opts loadOptions, bi *openedge.
 	// before the first record is written, so a crash leaves them so.
 	active := activeIndexes(t)
 	if len(active) > 0 {
-		if err := deactivate(s.db, t, active); err != nil {
+		if err := deactivate(s.db, t, active, bi); err != nil {
 			return p.failErr(err)
 		}
 		if opts.build {
@@ -359,9 +359,18 @@ func activeIndexes(t *store.Table) []*store.Index {
 	return out
 }
 
-// deactivate marks indexes inactive and frees their stored keys.
-func deactivate(db *store.DB, t *store.Table, ixs []*store.Index) error {
+// deactivate marks indexes inactive and frees their stored keys. In
+// OpenEdge that is a small schema transaction: a note for each _Index
+// record updated and their block of the Schema Area, written as the
+// load's other blocks are: charged so through bi.
+func deactivate(db *store.DB, t *store.Table, ixs []*store.Index, bi *openedge.LoadLog) error {
 	if err := setActive(db, t.Number, ixs, false); err != nil {
+		return err
+	}
+	if err := bi.Notes(int64(len(ixs)), 0); err != nil {
+		return err
+	}
+	if err := bi.Data(int64(db.Ctl.BlockSize)); err != nil {
 		return err
 	}
 	for _, ix := range ixs {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/sim/store"
 )
 
 // batchSource dumps the three smallest non-empty tables of a small
@@ -91,6 +92,43 @@ func TestLoadBatchCrashInSecondTable(t *testing.T) {
 	got := counts(analysis(t, env, tgt))
 	assert.Equal(t, ts[0].Records, got[ts[0].QualifiedName()], "the table before the crash is whole")
 	assert.Zero(t, got[ts[2].QualifiedName()], "the table after the crash was not begun")
+	active := indexesActive(t, tgt)
+	assert.Equal(t, []bool{false, false, true}, []bool{active[ts[0].QualifiedName()], active[ts[1].QualifiedName()], active[ts[2].QualifiedName()]},
+		"the tables begun have their indexes off, the one after has them on")
+}
+
+// A load switches each table's indexes off with a schema note of a few
+// bytes appended to DB.db, as OpenEdge writes a few blocks and BI notes:
+// the control file is not written again whole for every table.
+func TestLoadBatchSwitchesIndexesOffInPlace(t *testing.T) {
+	env, db, ts, files := batchSource(t)
+	tgt := emptyCopy(t, env, db, "inplace")
+	before, err := os.Stat(tgt + ".db")
+	require.NoError(t, err)
+	env.ok(t, "proutil", tgt, "-C", "load", files[0], "-dumplist", writeList(t, env.work, files...))
+	after, err := os.Stat(tgt + ".db")
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "DB.db replaced by a rewrite")
+	assert.LessOrEqual(t, after.Size()-before.Size(), int64(32*len(ts)), "bytes written to DB.db for %d switch-offs", len(ts))
+	active := indexesActive(t, tgt)
+	for _, s := range ts {
+		assert.False(t, active[s.QualifiedName()], "%s's indexes off, as another process reads them", s.Name)
+	}
+}
+
+// indexesActive reports, per table of db that has indexes, whether any is
+// active, from DB.db as a new process reads it.
+func indexesActive(t *testing.T, db string) map[string]bool {
+	t.Helper()
+	c, err := store.ReadControl(store.PathsFor(db))
+	require.NoError(t, err)
+	out := map[string]bool{}
+	for _, tb := range c.Tables {
+		for _, ix := range tb.Indexes {
+			out[tb.QualifiedName()] = out[tb.QualifiedName()] || ix.Active
+		}
+	}
+	return out
 }
 
 // messagesNumbered is every message num of out, in order.

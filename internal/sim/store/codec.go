@@ -224,8 +224,23 @@ func encodeControl(c *Control) []byte {
 }
 
 func decodeControlData(b []byte) (*Control, error) {
+	c, n, _, err := decodeControlBase(b)
+	if err == nil && n != len(b) {
+		err = errors.New("trailing bytes after the control data")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// decodeControlBase decodes the Control at the start of b and returns
+// the bytes it took. complete: every section was there, so bytes after
+// them cannot be taken for a section a DB.db written before it lacked
+// (schema notes are only appended after a complete one, schemanotes.go).
+func decodeControlBase(b []byte) (c *Control, n int, complete bool, err error) {
 	d := &decoder{b: b, all: string(b)}
-	c := &Control{}
+	c = &Control{}
 	c.Format = d.num()
 	c.BlockSize = d.num()
 	c.Codepage = d.str()
@@ -304,14 +319,12 @@ func decodeControlData(b []byte) (*Control, error) {
 	if d.err == nil && len(d.b) != 0 { // a DB.db written before them has neither
 		c.AIBegun = d.bool()
 		c.Replication = d.bool()
-	}
-	if d.err == nil && len(d.b) != 0 {
-		d.err = errors.New("trailing bytes after the control data")
+		complete = true
 	}
 	if d.err != nil {
-		return nil, d.err
+		return nil, 0, false, d.err
 	}
-	return c, nil
+	return c, d.off, complete, nil
 }
 
 // An index field's attributes are one varint of flags. Its first

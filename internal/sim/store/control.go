@@ -181,59 +181,64 @@ func (e *NotFoundError) Message() *msg.Error { return msg.E("43", e.Path, 2) }
 
 // ReadControl reads DB.db.
 func ReadControl(p Paths) (*Control, error) {
-	c, _, err := readControlStamped(p)
+	c, cf, err := readControlFile(p)
+	if err == nil {
+		cf.f.Close()
+	}
 	return c, err
 }
 
-// controlStamp identifies one version of DB.db (it is replaced, never
-// rewritten in place, so a new version is a new inode).
-type controlStamp struct {
-	ino  uint64
-	size int64
-	mod  int64
+// controlFile is the version of DB.db a Control was read from: the file,
+// kept open so that its identity (its inode) cannot be reused while held,
+// and how far it was read.
+type controlFile struct {
+	f        *os.File
+	base     int64 // the end of the full Control, its magic included
+	valid    int64 // the end of the last whole schema note (schemanotes.go)
+	complete bool  // the Control has every section: notes may follow it
 }
 
-func stampOf(fi os.FileInfo) controlStamp {
-	st := controlStamp{size: fi.Size(), mod: fi.ModTime().UnixNano()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ino = sys.Ino
-	}
-	return st
-}
-
-func readControlStamped(p Paths) (*Control, controlStamp, error) {
+// readControlFile reads DB.db and keeps it open (nil file on error).
+func readControlFile(p Paths) (*Control, controlFile, error) {
 	f, err := os.Open(p.Control())
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, controlStamp{}, &NotFoundError{Path: p.Control()}
+		return nil, controlFile{}, &NotFoundError{Path: p.Control()}
 	}
 	if err != nil {
-		return nil, controlStamp{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, controlStamp{}, err
+		return nil, controlFile{}, err
 	}
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return nil, controlStamp{}, err
+		f.Close()
+		return nil, controlFile{}, err
 	}
-	c, err := decodeControl(p, b)
-	return c, stampOf(fi), err
+	c, cf, err := decodeControl(p, b)
+	if err != nil {
+		f.Close()
+		return nil, controlFile{}, err
+	}
+	cf.f = f
+	return c, cf, nil
 }
 
-func decodeControl(p Paths, b []byte) (*Control, error) {
+func decodeControl(p Paths, b []byte) (*Control, controlFile, error) {
 	if !bytes.HasPrefix(b, []byte(controlMagic)) {
-		return nil, msg.E("oesim.db.notcontrol", p.Control())
+		return nil, controlFile{}, msg.E("oesim.db.notcontrol", p.Control())
 	}
-	c, err := decodeControlData(b[len(controlMagic):])
-	if err != nil || c.Format != ControlVersion {
-		return nil, msg.E("oesim.db.damaged", p.Control())
+	c, n, complete, err := decodeControlBase(b[len(controlMagic):])
+	if err != nil || c.Format != ControlVersion || (!complete && len(controlMagic)+n != len(b)) {
+		return nil, controlFile{}, msg.E("oesim.db.damaged", p.Control())
 	}
-	return c, nil
+	base := int64(len(controlMagic) + n)
+	notes, err := applyNotes(c, b[base:])
+	if err != nil {
+		return nil, controlFile{}, msg.E("oesim.db.damaged", p.Control())
+	}
+	return c, controlFile{base: base, valid: base + int64(notes), complete: complete}, nil
 }
 
-// WriteControl writes DB.db atomically (temp + rename).
+// WriteControl writes DB.db atomically (temp + rename), with no schema
+// notes after it.
 func WriteControl(p Paths, c *Control) error {
 	c.Format = ControlVersion
 	return atomicfile.WriteFileNoSync(p.Control(), append([]byte(controlMagic), encodeControl(c)...))

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -14,69 +15,121 @@ type DB struct {
 
 	mu    sync.Mutex
 	areas map[int]*AreaFile
-	stamp controlStamp // the version of DB.db that Ctl holds
+	ctl   controlFile // the version of DB.db that Ctl holds
 }
 
 // Open reads DB.db. Extents are opened on first use.
 func Open(p Paths) (*DB, error) {
-	c, st, err := readControlStamped(p)
+	c, cf, err := readControlFile(p)
 	if err != nil {
 		return nil, err
 	}
-	return &DB{Paths: p, Ctl: c, areas: map[int]*AreaFile{}, stamp: st}, nil
+	return &DB{Paths: p, Ctl: c, areas: map[int]*AreaFile{}, ctl: cf}, nil
 }
 
-// Refresh re-reads DB.db (after another process changed the schema).
+// Refresh brings Ctl up to date with DB.db (after another process
+// changed the schema).
 func (d *DB) Refresh() error {
-	c, st, err := readControlStamped(d.Paths)
+	unlock, err := FileLock(d.Paths.BI(), false)
 	if err != nil {
 		return err
 	}
-	d.mu.Lock()
-	d.Ctl, d.stamp = c, st
-	d.mu.Unlock()
-	return nil
+	defer unlock()
+	_, _, err = d.refresh()
+	return err
 }
 
-// Update changes DB.db under the schema lock and keeps the result. When
-// DB.db is still the version this DB read, it is not decoded again.
+// refresh returns Ctl up to date with DB.db, under the schema lock: the
+// notes appended since it was read applied to it when DB.db is still the
+// file it was read from, else DB.db read again.
+func (d *DB) refresh() (*Control, controlFile, error) {
+	// d.mu guards the Ctl pointer and its file only: the schema lock
+	// keeps the Control itself.
+	d.mu.Lock()
+	c, cf := d.Ctl, d.ctl
+	d.mu.Unlock()
+	fi, err := os.Stat(d.Paths.Control())
+	if err != nil {
+		return nil, cf, err
+	}
+	if held, err := cf.f.Stat(); err == nil && os.SameFile(fi, held) && fi.Size() >= cf.valid {
+		if fi.Size() == cf.valid {
+			return c, cf, nil
+		}
+		tail := make([]byte, fi.Size()-cf.valid)
+		if _, err := cf.f.ReadAt(tail, cf.valid); err != nil {
+			return nil, cf, err
+		}
+		if n, err := applyNotes(c, tail); err == nil {
+			cf.valid += int64(n)
+			d.mu.Lock()
+			d.ctl = cf
+			d.mu.Unlock()
+			return c, cf, nil
+		}
+		// A damaged note: reading the whole file says so.
+	}
+	return d.reload()
+}
+
+// reload reads DB.db again (it was replaced, or a change to Ctl failed
+// half way).
+func (d *DB) reload() (*Control, controlFile, error) {
+	c, cf, err := readControlFile(d.Paths)
+	if err != nil {
+		return nil, controlFile{}, err
+	}
+	d.mu.Lock()
+	old := d.ctl.f
+	d.Ctl, d.ctl = c, cf
+	d.mu.Unlock()
+	old.Close()
+	return c, cf, nil
+}
+
+// Update changes DB.db under the schema lock and keeps the result: a full
+// rewrite, the schema notes folded in.
 func (d *DB) Update(fn func(*Control) error) error {
 	unlock, err := FileLock(d.Paths.BI(), true)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	// d.mu guards the Ctl pointer only: fn may open areas.
-	d.mu.Lock()
-	c, stamp := d.Ctl, d.stamp
-	d.mu.Unlock()
-	fi, err := os.Stat(d.Paths.Control())
+	c, _, err := d.refresh()
 	if err != nil {
 		return err
 	}
-	if stampOf(fi) != stamp {
-		if c, stamp, err = readControlStamped(d.Paths); err != nil {
-			return err
-		}
-	}
+	return d.rewrite(c, fn)
+}
+
+// rewrite applies fn to c, the up-to-date Ctl, and replaces DB.db with
+// the result, under the schema lock.
+func (d *DB) rewrite(c *Control, fn func(*Control) error) error {
 	if err := fn(c); err != nil {
 		// fn may have changed c half way: forget it.
-		if c, stamp, rerr := readControlStamped(d.Paths); rerr == nil {
-			d.mu.Lock()
-			d.Ctl, d.stamp = c, stamp
-			d.mu.Unlock()
-		}
+		d.reload()
 		return err
 	}
 	if err := WriteControl(d.Paths, c); err != nil {
+		d.reload()
 		return err
 	}
-	if fi, err := os.Stat(d.Paths.Control()); err == nil {
-		stamp = stampOf(fi)
+	// Nobody replaces DB.db under the lock: the file opened is the one
+	// written, and it holds exactly c.
+	f, err := os.Open(d.Paths.Control())
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
 	}
 	d.mu.Lock()
-	d.Ctl, d.stamp = c, stamp
+	old := d.ctl.f
+	d.Ctl, d.ctl = c, controlFile{f: f, base: fi.Size(), valid: fi.Size(), complete: true}
 	d.mu.Unlock()
+	old.Close()
 	return nil
 }
 
@@ -99,11 +152,14 @@ func (d *DB) Area(n int) (*AreaFile, error) {
 	return af, nil
 }
 
-// Close closes every open extent.
+// Close closes every open extent and DB.db.
 func (d *DB) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var first error
+	first := d.ctl.f.Close()
+	if errors.Is(first, os.ErrClosed) { // closed before
+		first = nil
+	}
 	for n, af := range d.areas {
 		if err := af.Close(); err != nil && first == nil {
 			first = err
