@@ -253,6 +253,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			}
 			return e.sectionFailed(j, err, f)
 		}
+		if f.reason == event.ReasonDiskFull {
+			return e.diskFilled(j, err, f)
+		}
 		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {
 			return e.repairAfter(j, err, f)
 		}

@@ -3,12 +3,14 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // failure is one failed attempt as the events, the journal and the screen
@@ -84,4 +86,17 @@ func noSpaceLine(output string) string {
 		}
 	}
 	return ""
+}
+
+// diskFilled ends job j, whose utility reported errno 28, for good in this
+// run: another attempt (or, for a load, a repair of its area and a dump
+// again) writes the same bytes to the same full disk, and only uses up
+// the --retries and the window. The line with errno 28 names the file,
+// so the DBA knows which disk to free; the resume runs the job again (a
+// load's area is repaired first, as after any failed load).
+func (e *Executor) diskFilled(j *schedule.Job, err error, f failure) schedule.Outcome {
+	err = fmt.Errorf("%w (not tried again: it would fill the same disk; free space there, then resume)", err)
+	f.text = err.Error()
+	e.noteFailure(j.ID, f)
+	return schedule.Outcome{Err: err}
 }

@@ -58,6 +58,10 @@ type fakeOE struct {
 	// with it (proshut by someone, a crash) and fails, as the dumps
 	// connected to a broker that goes do.
 	brokerDiesAt map[string]bool
+	// diskFull: "dump <table>" or "load <table>" -> its next call fills
+	// its disk and fails with errno 28, as OpenEdge reports a full disk
+	// (a load leaves half its records in).
+	diskFull map[string]bool
 	// describe is what proutil -C describe prints of the source (and
 	// empty, of anything else: $DLC/emptyN's copy, the target).
 	describe, empty openedge.Description
@@ -73,7 +77,7 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
-		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}}
+		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, diskFull: map[string]bool{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -200,6 +204,10 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 			f.served[db] = false
 			return "** The server has terminated. (oesim)\n", 1
 		}
+		if f.diskFull["dump "+table] {
+			delete(f.diskFull, "dump "+table)
+			return fmt.Sprintf("** Error writing %s, errno = 28. (oesim)\nDumped 0 records. (13932)\n", filepath.Join(dir, dumpBase(table)+".bd")), 1
+		}
 		if len(rest) > 2 && rest[2] == "-thread" {
 			return f.threadedDump(ctx, table, dir, n)
 		}
@@ -231,6 +239,11 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 			f.mu.Lock()
 			f.target[table] += n / 2
 			return "", -1
+		}
+		if f.diskFull["load "+table] {
+			delete(f.diskFull, "load "+table)
+			f.target[table] += n / 2
+			return "** Error writing /target/db_7.d1, errno = 28. (oesim)\nBinary Load complete. (6256)\n", 1
 		}
 		if f.failLoad[table] > 0 {
 			f.failLoad[table]--

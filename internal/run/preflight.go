@@ -291,9 +291,10 @@ func writable(dir string) error {
 // files of idxbuild (up to 75% of the database, per the idxbuild docs) in
 // the work directory; the target's data and indexes in its directories.
 // Two of them on one filesystem add up. On a resume, the dumps the
-// journal proves are on disk already are not needed again. st is the
-// target's structure (targetNeeds); nil: all of the target in its .db's
-// directory.
+// journal proves are on disk already are not needed again, and the files
+// of an earlier target the run removes first are room (replacedSpace).
+// st is the target's structure (targetNeeds); nil: all of the target in
+// its .db's directory.
 func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	p := r.cfg.Plan
 	data, index := p.Totals.Bytes, p.Totals.IndexBytes
@@ -320,11 +321,10 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	byFS := map[[2]int64]*need{}
 	var order [][2]int64
 	add := func(dir string, n int64, what string) error {
-		var st syscall.Statfs_t
-		if err := syscall.Statfs(existingParent(dir), &st); err != nil {
-			return precondition("cannot read the free space of %s: %v", dir, err)
+		key, err := fsOf(dir)
+		if err != nil {
+			return err
 		}
-		key := [2]int64{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}
 		if byFS[key] == nil {
 			byFS[key] = &need{dir: dir}
 			order = append(order, key)
@@ -341,18 +341,23 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 			return "", err
 		}
 	}
-	if st == nil || r.resumeKeepsTarget {
-		// A target kept (prepared, or resumed) has its extents already:
-		// only what it grows counts, and only its directory is known here.
+	if st == nil {
 		if err := add(filepath.Dir(r.cfg.Target), data+index, "target"); err != nil {
 			return "", err
 		}
 	} else {
-		for _, n := range r.targetNeeds(st) {
+		// A target kept (prepared, or resumed) has its fixed extents
+		// already: only what grows past them counts, in its areas' own
+		// directories as for a new one.
+		for _, n := range r.targetNeeds(st, r.resumeKeepsTarget) {
 			if err := add(n.dir, n.bytes, "target in "+n.dir); err != nil {
 				return "", err
 			}
 		}
+	}
+	freed, err := r.replacedSpace()
+	if err != nil {
+		return "", err
 	}
 	var parts []string
 	for _, k := range order {
@@ -361,14 +366,27 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 		if err := syscall.Statfs(existingParent(n.dir), &st); err != nil {
 			return "", precondition("cannot read the free space of %s: %v", n.dir, err)
 		}
-		free := int64(st.Bavail) * int64(st.Bsize)
+		free := int64(st.Bavail)*int64(st.Bsize) + freed[k]
+		freeText := units.FormatIEC(free)
+		if freed[k] > 0 {
+			freeText += fmt.Sprintf(" (%s of it held by the earlier target's files this run replaces)", units.FormatIEC(freed[k]))
+		}
 		if free < n.bytes {
 			return "", precondition("not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
-				n.dir, units.FormatIEC(free), units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
+				n.dir, freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
 		}
-		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", units.FormatIEC(free), units.FormatIEC(n.bytes), strings.Join(n.what, " + ")))
+		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + ")))
 	}
 	return strings.Join(parts, "; "), nil
+}
+
+// fsOf identifies the filesystem of dir (of its nearest existing parent).
+func fsOf(dir string) ([2]int64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(existingParent(dir), &st); err != nil {
+		return [2]int64{}, precondition("cannot read the free space of %s: %v", dir, err)
+	}
+	return [2]int64{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}, nil
 }
 
 func existingParent(dir string) string {

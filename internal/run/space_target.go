@@ -1,7 +1,9 @@
 package run
 
 import (
+	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/oedl/oedl/internal/openedge"
 )
@@ -20,8 +22,10 @@ type dirNeed struct {
 // extents, which prostrct create makes at full size; what the fixed
 // extents do not hold grows in the area's last extent. A relative extent
 // path is taken from the target's directory, where prostrct create runs
-// (createSteps). The order is target.st's.
-func (r *runner) targetNeeds(st *openedge.Structure) []dirNeed {
+// (createSteps). The order is target.st's. kept: the target exists (kept
+// by a resume or after oedl prepare), its fixed extents with it, so only
+// what its areas grow past them is needed.
+func (r *runner) targetNeeds(st *openedge.Structure, kept bool) []dirNeed {
 	byArea := map[string]int64{}
 	for _, t := range r.cfg.Plan.Tables {
 		byArea[t.DataArea] += t.Bytes
@@ -49,7 +53,9 @@ func (r *runner) targetNeeds(st *openedge.Structure) []dirNeed {
 		for _, x := range a.Extents {
 			if x.Fixed {
 				fixed += x.SizeKB << 10
-				add(x.Path, x.SizeKB<<10)
+				if !kept {
+					add(x.Path, x.SizeKB<<10)
+				}
 			}
 		}
 		if a.Type == openedge.AreaData {
@@ -57,4 +63,34 @@ func (r *runner) targetNeeds(st *openedge.Structure) []dirNeed {
 		}
 	}
 	return out
+}
+
+// replacedSpace is the room create-target frees on each filesystem before
+// it writes: the files of an earlier oedl target that --force (or a
+// resume that creates the target again) removes first (proof.replace).
+// Counted as needed again, the old extents refused a run on a disk that
+// holds the new target once they are gone. A file counts by its blocks
+// (a sparse extent frees what it holds, not its size), and only as its
+// last link: removing one of two names frees nothing.
+func (r *runner) replacedSpace() (map[[2]int64]int64, error) {
+	out := map[[2]int64]int64{}
+	if r.proof == nil {
+		return out, nil
+	}
+	for _, f := range r.proof.replace {
+		fi, err := os.Lstat(f.Resolved)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // gone since the proof, or no data of its own: frees nothing
+		}
+		sys, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok || sys.Nlink > 1 {
+			continue
+		}
+		key, err := fsOf(filepath.Dir(f.Resolved))
+		if err != nil {
+			return nil, err
+		}
+		out[key] += sys.Blocks * 512 // st_blocks counts 512-byte units, whatever the block size
+	}
+	return out, nil
 }

@@ -30,8 +30,8 @@
 //     proserve starts a detached broker (own session) that holds DB.lk in
 //     multi-user mode until proshut; clients (dump, load, tabanalys,
 //     _progres, tablemove) of a served database run concurrently,
-//     coordinated by flocks on the area extents (allocation) and DB.b1
-//     (schema). Liveness of DB.lk's holder is its flock, not its pid, so a
+//     coordinated by flocks on the area extents (allocation) and the first
+//     BI extent (schema; store.Paths.SchemaLock). Liveness of DB.lk's holder is its flock, not its pid, so a
 //     kill -9 is always detected; the next opener recovers and says so.
 //   - A dump walks the stored dump index (its entries carry record ids) as
 //     a real one does, so dump order, -index and threading are the index's;

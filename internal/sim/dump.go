@@ -244,7 +244,7 @@ func dumpQualifier(p *proc, dbArg string, args []string) int {
 	if rc := applyEarlyFault(p, fp); rc >= 0 {
 		return rc
 	}
-	unlock, err := store.FileLock(s.paths.BI(), false)
+	unlock, err := store.FileLock(s.paths.SchemaLock(), false)
 	if err != nil {
 		return p.failErr(err)
 	}

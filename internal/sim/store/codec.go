@@ -241,26 +241,7 @@ func decodeControlData(b []byte) (*Control, error) {
 func decodeControlBase(b []byte) (c *Control, n int, complete bool, err error) {
 	d := &decoder{b: b, all: string(b)}
 	c = &Control{}
-	c.Format = d.num()
-	c.BlockSize = d.num()
-	c.Codepage = d.str()
-	c.Void = d.bool()
-	c.Created = d.time()
-	c.LastOpened = d.time()
-	c.SchemaChanged = d.time()
-	c.BIBlockKB = d.num()
-	c.BIClusterKB = d.num()
-	c.NextTable = d.num()
-	c.NextIndex = d.num()
-	c.Areas = make([]*Area, d.count())
-	for i := range c.Areas {
-		a := &Area{Number: d.num(), Name: d.str(), Type: byte(d.uint()), RPB: d.num(), BPC: d.num()}
-		a.Extents = make([]Extent, d.count())
-		for j := range a.Extents {
-			a.Extents[j] = Extent{Path: d.str(), Fixed: d.bool(), SizeKB: d.int()}
-		}
-		c.Areas[i] = a
-	}
+	decodeHead(d, c)
 	c.Tables = make([]*Table, d.count())
 	tables := make([]Table, len(c.Tables))
 	for i := range c.Tables {
@@ -344,4 +325,29 @@ func indexFieldFlags(c IndexField) uint64 {
 		f |= flagAbbreviated
 	}
 	return f
+}
+
+// decodeHead decodes what DB.db holds before its schema: the database's
+// figures and its areas with their extents (all SchemaLock needs).
+func decodeHead(d *decoder, c *Control) {
+	c.Format = d.num()
+	c.BlockSize = d.num()
+	c.Codepage = d.str()
+	c.Void = d.bool()
+	c.Created = d.time()
+	c.LastOpened = d.time()
+	c.SchemaChanged = d.time()
+	c.BIBlockKB = d.num()
+	c.BIClusterKB = d.num()
+	c.NextTable = d.num()
+	c.NextIndex = d.num()
+	c.Areas = make([]*Area, d.count())
+	for i := range c.Areas {
+		a := &Area{Number: d.num(), Name: d.str(), Type: byte(d.uint()), RPB: d.num(), BPC: d.num()}
+		a.Extents = make([]Extent, d.count())
+		for j := range a.Extents {
+			a.Extents[j] = Extent{Path: d.str(), Fixed: d.bool(), SizeKB: d.int()}
+		}
+		c.Areas[i] = a
+	}
 }

@@ -148,8 +148,69 @@ func (p Paths) Lock() string { return p.Base + ".lk" }
 // Log is DB.lg.
 func (p Paths) Log() string { return p.Base + ".lg" }
 
-// BI is the first before-image extent, DB.b1, also the schema lock file.
-func (p Paths) BI() string { return p.Base + ".b1" }
+// SchemaLock is the file whose flock serialises the changes to DB.db
+// (DB.db itself is replaced by a rename: a lock on it would be on a file
+// nobody reads any more). It is the database's first before-image
+// extent, wherever its structure put it, as OpenEdge's BI plays that
+// part: a lock file of oesim's own beside DB.db (it was always DB.b1)
+// left an empty DB.b1 there when target.st put the BI elsewhere, a file
+// a real OpenEdge does not leave and the manifest of the target does not
+// list. DB.b1 only while DB.db does not exist yet or cannot be read (its
+// reader then fails with the reason).
+func (p Paths) SchemaLock() string {
+	if bi := p.firstBIExtent(); bi != "" {
+		return bi
+	}
+	return p.Base + ".b1"
+}
+
+// headRead is how much of DB.db firstBIExtent reads first: the areas come
+// before the schema, and a structure of hundreds of extents fits.
+const headRead = 64 << 10
+
+// firstBIExtent is the path of the first extent of the database's BI
+// area, read from the head of DB.db ("" when it cannot be read). The path
+// never changes once the database exists: extents are only added after
+// it.
+func (p Paths) firstBIExtent() string {
+	f, err := os.Open(p.Control())
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b := make([]byte, headRead)
+	n, err := io.ReadFull(f, b)
+	whole := err != nil // io.EOF or io.ErrUnexpectedEOF: the file is all in
+	bi, err := firstBIIn(b[:n])
+	if errors.Is(err, errControlShort) && !whole {
+		rest, rerr := io.ReadAll(f)
+		if rerr != nil {
+			return ""
+		}
+		bi, _ = firstBIIn(append(b, rest...))
+	}
+	return bi
+}
+
+// firstBIIn is the first BI extent's path in the head of DB.db's bytes b.
+func firstBIIn(b []byte) (string, error) {
+	if !bytes.HasPrefix(b, []byte(controlMagic)) {
+		return "", errors.New("not a control file")
+	}
+	b = b[len(controlMagic):]
+	d := &decoder{b: b, all: string(b)}
+	var c Control
+	decodeHead(d, &c)
+	if d.err != nil {
+		return "", d.err
+	}
+	for _, a := range c.Areas {
+		if a.Type == 'b' && len(a.Extents) > 0 {
+			return a.Extents[0].Path, nil
+		}
+	}
+	return "", nil
+}
 
 // ExtentName is the default file name of extent m of an area of type typ,
 // placed in dir: db.b1, db.d1 (Schema Area), db_N.dM, db.aM, db.tM.

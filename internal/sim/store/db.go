@@ -30,7 +30,7 @@ func Open(p Paths) (*DB, error) {
 // Refresh brings Ctl up to date with DB.db (after another process
 // changed the schema).
 func (d *DB) Refresh() error {
-	unlock, err := FileLock(d.Paths.BI(), false)
+	unlock, err := FileLock(d.Paths.SchemaLock(), false)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (d *DB) reload() (*Control, controlFile, error) {
 // Update changes DB.db under the schema lock and keeps the result: a full
 // rewrite, the schema notes folded in.
 func (d *DB) Update(fn func(*Control) error) error {
-	unlock, err := FileLock(d.Paths.BI(), true)
+	unlock, err := FileLock(d.Paths.SchemaLock(), true)
 	if err != nil {
 		return err
 	}

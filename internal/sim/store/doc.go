@@ -8,8 +8,9 @@
 //     codepage, the schema (tables with their number and schema CRC, fields,
 //     indexes with their number and active flag), sequences and dates. It is
 //     a hand-written varint encoding (fast to decode at every utility start), replaced
-//     atomically (temp file + rename) under an flock on DB.b1,
-//     which plays the part of the BI file serialising schema changes.
+//     atomically (temp file + rename) under an flock on the first BI extent
+//     (DB.b1 or where the .st put it: Paths.SchemaLock), which plays the
+//     part of the BI file serialising schema changes.
 //   - An area's extents (DB.d1 for the Schema Area, DB_N.d1..dM otherwise)
 //     form one logical address space: fixed extents are filled up to their
 //     size, then the next one; the variable extent, last, grows. Block 0 of

@@ -72,7 +72,7 @@ func (e *InUseError) Message() *msg.Error {
 // Liveness is not the pid in DB.lk (pids are reused, a killed child can be
 // a zombie): the holder keeps an exclusive flock on DB.lk for as long as
 // it lives, and the kernel drops it when the process dies, even by kill -9.
-// Acquiring and releasing are serialised by the schema lock on DB.b1 so
+// Acquiring and releasing are serialised by the schema lock (Paths.SchemaLock) so
 // that nobody can open a DB.lk that is being removed.
 //
 // Whoever asks if the holder lives (ReadHolder) tries a shared flock for
@@ -136,7 +136,7 @@ type Lease struct {
 // reported in Lease.Recovered, so the caller can run crash recovery; one
 // left by a process that ran with -i is *DamagedError, and stays as it is.
 func Acquire(p Paths, mode LockMode) (*Lease, error) {
-	unlock, err := FileLock(p.BI(), true)
+	unlock, err := FileLock(p.SchemaLock(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +227,7 @@ func (l *Lease) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	unlock, err := FileLock(l.p.BI(), true)
+	unlock, err := FileLock(l.p.SchemaLock(), true)
 	if err == nil {
 		defer unlock()
 	}

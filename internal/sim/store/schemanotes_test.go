@@ -14,8 +14,16 @@ import (
 func notesDB(t *testing.T) Paths {
 	t.Helper()
 	p := Paths{Base: filepath.Join(t.TempDir(), "x")}
-	require.NoError(t, WriteControl(p, sampleControl(470)))
+	require.NoError(t, WriteControl(p, sampleControlAt(p, 470)))
 	return p
+}
+
+// sampleControlAt is sampleControl as the database p: its BI extent (the
+// schema lock) beside its DB.db, not in /db.
+func sampleControlAt(p Paths, tables int) *Control {
+	c := sampleControl(tables)
+	c.Areas[0].Extents[0].Path = p.Base + ".b1"
+	return c
 }
 
 func controlInfo(t *testing.T, p Paths) os.FileInfo {
@@ -152,7 +160,7 @@ func flipLast(b []byte) []byte {
 // long-lived database does not read an ever longer tail.
 func TestNotesFoldedPastTheirShare(t *testing.T) {
 	p := Paths{Base: filepath.Join(t.TempDir(), "x")}
-	require.NoError(t, WriteControl(p, sampleControl(3)))
+	require.NoError(t, WriteControl(p, sampleControlAt(p, 3)))
 	db, err := Open(p)
 	require.NoError(t, err)
 	defer db.Close()
@@ -176,7 +184,7 @@ func TestNotesFoldedPastTheirShare(t *testing.T) {
 // rewrites it.
 func TestNoNoteAfterAnOlderControl(t *testing.T) {
 	p := Paths{Base: filepath.Join(t.TempDir(), "x")}
-	b := encodeControl(sampleControl(3))
+	b := encodeControl(sampleControlAt(p, 3))
 	require.NoError(t, os.WriteFile(p.Control(), append([]byte(controlMagic), b[:len(b)-2]...), 0o644))
 	before := controlInfo(t, p)
 	db, err := Open(p)
