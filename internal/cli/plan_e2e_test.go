@@ -27,7 +27,6 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 		t.Skip("builds oesim and a database")
 	}
 	work := t.TempDir()
-	oesim := simtest.Oesim(t)
 	dlc := simtest.DLC(t, work)
 	run := func(name string, args ...string) string {
 		t.Helper()
@@ -35,8 +34,7 @@ func TestPlanEndToEndWithOesim(t *testing.T) {
 	}
 	bin := func(u string) string { return filepath.Join(dlc, "bin", u) }
 	src := filepath.Join(work, "src", "prod")
-	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
-	run(oesim, "gen", "--dlc", dlc, "--db", src, "--profile", "erp", "--scale", "4MB", "--seed", "7")
+	simtest.Gen(t, dlc, work, src, "erp", "4MB", 7)
 
 	// Plan from the database itself, with a small large-table threshold so
 	// that every class shows up in a 4 MB database.
@@ -128,8 +126,7 @@ func TestPlanFromARelativeSource(t *testing.T) {
 	work := t.TempDir()
 	dlc := simtest.DLC(t, work)
 	src := filepath.Join(work, "db dir", "prod")
-	require.NoError(t, os.MkdirAll(filepath.Dir(src), 0o755))
-	simtest.Run(t, dlc, work, simtest.Oesim(t), "gen", "--dlc", dlc, "--db", src, "--profile", "sports", "--scale", "1MB", "--seed", "7")
+	simtest.Gen(t, dlc, work, src, "sports", "1MB", 7)
 	relDLC, err := filepath.Rel(filepath.Dir(src), dlc)
 	require.NoError(t, err)
 	t.Chdir(filepath.Dir(src))

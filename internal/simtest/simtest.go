@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -64,4 +65,15 @@ func Run(t testing.TB, dlc, dir, program string, args ...string) string {
 		t.Fatalf("%s %s: %v\n%s", program, strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// Gen makes an oesim database at db (its directory created) from a
+// generator profile at a scale, with a fixed seed, so that a test's
+// database is the same on every run.
+func Gen(t testing.TB, dlc, dir, db, profile, scale string, seed int) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	Run(t, dlc, dir, Oesim(t), "gen", "--dlc", dlc, "--db", db, "--profile", profile, "--scale", scale, "--seed", strconv.Itoa(seed))
 }
