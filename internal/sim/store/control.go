@@ -157,8 +157,12 @@ func (p Paths) Log() string { return p.Base + ".lg" }
 // a real OpenEdge does not leave and the manifest of the target does not
 // list. DB.b1 only while DB.db does not exist yet or cannot be read (its
 // reader then fails with the reason).
-func (p Paths) SchemaLock() string {
-	if bi := p.firstBIExtent(); bi != "" {
+func (p Paths) SchemaLock() string { return p.schemaLockAt(p.firstBIExtent()) }
+
+// schemaLockAt is the schema lock for a database whose first BI extent is
+// bi ("" when it is not known).
+func (p Paths) schemaLockAt(bi string) string {
+	if bi != "" {
 		return bi
 	}
 	return p.Base + ".b1"
@@ -204,12 +208,18 @@ func firstBIIn(b []byte) (string, error) {
 	if d.err != nil {
 		return "", d.err
 	}
+	return c.firstBIExtent(), nil
+}
+
+// firstBIExtent is the path of the first extent of c's BI area ("" when
+// it has none).
+func (c *Control) firstBIExtent() string {
 	for _, a := range c.Areas {
 		if a.Type == 'b' && len(a.Extents) > 0 {
-			return a.Extents[0].Path, nil
+			return a.Extents[0].Path
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // ExtentName is the default file name of extent m of an area of type typ,

@@ -16,6 +16,10 @@ type DB struct {
 	mu    sync.Mutex
 	areas map[int]*AreaFile
 	ctl   controlFile // the version of DB.db that Ctl holds
+	// schemaLock is Paths.SchemaLock, taken from Ctl once at Open: the
+	// first BI extent's path never changes, and every schema change would
+	// otherwise read DB.db's head again to find it.
+	schemaLock string
 }
 
 // Open reads DB.db. Extents are opened on first use.
@@ -24,13 +28,13 @@ func Open(p Paths) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{Paths: p, Ctl: c, areas: map[int]*AreaFile{}, ctl: cf}, nil
+	return &DB{Paths: p, Ctl: c, areas: map[int]*AreaFile{}, ctl: cf, schemaLock: p.schemaLockAt(c.firstBIExtent())}, nil
 }
 
 // Refresh brings Ctl up to date with DB.db (after another process
 // changed the schema).
 func (d *DB) Refresh() error {
-	unlock, err := FileLock(d.Paths.SchemaLock(), false)
+	unlock, err := FileLock(d.schemaLock, false)
 	if err != nil {
 		return err
 	}
@@ -90,7 +94,7 @@ func (d *DB) reload() (*Control, controlFile, error) {
 // Update changes DB.db under the schema lock and keeps the result: a full
 // rewrite, the schema notes folded in.
 func (d *DB) Update(fn func(*Control) error) error {
-	unlock, err := FileLock(d.Paths.SchemaLock(), true)
+	unlock, err := FileLock(d.schemaLock, true)
 	if err != nil {
 		return err
 	}

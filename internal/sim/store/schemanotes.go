@@ -140,7 +140,7 @@ func setIndexStates(c *Control, states []IndexState) error {
 // DB.db under the schema lock, or a full rewrite when the notes have grown
 // past their share (or follow an older Control).
 func (d *DB) SetIndexesActive(states []IndexState) error {
-	unlock, err := FileLock(d.Paths.SchemaLock(), true)
+	unlock, err := FileLock(d.schemaLock, true)
 	if err != nil {
 		return err
 	}
