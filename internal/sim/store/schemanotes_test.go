@@ -97,18 +97,26 @@ func TestOtherProcessesChangesAreSeen(t *testing.T) {
 	assert.False(t, active(t, p, 5, ix))
 }
 
+// oneNoteDB is notesDB with one committed switch-off (table 1's first
+// index, ix): its DB.db and the bytes it holds.
+func oneNoteDB(t *testing.T) (p Paths, ix int, control []byte) {
+	t.Helper()
+	p = notesDB(t)
+	db, err := Open(p)
+	require.NoError(t, err)
+	ix = db.Ctl.TableByNumber(1).Indexes[0].Number
+	require.NoError(t, db.SetIndexesActive([]IndexState{{Table: 1, Index: ix}}))
+	require.NoError(t, db.Close())
+	control, err = os.ReadFile(p.Control())
+	require.NoError(t, err)
+	return p, ix, control
+}
+
 // kill -9 during a switch-off: whatever part of its note was written, the
 // database opens, with the switch-off not committed; the next one cuts the
 // partial note off and appends its own.
 func TestSwitchOffKilledAtEveryByte(t *testing.T) {
-	p := notesDB(t)
-	db, err := Open(p)
-	require.NoError(t, err)
-	ix := db.Ctl.TableByNumber(1).Indexes[0].Number
-	require.NoError(t, db.SetIndexesActive([]IndexState{{Table: 1, Index: ix}}))
-	require.NoError(t, db.Close())
-	committed, err := os.ReadFile(p.Control())
-	require.NoError(t, err)
+	p, ix, committed := oneNoteDB(t)
 	killed := encodeNote([]IndexState{{Table: 2, Index: ix + 4}, {Table: 2, Index: ix + 5}})
 	next := encodeNote([]IndexState{{Table: 3, Index: ix + 8}})
 	for cut := range len(killed) {
@@ -128,14 +136,7 @@ func TestSwitchOffKilledAtEveryByte(t *testing.T) {
 // A whole note that is not what was written is a damaged DB.db: refused,
 // not half applied.
 func TestDamagedNoteIsRefused(t *testing.T) {
-	p := notesDB(t)
-	db, err := Open(p)
-	require.NoError(t, err)
-	ix := db.Ctl.TableByNumber(1).Indexes[0].Number
-	require.NoError(t, db.SetIndexesActive([]IndexState{{Table: 1, Index: ix}}))
-	require.NoError(t, db.Close())
-	good, err := os.ReadFile(p.Control())
-	require.NoError(t, err)
+	p, ix, good := oneNoteDB(t)
 	for name, b := range map[string][]byte{
 		"crc":           flipLast(good),
 		"unknown table": append(good, encodeNote([]IndexState{{Table: 9999, Index: ix}})...),
