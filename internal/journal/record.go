@@ -80,6 +80,13 @@ type Record struct {
 
 	Bytes int64 `json:"bytes,omitempty"` // load: bytes of .bd read (a dump's are its Files)
 
+	// Frozen, on the source's analysis record, says no one but this run
+	// could write the source while it was counted: the run opened it
+	// single-user or under the broker it started after the preflight found
+	// it not in use (not --online-source). Its report still carries (2486)
+	// from that broker, and standalone verify reads this to say so.
+	Frozen bool `json:"frozen,omitempty"`
+
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 	Message string        `json:"message,omitempty"`
 	Err     string        `json:"error,omitempty"`

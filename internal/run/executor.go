@@ -211,6 +211,7 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		rec.Log = e.cfg.logPath(j.ID)
 		if err == nil {
 			rec.State = journal.Done
+			rec.Frozen = j.Kind == schedule.KindAnalyzeSource && !e.isExternallyServed(schedule.DBSource)
 			if jerr := e.record(rec); jerr != nil {
 				out.Err = jerr
 				e.noteFailure(j.ID, failure{reason: event.ReasonError, text: jerr.Error(), attempt: attempt})
