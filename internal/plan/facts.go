@@ -58,6 +58,8 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		name = "tabanalys"
 	}
 	byKey := map[string]*table{}
+	tenancy := map[string][]string{} // qualified name -> its tenant and group headings
+	var tenantTables []string
 	for _, r := range in.Analysis.Tables {
 		owner := r.Owner
 		if owner == "" {
@@ -65,6 +67,14 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		if isSystemTable(owner, r.Name) {
 			skipped++
+			continue
+		}
+		if r.Tenancy != "" {
+			q := owner + "." + r.Name
+			if tenancy[q] == nil {
+				tenantTables = append(tenantTables, q)
+			}
+			tenancy[q] = append(tenancy[q], r.Tenancy)
 			continue
 		}
 		if r.Records < 0 || r.Bytes < 0 {
@@ -83,6 +93,13 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		t.records += r.Records
 		t.bytes += r.Bytes
+	}
+	if len(tenantTables) > 0 {
+		var problems []string
+		for _, q := range tenantTables {
+			problems = append(problems, fmt.Sprintf("%s: table %s has rows of tenants or groups (%s)", name, q, strings.Join(tenancy[q], ", ")))
+		}
+		return nil, 0, errors.New(joinProblems(problems).Error() + "\n" + singleTenantOnly)
 	}
 	if len(tables) == 0 {
 		return nil, skipped, fmt.Errorf("%s: no application tables (only %d system tables)", name, skipped)
@@ -141,6 +158,7 @@ func matchDF(tables []*table, in Input, reportName string) error {
 		byName[strings.ToLower(d.Name)] = d
 	}
 	var problems []string
+	var multiTenant []string // first: the reason the plan cannot be made at all
 	seen := map[*openedge.DFTable]bool{}
 	for _, t := range tables {
 		d := byName[strings.ToLower(t.name)]
@@ -149,6 +167,10 @@ func matchDF(tables []*table, in Input, reportName string) error {
 			continue
 		}
 		seen[d] = true
+		if d.MultiTenant {
+			multiTenant = append(multiTenant, fmt.Sprintf("%s:%d: table %q is MULTITENANT", dfName, d.Line, d.Name))
+			continue
+		}
 		t.df = d
 		t.indexes = len(d.Indexes)
 		for _, ix := range d.Indexes {
@@ -167,8 +189,19 @@ func matchDF(tables []*table, in Input, reportName string) error {
 			problems = append(problems, fmt.Sprintf("%s:%d: table %q is not in the tabanalys report %s", dfName, d.Line, d.Name, reportName))
 		}
 	}
-	return joinProblems(problems)
+	err := joinProblems(append(multiTenant, problems...))
+	if len(multiTenant) > 0 {
+		return errors.New(err.Error() + "\n" + singleTenantOnly)
+	}
+	return err
 }
+
+// singleTenantOnly is why a multi-tenant table is refused. The tenants,
+// their partitions' areas and the tenant groups are not in the .df (Data
+// Administration defines them), and a binary dump or load moves one
+// tenant's partition at a time (-tenant); a plan that merged the tenants'
+// rows into one table would place data no target tenant could receive.
+const singleTenantOnly = "refused: oedl moves single-tenant databases only (tenants and their areas are not in the .df; each tenant's partition is dumped and loaded on its own)"
 
 func isLOB(typ string) bool {
 	return strings.EqualFold(typ, "blob") || strings.EqualFold(typ, "clob")

@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,6 +178,7 @@ func TestMakeClasses(t *testing.T) {
 func TestMakeRejects(t *testing.T) {
 	p := erpProfile()
 	in, _ := p.input(t)
+	app := slices.IndexFunc(in.Analysis.Tables, func(r openedge.TableStat) bool { return !r.System() })
 	tests := []struct {
 		name string
 		in   func(*Input)
@@ -204,6 +206,18 @@ func TestMakeRejects(t *testing.T) {
 		{"report has an extra table", func(in *Input) {
 			in.DFTables = in.DFTables[1:]
 		}, nil, "erp.tba: table PUB.gltmp_det is not in the .df erp.df"},
+		{"tenant rows in the report", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Tenancy = "TENANT acme: 1"
+			in.Analysis = &a
+		}, nil, "erp.tba: table PUB." + in.Analysis.Tables[app].Name + " has rows of tenants or groups (TENANT acme: 1)"},
+		{"multi-tenant table in the df", func(in *Input) {
+			in.DFTables = slices.Clone(in.DFTables)
+			mt := *in.DFTables[0]
+			mt.MultiTenant, mt.Line = true, 7
+			in.DFTables[0] = &mt
+		}, nil, fmt.Sprintf(`erp.df:7: table %q is MULTITENANT`, in.DFTables[0].Name)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
