@@ -69,6 +69,17 @@ func CheckSchema(d *DF, st *Structure) error {
 			}
 		}
 	}
+	where := "oedl's target"
+	if st != nil {
+		where = st.Source
+	}
+	if !hasEncryptionArea(st) {
+		for _, c := range d.changes {
+			if v, ok := c.Options["ENCRYPTION"]; ok && (strings.EqualFold(v, "yes") || strings.EqualFold(v, "true")) {
+				add(c.Line, "%s sets ENCRYPTION YES: %s has no Encryption Policy Area, and encryption cannot be set on a database without it (oedl does not set up transparent data encryption: drop the ENCRYPTION statements from the .df, then encrypt the target after the load)", c.head(), where)
+			}
+		}
+	}
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].line < errs[j].line })
 	out := make([]error, len(errs))
 	for i, e := range errs {
@@ -100,4 +111,20 @@ func unknownStatement(s *dfStmt) (string, bool) {
 		}
 	}
 	return strings.Join(head, " "), dfVerb(h) != "" && obj != ""
+}
+
+// hasEncryptionArea tells whether the structure has the Encryption Policy
+// Area that transparent data encryption needs (a full dump of an
+// encrypted database sets ENCRYPTION YES on its objects with UPDATE
+// statements, prodict/dump/_dmpdefs.p).
+func hasEncryptionArea(st *Structure) bool {
+	if st == nil {
+		return false
+	}
+	for _, a := range st.Areas {
+		if a.Type == AreaEncryption {
+			return true
+		}
+	}
+	return false
 }

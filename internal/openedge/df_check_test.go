@@ -98,3 +98,51 @@ func TestCheckSchemaIndexQualifiers(t *testing.T) {
 	require.NoError(t, err)
 	assert.ErrorContains(t, CheckSchema(df, nil), `x.df:1: "UPDATE LOUD" is not a .df statement`)
 }
+
+// TestCheckSchemaEncryption: a full dump of a database with transparent
+// data encryption ends with UPDATE TABLE/FIELD/INDEX statements that set
+// ENCRYPTION YES (prodict/dump/_dmpdefs.p, its "o" method); load_df.p
+// refuses them on a database without encryption, after the outage began.
+func TestCheckSchemaEncryption(t *testing.T) {
+	const df = `ADD TABLE "card"
+  AREA "Data"
+
+ADD FIELD "pan" OF "card" AS character 
+  ORDER 10
+
+UPDATE TABLE "card"
+  BUFFER-POOL "Alternate"
+
+UPDATE FIELD "pan" OF "card"
+  ENCRYPTION %s
+  CIPHER-NAME AES_CBC_256
+`
+	withE := checkST + "e \"Encryption Policy Area\":12,32;8 .\n"
+	tests := []struct {
+		name, value, st string
+		want            string // "" = no error
+	}{
+		{"target without encryption", "YES", checkST, `target.df:10: UPDATE FIELD "pan" OF "card" sets ENCRYPTION YES: target.st has no Encryption Policy Area`},
+		{"no structure: the plan's target has none", "yes", "", `target.df:10: UPDATE FIELD "pan" OF "card" sets ENCRYPTION YES: oedl's target has no Encryption Policy Area`},
+		{"target with encryption", "YES", withE, ""},
+		{"encryption off", "NO", checkST, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var st *Structure
+			if tt.st != "" {
+				var err error
+				st, err = ParseStructure(strings.NewReader(tt.st), "target.st")
+				require.NoError(t, err)
+			}
+			d, err := ParseDF(strings.NewReader(strings.Replace(df, "%s", tt.value, 1)), "target.df")
+			require.NoError(t, err)
+			err = CheckSchema(d, st)
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorContains(t, err, tt.want)
+		})
+	}
+}
