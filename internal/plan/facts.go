@@ -34,6 +34,7 @@ type table struct {
 	wordIndexes int
 	indexBytes  int64
 	lobFields   []string // blob/clob fields, from the .df
+	lobBytes    int64    // their LOBs' bytes, from the report's LOB SUMMARY (11.6 on)
 	df          *openedge.DFTable
 }
 
@@ -129,6 +130,15 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	}
 	for _, t := range tables {
 		t.indexes = len(indexNames[t.key])
+	}
+	for _, l := range in.Analysis.LOBs {
+		owner := l.Owner
+		if owner == "" {
+			owner = "PUB"
+		}
+		if t := byKey[strings.ToLower(owner+"."+l.Table)]; t != nil {
+			t.lobBytes += l.Bytes
+		}
 	}
 	if in.DFTables != nil {
 		if err := matchDF(tables, in, name); err != nil {

@@ -275,3 +275,64 @@ func TestMakeCountsWordIndexes(t *testing.T) {
 		})
 	}
 }
+
+// TestMakeSizesLOBAreaFromReport: an 11.6+ report gives each LOB field's
+// bytes (Analysis.LOBs); the plan keeps them per table (lob_bytes) and
+// gives the LOB area fixed extents for them, as it does for records.
+// Without LOB rows (an older report) the LOB area stays one variable
+// extent, its size unknown.
+func TestMakeSizesLOBAreaFromReport(t *testing.T) {
+	p := profile{name: "lobs", withDF: true, tables: []tableSpec{
+		{area: "D", name: "attachment", records: 420, mean: 39, lobs: []string{"filedata", "thumb"}, indexes: 1},
+		{area: "D", name: "customer", records: 1000, mean: 250, indexes: 2},
+	}}
+	tests := []struct {
+		name      string
+		lobs      []openedge.LOBStat
+		wantBytes int64
+		wantFixed bool
+	}{
+		{"no LOB summary", nil, 0, false},
+		{"two LOB fields", []openedge.LOBStat{
+			{Area: "Mislob", AreaNum: 17, Owner: "PUB", Table: "attachment", Field: "filedata", LOBs: 420, Bytes: 600 * units.MB},
+			{Area: "Mislob", AreaNum: 17, Owner: "PUB", Table: "Attachment", Field: "thumb", LOBs: 420, Bytes: 11 * units.MB},
+		}, 611 * units.MB, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := p.input(t)
+			in.Analysis.LOBs = tt.lobs
+			pl, err := Make(in, p.options())
+			require.NoError(t, err)
+			checkInvariants(t, pl, in)
+			var att *Placement
+			for i := range pl.Tables {
+				if pl.Tables[i].Name == "attachment" {
+					att = &pl.Tables[i]
+				}
+			}
+			require.NotNil(t, att)
+			assert.Equal(t, tt.wantBytes, att.LOBBytes)
+			var lob *Area
+			for i := range pl.Areas {
+				if pl.Areas[i].Kind == AreaLOB {
+					lob = &pl.Areas[i]
+				}
+			}
+			require.NotNil(t, lob)
+			var fixed int64
+			for _, e := range lob.Extents {
+				if e.Fixed {
+					fixed += e.SizeKB * 1024
+				}
+			}
+			if !tt.wantFixed {
+				assert.Zero(t, fixed, lob.Reason)
+				assert.Contains(t, lob.Reason, "no LOB SUMMARY")
+				return
+			}
+			assert.GreaterOrEqual(t, fixed, tt.wantBytes, "the fixed extents hold the LOBs: %s", lob.Reason)
+			assert.Contains(t, lob.Reason, "LOB SUMMARY): 611 MiB of data")
+		})
+	}
+}
