@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oedl/oedl/internal/openedge"
 )
@@ -60,7 +61,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	}
 	byKey := map[string]*table{}
 	tenancy := map[string][]string{} // qualified name -> its tenant and group headings
-	var tenantTables []string
+	var tenantTables, notUTF8 []string
 	for _, r := range in.Analysis.Tables {
 		owner := r.Owner
 		if owner == "" {
@@ -68,6 +69,10 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		if isSystemTable(owner, r.Name) {
 			skipped++
+			continue
+		}
+		if !utf8.ValidString(owner) || !utf8.ValidString(r.Name) {
+			notUTF8 = append(notUTF8, fmt.Sprintf("%s: table %q is not UTF-8", name, owner+"."+r.Name))
 			continue
 		}
 		if r.Tenancy != "" {
@@ -94,6 +99,9 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		t.records += r.Records
 		t.bytes += r.Bytes
+	}
+	if len(notUTF8) > 0 {
+		return nil, 0, errors.New(joinProblems(notUTF8).Error() + "\n" + utf8NamesOnly)
 	}
 	if len(tenantTables) > 0 {
 		var problems []string
@@ -205,6 +213,13 @@ func matchDF(tables []*table, in Input, reportName string) error {
 	}
 	return err
 }
+
+// utf8NamesOnly is why a table name whose bytes are not UTF-8 (a name
+// with accents in an ISO8859-1, 1252 or 850 database, as the report
+// prints it) is refused: plan.json and the journal hold names as JSON
+// text, which would turn those bytes into U+FFFD, and oedl run would then
+// dump and verify a table of another name inside the window.
+const utf8NamesOnly = "refused: oedl keeps table names as UTF-8 text (plan.json, the journal) and gives them to proutil from there, so these bytes would reach it changed; rename the tables to ASCII names before the migration"
 
 // singleTenantOnly is why a multi-tenant table is refused. The tenants,
 // their partitions' areas and the tenant groups are not in the .df (Data

@@ -212,6 +212,12 @@ func TestMakeRejects(t *testing.T) {
 			a.Tables[app].Tenancy = "TENANT acme: 1"
 			in.Analysis = &a
 		}, nil, "erp.tba: table PUB." + in.Analysis.Tables[app].Name + " has rows of tenants or groups (TENANT acme: 1)"},
+		{"table name in a single-byte code page", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Name = "Pre\xe7o" // ç in ISO8859-1 / 1252
+			in.Analysis = &a
+		}, nil, `erp.tba: table "PUB.Pre\xe7o" is not UTF-8`},
 		{"multi-tenant table in the df", func(in *Input) {
 			in.DFTables = slices.Clone(in.DFTables)
 			mt := *in.DFTables[0]
