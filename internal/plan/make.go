@@ -139,6 +139,7 @@ func placementsOf(tables []*table, decided []placement, lob *Area) []Placement {
 				out[i].Reason += fmt.Sprintf(" (%s of LOBs)", units.FormatIEC(t.lobBytes))
 			}
 		}
+		out[i].Reason += inactiveNote(t)
 	}
 	return out
 }
@@ -213,4 +214,27 @@ func (p *Plan) DiskUse() []DirUse {
 	}
 	add(p.AI)
 	return out
+}
+
+// inactiveNote names the table's indexes that are INACTIVE in the source
+// .df (added to a table with records, never built): the run's idxbuild
+// builds and activates every index, so the target has them active, and
+// their keys cost idxbuild time the source never paid.
+func inactiveNote(t *table) string {
+	if t.df == nil {
+		return ""
+	}
+	var names []string
+	for _, ix := range t.df.Indexes {
+		if ix.Inactive {
+			names = append(names, ix.Name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; index %s is INACTIVE in the source: idxbuild builds and activates it", names[0])
+	}
+	return fmt.Sprintf("; indexes %s are INACTIVE in the source: idxbuild builds and activates them", strings.Join(names, ", "))
 }

@@ -342,3 +342,24 @@ func TestMakeSizesLOBAreaFromReport(t *testing.T) {
 		})
 	}
 }
+
+// TestMakeNamesInactiveIndexes: an index INACTIVE in the source .df (added
+// to a table with records and never built) is built and activated by the
+// run's idxbuild; the plan says so on the table, so that the DBA is not
+// surprised by the time it takes or by the target's active index.
+func TestMakeNamesInactiveIndexes(t *testing.T) {
+	p := profile{name: "inactive", withDF: true, tables: []tableSpec{{area: "D", name: "customer", records: 1000, mean: 250, indexes: 3}}}
+	in, _ := p.input(t)
+	in.DFTables[0].Indexes[1].Inactive = true
+	in.DFTables[0].Indexes[2].Inactive = true
+	pl, err := Make(in, p.options())
+	require.NoError(t, err)
+	want := fmt.Sprintf("indexes %s, %s are INACTIVE in the source: idxbuild builds and activates them",
+		in.DFTables[0].Indexes[1].Name, in.DFTables[0].Indexes[2].Name)
+	assert.Contains(t, pl.Tables[0].Reason, want)
+
+	in.DFTables[0].Indexes[1].Inactive, in.DFTables[0].Indexes[2].Inactive = false, false
+	pl, err = Make(in, p.options())
+	require.NoError(t, err)
+	assert.NotContains(t, pl.Tables[0].Reason, "INACTIVE")
+}
