@@ -16,7 +16,9 @@ import (
 //   - every ADD FIELD and ADD INDEX names a table the file adds (OF "x");
 //   - every INDEX-FIELD is a field of its table;
 //   - every table AREA, index AREA and LOB-AREA is a data area of st (or
-//     the Schema Area, which every database has).
+//     the Schema Area, which every database has);
+//   - no RENAME or DROP (the schema moved is the source's, as dumped);
+//   - no ENCRYPTION YES unless st has an Encryption Policy Area.
 //
 // The load would stop at the first of these, after the outage began;
 // finding them all before it is the point.
@@ -67,6 +69,11 @@ func CheckSchema(d *DF, st *Structure) error {
 					add(i.Line, "index %q of %q is on field %q, which the table does not have", i.Name, t.Name, f.Name)
 				}
 			}
+		}
+	}
+	for _, c := range d.changes {
+		if c.Verb == "RENAME" || c.Verb == "DROP" {
+			add(c.Line, "%s changes the schema this file builds: a full dump (prodict/dump_df.p) has no RENAME or DROP, so this is an incremental .df or has one appended, and the target would not have the source's schema (the dump's tables and fields); give the source's full .df, and change the schema before or after the migration", c.head())
 		}
 	}
 	where := "oedl's target"

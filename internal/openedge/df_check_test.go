@@ -89,7 +89,7 @@ func TestCheckSchema(t *testing.T) {
 }
 
 func TestCheckSchemaIndexQualifiers(t *testing.T) {
-	for _, stmt := range []string{`UPDATE INACTIVE INDEX "i" ON "t"`, `ADD CONSTRAINT "c" ON "t"`, `DROP TABLE "t"`, `RENAME FIELD "a" OF "t" TO "b"`} {
+	for _, stmt := range []string{`UPDATE INACTIVE INDEX "i" ON "t"`, `ADD CONSTRAINT "c" ON "t"`, `UPDATE PRIMARY INDEX "i" ON "t"`, `UPDATE FIELD "a" OF "t"`} {
 		df, err := ParseDF(strings.NewReader(stmt+"\n"), "x.df")
 		require.NoError(t, err)
 		assert.NoError(t, CheckSchema(df, nil), stmt)
@@ -143,6 +143,25 @@ UPDATE FIELD "pan" OF "card"
 				return
 			}
 			require.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+// TestCheckSchemaRefusesRenameDrop: a full dump (prodict/dump_df.p) has no
+// RENAME or DROP; a .df that has them is an incremental one, or a full one
+// with a delta appended, and would give the target another schema than the
+// source's: a DROP FIELD makes every binary load of the table fail, a
+// RENAME TABLE the dump's table name unknown.
+func TestCheckSchemaRefusesRenameDrop(t *testing.T) {
+	for _, tt := range []struct{ stmt, want string }{
+		{`DROP TABLE "t"`, `x.df:3: DROP TABLE "t" changes the schema this file builds`},
+		{`RENAME FIELD "a" OF "t" TO "b"`, `x.df:3: RENAME FIELD "a" OF "t" changes the schema this file builds`},
+		{`DELETE INDEX "i" ON "t"`, `x.df:3: DROP INDEX "i" ON "t" changes the schema this file builds`},
+	} {
+		t.Run(tt.stmt, func(t *testing.T) {
+			df, err := ParseDF(strings.NewReader("ADD TABLE \"t\"\n\n"+tt.stmt+"\n"), "x.df")
+			require.NoError(t, err)
+			assert.ErrorContains(t, CheckSchema(df, nil), tt.want)
 		})
 	}
 }
