@@ -162,17 +162,7 @@ func TestMakeClasses(t *testing.T) {
 	assert.Contains(t, pl.Tables[1].Reason, "top 2")
 	assert.Equal(t, ClassMedium, pl.Tables[2].Class)
 
-	// Partitions of one table add up to one placement.
-	in.Analysis.Tables = append(in.Analysis.Tables, openedge.TableStat{Area: "D", Owner: "PUB", Name: "small",
-		Partition: "p2", Records: 1000, Bytes: 300_000, MeanRecord: 300})
-	pl, err = Make(in, p.options())
-	require.NoError(t, err)
-	for _, tp := range pl.Tables {
-		if tp.Name == "small" {
-			assert.Equal(t, int64(2000), tp.Records)
-			assert.Equal(t, int64((100*1000+300_000)/2000), tp.MeanRecord)
-		}
-	}
+	// (A partitioned table is refused: TestMakeRejects.)
 }
 
 func TestMakeRejects(t *testing.T) {
@@ -212,6 +202,15 @@ func TestMakeRejects(t *testing.T) {
 			a.Tables[app].Tenancy = "TENANT acme: 1"
 			in.Analysis = &a
 		}, nil, "erp.tba: table PUB." + in.Analysis.Tables[app].Name + " has rows of tenants or groups (TENANT acme: 1)"},
+		{"partition rows in the report", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Partition = "Initial(Composite)"
+			second := a.Tables[app]
+			second.Partition = "list1"
+			a.Tables = append(a.Tables, second)
+			in.Analysis = &a
+		}, nil, "erp.tba: table PUB." + in.Analysis.Tables[app].Name + " has partitions (Initial(Composite), list1)"},
 		{"table name in a single-byte code page", func(in *Input) {
 			a := *in.Analysis
 			a.Tables = slices.Clone(a.Tables)
