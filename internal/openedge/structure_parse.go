@@ -33,6 +33,11 @@ func ParseStructure(r io.Reader, name string) (*Structure, error) {
 	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
 	lineNo := 1
 	for ; sc.Scan(); lineNo++ {
+		if lineNo == 1 {
+			if err := refuseUTF16(sc.Bytes(), name, "as plain text (ASCII or UTF-8, no byte order mark)"); err != nil {
+				return nil, err
+			}
+		}
 		if lineNo == 1 && bytes.HasPrefix(sc.Bytes(), utf8BOM) {
 			// An editor's mark (Notepad wrote one until Windows 10 1903),
 			// not .st text: oedl hands the file to prostrct as it is, and
