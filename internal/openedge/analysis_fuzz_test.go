@@ -42,6 +42,11 @@ func FuzzParseAnalysis(f *testing.F) {
 	// one wrapped), "X" :7 headings, tenant and group headings.
 	f.Add([]byte(report("LOB SUMMARY FOR AREA Lobs: 9\nLOB SUMMARY FOR SHARED TABLES:\nPUB.Country:4\n    CountryFlag:12  239 1.9M 1.2K 14.1K 8.2K\n" +
 		"Subtotals: 239 1.9M 1.2K 14.1K 8.2K\nSummary for AREA \"Lobs\": 9\nSubtotals: 239 1.9M 1.2K 14.1K 8.2K\n")))
+	// LOB rows not indented (KB 000029044's 11.7.5 sample), a wrapped LOB
+	// field name, a quoted LOB area.
+	f.Add([]byte(report("LOB SUMMARY FOR AREA Mislob: 17\nPUB.testdata:27\nblobdata:5 500 732.9M 1.4M 8.2M 4.8M\n" +
+		"LOB SUMMARY FOR AREA \"L\": 9\nPUB.d:4\n    a-long-field:12\n      3 1.5K 512B 512B 512B\n" +
+		"Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n")))
 	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Info Area\" : 7\nTable Records Size Min Max Mean Count Factor Factor\n" +
 		"Customer 83 12.1K 118 222 149 83 1.0 1.5\nInvoice 147 5613B 32 45 38 147 1.0 1.2\nVendor-Product-Cross-Reference\n 42 1931B 40 51 45 42 1.0 1.1\n" +
 		"Subtotals: 272 19.5K 32 222 73 272 1.0 1.3\nTotals: 272 19.5K 32 222 73 272 1.0 1.3\n"))

@@ -15,7 +15,7 @@ import (
 // line says it is an ixanalys and it has an INDEX BLOCK SUMMARY.
 //
 // Rows are split on whitespace, never on columns. The chain, block and
-// database summaries and the LOB summaries are skipped; warning lines
+// database summaries are skipped, the LOB summaries' rows kept in LOBs; warning lines
 // ending in a message number, e.g. (2486), are tolerated. Anything that
 // looks like a table or index row but does not parse is an error naming
 // name:line, and so is a report that stops in the middle of a section: a
@@ -60,7 +60,8 @@ type analysisParser struct {
 	area                   reportAreaKey
 	haveArea               bool
 	tenancy                string
-	inLOB                  bool // in a LOB SUMMARY: rows ignored
+	inLOB                  bool // in a LOB SUMMARY: its rows go to a.LOBs
+	lob                    lobState
 	summaryLOB             bool // the awaited "Summary for AREA" follows a LOB section: its Subtotals: may be the LOB one, or missing
 	ixOwner, ixTable       string
 	summaryArea            int    // index in a.Areas awaiting its Subtotals: line, or -1
@@ -104,8 +105,11 @@ func (p *analysisParser) line(raw string) error {
 	if done, err := p.closingLine(text); done || err != nil {
 		return err
 	}
-	if numbered || p.part == partSkip || p.inLOB {
+	if numbered || p.part == partSkip {
 		return nil // a warning such as (2486), or a section oedl does not use
+	}
+	if p.inLOB {
+		return p.lobLine(text)
 	}
 	switch p.part {
 	case partRecord:
@@ -199,8 +203,7 @@ func (p *analysisParser) sectionHeading(h string) (bool, error) {
 	case strings.HasPrefix(h, "Summary for AREA "):
 		return true, p.summaryHeading(h)
 	case strings.HasPrefix(h, "LOB SUMMARY"):
-		p.inLOB = true
-		return true, nil
+		return true, p.lobHeading(h)
 	case h == "DATABASE SUMMARY", h == "DATABASE BLOCK ANALYSIS:", h == "AREA BLOCK ANALYSIS:",
 		strings.HasPrefix(h, "SUMMARY FOR AREA "), strings.HasPrefix(h, "CHAIN ANALYSIS FOR AREA "),
 		strings.HasPrefix(h, `AREA "`) && strings.HasSuffix(h, "BLOCK ANALYSIS"):

@@ -357,3 +357,47 @@ func TestIndexOnlyReport(t *testing.T) {
 	assert.False(t, IndexOnlyOptions("chanalys ixanalys tabanalys"))
 	assert.False(t, IndexOnlyOptions(""))
 }
+
+// TestParseAnalysisLOBs: since 11.6 a LOB SUMMARY gives each blob and clob
+// field's LOB count and bytes (KB 000029044), often most of a table's data;
+// oedl sizes the LOB area from them. The layouts: field rows indented under
+// their table (12.x), not indented (the KB's 11.7.5 sample), a field name
+// wrapped alone on its line, the LOB area's name unquoted in the heading.
+func TestParseAnalysisLOBs(t *testing.T) {
+	tests := []struct {
+		name, rows string
+		want       []LOBStat
+		wantErr    string
+	}{
+		{"indented rows", "LOB SUMMARY FOR AREA Lob Area: 9\nLOB SUMMARY FOR SHARED TABLES:\n" +
+			"Table                                 LOBs     Size      Min      Max     Mean\nPUB.Invoice:6\n" +
+			"    InvBlob1:17   147  20.3M  1.0B  976.6K  141.0K\n    InvClob1:18   147  14.4M  1.0B  976.6K  100.5K\n" +
+			"Subtotals:  294  34.7M  1.0B  976.6K  120.8K\n",
+			[]LOBStat{
+				{Area: "Lob Area", AreaNum: 9, Owner: "PUB", Table: "Invoice", Field: "InvBlob1", LOBs: 147, Bytes: 21286093, MaxLOB: 1000038},
+				{Area: "Lob Area", AreaNum: 9, Owner: "PUB", Table: "Invoice", Field: "InvClob1", LOBs: 147, Bytes: 15099494, MaxLOB: 1000038},
+			}, ""},
+		{"rows not indented", "LOB SUMMARY FOR AREA Mislob: 17\nPUB.testdata:27\nblobdata:5 500 732.9M 1.4M 8.2M 4.8M\n",
+			[]LOBStat{{Area: "Mislob", AreaNum: 17, Owner: "PUB", Table: "testdata", Field: "blobdata", LOBs: 500, Bytes: 768501350, MaxLOB: 8598323}}, ""},
+		{"wrapped field name", "LOB SUMMARY FOR AREA \"Lobs\": 9\nPUB.Document:4\n    a-very-long-attachment-field-name:12\n      3  1.5K  512B  512B  512B\n",
+			[]LOBStat{{Area: "Lobs", AreaNum: 9, Owner: "PUB", Table: "Document", Field: "a-very-long-attachment-field-name", LOBs: 3, Bytes: 1536, MaxLOB: 512}}, ""},
+		{"field row before its table", "LOB SUMMARY FOR AREA Lobs: 9\n    InvBlob1:17   147  20.3M  1.0B  976.6K  141.0K\n",
+			nil, "r.txt:11: LOB row InvBlob1 before its table line"},
+		{"malformed LOB size", "LOB SUMMARY FOR AREA Lobs: 9\nPUB.Invoice:6\n    InvBlob1:17   147  20.3Q  1.0B  976.6K  141.0K\n",
+			nil, `r.txt:12: PUB.Invoice.InvBlob1 Size: malformed size "20.3Q"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := report(tt.rows + "Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n")
+			a, err := ParseAnalysis(strings.NewReader(in), "r.txt")
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Nil(t, a)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, a.LOBs)
+		})
+	}
+}

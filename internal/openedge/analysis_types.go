@@ -29,6 +29,9 @@ type Analysis struct {
 	Areas   []AreaSummary // in report order
 	Tables  []TableStat   // in report order
 	Indexes []IndexStat   // in report order
+	// LOBs are the rows of the LOB SUMMARY sections (11.6 on), in report
+	// order; nil for older releases and the -csoutput files.
+	LOBs []LOBStat `json:",omitempty"`
 
 	// DB is the rest of a dbanalys (chains, block analysis, database
 	// summary, closing line), which WriteAnalysis prints when set; the

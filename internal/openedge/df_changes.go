@@ -1,6 +1,9 @@
 package openedge
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // DFChange is the typed view of a statement of an incremental .df that
 // changes what the database already holds, as the Data Dictionary writes
@@ -95,4 +98,17 @@ head:
 	p.d.changes = append(p.d.changes, c)
 	p.d.steps = append(p.d.steps, DFStep{Change: c})
 	return nil
+}
+
+// head is the statement as the messages name it: UPDATE FIELD "f" OF "t".
+func (c *DFChange) head() string {
+	h := fmt.Sprintf("%s %s %q", c.Verb, c.Object, c.Name)
+	if c.Table != "" {
+		of := "OF"
+		if c.Object == "INDEX" || c.Object == "CONSTRAINT" {
+			of = "ON"
+		}
+		h += fmt.Sprintf(" %s %q", of, c.Table)
+	}
+	return h
 }

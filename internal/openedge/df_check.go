@@ -16,7 +16,9 @@ import (
 //   - every ADD FIELD and ADD INDEX names a table the file adds (OF "x");
 //   - every INDEX-FIELD is a field of its table;
 //   - every table AREA, index AREA and LOB-AREA is a data area of st (or
-//     the Schema Area, which every database has).
+//     the Schema Area, which every database has);
+//   - no RENAME or DROP (the schema moved is the source's, as dumped);
+//   - no ENCRYPTION YES unless st has an Encryption Policy Area.
 //
 // The load would stop at the first of these, after the outage began;
 // finding them all before it is the point.
@@ -69,6 +71,22 @@ func CheckSchema(d *DF, st *Structure) error {
 			}
 		}
 	}
+	for _, c := range d.changes {
+		if c.Verb == "RENAME" || c.Verb == "DROP" {
+			add(c.Line, "%s changes the schema this file builds: a full dump (prodict/dump_df.p) has no RENAME or DROP, so this is an incremental .df or has one appended, and the target would not have the source's schema (the dump's tables and fields); give the source's full .df, and change the schema before or after the migration", c.head())
+		}
+	}
+	where := "oedl's target"
+	if st != nil {
+		where = st.Source
+	}
+	if !hasEncryptionArea(st) {
+		for _, c := range d.changes {
+			if v, ok := c.Options["ENCRYPTION"]; ok && (strings.EqualFold(v, "yes") || strings.EqualFold(v, "true")) {
+				add(c.Line, "%s sets ENCRYPTION YES: %s has no Encryption Policy Area, and encryption cannot be set on a database without it (oedl does not set up transparent data encryption: drop the ENCRYPTION statements from the .df, then encrypt the target after the load)", c.head(), where)
+			}
+		}
+	}
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].line < errs[j].line })
 	out := make([]error, len(errs))
 	for i, e := range errs {
@@ -100,4 +118,20 @@ func unknownStatement(s *dfStmt) (string, bool) {
 		}
 	}
 	return strings.Join(head, " "), dfVerb(h) != "" && obj != ""
+}
+
+// hasEncryptionArea tells whether the structure has the Encryption Policy
+// Area that transparent data encryption needs (a full dump of an
+// encrypted database sets ENCRYPTION YES on its objects with UPDATE
+// statements, prodict/dump/_dmpdefs.p).
+func hasEncryptionArea(st *Structure) bool {
+	if st == nil {
+		return false
+	}
+	for _, a := range st.Areas {
+		if a.Type == AreaEncryption {
+			return true
+		}
+	}
+	return false
 }

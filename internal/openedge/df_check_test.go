@@ -89,7 +89,7 @@ func TestCheckSchema(t *testing.T) {
 }
 
 func TestCheckSchemaIndexQualifiers(t *testing.T) {
-	for _, stmt := range []string{`UPDATE INACTIVE INDEX "i" ON "t"`, `ADD CONSTRAINT "c" ON "t"`, `DROP TABLE "t"`, `RENAME FIELD "a" OF "t" TO "b"`} {
+	for _, stmt := range []string{`UPDATE INACTIVE INDEX "i" ON "t"`, `ADD CONSTRAINT "c" ON "t"`, `UPDATE PRIMARY INDEX "i" ON "t"`, `UPDATE FIELD "a" OF "t"`} {
 		df, err := ParseDF(strings.NewReader(stmt+"\n"), "x.df")
 		require.NoError(t, err)
 		assert.NoError(t, CheckSchema(df, nil), stmt)
@@ -97,4 +97,71 @@ func TestCheckSchemaIndexQualifiers(t *testing.T) {
 	df, err := ParseDF(strings.NewReader("UPDATE LOUD INDEX \"i\" ON \"t\"\n"), "x.df")
 	require.NoError(t, err)
 	assert.ErrorContains(t, CheckSchema(df, nil), `x.df:1: "UPDATE LOUD" is not a .df statement`)
+}
+
+// TestCheckSchemaEncryption: a full dump of a database with transparent
+// data encryption ends with UPDATE TABLE/FIELD/INDEX statements that set
+// ENCRYPTION YES (prodict/dump/_dmpdefs.p, its "o" method); load_df.p
+// refuses them on a database without encryption, after the outage began.
+func TestCheckSchemaEncryption(t *testing.T) {
+	const df = `ADD TABLE "card"
+  AREA "Data"
+
+ADD FIELD "pan" OF "card" AS character 
+  ORDER 10
+
+UPDATE TABLE "card"
+  BUFFER-POOL "Alternate"
+
+UPDATE FIELD "pan" OF "card"
+  ENCRYPTION %s
+  CIPHER-NAME AES_CBC_256
+`
+	withE := checkST + "e \"Encryption Policy Area\":12,32;8 .\n"
+	tests := []struct {
+		name, value, st string
+		want            string // "" = no error
+	}{
+		{"target without encryption", "YES", checkST, `target.df:10: UPDATE FIELD "pan" OF "card" sets ENCRYPTION YES: target.st has no Encryption Policy Area`},
+		{"no structure: the plan's target has none", "yes", "", `target.df:10: UPDATE FIELD "pan" OF "card" sets ENCRYPTION YES: oedl's target has no Encryption Policy Area`},
+		{"target with encryption", "YES", withE, ""},
+		{"encryption off", "NO", checkST, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var st *Structure
+			if tt.st != "" {
+				var err error
+				st, err = ParseStructure(strings.NewReader(tt.st), "target.st")
+				require.NoError(t, err)
+			}
+			d, err := ParseDF(strings.NewReader(strings.Replace(df, "%s", tt.value, 1)), "target.df")
+			require.NoError(t, err)
+			err = CheckSchema(d, st)
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+// TestCheckSchemaRefusesRenameDrop: a full dump (prodict/dump_df.p) has no
+// RENAME or DROP; a .df that has them is an incremental one, or a full one
+// with a delta appended, and would give the target another schema than the
+// source's: a DROP FIELD makes every binary load of the table fail, a
+// RENAME TABLE the dump's table name unknown.
+func TestCheckSchemaRefusesRenameDrop(t *testing.T) {
+	for _, tt := range []struct{ stmt, want string }{
+		{`DROP TABLE "t"`, `x.df:3: DROP TABLE "t" changes the schema this file builds`},
+		{`RENAME FIELD "a" OF "t" TO "b"`, `x.df:3: RENAME FIELD "a" OF "t" changes the schema this file builds`},
+		{`DELETE INDEX "i" ON "t"`, `x.df:3: DROP INDEX "i" ON "t" changes the schema this file builds`},
+	} {
+		t.Run(tt.stmt, func(t *testing.T) {
+			df, err := ParseDF(strings.NewReader("ADD TABLE \"t\"\n\n"+tt.stmt+"\n"), "x.df")
+			require.NoError(t, err)
+			assert.ErrorContains(t, CheckSchema(df, nil), tt.want)
+		})
+	}
 }

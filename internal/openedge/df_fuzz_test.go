@@ -38,6 +38,7 @@ func FuzzParseDF(f *testing.F) {
 	}
 	f.Add([]byte("ADD TABLE \"T\" AREA \"A\"\r\n  INDEX-FIELD\n"))
 	f.Add([]byte("\xef\xbb\xbfADD INDEX \"i\" ON \"t\" \n  WORD\n.\nPSC\n.\n 12 \n\n"))
+	f.Add([]byte("\xff\xfeA\x00D\x00D\x00 \x00T\x00")) // UTF-16LE (Notepad's "Unicode"): refused
 	f.Fuzz(func(t *testing.T, in []byte) {
 		d, err := ParseDF(bytes.NewReader(in), "fuzz.df")
 		if err != nil {

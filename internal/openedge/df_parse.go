@@ -22,6 +22,9 @@ func ParseDF(r io.Reader, name string) (*DF, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if err := refuseUTF16(data, name, "in the code page its trailer names (cpstream=), or UTF-8"); err != nil {
+		return nil, err
+	}
 	d, err := parseDF(data, name)
 	if err != nil {
 		var le *dfLineError

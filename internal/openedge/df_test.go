@@ -291,6 +291,9 @@ func TestParseDFErrors(t *testing.T) {
 		{"duplicate sequence", "ADD SEQUENCE \"s\"\n\nADD SEQUENCE \"s\"\n", `x.df:3: sequence "s" is already added on line 1`},
 		{"text after the trailer", "ADD TABLE \"T\"\n\n.\nPSC\ncpstream=UTF-8\n.\n0000000015\nADD TABLE \"U\"\n", `x.df:8: unexpected "ADD TABLE \"U\"" in the trailer`},
 		{"garbage in the trailer", ".\nPSC\nnot a key\n", `x.df:3: unexpected "not a key" in the trailer`},
+		// Notepad's "Unicode" and a Windows PowerShell redirect write UTF-16.
+		{"UTF-16LE", "\xff\xfeA\x00D\x00D\x00", `x.df:1: the file is UTF-16 (byte order mark FF FE)`},
+		{"UTF-16BE", "\xfe\xff\x00A\x00D\x00D", `x.df:1: the file is UTF-16 (byte order mark FE FF)`},
 		{"line numbers count lines inside strings", "ADD TABLE \"T\"\n  VALEXP \"a\nb\"\n\n  AREA \"x\"\n", `x.df:5: AREA "x" outside a statement`},
 	}
 	for _, tt := range tests {

@@ -105,6 +105,10 @@ func (p *dfParser) addTable(st *dfStmt, tk *stmtToks, h dfHead) error {
 			t.Description, err = o.stringArg(st)
 		case "DUMP-NAME":
 			t.DumpName, err = o.stringArg(st)
+		case "MULTITENANT":
+			// _dmpdefs.p writes the logical as EXPORT does: yes (or true).
+			v, _ := o.arg(0)
+			t.MultiTenant = strings.EqualFold(v, "yes") || strings.EqualFold(v, "true")
 		case "INDEX-FIELD":
 			err = o.outsideIndex(st)
 		}

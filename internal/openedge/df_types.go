@@ -16,6 +16,10 @@ type DFTable struct {
 
 	DumpName    string // DUMP-NAME: base name of the .d / .bd files
 	Description string
+	// MultiTenant is MULTITENANT yes: each tenant's rows are in its own
+	// partition, whose area the tenant's definition (not the .df) gives;
+	// with NO-DEFAULT-AREA the table, its indexes and LOBs have no AREA.
+	MultiTenant bool `json:",omitempty"`
 }
 
 // DFField is the typed view of an ADD FIELD statement.

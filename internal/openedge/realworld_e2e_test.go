@@ -79,6 +79,8 @@ d "Index":8,64;8 .
 d "Order Data":9,64;8 .
 d "Order Index":10,64;8 .
 d "Lobs":11,1;64 .
+d "d-geral":12,64;8 .
+d "i-geral":13,64;8 .
 `), 0o644))
 			d.ok(openedge.ToolProstrct, openedge.ToolProstrct, openedge.ProstrctCreateArgs("db", "db.st", 8192))
 			d.ok(openedge.ToolProcopy, openedge.ToolProcopy, openedge.ProcopyArgs(filepath.Join(d.dlc, "empty8"), "db"))

@@ -24,6 +24,8 @@ func FuzzParseStructure(f *testing.F) {
 	}
 	f.Add("d \"Data\":7,32;8 !\"/a b\" f 1024\nd \"Data\":7,32;8 /c\n")
 	f.Add("a !\"!x\" v 64\n* c\n: c\n# c\nt \"T\":3 . f 33\n")
+	f.Add("\ufeff#\r\nd \"D\":7,32;8 D:\\db\\prod f 1024\r\n") // a BOM, CRLF and a Windows path
+	f.Add("\xff\xfeb\x00 \x00.\x00")                           // UTF-16LE: refused
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := ParseStructure(strings.NewReader(text), "fuzz.st")
 		if err != nil {

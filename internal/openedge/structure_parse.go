@@ -33,6 +33,17 @@ func ParseStructure(r io.Reader, name string) (*Structure, error) {
 	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
 	lineNo := 1
 	for ; sc.Scan(); lineNo++ {
+		if lineNo == 1 {
+			if err := refuseUTF16(sc.Bytes(), name, "as plain text (ASCII or UTF-8, no byte order mark)"); err != nil {
+				return nil, err
+			}
+		}
+		if lineNo == 1 && bytes.HasPrefix(sc.Bytes(), utf8BOM) {
+			// An editor's mark (Notepad wrote one until Windows 10 1903),
+			// not .st text: oedl hands the file to prostrct as it is, and
+			// the error names it rather than an "unknown line type".
+			return nil, fmt.Errorf("%s:1: the file starts with a UTF-8 byte order mark (EF BB BF), which a .st does not have: save it without one (Notepad: UTF-8, not UTF-8 with BOM)", name)
+		}
 		if err := p.line(lineNo, sc.Bytes()); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, lineNo, err)
 		}

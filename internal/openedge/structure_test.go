@@ -143,6 +143,9 @@ func TestParseStructureErrors(t *testing.T) {
 		{"new extent types", "d \"Data\":7 /db ev 64\n", `x.st:1: unexpected "ev" after path "/db"`},
 		{"line too long", "b .\n" + strings.Repeat("x", 2<<20), `x.st:2: bufio.Scanner: token too long`},
 		{"crlf line numbers", "b .\r\n\r\n# c\r\nq .\r\n", `x.st:4: unknown line type "q"`},
+		// Notepad before Windows 10 1903 saved UTF-8 with a BOM.
+		{"UTF-16", "\xff\xfeb\x00 \x00.\x00", `x.st:1: the file is UTF-16 (byte order mark FF FE)`},
+		{"byte order mark", "\ufeff#\r\nb .\r\n", `x.st:1: the file starts with a UTF-8 byte order mark`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package openedge
 
 import (
 	"encoding/binary"
+	"fmt"
 	"unicode/utf16"
 )
 
@@ -25,4 +26,16 @@ func FromUTF16(data []byte) []byte {
 		units = append(units, order.Uint16(data[i:]))
 	}
 	return []byte(string(utf16.Decode(units)))
+}
+
+// refuseUTF16 is the error for a .df or .st saved as UTF-16 (Notepad's
+// "Unicode", a Windows PowerShell redirect): unlike a report, which oedl
+// only reads, these files go to the utilities as they are (load_df.p reads
+// a .df in its cpstream code page, prostrct a .st as plain text), and
+// converting one would change bytes oedl writes back.
+func refuseUTF16(data []byte, name, saveAs string) error {
+	if len(data) < 2 || !(data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+		return nil
+	}
+	return fmt.Errorf("%s:1: the file is UTF-16 (byte order mark %02X %02X), which the OpenEdge utilities do not read: save it %s", name, data[0], data[1], saveAs)
 }

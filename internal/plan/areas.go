@@ -79,13 +79,16 @@ func fillPoolAreas(pl *pool, blockSize int) {
 	}
 }
 
-// lobPool makes the LOB area when any table has a blob or clob field. LOB
-// sizes are not in tabanalys, so one shared area takes them all.
+// lobPool makes the LOB area when any table has a blob or clob field: one
+// shared area takes them all, its Bytes the LOBs' bytes the report gives
+// (0 when it has no LOB SUMMARY).
 func lobPool(tables []*table, o Options, names *areaNamer) *Area {
 	var with []string
+	var bytes int64
 	for _, t := range tables {
 		if len(t.lobFields) > 0 {
 			with = append(with, t.qualified())
+			bytes += t.lobBytes
 		}
 	}
 	if len(with) == 0 {
@@ -93,7 +96,7 @@ func lobPool(tables []*table, o Options, names *areaNamer) *Area {
 	}
 	sort.Strings(with)
 	return &Area{
-		Name: names.name("LOB", "_Data"), Kind: AreaLOB, RPB: DefaultRPB(o.BlockSize), BPC: bpcLOB, Tables: with,
+		Name: names.name("LOB", "_Data"), Kind: AreaLOB, RPB: DefaultRPB(o.BlockSize), BPC: bpcLOB, Tables: with, Bytes: bytes,
 		Reason: fmt.Sprintf("LOB columns of %d table(s), in their own Type II area so that large chunks stay out of the record blocks; RPB %d, the OpenEdge default (it hardly matters for LOB data); BPC %d",
 			len(with), DefaultRPB(o.BlockSize), bpcLOB),
 	}

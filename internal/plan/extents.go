@@ -88,6 +88,13 @@ func spaceFor(t *table, rpb, dataBPC, indexBPC, blockSize int) (data, index int6
 	return data, index
 }
 
+// lobSpace is the space LOBs of that many bytes take in the LOB area: their
+// chunks fill blocks (less the block header), allocated in whole clusters.
+func lobSpace(bytes int64, blockSize int) int64 {
+	blocks := ceilDiv(bytes, int64(blockSize-BlockOverhead))
+	return ceilDiv(blocks, bpcLOB) * bpcLOB * int64(blockSize)
+}
+
 func ceilDiv(a, b int64) int64 {
 	if b <= 0 {
 		return a

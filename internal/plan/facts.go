@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oedl/oedl/internal/openedge"
 )
@@ -34,6 +35,7 @@ type table struct {
 	wordIndexes int
 	indexBytes  int64
 	lobFields   []string // blob/clob fields, from the .df
+	lobBytes    int64    // their LOBs' bytes, from the report's LOB SUMMARY (11.6 on)
 	df          *openedge.DFTable
 }
 
@@ -58,6 +60,9 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		name = "tabanalys"
 	}
 	byKey := map[string]*table{}
+	tenancy := map[string][]string{}    // qualified name -> its tenant and group headings
+	partitions := map[string][]string{} // qualified name -> its partitions
+	var tenantTables, partitioned, notUTF8 []string
 	for _, r := range in.Analysis.Tables {
 		owner := r.Owner
 		if owner == "" {
@@ -65,6 +70,26 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		if isSystemTable(owner, r.Name) {
 			skipped++
+			continue
+		}
+		if !utf8.ValidString(owner) || !utf8.ValidString(r.Name) {
+			notUTF8 = append(notUTF8, fmt.Sprintf("%s: table %q is not UTF-8", name, owner+"."+r.Name))
+			continue
+		}
+		if r.Partition != "" && r.Tenancy == "" {
+			q := owner + "." + r.Name
+			if partitions[q] == nil {
+				partitioned = append(partitioned, q)
+			}
+			partitions[q] = append(partitions[q], r.Partition)
+			continue
+		}
+		if r.Tenancy != "" {
+			q := owner + "." + r.Name
+			if tenancy[q] == nil {
+				tenantTables = append(tenantTables, q)
+			}
+			tenancy[q] = append(tenancy[q], r.Tenancy)
 			continue
 		}
 		if r.Records < 0 || r.Bytes < 0 {
@@ -77,12 +102,29 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 			byKey[key] = t
 			tables = append(tables, t)
 		} else {
-			// Another partition of the same table: the mean is recomputed
-			// from the sums below.
+			// The same table again (a report listing it under two
+			// headings): the mean is recomputed from the sums below.
 			t.mean = 0
 		}
 		t.records += r.Records
 		t.bytes += r.Bytes
+	}
+	if len(notUTF8) > 0 {
+		return nil, 0, errors.New(joinProblems(notUTF8).Error() + "\n" + utf8NamesOnly)
+	}
+	if len(partitioned) > 0 {
+		var problems []string
+		for _, q := range partitioned {
+			problems = append(problems, fmt.Sprintf("%s: table %s has partitions (%s)", name, q, strings.Join(partitions[q], ", ")))
+		}
+		return nil, 0, errors.New(joinProblems(problems).Error() + "\n" + unpartitionedOnly)
+	}
+	if len(tenantTables) > 0 {
+		var problems []string
+		for _, q := range tenantTables {
+			problems = append(problems, fmt.Sprintf("%s: table %s has rows of tenants or groups (%s)", name, q, strings.Join(tenancy[q], ", ")))
+		}
+		return nil, 0, errors.New(joinProblems(problems).Error() + "\n" + singleTenantOnly)
 	}
 	if len(tables) == 0 {
 		return nil, skipped, fmt.Errorf("%s: no application tables (only %d system tables)", name, skipped)
@@ -113,6 +155,15 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	for _, t := range tables {
 		t.indexes = len(indexNames[t.key])
 	}
+	for _, l := range in.Analysis.LOBs {
+		owner := l.Owner
+		if owner == "" {
+			owner = "PUB"
+		}
+		if t := byKey[strings.ToLower(owner+"."+l.Table)]; t != nil {
+			t.lobBytes += l.Bytes
+		}
+	}
 	if in.DFTables != nil {
 		if err := matchDF(tables, in, name); err != nil {
 			return nil, 0, err
@@ -141,6 +192,7 @@ func matchDF(tables []*table, in Input, reportName string) error {
 		byName[strings.ToLower(d.Name)] = d
 	}
 	var problems []string
+	var multiTenant []string // first: the reason the plan cannot be made at all
 	seen := map[*openedge.DFTable]bool{}
 	for _, t := range tables {
 		d := byName[strings.ToLower(t.name)]
@@ -149,6 +201,10 @@ func matchDF(tables []*table, in Input, reportName string) error {
 			continue
 		}
 		seen[d] = true
+		if d.MultiTenant {
+			multiTenant = append(multiTenant, fmt.Sprintf("%s:%d: table %q is MULTITENANT", dfName, d.Line, d.Name))
+			continue
+		}
 		t.df = d
 		t.indexes = len(d.Indexes)
 		for _, ix := range d.Indexes {
@@ -167,8 +223,34 @@ func matchDF(tables []*table, in Input, reportName string) error {
 			problems = append(problems, fmt.Sprintf("%s:%d: table %q is not in the tabanalys report %s", dfName, d.Line, d.Name, reportName))
 		}
 	}
-	return joinProblems(problems)
+	err := joinProblems(append(multiTenant, problems...))
+	if len(multiTenant) > 0 {
+		return errors.New(err.Error() + "\n" + singleTenantOnly)
+	}
+	return err
 }
+
+// utf8NamesOnly is why a table name whose bytes are not UTF-8 (a name
+// with accents in an ISO8859-1, 1252 or 850 database, as the report
+// prints it) is refused: plan.json and the journal hold names as JSON
+// text, which would turn those bytes into U+FFFD, and oedl run would then
+// dump and verify a table of another name inside the window.
+const utf8NamesOnly = "refused: oedl keeps table names as UTF-8 text (plan.json, the journal) and gives them to proutil from there, so these bytes would reach it changed; rename the tables to ASCII names before the migration"
+
+// unpartitionedOnly is why a partitioned table (table partitioning, 11.4
+// on: rows "PUB.stock.Initial(Composite)", "PUB.cust-list.list1") is
+// refused: the partition policies and their areas are not in the .df, so
+// the target's table would have none, and verify compares the source's
+// partitions with tables the target does not partition: the run would fail
+// at its very end.
+const unpartitionedOnly = "refused: oedl moves unpartitioned tables only (partition policies and their areas are not in the .df, so the target's tables would have none, and the verification compares partitions)"
+
+// singleTenantOnly is why a multi-tenant table is refused. The tenants,
+// their partitions' areas and the tenant groups are not in the .df (Data
+// Administration defines them), and a binary dump or load moves one
+// tenant's partition at a time (-tenant); a plan that merged the tenants'
+// rows into one table would place data no target tenant could receive.
+const singleTenantOnly = "refused: oedl moves single-tenant databases only (tenants and their areas are not in the .df; each tenant's partition is dumped and loaded on its own)"
 
 func isLOB(typ string) bool {
 	return strings.EqualFold(typ, "blob") || strings.EqualFold(typ, "clob")

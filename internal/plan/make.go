@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // Make decides the target layout and parameters for the tables of in.
@@ -39,6 +40,7 @@ func Make(in Input, o Options) (*Plan, error) {
 			DF:           in.DFName,
 			BlockSize:    in.Analysis.BlockSize,
 			IndexSummary: hasIndexSummary(in.Analysis),
+			LOBSummary:   len(in.Analysis.LOBs) > 0,
 		},
 		BlockSize: o.BlockSize,
 		Machine:   o.Machine,
@@ -57,7 +59,7 @@ func Make(in Input, o Options) (*Plan, error) {
 	lob := lobPool(tables, o, names)
 	ring := &dirRing{dirs: dataDirs}
 	p.Schema = []Extent{{Path: ring.take()}}
-	if err := p.layoutAreas(pools, lob, hasIndexSummary(in.Analysis), o, ring); err != nil {
+	if err := p.layoutAreas(pools, lob, hasIndexSummary(in.Analysis), p.Source.LOBSummary, o, ring); err != nil {
 		return nil, err
 	}
 	p.Tables = placementsOf(tables, placements, lob)
@@ -79,7 +81,7 @@ func Make(in Input, o Options) (*Plan, error) {
 // tables, then the LOB area; each data area directly followed by its index
 // area, so that a .st reader sees the pairs together) and sizes their
 // extents.
-func (p *Plan) layoutAreas(pools []*pool, lob *Area, indexSizesKnown bool, o Options, ring *dirRing) error {
+func (p *Plan) layoutAreas(pools []*pool, lob *Area, indexSizesKnown, lobSizesKnown bool, o Options, ring *dirRing) error {
 	num := openedge.FirstUserAreaNum
 	for _, pl := range pools {
 		for _, a := range []struct {
@@ -100,8 +102,18 @@ func (p *Plan) layoutAreas(pools []*pool, lob *Area, indexSizesKnown bool, o Opt
 	}
 	if lob != nil {
 		lob.Number = num
-		lob.Extents = []Extent{{Path: ring.take()}}
-		lob.Reason += "; extents: LOB sizes are not in tabanalys, so one variable extent"
+		if !lobSizesKnown {
+			lob.Extents = []Extent{{Path: ring.take()}}
+			lob.Reason += "; extents: LOB sizes unknown (the report has no LOB SUMMARY: reports before 11.6 have none), so one variable extent"
+			p.Areas = append(p.Areas, *lob)
+			return nil
+		}
+		ext, why, err := layoutExtents(lob.Bytes, lobSpace(lob.Bytes, o.BlockSize), true, o, ring)
+		if err != nil {
+			return fmt.Errorf("area %s: %w", lob.Name, err)
+		}
+		lob.Extents = ext
+		lob.Reason += "; extents (LOB sizes from the report's LOB SUMMARY): " + why
 		p.Areas = append(p.Areas, *lob)
 	}
 	return nil
@@ -115,7 +127,7 @@ func placementsOf(tables []*table, decided []placement, lob *Area) []Placement {
 		d := decided[i]
 		out[i] = Placement{
 			Table: t.qualified(), Owner: t.owner, Name: t.name,
-			Records: t.records, Bytes: t.bytes, MeanRecord: t.mean,
+			Records: t.records, Bytes: t.bytes, MeanRecord: t.mean, LOBBytes: t.lobBytes,
 			Indexes: t.indexes, WordIndexes: t.wordIndexes, IndexBytes: t.indexBytes, SourceArea: t.sourceArea,
 			Class: d.class, RPB: d.rpb, BPC: d.bpc,
 			DataArea: d.pool.data.Name, IndexArea: d.pool.index.Name, Reason: d.reason,
@@ -123,7 +135,11 @@ func placementsOf(tables []*table, decided []placement, lob *Area) []Placement {
 		if len(t.lobFields) > 0 {
 			out[i].LOBArea = lob.Name
 			out[i].Reason += fmt.Sprintf("; LOB field(s) %s to %s", strings.Join(t.lobFields, ", "), lob.Name)
+			if t.lobBytes > 0 {
+				out[i].Reason += fmt.Sprintf(" (%s of LOBs)", units.FormatIEC(t.lobBytes))
+			}
 		}
+		out[i].Reason += inactiveNote(t)
 	}
 	return out
 }
@@ -198,4 +214,27 @@ func (p *Plan) DiskUse() []DirUse {
 	}
 	add(p.AI)
 	return out
+}
+
+// inactiveNote names the table's indexes that are INACTIVE in the source
+// .df (added to a table with records, never built): the run's idxbuild
+// builds and activates every index, so the target has them active, and
+// their keys cost idxbuild time the source never paid.
+func inactiveNote(t *table) string {
+	if t.df == nil {
+		return ""
+	}
+	var names []string
+	for _, ix := range t.df.Indexes {
+		if ix.Inactive {
+			names = append(names, ix.Name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; index %s is INACTIVE in the source: idxbuild builds and activates it", names[0])
+	}
+	return fmt.Sprintf("; indexes %s are INACTIVE in the source: idxbuild builds and activates them", strings.Join(names, ", "))
 }

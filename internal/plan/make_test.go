@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,22 +162,13 @@ func TestMakeClasses(t *testing.T) {
 	assert.Contains(t, pl.Tables[1].Reason, "top 2")
 	assert.Equal(t, ClassMedium, pl.Tables[2].Class)
 
-	// Partitions of one table add up to one placement.
-	in.Analysis.Tables = append(in.Analysis.Tables, openedge.TableStat{Area: "D", Owner: "PUB", Name: "small",
-		Partition: "p2", Records: 1000, Bytes: 300_000, MeanRecord: 300})
-	pl, err = Make(in, p.options())
-	require.NoError(t, err)
-	for _, tp := range pl.Tables {
-		if tp.Name == "small" {
-			assert.Equal(t, int64(2000), tp.Records)
-			assert.Equal(t, int64((100*1000+300_000)/2000), tp.MeanRecord)
-		}
-	}
+	// (A partitioned table is refused: TestMakeRejects.)
 }
 
 func TestMakeRejects(t *testing.T) {
 	p := erpProfile()
 	in, _ := p.input(t)
+	app := slices.IndexFunc(in.Analysis.Tables, func(r openedge.TableStat) bool { return !r.System() })
 	tests := []struct {
 		name string
 		in   func(*Input)
@@ -204,6 +196,33 @@ func TestMakeRejects(t *testing.T) {
 		{"report has an extra table", func(in *Input) {
 			in.DFTables = in.DFTables[1:]
 		}, nil, "erp.tba: table PUB.gltmp_det is not in the .df erp.df"},
+		{"tenant rows in the report", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Tenancy = "TENANT acme: 1"
+			in.Analysis = &a
+		}, nil, "erp.tba: table PUB." + in.Analysis.Tables[app].Name + " has rows of tenants or groups (TENANT acme: 1)"},
+		{"partition rows in the report", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Partition = "Initial(Composite)"
+			second := a.Tables[app]
+			second.Partition = "list1"
+			a.Tables = append(a.Tables, second)
+			in.Analysis = &a
+		}, nil, "erp.tba: table PUB." + in.Analysis.Tables[app].Name + " has partitions (Initial(Composite), list1)"},
+		{"table name in a single-byte code page", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Name = "Pre\xe7o" // ç in ISO8859-1 / 1252
+			in.Analysis = &a
+		}, nil, `erp.tba: table "PUB.Pre\xe7o" is not UTF-8`},
+		{"multi-tenant table in the df", func(in *Input) {
+			in.DFTables = slices.Clone(in.DFTables)
+			mt := *in.DFTables[0]
+			mt.MultiTenant, mt.Line = true, 7
+			in.DFTables[0] = &mt
+		}, nil, fmt.Sprintf(`erp.df:7: table %q is MULTITENANT`, in.DFTables[0].Name)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -260,4 +279,86 @@ func TestMakeCountsWordIndexes(t *testing.T) {
 			assert.Equal(t, tt.want, pl.Tables[0].WordIndexes)
 		})
 	}
+}
+
+// TestMakeSizesLOBAreaFromReport: an 11.6+ report gives each LOB field's
+// bytes (Analysis.LOBs); the plan keeps them per table (lob_bytes) and
+// gives the LOB area fixed extents for them, as it does for records.
+// Without LOB rows (an older report) the LOB area stays one variable
+// extent, its size unknown.
+func TestMakeSizesLOBAreaFromReport(t *testing.T) {
+	p := profile{name: "lobs", withDF: true, tables: []tableSpec{
+		{area: "D", name: "attachment", records: 420, mean: 39, lobs: []string{"filedata", "thumb"}, indexes: 1},
+		{area: "D", name: "customer", records: 1000, mean: 250, indexes: 2},
+	}}
+	tests := []struct {
+		name      string
+		lobs      []openedge.LOBStat
+		wantBytes int64
+		wantFixed bool
+	}{
+		{"no LOB summary", nil, 0, false},
+		{"two LOB fields", []openedge.LOBStat{
+			{Area: "Mislob", AreaNum: 17, Owner: "PUB", Table: "attachment", Field: "filedata", LOBs: 420, Bytes: 600 * units.MB},
+			{Area: "Mislob", AreaNum: 17, Owner: "PUB", Table: "Attachment", Field: "thumb", LOBs: 420, Bytes: 11 * units.MB},
+		}, 611 * units.MB, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := p.input(t)
+			in.Analysis.LOBs = tt.lobs
+			pl, err := Make(in, p.options())
+			require.NoError(t, err)
+			checkInvariants(t, pl, in)
+			var att *Placement
+			for i := range pl.Tables {
+				if pl.Tables[i].Name == "attachment" {
+					att = &pl.Tables[i]
+				}
+			}
+			require.NotNil(t, att)
+			assert.Equal(t, tt.wantBytes, att.LOBBytes)
+			var lob *Area
+			for i := range pl.Areas {
+				if pl.Areas[i].Kind == AreaLOB {
+					lob = &pl.Areas[i]
+				}
+			}
+			require.NotNil(t, lob)
+			var fixed int64
+			for _, e := range lob.Extents {
+				if e.Fixed {
+					fixed += e.SizeKB * 1024
+				}
+			}
+			if !tt.wantFixed {
+				assert.Zero(t, fixed, lob.Reason)
+				assert.Contains(t, lob.Reason, "no LOB SUMMARY")
+				return
+			}
+			assert.GreaterOrEqual(t, fixed, tt.wantBytes, "the fixed extents hold the LOBs: %s", lob.Reason)
+			assert.Contains(t, lob.Reason, "LOB SUMMARY): 611 MiB of data")
+		})
+	}
+}
+
+// TestMakeNamesInactiveIndexes: an index INACTIVE in the source .df (added
+// to a table with records and never built) is built and activated by the
+// run's idxbuild; the plan says so on the table, so that the DBA is not
+// surprised by the time it takes or by the target's active index.
+func TestMakeNamesInactiveIndexes(t *testing.T) {
+	p := profile{name: "inactive", withDF: true, tables: []tableSpec{{area: "D", name: "customer", records: 1000, mean: 250, indexes: 3}}}
+	in, _ := p.input(t)
+	in.DFTables[0].Indexes[1].Inactive = true
+	in.DFTables[0].Indexes[2].Inactive = true
+	pl, err := Make(in, p.options())
+	require.NoError(t, err)
+	want := fmt.Sprintf("indexes %s, %s are INACTIVE in the source: idxbuild builds and activates them",
+		in.DFTables[0].Indexes[1].Name, in.DFTables[0].Indexes[2].Name)
+	assert.Contains(t, pl.Tables[0].Reason, want)
+
+	in.DFTables[0].Indexes[1].Inactive, in.DFTables[0].Indexes[2].Inactive = false, false
+	pl, err = Make(in, p.options())
+	require.NoError(t, err)
+	assert.NotContains(t, pl.Tables[0].Reason, "INACTIVE")
 }

@@ -55,6 +55,9 @@ type Source struct {
 	// IndexSummary tells whether the report had an INDEX BLOCK SUMMARY
 	// (dbanalys): without one, index sizes are unknown and read as 0.
 	IndexSummary bool `json:"index_summary,omitempty"`
+	// LOBSummary tells whether the report had LOB SUMMARY rows (11.6 on):
+	// then each table's lob_bytes and the LOB area's size are known.
+	LOBSummary bool `json:"lob_summary,omitempty"`
 }
 
 // Machine is the hardware the tuned parameters are derived for.

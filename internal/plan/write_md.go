@@ -54,7 +54,7 @@ func WritePlacement(w io.Writer, p *Plan) error {
 	bw.WriteString("\n## Areas\n\n| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
 	for _, a := range p.Areas {
 		size := units.FormatIEC(a.Bytes)
-		if a.Kind == AreaIndex && !p.Source.IndexSummary || a.Kind == AreaLOB {
+		if a.Kind == AreaIndex && !p.Source.IndexSummary || a.Kind == AreaLOB && !p.Source.LOBSummary {
 			size = "unknown"
 		}
 		fmt.Fprintf(bw, "| %d | %s | %s | %d | %d | %d | %s | %s | %s |\n", a.Number, mdCell(a.Name), a.Kind, a.RPB, a.BPC,

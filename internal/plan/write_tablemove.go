@@ -36,7 +36,10 @@ func WriteTablemove(w io.Writer, p *Plan) error {
 #     (every record is deleted and re-created in one transaction). Check BI
 #     space before each large table; the size is in the comment above its line.
 #   * The indexes are always rebuilt by tablemove.
-#   * The LOB area argument needs OpenEdge 12.8 or later.
+#   * tablemove does not move LOB data (KB P117881: the LOB area argument
+#     of 12.5+ moves the LOB's definition, its data only with truncate,
+#     which deletes it): a table's LOBs stay where they are, as noted
+#     above its line. The dump/load moves them.
 #
 # Usage: DLC=/usr/dlc sh tablemove.sh /path/to/db
 # It stops at the first failure (set -e); rerunning moves a table again.
@@ -61,10 +64,11 @@ PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 		t := p.Tables[i]
 		fmt.Fprintf(bw, "\n# %s: %s, %s records; BI needs about %s\n", oneLine(t.Table),
 			units.FormatIEC(t.Bytes), units.Thousands(t.Records), units.FormatIEC(4*t.Bytes))
-		args := []string{t.Table, t.DataArea, t.IndexArea}
 		if t.LOBArea != "" {
-			args = append(args, t.LOBArea)
+			fmt.Fprintf(bw, "# %s: its LOBs stay where they are: tablemove does not move LOB data (KB P117881); the dump/load moves them to %s\n",
+				oneLine(t.Table), oneLine(t.LOBArea))
 		}
+		args := []string{t.Table, t.DataArea, t.IndexArea}
 		bw.WriteString(`"$PROUTIL" "$DB" -C tablemove`)
 		for _, a := range args {
 			bw.WriteByte(' ')

@@ -17,7 +17,10 @@
 #     (every record is deleted and re-created in one transaction). Check BI
 #     space before each large table; the size is in the comment above its line.
 #   * The indexes are always rebuilt by tablemove.
-#   * The LOB area argument needs OpenEdge 12.8 or later.
+#   * tablemove does not move LOB data (KB P117881: the LOB area argument
+#     of 12.5+ moves the LOB's definition, its data only with truncate,
+#     which deletes it): a table's LOBs stay where they are, as noted
+#     above its line. The dump/load moves them.
 #
 # Usage: DLC=/usr/dlc sh tablemove.sh /path/to/db
 # It stops at the first failure (set -e); rerunning moves a table again.

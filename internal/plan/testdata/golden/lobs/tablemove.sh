@@ -17,7 +17,10 @@
 #     (every record is deleted and re-created in one transaction). Check BI
 #     space before each large table; the size is in the comment above its line.
 #   * The indexes are always rebuilt by tablemove.
-#   * The LOB area argument needs OpenEdge 12.8 or later.
+#   * tablemove does not move LOB data (KB P117881: the LOB area argument
+#     of 12.5+ moves the LOB's definition, its data only with truncate,
+#     which deletes it): a table's LOBs stay where they are, as noted
+#     above its line. The dump/load moves them.
 #
 # Usage: DLC=/usr/dlc sh tablemove.sh /path/to/db
 # It stops at the first failure (set -e); rerunning moves a table again.
@@ -26,10 +29,12 @@ DB=${1:?usage: tablemove.sh DB}
 PROUTIL="${DLC:?set DLC to the OpenEdge install directory}/bin/proutil"
 
 # PUB.customer: 820.3 KiB, 3,000 records; BI needs about 3.2 MiB
-"$PROUTIL" "$DB" -C tablemove 'PUB.customer' 'Small32_Data' 'Small32_Index' 'LOB_Data'
+# PUB.customer: its LOBs stay where they are: tablemove does not move LOB data (KB P117881); the dump/load moves them to LOB_Data
+"$PROUTIL" "$DB" -C tablemove 'PUB.customer' 'Small32_Data' 'Small32_Index'
 
 # PUB.document: 2.3 MiB, 20,000 records; BI needs about 9.2 MiB
-"$PROUTIL" "$DB" -C tablemove 'PUB.document' 'Small128_Data' 'Small128_Index' 'LOB_Data'
+# PUB.document: its LOBs stay where they are: tablemove does not move LOB data (KB P117881); the dump/load moves them to LOB_Data
+"$PROUTIL" "$DB" -C tablemove 'PUB.document' 'Small128_Data' 'Small128_Index'
 
 # PUB.item: 3.4 MiB, 40,000 records; BI needs about 13.6 MiB
 "$PROUTIL" "$DB" -C tablemove 'PUB.item' 'Small128_Data' 'Small128_Index'
