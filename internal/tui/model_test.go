@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,10 +21,8 @@ import (
 // testOptions are deterministic: no colour, a clock the test moves, fixed
 // free space.
 func testOptions(now *time.Time, cancel func()) Options {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
 	return Options{
-		Out: io.Discard, Source: "/db/sports", Target: "/new/sports", Renderer: r,
+		Out: io.Discard, Source: "/db/sports", Target: "/new/sports", Profile: colorprofile.NoTTY,
 		Now:    func() time.Time { return *now },
 		Cancel: cancel,
 		Disks:  func() []Disk { return []Disk{{Label: "dumps", Free: 41 << 30}, {Label: "target", Free: 118 << 30}} },
@@ -50,7 +48,7 @@ func TestViewGoldenSizes(t *testing.T) {
 			m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			feed(q, events, now)
 			m.Update(tickMsg{})
-			view := m.View()
+			view := m.View().Content
 			for i, line := range strings.Split(view, "\n") {
 				assert.LessOrEqual(t, lipgloss.Width(line), size.w, "line %d is wider than the terminal: %q", i, line)
 			}
@@ -66,19 +64,19 @@ func TestQuitAsksOnceThenCancels(t *testing.T) {
 	now := at(10)
 	cancels := 0
 	m := newModel(testOptions(&now, func() { cancels++ }), newQueue())
-	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	assert.Contains(t, m.View(), "Cancel the run?")
+	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	assert.Contains(t, m.View().Content, "Cancel the run?")
 	assert.Zero(t, cancels, "the first q only asks")
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	assert.NotContains(t, m.View(), "Cancel the run?")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	assert.NotContains(t, m.View().Content, "Cancel the run?")
 	assert.Zero(t, cancels)
 
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	assert.Equal(t, 1, cancels, "Ctrl-C twice cancels")
-	assert.Contains(t, m.View(), "cancelling")
-	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	assert.Contains(t, m.View().Content, "cancelling")
+	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	assert.Equal(t, 1, cancels, "cancel is called once")
 }
 
@@ -155,7 +153,7 @@ func TestProgramTeatest(t *testing.T) {
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.over)
-	assertGolden(t, "program_final_100x30.golden", []byte(final.View()+"\n"))
+	assertGolden(t, "program_final_100x30.golden", []byte(final.View().Content+"\n"))
 }
 
 // TestRunReturnsAfterClose drives Program.Run itself, with no keyboard.
@@ -212,9 +210,9 @@ func TestTeatestCancelFlow(t *testing.T) {
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.cancelled)
-	assert.Contains(t, final.View(), "cancelled after 30s", "a cancel is a cancel")
-	assert.NotContains(t, final.View(), "failed")
-	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
+	assert.Contains(t, final.View().Content, "cancelled after 30s", "a cancel is a cancel")
+	assert.NotContains(t, final.View().Content, "failed")
+	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View().Content+"\n"))
 }
 
 func TestResizeRedraws(t *testing.T) {
@@ -227,7 +225,7 @@ func TestResizeRedraws(t *testing.T) {
 		before := m.frames
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
 		assert.Equal(t, before+1, m.frames, "a resize redraws at once")
-		for _, line := range strings.Split(m.View(), "\n") {
+		for _, line := range strings.Split(m.View().Content, "\n") {
 			assert.LessOrEqual(t, lipgloss.Width(line), max(w, 40), "width %d: %q", w, line)
 		}
 	}
