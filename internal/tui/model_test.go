@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +229,36 @@ func TestResizeRedraws(t *testing.T) {
 		for _, line := range strings.Split(m.View().Content, "\n") {
 			assert.LessOrEqual(t, lipgloss.Width(line), max(w, 40), "width %d: %q", w, line)
 		}
+	}
+}
+
+// TestKeyboardBytesCancel types raw terminal bytes into Program.Run: the
+// Ctrl-C byte (0x03, what a terminal in raw mode sends) is the ctrl+c key
+// the screen asks about, so that Ctrl-C still stops the run after bubbletea
+// v2's new input parser. y alone cancels nothing: each sequence cancels only
+// if its first key asked.
+func TestKeyboardBytesCancel(t *testing.T) {
+	for _, typed := range []string{"\x03\x03", "\x03y", "q\x03", "qy"} {
+		t.Run(strconv.Quote(typed), func(t *testing.T) {
+			now := at(10)
+			cancelled := make(chan struct{})
+			opts := testOptions(&now, func() { close(cancelled) })
+			opts.Interval = 5 * time.Millisecond
+			keys, typist := io.Pipe()
+			opts.In = keys
+			p := New(opts)
+			done := make(chan error, 1)
+			go func() { done <- p.Run(t.Context()) }()
+			_, err := typist.Write([]byte(typed))
+			require.NoError(t, err)
+			select {
+			case <-cancelled:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%q did not cancel the run", typed)
+			}
+			p.Close()
+			require.NoError(t, <-done)
+			require.NoError(t, typist.Close())
+		})
 	}
 }
