@@ -27,6 +27,18 @@
 //     whether the finish moves away or comes closer; an index rebuild past
 //     its predicted time is reported as overrunning rather than as "a few
 //     seconds" again and again.
+//   - Nothing asks the terminal anything it must wait for. bubbletea v1's
+//     package init asked for the background colour (OSC 11, up to 5 s for
+//     an answer) in every oedl command, --version included, so under a pty
+//     that never answers (script, expect, some CI consoles and ssh setups)
+//     each one stood still for 5 s. On bubbletea v2 nothing runs at package
+//     init; the colours are fixed ANSI ones that read on dark and light
+//     backgrounds alike, so the background colour is never asked for; the
+//     colour profile comes from the environment (TERM, COLORTERM, NO_COLOR)
+//     and Out, not from a query. With a keyboard, bubbletea's start-up
+//     capability requests (synchronized output, keyboard protocol) wait
+//     for nothing; without one (stdin not a terminal) input is off, and with
+//     it every request.
 //   - The TUI never slows the run: Emit only appends to a queue (progress
 //     events of the same job replace each other), and the screen folds the
 //     queue and redraws at most ten times a second.

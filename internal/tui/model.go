@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/progress"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/oedl/oedl/internal/event"
 )
@@ -48,9 +50,9 @@ type model struct {
 
 func newModel(o Options, q *queue) *model {
 	o.defaults()
-	m := &model{opts: o, q: q, st: NewState(), sty: newStyles(o.Renderer), width: 100, high: 30, dirty: true}
-	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColorProfile(o.Renderer.ColorProfile()),
-		progress.WithSolidFill("#59a14f"))
+	m := &model{opts: o, q: q, st: NewState(), sty: newStyles(), width: 100, high: 30, dirty: true}
+	m.bar = progress.New(progress.WithoutPercentage(), progress.WithColors(lipgloss.Color("#59a14f")),
+		progress.WithFillCharacters(progress.DefaultFullCharFullBlock, progress.DefaultEmptyCharBlock))
 	// No Advance here: the clock moves with the first events, so that
 	// events queued before the first frame keep their own times.
 	m.pollDisks(o.Now())
@@ -76,7 +78,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.interrupted = true
 		m.dirty = true
 		m.rebuild()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		m.key(msg.String())
 		m.rebuild()
 	}
@@ -107,7 +109,7 @@ func (m *model) frame() tea.Cmd {
 	m.rebuild()
 	var cmds []tea.Cmd
 	if len(lines) > 0 {
-		cmds = append(cmds, tea.Println(strings.Join(lines, "\n")))
+		cmds = append(cmds, tea.Println(m.paint(strings.Join(lines, "\n"))))
 	}
 	if closed {
 		cmds = append(cmds, tea.Quit)
@@ -156,13 +158,24 @@ func (m *model) rebuild() {
 	if !m.dirty {
 		return
 	}
-	m.view = m.render()
+	m.view = m.paint(m.render())
 	m.frames++
 	m.shown = m.st.Elapsed().Truncate(time.Second)
 	m.dirty = false
 }
 
-func (m *model) View() string { return m.view }
+func (m *model) View() tea.View { return tea.NewView(m.view) }
+
+// paint turns the styles' colours into the ones the terminal shows (none
+// at all under NoTTY). bubbletea converts the live area itself, but writes
+// the lines printed above it as they are: both go through here, so the
+// terminal never gets a colour it cannot show and tests see plain text.
+func (m *model) paint(s string) string {
+	var b strings.Builder
+	w := colorprofile.Writer{Forward: &b, Profile: m.opts.Profile}
+	_, _ = w.WriteString(s) // a strings.Builder never fails
+	return b.String()
+}
 
 // finishedLine is the permanent text printed above the live area when a
 // job ends: one line for a job done, the whole failure for a job failed

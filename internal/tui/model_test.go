@@ -3,14 +3,15 @@ package tui
 import (
 	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,10 +22,8 @@ import (
 // testOptions are deterministic: no colour, a clock the test moves, fixed
 // free space.
 func testOptions(now *time.Time, cancel func()) Options {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
 	return Options{
-		Out: io.Discard, Source: "/db/sports", Target: "/new/sports", Renderer: r,
+		Out: io.Discard, Source: "/db/sports", Target: "/new/sports", Profile: colorprofile.NoTTY,
 		Now:    func() time.Time { return *now },
 		Cancel: cancel,
 		Disks:  func() []Disk { return []Disk{{Label: "dumps", Free: 41 << 30}, {Label: "target", Free: 118 << 30}} },
@@ -50,7 +49,7 @@ func TestViewGoldenSizes(t *testing.T) {
 			m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			feed(q, events, now)
 			m.Update(tickMsg{})
-			view := m.View()
+			view := m.View().Content
 			for i, line := range strings.Split(view, "\n") {
 				assert.LessOrEqual(t, lipgloss.Width(line), size.w, "line %d is wider than the terminal: %q", i, line)
 			}
@@ -66,19 +65,19 @@ func TestQuitAsksOnceThenCancels(t *testing.T) {
 	now := at(10)
 	cancels := 0
 	m := newModel(testOptions(&now, func() { cancels++ }), newQueue())
-	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	assert.Contains(t, m.View(), "Cancel the run?")
+	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	assert.Contains(t, m.View().Content, "Cancel the run?")
 	assert.Zero(t, cancels, "the first q only asks")
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	assert.NotContains(t, m.View(), "Cancel the run?")
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	assert.NotContains(t, m.View().Content, "Cancel the run?")
 	assert.Zero(t, cancels)
 
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	assert.Equal(t, 1, cancels, "Ctrl-C twice cancels")
-	assert.Contains(t, m.View(), "cancelling")
-	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	assert.Contains(t, m.View().Content, "cancelling")
+	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	assert.Equal(t, 1, cancels, "cancel is called once")
 }
 
@@ -155,7 +154,7 @@ func TestProgramTeatest(t *testing.T) {
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.over)
-	assertGolden(t, "program_final_100x30.golden", []byte(final.View()+"\n"))
+	assertGolden(t, "program_final_100x30.golden", []byte(final.View().Content+"\n"))
 }
 
 // TestRunReturnsAfterClose drives Program.Run itself, with no keyboard.
@@ -212,9 +211,9 @@ func TestTeatestCancelFlow(t *testing.T) {
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
 	assert.True(t, final.cancelled)
-	assert.Contains(t, final.View(), "cancelled after 30s", "a cancel is a cancel")
-	assert.NotContains(t, final.View(), "failed")
-	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View()+"\n"))
+	assert.Contains(t, final.View().Content, "cancelled after 30s", "a cancel is a cancel")
+	assert.NotContains(t, final.View().Content, "failed")
+	assertGolden(t, "program_cancelled_80x24.golden", []byte(final.View().Content+"\n"))
 }
 
 func TestResizeRedraws(t *testing.T) {
@@ -227,8 +226,39 @@ func TestResizeRedraws(t *testing.T) {
 		before := m.frames
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
 		assert.Equal(t, before+1, m.frames, "a resize redraws at once")
-		for _, line := range strings.Split(m.View(), "\n") {
+		for _, line := range strings.Split(m.View().Content, "\n") {
 			assert.LessOrEqual(t, lipgloss.Width(line), max(w, 40), "width %d: %q", w, line)
 		}
+	}
+}
+
+// TestKeyboardBytesCancel types raw terminal bytes into Program.Run: the
+// Ctrl-C byte (0x03, what a terminal in raw mode sends) is the ctrl+c key
+// the screen asks about, so that Ctrl-C still stops the run after bubbletea
+// v2's new input parser. y alone cancels nothing: each sequence cancels only
+// if its first key asked.
+func TestKeyboardBytesCancel(t *testing.T) {
+	for _, typed := range []string{"\x03\x03", "\x03y", "q\x03", "qy"} {
+		t.Run(strconv.Quote(typed), func(t *testing.T) {
+			now := at(10)
+			cancelled := make(chan struct{})
+			opts := testOptions(&now, func() { close(cancelled) })
+			opts.Interval = 5 * time.Millisecond
+			keys, typist := io.Pipe()
+			opts.In = keys
+			p := New(opts)
+			done := make(chan error, 1)
+			go func() { done <- p.Run(t.Context()) }()
+			_, err := typist.Write([]byte(typed))
+			require.NoError(t, err)
+			select {
+			case <-cancelled:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%q did not cancel the run", typed)
+			}
+			p.Close()
+			require.NoError(t, <-done)
+			require.NoError(t, typist.Close())
+		})
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/oedl/oedl/internal/event"
 )
@@ -39,8 +39,10 @@ type Options struct {
 	// Interval between frames: the screen redraws at most once per
 	// interval. Default 100ms (10 frames a second).
 	Interval time.Duration
-	// Renderer styles the output; default lipgloss.NewRenderer(Out).
-	Renderer *lipgloss.Renderer
+	// Profile is the colours the terminal shows; default (Unknown) is
+	// detected from Out and the environment (TERM, NO_COLOR ...), which
+	// asks the terminal nothing. Tests set colorprofile.NoTTY: plain text.
+	Profile colorprofile.Profile
 }
 
 func (o *Options) defaults() {
@@ -56,8 +58,8 @@ func (o *Options) defaults() {
 	if o.Cancel == nil {
 		o.Cancel = func() {}
 	}
-	if o.Renderer == nil {
-		o.Renderer = lipgloss.NewRenderer(o.Out)
+	if o.Profile == colorprofile.Unknown {
+		o.Profile = colorprofile.Detect(o.Out, os.Environ())
 	}
 }
 
@@ -107,7 +109,11 @@ func (p *Program) Run(ctx context.Context) error {
 		// Signals are the caller's (signal.NotifyContext in cli.Main):
 		// they reach us as ctx ending, and Ctrl-C in raw mode is a key.
 		tea.WithoutSignalHandler(),
+		tea.WithColorProfile(p.opts.Profile),
 	}
+	// Input is always given: bubbletea v2 opens /dev/tty when it gets
+	// none, and nil is what turns the keyboard (and every terminal query,
+	// whose answer would come in on it) off.
 	switch in := p.opts.In.(type) {
 	case nil:
 		opts = append(opts, tea.WithInput(nil))

@@ -42,7 +42,7 @@ func TestRunningTableShowsBytesAndRate(t *testing.T) {
 				rates = append(rates, m.st.Running()[0].Rate)
 			}
 			now = at(float64(len(tt.bytes)))
-			lines := m.runningTable(120, 10)
+			lines := strings.Split(m.paint(strings.Join(m.runningTable(120, 10), "\n")), "\n")
 			require.Len(t, lines, 2, "heading and one job")
 			assert.Contains(t, lines[0], "BYTES")
 			assert.Contains(t, lines[0], "RATE")

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -154,7 +154,7 @@ func sceneView(t *testing.T, es []event.Event, now time.Time, w, h int) (view, p
 	var above []string
 	for _, e := range es {
 		m.st.Apply(e)
-		if l := m.finishedLine(e); l != "" {
+		if l := m.paint(m.finishedLine(e)); l != "" { // as frame prints it
 			above = append(above, l)
 		}
 	}
@@ -164,14 +164,14 @@ func sceneView(t *testing.T, es []event.Event, now time.Time, w, h int) (view, p
 	m.st.Advance(now)
 	m.dirty = true
 	m.rebuild()
-	for i, line := range strings.Split(m.View(), "\n") {
+	for i, line := range strings.Split(m.View().Content, "\n") {
 		assert.LessOrEqual(t, lipgloss.Width(line), w, "live line %d wider than %d: %q", i, w, line)
 	}
 	for _, line := range strings.Split(strings.Join(above, "\n"), "\n") {
 		assert.LessOrEqual(t, lipgloss.Width(line), w, "printed line wider than %d: %q", w, line)
 	}
-	assert.LessOrEqual(t, strings.Count(m.View(), "\n")+1, h-1, "the live area fits the terminal")
-	return m.View(), strings.Join(above, "\n")
+	assert.LessOrEqual(t, strings.Count(m.View().Content, "\n")+1, h-1, "the live area fits the terminal")
+	return m.View().Content, strings.Join(above, "\n")
 }
 
 func TestScenes(t *testing.T) {
@@ -252,8 +252,8 @@ func TestTeatestWideFailureFitsTheTerminal(t *testing.T) {
 		teatest.WithDuration(5*time.Second))
 	p.Close()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
-	for _, line := range strings.Split(final.View(), "\n") {
+	for _, line := range strings.Split(final.View().Content, "\n") {
 		assert.LessOrEqual(t, lipgloss.Width(line), 80, "%q", line)
 	}
-	assertGolden(t, "program_wide_failure_80x24.golden", []byte(final.View()+"\n"))
+	assertGolden(t, "program_wide_failure_80x24.golden", []byte(final.View().Content+"\n"))
 }

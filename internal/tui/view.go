@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/units"
@@ -15,15 +15,15 @@ type styles struct {
 	title, dim, ok, bad, warn, head, key lipgloss.Style
 }
 
-func newStyles(r *lipgloss.Renderer) styles {
+func newStyles() styles {
 	return styles{
-		title: r.NewStyle().Bold(true),
-		dim:   r.NewStyle().Foreground(lipgloss.Color("245")),
-		ok:    r.NewStyle().Foreground(lipgloss.Color("2")),
-		bad:   r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true),
-		warn:  r.NewStyle().Foreground(lipgloss.Color("3")),
-		head:  r.NewStyle().Foreground(lipgloss.Color("245")).Underline(true),
-		key:   r.NewStyle().Bold(true),
+		title: lipgloss.NewStyle().Bold(true),
+		dim:   lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
+		ok:    lipgloss.NewStyle().Foreground(lipgloss.Color("2")),
+		bad:   lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true),
+		warn:  lipgloss.NewStyle().Foreground(lipgloss.Color("3")),
+		head:  lipgloss.NewStyle().Foreground(lipgloss.Color("245")).Underline(true),
+		key:   lipgloss.NewStyle().Bold(true),
 	}
 }
 
@@ -57,7 +57,7 @@ func (m *model) render() string {
 
 	// Bars.
 	barW := max(10, min(50, w-60))
-	m.bar.Width = barW
+	m.bar.SetWidth(barW)
 	bar := func(name string, f float64, detail string) {
 		line := fmt.Sprintf("%-9s %s %3d%%", name, m.bar.ViewAs(f), percent(f))
 		if detail != "" {
@@ -272,11 +272,14 @@ func (m *model) runningTable(w, room int) []string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
+			// Padded by cells on screen, not by runes as fmt would: a
+			// styled cell (RATE's "stalled") carries escape codes.
 			v := cut(cell(c), cw)
+			pad := strings.Repeat(" ", max(cw-lipgloss.Width(v), 0))
 			if c.right {
-				fmt.Fprintf(&b, "%*s", cw, v)
+				b.WriteString(pad + v)
 			} else {
-				fmt.Fprintf(&b, "%-*s", cw, v)
+				b.WriteString(v + pad)
 			}
 		}
 		return strings.TrimRight(b.String(), " ")
