@@ -52,7 +52,7 @@ func DefaultJobs(m *Model, hw Hardware, p *plan.Plan) (dump, load int) {
 	cc := (&Input{Plan: p, Hardware: hw}).context()
 	var dumps, loads phaseDemand
 	for _, t := range p.Tables {
-		dumps.add(m.work(&schedule.Job{Kind: schedule.KindDump, Table: t.Table, Records: t.Records, Bytes: t.Bytes}, cc), &cc.disk)
+		dumps.add(m.work(&schedule.Job{Kind: schedule.KindDump, Table: t.Table, Records: t.Records, Bytes: t.DumpBytes()}, cc), &cc.disk)
 	}
 	for _, j := range defaultLoadCalls(m, p) {
 		loads.add(m.work(j, cc), &cc.disk)
@@ -78,7 +78,7 @@ func defaultLoadCalls(m *Model, p *plan.Plan) []*schedule.Job {
 	}
 	for _, t := range p.Tables {
 		if !batched[t.Table] {
-			calls = append(calls, &schedule.Job{Kind: schedule.KindLoad, Table: t.Table, Area: t.DataArea, Records: t.Records, Bytes: t.Bytes})
+			calls = append(calls, &schedule.Job{Kind: schedule.KindLoad, Table: t.Table, Area: t.DataArea, Records: t.Records, Bytes: t.DumpBytes()})
 		}
 	}
 	return calls

@@ -130,6 +130,15 @@ type Placement struct {
 	Reason      string    `json:"reason"`
 }
 
+// DumpBytes is what the table's binary dump holds and its load reads: its
+// records and its LOBs. PROUTIL DUMP writes a table's BLOB and CLOB values
+// into its .bd files with the records (Progress, "Format of a binary dump
+// file"), so a table of 16 KB of records and 611 MiB of LOBs dumps and
+// loads 611 MiB: priced as its records alone it looked like a tiny table
+// (a start-up, batched with the other small ones). Bytes stays the
+// records' size: it sizes the data area and what tabanalys counts.
+func (t Placement) DumpBytes() int64 { return t.Bytes + t.LOBBytes }
+
 // Idxbuild holds the tuned proutil idxbuild parameters and why.
 type Idxbuild struct {
 	TB              int    `json:"tb"`

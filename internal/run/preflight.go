@@ -14,6 +14,7 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 )
@@ -297,18 +298,12 @@ func writable(dir string) error {
 // its .db's directory.
 func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	p := r.cfg.Plan
-	data, index := p.Totals.Bytes, p.Totals.IndexBytes
-	if data == 0 {
-		for _, t := range p.Tables {
-			data += t.Bytes
-			index += t.IndexBytes
-		}
-	}
-	dumps := data
+	data, index, lobs := planSizes(p)
+	dumps := data + lobs
 	if r.dumpProven != nil {
 		for _, t := range p.Tables {
 			if r.dumpProven(t.Table) {
-				dumps -= t.Bytes
+				dumps -= t.DumpBytes()
 			}
 		}
 		dumps = max(0, dumps)
@@ -342,7 +337,7 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 		}
 	}
 	if st == nil {
-		if err := add(filepath.Dir(r.cfg.Target), data+index, "target"); err != nil {
+		if err := add(filepath.Dir(r.cfg.Target), data+index+lobs, "target"); err != nil {
 			return "", err
 		}
 	} else {
@@ -407,4 +402,21 @@ func exists(path string) bool {
 // what they found.
 func (e *Executor) preflightJob() (journal.Record, error) {
 	return journal.Record{Message: e.preflightSummary}, nil
+}
+
+// planSizes is what the plan moves: its tables' record bytes (data), their
+// indexes' and their LOBs' (which a binary dump writes into the .bd files
+// with the records: the dumps hold data+lobs, the target data+index+lobs,
+// and idxbuild sorts keys of data only). A plan without totals (written by
+// hand) is summed from its tables.
+func planSizes(p *plan.Plan) (data, index, lobs int64) {
+	data, index = p.Totals.Bytes, p.Totals.IndexBytes
+	for _, t := range p.Tables {
+		if p.Totals.Bytes == 0 {
+			data += t.Bytes
+			index += t.IndexBytes
+		}
+		lobs += t.LOBBytes
+	}
+	return data, index, lobs
 }

@@ -212,13 +212,7 @@ func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
 	c := r.cfg
 	l := c.hostLayout()
 	p := c.Plan
-	data, index := p.Totals.Bytes, p.Totals.IndexBytes
-	if data == 0 {
-		for _, t := range p.Tables {
-			data += t.Bytes
-			index += t.IndexBytes
-		}
-	}
+	data, index, lobs := planSizes(p)
 	type need struct {
 		host, dir string
 		bytes     int64
@@ -241,18 +235,18 @@ func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
 		return nil
 	}
 	for _, h := range append([]string{l.Source}, l.Replicas...) {
-		if err := add(h, c.machine(h).work, data, "dumps on "+h); err != nil {
+		if err := add(h, c.machine(h).work, data+lobs, "dumps on "+h); err != nil {
 			return "", err
 		}
 	}
 	tm := c.machine(l.Target)
-	if err := add(l.Target, tm.work, data, "dumps moved to "+l.Target); err != nil {
+	if err := add(l.Target, tm.work, data+lobs, "dumps moved to "+l.Target); err != nil {
 		return "", err
 	}
 	if err := add(l.Target, tm.work, (data+index)*3/4, "sort files"); err != nil {
 		return "", err
 	}
-	if err := add(l.Target, path.Dir(c.Target), data+index, "target"); err != nil {
+	if err := add(l.Target, path.Dir(c.Target), data+index+lobs, "target"); err != nil {
 		return "", err
 	}
 	var parts []string

@@ -30,6 +30,11 @@ func (r *runner) targetNeeds(st *openedge.Structure, kept bool) []dirNeed {
 	for _, t := range r.cfg.Plan.Tables {
 		byArea[t.DataArea] += t.Bytes
 		byArea[t.IndexArea] += t.IndexBytes
+		lobArea := t.LOBArea // a table's LOBs without an area of their own stay in its data area
+		if lobArea == "" {
+			lobArea = t.DataArea
+		}
+		byArea[lobArea] += t.LOBBytes
 	}
 	var out []dirNeed
 	at := map[string]int{}

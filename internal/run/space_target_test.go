@@ -11,6 +11,7 @@ import (
 
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // TestSpaceOfTheExtentsDirectories: the target's room is checked where
@@ -109,4 +110,32 @@ func TestSpaceOfAReplacedTarget(t *testing.T) {
 	var pe *PreconditionError
 	require.ErrorAs(t, err, &pe, "removing one of its two names frees nothing")
 	assert.Contains(t, err.Error(), "not enough disk space on the filesystem of "+dir)
+}
+
+// TestSpaceOfTheLOBs: a table's LOBs are in its binary dump (PROUTIL DUMP
+// writes them into the .bd) and then in the target's LOB area. Counted as
+// its records alone, a table of 16 KB of records and 611 MB of LOBs (KB
+// 000029044's layout) asked the work and the LOB area's directory for 16
+// KB. Here the LOBs are larger than /dev/shm, where the LOB area's extent
+// is: refused, naming that directory; the dumps count them too.
+func TestSpaceOfTheLOBs(t *testing.T) {
+	cfg, dir, smallFree := smallExtentsDir(t)
+	cfg.Plan.Tables[0].LOBBytes = smallFree + 64<<20
+	cfg.Plan.Tables[0].LOBArea = "Blobs"
+	st := &openedge.Structure{Areas: []*openedge.StructArea{
+		{Type: openedge.AreaData, Name: "Schema Area", Number: 6, RPB: 64, BPC: 1, Extents: []openedge.Extent{{Path: "."}}},
+		{Type: openedge.AreaData, Name: cfg.Plan.Tables[0].DataArea, Number: 7, RPB: 64, BPC: 8, Extents: []openedge.Extent{{Path: "."}}},
+		{Type: openedge.AreaData, Name: "Blobs", Number: 8, RPB: 1, BPC: 8, Extents: []openedge.Extent{{Path: dir}}},
+	}}
+	r := &runner{cfg: &cfg}
+	_, err := r.checkSpace(st)
+	var pe *PreconditionError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "not enough disk space on the filesystem of "+dir)
+
+	cfg.Plan.Tables[0].LOBArea = "" // LOBs without an area of their own stay in the table's
+	cfg.Plan.Tables[0].LOBBytes = 1 << 30
+	msg, err := r.checkSpace(st)
+	require.NoError(t, err)
+	assert.Contains(t, msg, "dumps "+units.FormatIEC(cfg.Plan.Tables[0].DumpBytes()))
 }

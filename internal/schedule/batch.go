@@ -133,7 +133,7 @@ func Batches(p *plan.Plan, o BatchOptions, skip func(plan.Placement) bool) []Bat
 		open[area], openBytes[area] = nil, 0
 	}
 	for _, t := range p.Tables {
-		if t.Bytes > o.TableMax || (skip != nil && skip(t)) {
+		if t.DumpBytes() > o.TableMax || (skip != nil && skip(t)) {
 			continue
 		}
 		a := t.DataArea
@@ -141,14 +141,14 @@ func Batches(p *plan.Plan, o BatchOptions, skip func(plan.Placement) bool) []Bat
 		if !seen {
 			areas = append(areas, a)
 		}
-		if b != nil && (len(b.Members) >= maxTables || openBytes[a]+t.Bytes > maxBytes) {
+		if b != nil && (len(b.Members) >= maxTables || openBytes[a]+t.DumpBytes() > maxBytes) {
 			flush(a)
 		}
 		if open[a] == nil {
 			open[a] = &Batch{Area: a}
 		}
-		open[a].Members = append(open[a].Members, Member{Table: t.Table, Records: t.Records, Bytes: t.Bytes})
-		openBytes[a] += t.Bytes
+		open[a].Members = append(open[a].Members, Member{Table: t.Table, Records: t.Records, Bytes: t.DumpBytes()})
+		openBytes[a] += t.DumpBytes()
 	}
 	for _, a := range areas {
 		flush(a)

@@ -16,6 +16,8 @@ func tbl(name, area string, bytes int64) plan.Placement {
 	return plan.Placement{Table: "PUB." + name, DataArea: area, Bytes: bytes, Records: bytes / 100}
 }
 
+func withLOBs(p plan.Placement, lobs int64) plan.Placement { p.LOBBytes = lobs; return p }
+
 // names lists each batch as area: tables.
 func names(bs []Batch) [][]string {
 	var out [][]string
@@ -59,6 +61,10 @@ func TestBatches(t *testing.T) {
 			BatchOptions{TableMax: 100}, nil, [][]string{{"A", "PUB.glec", "PUB.x", "PUB.y"}}},
 		{"skipped tables stay out", placements(tbl("a", "A", 10), tbl("t", "A", 10), tbl("b", "A", 10)),
 			BatchOptions{TableMax: 100}, func(p plan.Placement) bool { return p.Table == "PUB.t" }, [][]string{{"A", "PUB.a", "PUB.b"}}},
+		// KB 000029044's layout: 16 KB of records, 611 MB of LOBs. Its dump
+		// holds the LOBs (they go into the .bd), so it loads alone.
+		{"a table whose data is its LOBs is not small", placements(tbl("a", "A", 10), withLOBs(tbl("attach", "A", 10), 5000), tbl("b", "A", 10)),
+			BatchOptions{TableMax: 100}, nil, [][]string{{"A", "PUB.a", "PUB.b"}}},
 		{"empty tables batch too", placements(tbl("a", "A", 0), tbl("b", "A", 0)),
 			BatchOptions{TableMax: 100}, nil, [][]string{{"A", "PUB.a", "PUB.b"}}},
 	}

@@ -111,7 +111,7 @@ func (h *Hosts) place(tables []plan.Placement, busy map[string]time.Duration,
 	cost func(*Job) time.Duration) map[string]string {
 	copies := append([]string{h.Source}, h.Replicas...)
 	at := func(kind Kind, t plan.Placement, host string) time.Duration {
-		return cost(&Job{Kind: kind, Table: t.Table, Area: t.DataArea, Records: t.Records, Bytes: t.Bytes, Host: host, Slot: SlotDump})
+		return cost(&Job{Kind: kind, Table: t.Table, Area: t.DataArea, Records: t.Records, Bytes: t.DumpBytes(), Host: host, Slot: SlotDump})
 	}
 	type item struct {
 		t    plan.Placement
