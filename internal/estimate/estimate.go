@@ -97,6 +97,8 @@ func (in *Input) context() costContext {
 			cc.extentKB += x.SizeKB
 		}
 	}
+	// and the loads and idxbuild format what they add to variable ones.
+	cc.growth = variableGrowth(in.Plan, in.model())
 	return cc
 }
 
