@@ -50,8 +50,8 @@ type costContext struct {
 	extentKB int64 // fixed extents prostrct create writes
 	// growth is what each table's load and rebuild add to variable
 	// extents, formatted as they grow (vargrow.go); nil prices none.
-	growth map[string]growth
-	nTables  int
+	growth  map[string]growth
+	nTables int
 	// buildIndexesOnLoad moves the key work of every single-file table from
 	// idxbuild into its load; threaded tables stay in idxbuild.
 	buildIndexesOnLoad bool
