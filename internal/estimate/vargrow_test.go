@@ -43,21 +43,24 @@ func TestVariableGrowthIsFormatted(t *testing.T) {
 		wantLoad      float64 // bytes the load formats
 		wantIdxbuild  float64 // bytes idxbuild formats
 		wantLoadIndex float64 // bytes a load that builds the indexes formats for them
+		inRates       bool    // Model.GrowthInRates: a version 3 calibration
 	}{
-		{"fixed extents that hold it all", fixed(2048), fixed(1024), 80 << 10, 1, 0, 0, 0},
-		{"variable extents: every cluster added", variable, variable, 80 << 10, 1, mib, 128 << 10, 128 << 10},
-		{"the calibrated rate", variable, variable, 80 << 10, 0.5, mib / 2, 64 << 10, 64 << 10},
-		{"a fixed extent holding half: the other half grows", fixed(512), fixed(1024), 80 << 10, 1, mib / 2, 0, 0},
-		{"fixed extents only: nothing to grow", []plan.Extent{{Path: ".", Fixed: true, SizeKB: 512}}, variable, 80 << 10, 1, 0, 128 << 10, 128 << 10},
+		{"fixed extents that hold it all", fixed(2048), fixed(1024), 80 << 10, 1, 0, 0, 0, false},
+		{"variable extents: every cluster added", variable, variable, 80 << 10, 1, mib, 128 << 10, 128 << 10, false},
+		{"the calibrated rate", variable, variable, 80 << 10, 0.5, mib / 2, 64 << 10, 64 << 10, false},
+		{"a fixed extent holding half: the other half grows", fixed(512), fixed(1024), 80 << 10, 1, mib / 2, 0, 0, false},
+		{"fixed extents only: nothing to grow", []plan.Extent{{Path: ".", Fixed: true, SizeKB: 512}}, variable, 80 << 10, 1, 0, 128 << 10, 128 << 10, false},
 		// No index summary: 2,000 keys of the model's 24 bytes, 48,000
 		// bytes in 6 blocks, still a cluster per index.
-		{"no index summary: the model's key bytes", variable, variable, 0, 1, mib, 128 << 10, 128 << 10},
+		{"no index summary: the model's key bytes", variable, variable, 0, 1, mib, 128 << 10, 128 << 10, false},
+		{"a version 3 calibration's rates hold the growth", variable, variable, 80 << 10, 1, 0, 0, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := DefaultModel()
 			m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
 			m.ExtentWritePerByte = tt.perByte
+			m.GrowthInRates = tt.inRates
 			p := vargrowPlan(tt.data, tt.index, tt.indexBytes)
 			// The same plan with nothing to grow: what the load and the
 			// rebuild cost without formatting.
