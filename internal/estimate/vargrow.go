@@ -9,7 +9,7 @@ import (
 )
 
 // growth is the bytes of variable extent one table's objects add to the
-// target's areas: its records (written by its load) and its indexes
+// target's areas: its records and LOBs (written by its load) and its indexes
 // (written by idxbuild, or by the load that builds them). OpenEdge formats
 // every block it adds to a variable extent, as prostrct create formats a
 // fixed extent's (docs/oesim.md, "Variable extents grow formatted"), so
@@ -23,7 +23,7 @@ type growth struct{ data, index float64 }
 // part of an area's space beyond its fixed extents grows its variable
 // extent, and each table pays its share of that part (an area with no
 // fixed extent: all of its space; one whose fixed extents hold it all:
-// none). A plan without the index summary has no index bytes: the model's
+// none); a table's LOBs grow its LOB area with its load. A plan without the index summary has no index bytes: the model's
 // sort record per key stands for them (more than a B-tree's prefix
 // compressed entries; most small tables' indexes take their one cluster
 // either way).
@@ -42,7 +42,7 @@ func variableGrowth(p *plan.Plan, m *Model) map[string]growth {
 		}
 		return 1
 	}
-	type space struct{ data, index int64 }
+	type space struct{ data, index, lob int64 }
 	spaces := make(map[string]space, len(p.Tables))
 	need := map[string]int64{}
 	for i := range p.Tables {
@@ -57,6 +57,10 @@ func variableGrowth(p *plan.Plan, m *Model) map[string]growth {
 		s.data, s.index = t.Space(bs, bpc(t.DataArea), bpc(t.IndexArea))
 		need[strings.ToLower(t.DataArea)] += s.data
 		need[strings.ToLower(t.IndexArea)] += s.index
+		if t.LOBArea != "" {
+			s.lob = t.LOBSpace(bs)
+			need[strings.ToLower(t.LOBArea)] += s.lob
+		}
 		spaces[strings.ToLower(t.Table)] = s
 	}
 	share := func(area string) float64 {
@@ -75,7 +79,9 @@ func variableGrowth(p *plan.Plan, m *Model) map[string]growth {
 	out := make(map[string]growth, len(spaces))
 	for _, t := range p.Tables {
 		if s, ok := spaces[strings.ToLower(t.Table)]; ok {
-			out[strings.ToLower(t.Table)] = growth{data: float64(s.data) * share(t.DataArea), index: float64(s.index) * share(t.IndexArea)}
+			// The load writes the records and the LOBs.
+			data := float64(s.data)*share(t.DataArea) + float64(s.lob)*share(t.LOBArea)
+			out[strings.ToLower(t.Table)] = growth{data: data, index: float64(s.index) * share(t.IndexArea)}
 		}
 	}
 	return out
@@ -94,8 +100,8 @@ func (cc *costContext) loadGrowth(j *schedule.Job) growth {
 		return g
 	}
 	g := cc.growth[strings.ToLower(j.Table)]
-	if t := cc.tables[strings.ToLower(j.Table)]; t != nil && t.Bytes > 0 && j.Bytes < t.Bytes {
-		part := float64(j.Bytes) / float64(t.Bytes)
+	if t := cc.tables[strings.ToLower(j.Table)]; t != nil && t.DumpBytes() > 0 && j.Bytes < t.DumpBytes() {
+		part := float64(j.Bytes) / float64(t.DumpBytes())
 		g.data, g.index = g.data*part, g.index*part
 	}
 	return g

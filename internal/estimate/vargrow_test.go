@@ -84,8 +84,12 @@ func TestVariableGrowthIsFormatted(t *testing.T) {
 // .bd section its share of its table's.
 func TestLoadGrowthByJob(t *testing.T) {
 	p := vargrowPlan([]plan.Extent{{Path: "."}}, []plan.Extent{{Path: "."}}, 80<<10)
+	// PUB.l: 10 records in one cluster, and 1 MiB of LOBs in a LOB area
+	// of 64-block clusters: 130 blocks, 3 clusters (1.5 MiB).
+	p.Areas = append(p.Areas, plan.Area{Name: "LOB", Kind: plan.AreaLOB, BPC: 64, Extents: []plan.Extent{{Path: "."}}})
 	p.Tables = append(p.Tables, plan.Placement{Table: "PUB.u", Records: 10, Bytes: 1000, RPB: 8, BPC: 8, DataArea: "Data", IndexArea: "Index"},
-		plan.Placement{Table: "PUB.empty", RPB: 8, BPC: 8, DataArea: "Data", IndexArea: "Index"})
+		plan.Placement{Table: "PUB.empty", RPB: 8, BPC: 8, DataArea: "Data", IndexArea: "Index"},
+		plan.Placement{Table: "PUB.l", Records: 10, Bytes: 1000, LOBBytes: 1 << 20, RPB: 8, BPC: 8, DataArea: "Data", IndexArea: "Index", LOBArea: "LOB"})
 	in := Input{Plan: p, Hardware: Hardware{Cores: 2, DiskMBps: 100}}
 	cc := in.context()
 	tests := []struct {
@@ -97,6 +101,8 @@ func TestLoadGrowthByJob(t *testing.T) {
 		{"a .bd section of a quarter", schedule.Job{Kind: schedule.KindLoad, Table: "PUB.t", Section: 2, Bytes: 250_000}, 1 << 18},
 		{"a small table: one cluster", schedule.Job{Kind: schedule.KindLoad, Table: "pub.u", Bytes: 1000}, 64 << 10},
 		{"an empty table adds nothing", schedule.Job{Kind: schedule.KindLoad, Table: "PUB.empty"}, 0},
+		{"a table's LOBs grow its LOB area", schedule.Job{Kind: schedule.KindLoad, Table: "PUB.l", Bytes: 1000 + 1<<20}, 64<<10 + 3*64<<13},
+		{"a .bd section of a table with LOBs: its share of both", schedule.Job{Kind: schedule.KindLoad, Table: "PUB.l", Section: 2, Bytes: (1000 + 1<<20) / 2}, float64(64<<10+3*64<<13) * float64((1000+1<<20)/2) / float64(1000+1<<20)},
 		{"a batch: each member", schedule.Job{Kind: schedule.KindLoadBatch, Members: []schedule.Member{{Table: "PUB.t"}, {Table: "PUB.u"}, {Table: "PUB.empty"}}}, 1<<20 + 64<<10},
 	}
 	for _, tt := range tests {
