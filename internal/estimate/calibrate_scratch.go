@@ -25,7 +25,7 @@ type scratchFill struct {
 const scratchHeadroom = 0.5
 
 // sizeScratch gives each area of st a fixed extent holding what fill puts
-// in it, then the variable extent: the timed loads and rebuilds grow no
+// in it (records, LOBs, indexes), then the variable extent: the timed loads and rebuilds grow no
 // extent, so that their rates are those of writing data into formatted
 // blocks, and a target on fixed extents does not pay the formatting twice
 // (its extents at create, then again in the rates), while the estimate
@@ -53,8 +53,14 @@ func sizeScratch(st *openedge.Structure, fill scratchFill, tables map[string]*pl
 		} else {
 			s.IndexBytes = int64(math.Ceil(float64(t.records) * m.keysPerRecord(p) * m.Idxbuild.KeyBytes))
 		}
+		if p.Records > 0 {
+			s.LOBBytes = int64(math.Ceil(float64(p.LOBBytes) * float64(t.records) / float64(p.Records)))
+		}
 		data, index := s.Space(blockSize, bpc[strings.ToLower(p.DataArea)], bpc[strings.ToLower(p.IndexArea)])
 		need[strings.ToLower(p.DataArea)] += data
+		if p.LOBArea != "" {
+			need[strings.ToLower(p.LOBArea)] += s.LOBSpace(blockSize)
+		}
 		writes := fill.indexWrites
 		if fill.buildsIndexes {
 			writes++
