@@ -84,8 +84,10 @@ type calibrator struct {
 //     SampleTables smaller ones spread over the size ranking: the sample's
 //     .bd files;
 //  3. the cost of formatting a fixed extent; a scratch database in Work
-//     from the plan's target.st and target.df, served as the run serves its
-//     target, and the sample loaded into it one table at a time: start-up,
+//     from the plan's target.st and target.df, on fixed extents sized for
+//     the sample (sizeScratch: no timed call grows an extent), served as
+//     the run serves its target, and the sample loaded into it one table
+//     at a time: start-up,
 //     per-record and per-byte load costs by least squares, CPU from the
 //     utilities' own rusage;
 //  4. three idxbuilds with the plan's parameters: of an empty scratch (the
@@ -267,11 +269,11 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 
 	// 3. The scratch database, served as oedl run serves its target, and
 	// the sample loaded into it one table at a time.
-	createStart := time.Now()
-	if err := c.createScratch(ctx, c.scratchPath(0)); err != nil {
+	// Its indexes are rebuilt four times (the large table twice, then the
+	// whole sample twice: fastest), each writing new blocks.
+	if err := c.createScratch(ctx, c.scratchPath(0), scratchFill{tables: tables, indexWrites: 4}); err != nil {
 		return nil, err
 	}
-	createSec := time.Since(createStart).Seconds()
 	extent, err := c.fixedExtentCost(ctx)
 	if err != nil {
 		return nil, err
@@ -335,10 +337,15 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// an index costs whatever its size), the largest table alone, then the
 	// whole sample (every index, the sample's keys): the cost per index,
 	// per byte of the large table and per byte of the others.
+	// The empty one's creation is create-target's fixed time: its extents
+	// are all variable, as the formatting of the target's fixed extents
+	// is priced on its own (Model.ExtentWritePerByte).
 	emptyDB := c.scratchPath(c.cfg.Streams + 2)
-	if err := c.createScratch(ctx, emptyDB); err != nil {
+	createStart := time.Now()
+	if err := c.createScratch(ctx, emptyDB, scratchFill{}); err != nil {
 		return nil, err
 	}
+	createSec := time.Since(createStart).Seconds()
 	res, cpu, io, err = c.timedIO(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Stdin: "y\ny\n",
 		Args: openedge.IdxbuildArgs(emptyDB, openedge.IdxbuildAll(), c.idxParams())})
 	if err != nil {
@@ -416,7 +423,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	m.RunCPUPerJobSec = (selfCPU() - self) / float64(max(1, len(tables)-1))
 	smallDumps := only[0]
 	db2 := c.scratchPath(c.cfg.Streams + 1)
-	if err := c.servedScratch(ctx, db2, &served); err != nil {
+	if err := c.servedScratch(ctx, db2, scratchFill{tables: tables[1:]}, &served); err != nil {
 		return nil, err
 	}
 	both, err := c.concurrent(ctx, sampleQueue{what: "loads", dir: "load3", slots: queue.LoadJobs, tables: tables[1:],
@@ -432,7 +439,7 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// what building the indexes during the loads costs here (oedl run
 	// --build-indexes), contention between the loads included.
 	biDB := c.scratchPath(c.cfg.Streams + 3)
-	if err := c.servedScratch(ctx, biDB, &served); err != nil {
+	if err := c.servedScratch(ctx, biDB, scratchFill{tables: tables[1:], buildsIndexes: true}, &served); err != nil {
 		return nil, err
 	}
 	bi, err := c.concurrent(ctx, sampleQueue{what: "loads with build indexes", dir: "load4", slots: queue.LoadJobs, tables: tables[1:],

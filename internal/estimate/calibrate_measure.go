@@ -139,10 +139,11 @@ func (c *calibrator) scratchPath(i int) string {
 	return filepath.Join(c.dir, "scratch"+strconv.Itoa(i), "scratch")
 }
 
-// createScratch builds an empty database with the target's structure and
-// schema. The plan's extents are moved into the scratch directory so that
-// nothing is written where the real target will go.
-func (c *calibrator) createScratch(ctx context.Context, db string) error {
+// createScratch builds an empty database with the target's areas and
+// schema, its extents in the scratch directory (nothing is written where
+// the real target will go) and sized for what fill will put in it
+// (sizeScratch).
+func (c *calibrator) createScratch(ctx context.Context, db string, fill scratchFill) error {
 	dir := filepath.Dir(db)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -156,12 +157,11 @@ func (c *calibrator) createScratch(ctx context.Context, db string) error {
 	if err != nil {
 		return err
 	}
-	for _, a := range st.Areas {
-		// One variable extent per area, here: the scratch holds a sample.
-		if len(a.Extents) > 0 {
-			a.Extents = []openedge.Extent{{Path: ".", Line: a.Extents[0].Line}}
-		}
+	bs := 8192
+	if p, err := plan.ReadJSON(filepath.Join(c.cfg.PlanDir, "plan.json")); err == nil && p.BlockSize > 0 {
+		bs = p.BlockSize
 	}
+	sizeScratch(st, fill, c.tables, bs)
 	var buf bytes.Buffer
 	if err := openedge.WriteStructure(&buf, st); err != nil {
 		return err
@@ -169,10 +169,6 @@ func (c *calibrator) createScratch(ctx context.Context, db string) error {
 	stPath := filepath.Join(dir, "scratch.st")
 	if err := os.WriteFile(stPath, buf.Bytes(), 0o644); err != nil {
 		return err
-	}
-	bs := 8192
-	if p, err := plan.ReadJSON(filepath.Join(c.cfg.PlanDir, "plan.json")); err == nil && p.BlockSize > 0 {
-		bs = p.BlockSize
 	}
 	steps := []execx.Cmd{
 		{Path: c.bin(openedge.ToolProstrct), Args: openedge.ProstrctCreateArgs(db, stPath, bs), Dir: dir},
@@ -190,8 +186,8 @@ func (c *calibrator) createScratch(ctx context.Context, db string) error {
 // servedScratch creates a scratch database at db and serves it, as the
 // run serves its target; served gets it, for calibrate to shut it down at
 // the end.
-func (c *calibrator) servedScratch(ctx context.Context, db string, served *[]string) error {
-	if err := c.createScratch(ctx, db); err != nil {
+func (c *calibrator) servedScratch(ctx context.Context, db string, fill scratchFill, served *[]string) error {
+	if err := c.createScratch(ctx, db, fill); err != nil {
 		return err
 	}
 	if _, _, err := c.timed(ctx, execx.Cmd{Path: c.bin(openedge.ToolProserve), Args: openedge.ProserveArgs(db)}); err != nil {
@@ -209,7 +205,7 @@ func (c *calibrator) parallelLoads(ctx context.Context, tables []*sampleTable) (
 	n := c.cfg.Streams
 	big := tables[0]
 	for i := 1; i <= n; i++ {
-		if err := c.createScratch(ctx, c.scratchPath(i)); err != nil {
+		if err := c.createScratch(ctx, c.scratchPath(i), scratchFill{tables: []*sampleTable{big}}); err != nil {
 			return sample{}, err
 		}
 	}
@@ -367,7 +363,7 @@ func (c *calibrator) fixedExtentCost(ctx context.Context) (extentCost, error) {
 // whatever each table costs again (fitLoadTableSec). It returns the
 // call's sample.
 func (c *calibrator) batchLoad(ctx context.Context, db string, tables []*sampleTable, served *[]string) (sample, error) {
-	if err := c.servedScratch(ctx, db, served); err != nil {
+	if err := c.servedScratch(ctx, db, scratchFill{tables: tables}, served); err != nil {
 		return sample{}, err
 	}
 	list, s, err := c.batchList(tables)
@@ -406,7 +402,7 @@ func (c *calibrator) batchList(tables []*sampleTable) (string, sample, error) {
 // start, with a stream beside it all along (its requests queued before
 // the batch's waited ones: Hardware.DiskQueueMs).
 func (c *calibrator) batchBesideDumps(ctx context.Context, db, src string, tables []*sampleTable, big *sampleTable, dumps int, served *[]string) (sample, error) {
-	if err := c.servedScratch(ctx, db, served); err != nil {
+	if err := c.servedScratch(ctx, db, scratchFill{tables: tables}, served); err != nil {
 		return sample{}, err
 	}
 	list, s, err := c.batchList(tables)

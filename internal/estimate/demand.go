@@ -48,7 +48,10 @@ type costContext struct {
 	list     []*plan.Placement          // the same, in plan order (sums in a fixed order)
 	idx      plan.Idxbuild
 	extentKB int64 // fixed extents prostrct create writes
-	nTables  int
+	// growth is what each table's load and rebuild add to variable
+	// extents, formatted as they grow (vargrow.go); nil prices none.
+	growth  map[string]growth
+	nTables int
 	// buildIndexesOnLoad moves the key work of every single-file table from
 	// idxbuild into its load; threaded tables stay in idxbuild.
 	buildIndexesOnLoad bool
@@ -119,6 +122,8 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 		cc.addLoadLogging(&f, float64(j.Records), float64(j.Bytes), m.Load.shape(float64(j.Bytes), cc.dst()))
 		cc.addMemberWaits(&f, j, cc.loadLog)
 		f.schema = table * loadTables(j)
+		grown := cc.loadGrowth(j)
+		f.add(m.formatting(grown.data), &cc.disk)
 		w := jobWork{startup: m.Load.startup() - table, flows: []flowDemand{f}}
 		if cc.buildIndexesOnLoad && !cc.threaded[j.Table] {
 			keys, keyBytes := m.keys(j.Table, j.Records, cc)
@@ -132,6 +137,7 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 			if keyBytes > m.sortMemory(cc) {
 				f.add(sortSpill(keyBytes*m.Idxbuild.SortIOPerKeyByte), &cc.disk)
 			}
+			f.add(m.formatting(grown.index), &cc.disk)
 		}
 		return w
 	case schedule.KindIdxbuild:
@@ -243,7 +249,7 @@ func (m *Model) sortMemory(cc costContext) float64 {
 // can use, slowed down when they oversubscribe the cores.
 func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 	ic := m.Idxbuild
-	var records, bytes, keys, keyBytes, indexes, large float64
+	var records, bytes, keys, keyBytes, indexes, large, grown float64
 	if len(cc.list) == 0 {
 		records, bytes = float64(j.Records), float64(j.Bytes)
 		keys, keyBytes = m.keys("", j.Records, cc)
@@ -258,6 +264,7 @@ func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 			keys += k
 			keyBytes += kb
 			indexes += m.indexesOf(t)
+			grown += cc.growth[strings.ToLower(t.Table)].index
 			if ic.LargeMinBytes > 0 && t.Bytes > ic.LargeMinBytes {
 				large += float64(t.Bytes)
 			}
@@ -276,6 +283,7 @@ func (m *Model) idxbuildWork(j *schedule.Job, cc costContext) jobWork {
 	if keyBytes > m.sortMemory(cc) {
 		f.add(sortSpill(keyBytes*ic.SortIOPerKeyByte), &cc.disk)
 	}
+	f.add(m.formatting(grown), &cc.disk)
 	var penalty float64
 	f.par, f.qd, penalty = idxbuildThreads(cc.idx, cc.hw.Cores, ic.ThreadPenalty)
 	f.cpu *= penalty

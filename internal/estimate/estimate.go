@@ -97,6 +97,11 @@ func (in *Input) context() costContext {
 			cc.extentKB += x.SizeKB
 		}
 	}
+	// and the loads and idxbuild format what they add to variable ones
+	// (unless the model's rates were measured with that growth in them).
+	if m := in.model(); !m.GrowthInRates {
+		cc.growth = variableGrowth(in.Plan, m)
+	}
 	return cc
 }
 

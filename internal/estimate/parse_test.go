@@ -140,20 +140,25 @@ func TestZeroValuesSurviveTheFile(t *testing.T) {
 // version that wrote it. A version 2 file fitted its cost per key counting
 // one key a record per index, so it is read with WORD indexes counted the
 // same (read with the prior's 12 bytes a word it priced sports' rebuild 19 %
-// long), and the reader is told, by the file's name, to calibrate again.
+// long), and the reader is told, by the file's name, to calibrate again. A
+// version 3 file measured its load and idxbuild rates into variable
+// extents, their growth in them: it is read with that growth not priced
+// again.
 func TestParseModelOfAnOlderVersion(t *testing.T) {
 	tests := []struct {
-		name, in     string
-		wordKeyBytes float64
-		older        string // in the warning, "" for none
-		err          string
+		name, in      string
+		wordKeyBytes  float64
+		growthInRates bool
+		older         string // in the warning, "" for none
+		err           string
 	}{
-		{"version 2 counted a key a record", `{"version": 2, "idxbuild": {"cpu_per_key_us": 0.9}}`, 0, "cal.json was written by an older oedl (model version 2", ""},
-		{"version 2 that counted words keeps them", `{"version": 2, "idxbuild": {"word_key_bytes": 15}}`, 15, "", ""},
-		{"version 1 is older still", `{"version": 1}`, 0, "model version 1: each phase's mean request size read as its share of random requests; version 2", ""},
-		{"the current version takes the prior", `{"version": 3}`, 12, "", ""},
-		{"no version is the current one", `{"dump": {"startup_s": 1}}`, 12, "", ""},
-		{"a newer version is refused", `{"version": 4}`, 0, "", "cal.json: model version 4, this oedl reads version 3"},
+		{"version 2 counted a key a record", `{"version": 2, "idxbuild": {"cpu_per_key_us": 0.9}}`, 0, true, "cal.json was written by an older oedl (model version 2", ""},
+		{"version 2 that counted words keeps them", `{"version": 2, "idxbuild": {"word_key_bytes": 15}}`, 15, true, "(model version 3: a variable extent's growth", ""},
+		{"version 1 is older still", `{"version": 1}`, 0, true, "model version 1: each phase's mean request size read as its share of random requests; version 2", ""},
+		{"version 3 measured the growth in its rates", `{"version": 3}`, 12, true, "(model version 3: a variable extent's growth left in the load and idxbuild rates", ""},
+		{"the current version takes the prior", `{"version": 4}`, 12, false, "", ""},
+		{"no version is the current one", `{"dump": {"startup_s": 1}}`, 12, false, "", ""},
+		{"a newer version is refused", `{"version": 5}`, 0, false, "", "cal.json: model version 5, this oedl reads version 4"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,12 +170,14 @@ func TestParseModelOfAnOlderVersion(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, ModelVersion, m.Version)
 			assert.Equal(t, tt.wordKeyBytes, m.Idxbuild.WordKeyBytes)
+			assert.Equal(t, tt.growthInRates, m.GrowthInRates)
 			// Written again, it is a current file with the same meaning.
 			data, err := json.Marshal(m)
 			require.NoError(t, err)
 			again, err := ParseModel(data, "again.json")
 			require.NoError(t, err)
 			assert.Equal(t, tt.wordKeyBytes, again.Idxbuild.WordKeyBytes)
+			assert.Equal(t, tt.growthInRates, again.GrowthInRates)
 			assert.Empty(t, again.Older)
 			if tt.older == "" {
 				assert.Empty(t, m.Older)

@@ -95,6 +95,23 @@ func lobSpace(bytes int64, blockSize int) int64 {
 	return ceilDiv(blocks, bpcLOB) * bpcLOB * int64(blockSize)
 }
 
+// Space is spaceFor of a placed table, in areas of dataBPC and indexBPC
+// blocks a cluster: what the estimate counts a variable extent's growth
+// by and calibrate sizes its scratch database's fixed extents by, the way
+// the plan sizes the target's.
+func (t Placement) Space(blockSize, dataBPC, indexBPC int) (data, index int64) {
+	tb := &table{records: t.Records, bytes: t.Bytes, indexes: t.Indexes, indexBytes: t.IndexBytes}
+	return spaceFor(tb, max(MinRPB, t.RPB), max(1, dataBPC), max(1, indexBPC), blockSize)
+}
+
+// LOBSpace is the space the table's LOBs take in its LOB area (lobSpace).
+func (t Placement) LOBSpace(blockSize int) int64 {
+	if t.LOBBytes <= 0 {
+		return 0
+	}
+	return lobSpace(t.LOBBytes, blockSize)
+}
+
 func ceilDiv(a, b int64) int64 {
 	if b <= 0 {
 		return a

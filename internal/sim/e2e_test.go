@@ -69,7 +69,7 @@ func TestEndToEnd(t *testing.T) {
 	env.ok(t, "proshut", src, "-by")
 
 	t.Run("every count equal", func(t *testing.T) {
-		tgt := buildTarget(t, env, src, work, "target")
+		tgt := buildTarget(t, env, src, work, "target", targetST)
 		loadAll(t, env, tgt, files, nil, "")
 		after := analysis(t, env, tgt)
 		assert.Equal(t, counts(before), counts(after))
@@ -80,7 +80,7 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("crash in one load shows in tabanalys", func(t *testing.T) {
 		victim := biggest(before)
-		tgt := buildTarget(t, env, src, work, "crashed")
+		tgt := buildTarget(t, env, src, work, "crashed", targetST)
 		// The "once" is counted in a state directory of this test's: the
 		// fixture's DLC outlives it, and a second run found it fired.
 		faults := []string{"OESIM_FAULTS=load:" + victim.QualifiedName() + ":crash-after=100,once",
@@ -97,16 +97,17 @@ func TestEndToEnd(t *testing.T) {
 	})
 }
 
-// buildTarget creates a target database under work from targetST with
-// the source's definitions moved into its areas. Every "." of targetST is
+// buildTarget creates a target database under work from stText (areas
+// Data, Index and Small, as targetST's) with the source's definitions
+// moved into its areas. Every "." of stText is
 // dir, the fixed-size extent's too ("." followed by "f 8192"): left
 // relative, it went to the utilities' working directory, the shared
 // fixture's.
-func buildTarget(t *testing.T, env *dlcEnv, src, work, name string) string {
+func buildTarget(t *testing.T, env *dlcEnv, src, work, name, stText string) string {
 	dir := filepath.Join(work, name)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	st := filepath.Join(dir, name+".st")
-	require.NoError(t, os.WriteFile(st, []byte(strings.NewReplacer(" .\n", " "+dir+"\n", " . ", " "+dir+" ").Replace(targetST)), 0o644))
+	require.NoError(t, os.WriteFile(st, []byte(strings.NewReplacer(" .\n", " "+dir+"\n", " . ", " "+dir+" ").Replace(stText)), 0o644))
 	db := filepath.Join(dir, name)
 	env.ok(t, "prostrct", "create", db, st, "-blocksize", "8192")
 	out := env.ok(t, "procopy", filepath.Join(env.dlc, "empty8"), db)

@@ -90,6 +90,9 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 		return nil, p.failErr(err)
 	}
 	s.db = db
+	// The blocks a variable extent grows by are formatted as they are
+	// added, written in order as prostrct create writes a fixed extent's.
+	db.ChargeFormatting(p.env.seqWrite)
 	// Connecting reads the database's master block and appends to its log:
 	// two small requests the utility waits for, what a start costs a disk
 	// in requests whatever the table.

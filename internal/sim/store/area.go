@@ -90,6 +90,11 @@ type AreaFile struct {
 	files     []*os.File
 	starts    []int64 // logical start of each extent
 	ends      []int64 // logical end (MaxInt64 for the variable extent)
+	// format charges the blocks the variable extent grows by: OpenEdge
+	// formats every block it adds to a variable extent, as prostrct create
+	// formats a fixed one (docs/oesim.md, "Variable extents grow
+	// formatted"). Nil charges nothing (a database being generated).
+	format func(bytes int64) error
 
 	cacheMu  sync.Mutex
 	cache    []*Segment
@@ -263,19 +268,23 @@ func (af *AreaFile) AppendSegmentBuffer(seg *Segment, buf []byte) error {
 	seg.Pos = h.HWM
 	seg.DataLen = int64(len(buf) - segHdrSize)
 	copy(buf, seg.encode())
+	// The extent grows before the data lands in it: the file's length up
+	// to here is what has been formatted, which the data must not hide.
+	if err := af.extendTo(h.HWM + size); err != nil {
+		return err
+	}
 	if err := af.WriteAt(buf, seg.Pos); err != nil {
 		return err
 	}
 	h.HWM += size
 	h.Segments++
-	if err := af.extendTo(h.HWM); err != nil {
-		return err
-	}
 	return af.writeHeader(h)
 }
 
 // extendTo makes the variable extent at least as long as the logical end,
-// so that file sizes show the blocks allocated (the tail is a sparse hole).
+// so that file sizes show the blocks allocated (the tail is a sparse
+// hole), and charges the blocks it adds as formatted, once each: the
+// file's length is how far the extent has been formatted.
 func (af *AreaFile) extendTo(end int64) error {
 	i := af.extentOf(end - 1)
 	if i < 0 || af.ends[i] != math.MaxInt64 {
@@ -286,10 +295,15 @@ func (af *AreaFile) extendTo(end int64) error {
 	if err != nil {
 		return err
 	}
-	if st.Size() < want {
-		return af.files[i].Truncate(want)
+	if st.Size() >= want {
+		return nil
 	}
-	return nil
+	if af.format != nil {
+		if err := af.format(want - st.Size()); err != nil {
+			return err
+		}
+	}
+	return af.files[i].Truncate(want)
 }
 
 // Segments lists the committed segments (dead ones included) up to the

@@ -20,6 +20,19 @@ type DB struct {
 	// first BI extent's path never changes, and every schema change would
 	// otherwise read DB.db's head again to find it.
 	schemaLock string
+	// format charges the blocks variable extents grow by (ChargeFormatting).
+	format func(bytes int64) error
+}
+
+// ChargeFormatting has fn charge the bytes of the blocks every variable
+// extent of the database grows by (formatted as OpenEdge formats them),
+// under the area's allocation lock and before the blocks are used. An
+// error from fn fails the write that grew the extent. It applies to the
+// areas opened after it: call it before the first Area.
+func (d *DB) ChargeFormatting(fn func(bytes int64) error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.format = fn
 }
 
 // Open reads DB.db. Extents are opened on first use.
@@ -152,6 +165,7 @@ func (d *DB) Area(n int) (*AreaFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	af.format = d.format
 	d.areas[n] = af
 	return af, nil
 }

@@ -13,7 +13,9 @@
 //     part of the BI file serialising schema changes.
 //   - An area's extents (DB.d1 for the Schema Area, DB_N.d1..dM otherwise)
 //     form one logical address space: fixed extents are filled up to their
-//     size, then the next one; the variable extent, last, grows. Block 0 of
+//     size, then the next one; the variable extent, last, grows (a sparse
+//     file, but the blocks it grows by are charged as formatted, through
+//     DB.ChargeFormatting, as OpenEdge formats them). Block 0 of
 //     the first extent is the area header (high-water mark). Above it the
 //     area is a sequence of segments, each owned by one object (a table's
 //     records or an index's sorted keys), starting on a block boundary and,
