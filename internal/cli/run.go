@@ -255,11 +255,11 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}
-	if cfg.Tune {
-		var note string
-		if cfg.Diskstats, note = opts.tuneDisk(cfg.Work); note != "" {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", note)
-		}
+	// Read also when --tune is off: a resume tunes if its first run did.
+	var diskNote string
+	cfg.Diskstats, diskNote = opts.tuneDisk(cfg.Work)
+	if diskNote != "" && cfg.Tune {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", diskNote)
 	}
 	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
 	if err != nil {
