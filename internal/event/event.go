@@ -194,13 +194,15 @@ type Tune struct {
 	From   int    `json:"from"`
 	To     int    `json:"to"`
 	Reason string `json:"reason"` // "waiting": jobs waited for a slot and no resource was busy; "contention": the last raise did not raise the bound resource's throughput
-	// The interval: the cores' and the disk's busy share (-1: unknown),
-	// the disk's throughput, the class's jobs running and waiting.
-	CPUBusy   float64 `json:"cpu_busy"`
-	DiskBusy  float64 `json:"disk_busy"`
-	DiskBytes float64 `json:"disk_bytes_per_s"`
-	Running   int     `json:"running"`
-	Waiting   int     `json:"waiting"`
+	// The interval: the share of the cores the run kept busy, the share
+	// all processes did, the disk's busy share (each -1: unknown), the
+	// disk's throughput, the class's jobs running and waiting.
+	CPUBusy     float64 `json:"cpu_busy"`
+	MachineBusy float64 `json:"machine_busy"`
+	DiskBusy    float64 `json:"disk_busy"`
+	DiskBytes   float64 `json:"disk_bytes_per_s"`
+	Running     int     `json:"running"`
+	Waiting     int     `json:"waiting"`
 	// contention: the throughput compared (disk bytes/s when the disk
 	// bound, else the class's jobs/s) since the raise and before it.
 	Rate   float64 `json:"rate,omitempty"`

@@ -62,7 +62,7 @@ func (c *Config) newTuner(emit func(event.Event)) *liveTuner {
 	for k, v := range start {
 		s[string(k)], m[string(k)] = v, top[k]
 	}
-	sampler := tune.Sampler{Stat: "/proc/stat", Disk: c.Diskstats}
+	sampler := tune.Sampler{Own: runCPU, Cores: runtime.NumCPU(), Stat: "/proc/stat", Disk: c.Diskstats}
 	return &liveTuner{ctl: tune.New(tune.DefaultRules, s, m), sampler: sampler, last: sampler.Read(time.Now()),
 		ended: map[schedule.Slot]int{}, limits: start, emit: emit}
 }
@@ -74,7 +74,7 @@ func (t *liveTuner) Limits(now time.Time, state func() []schedule.SlotState) map
 		return t.limits
 	}
 	r := t.sampler.Read(now)
-	o := tune.Interval(t.last, r)
+	o := t.sampler.Interval(t.last, r)
 	t.last = r
 	queue := map[string]schedule.SlotState{}
 	for _, s := range state() {
@@ -87,10 +87,16 @@ func (t *liveTuner) Limits(now time.Time, state func() []schedule.SlotState) map
 		q := queue[ch.Class]
 		t.emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.TuneKind, Message: ch.String(),
 			Tune: &event.Tune{Slot: ch.Class, From: ch.From, To: ch.To, Reason: ch.Reason,
-				CPUBusy: o.CPUBusy, DiskBusy: o.DiskBusy, DiskBytes: o.DiskBytes / max(o.Seconds, 1e-9),
+				CPUBusy: o.CPUBusy, MachineBusy: o.MachineBusy, DiskBusy: o.DiskBusy, DiskBytes: o.DiskBytes / max(o.Seconds, 1e-9),
 				Running: q.Running, Waiting: q.Waiting, Rate: ch.Rate, Before: ch.Before}})
 	}
 	return t.limits
+}
+
+// runCPU is the CPU time of oedl and of the utilities it waited for.
+func runCPU() time.Duration {
+	r := measureRusage(0)
+	return r.SelfUser + r.SelfSys + r.ChildrenUser + r.ChildrenSys
 }
 
 // tickEvery wakes the dispatcher every interval until stop is called, so

@@ -51,7 +51,11 @@ type Class struct {
 // Observation is what one interval measured.
 type Observation struct {
 	Seconds float64 // the interval's length
-	CPUBusy float64 // share of the cores busy, 0..1
+	// CPUBusy is the share of the cores the run's processes kept busy
+	// (0..1; negative: unknown, and then it never binds); MachineBusy the
+	// share all processes did, for the record.
+	CPUBusy     float64
+	MachineBusy float64
 	// DiskBusy is the share of the interval the device was busy (0..1;
 	// negative: unknown, and then it never binds), DiskBytes what it moved.
 	DiskBusy  float64
@@ -77,11 +81,11 @@ const (
 
 func (c Change) String() string {
 	if c.Reason == ReasonContention {
-		return fmt.Sprintf("%s slots %d -> %d: contention, the raise from %d took the bound resource's throughput from %.3g to %.3g/s (CPU %.0f%%, disk %s)",
-			c.Class, c.From, c.To, c.To, c.Before, c.Rate, 100*c.Obs.CPUBusy, busy(c.Obs.DiskBusy))
+		return fmt.Sprintf("%s slots %d -> %d: contention, the raise from %d took the bound resource's throughput from %.3g to %.3g/s (CPU %s, disk %s)",
+			c.Class, c.From, c.To, c.From, c.Before, c.Rate, busy(c.Obs.CPUBusy), busy(c.Obs.DiskBusy))
 	}
-	return fmt.Sprintf("%s slots %d -> %d: jobs waited for a slot with no resource bound (CPU %.0f%%, disk %s)",
-		c.Class, c.From, c.To, 100*c.Obs.CPUBusy, busy(c.Obs.DiskBusy))
+	return fmt.Sprintf("%s slots %d -> %d: jobs waited for a slot with no resource bound (CPU %s, the machine's %s, disk %s)",
+		c.Class, c.From, c.To, busy(c.Obs.CPUBusy), busy(c.Obs.MachineBusy), busy(c.Obs.DiskBusy))
 }
 
 func busy(v float64) string {

@@ -11,18 +11,28 @@ import (
 	"github.com/oedl/oedl/internal/diskstats"
 )
 
-// Sampler reads what the controller is fed about the machine: the cores'
-// busy share from a /proc/stat-form file and a device's counters from a
+// Sampler reads what the controller is fed about the machine: the CPU
+// time of the run (its process and its utilities), the cores' busy share
+// from a /proc/stat-form file and a device's counters from a
 // diskstats-form one (oesim's virtual disk writes one in its state
 // directory; a real disk's line is in /proc/diskstats).
+//
+// The cores bind the run when its own processes keep them busy, not when
+// other users of the machine do: a start-up that waits on latency gains
+// from one more slot however busy the others keep the cores, and the
+// machine's share (MachineBusy) is reported beside it.
 type Sampler struct {
-	Stat string            // "/proc/stat"; "" = the CPU is not read
-	Disk *diskstats.Source // nil = the disk is not read
+	Own   func() time.Duration // CPU time of the run so far; nil = not read
+	Cores int
+	Stat  string            // "/proc/stat"; "" = the machine's cores are not read
+	Disk  *diskstats.Source // nil = the disk is not read
 }
 
 // Reading is the counters at one moment.
 type Reading struct {
 	At              time.Time
+	own             time.Duration // the run's CPU time
+	ownOK           bool
 	cpuBusy, cpuAll uint64 // jiffies of all cores since boot
 	cpuOK           bool
 	disk            diskstats.Device
@@ -33,6 +43,9 @@ type Reading struct {
 // unknown in the interval (it then never binds) rather than stopping a run.
 func (s Sampler) Read(now time.Time) Reading {
 	r := Reading{At: now}
+	if s.Own != nil && s.Cores > 0 {
+		r.own, r.ownOK = s.Own(), true
+	}
 	if s.Stat != "" {
 		r.cpuBusy, r.cpuAll, r.cpuOK = readCPU(s.Stat)
 	}
@@ -43,12 +56,16 @@ func (s Sampler) Read(now time.Time) Reading {
 	return r
 }
 
-// Interval is what happened between two readings, as the controller
+// Interval is what happened between two readings of s, as the controller
 // takes it (the slot classes are the caller's to add).
-func Interval(a, b Reading) Observation {
-	o := Observation{Seconds: b.At.Sub(a.At).Seconds(), CPUBusy: -1, DiskBusy: -1}
+func (s Sampler) Interval(a, b Reading) Observation {
+	o := Observation{Seconds: b.At.Sub(a.At).Seconds(), CPUBusy: -1, MachineBusy: -1, DiskBusy: -1}
+	if a.ownOK && b.ownOK && o.Seconds > 0 && b.own >= a.own {
+		// A utility's CPU time is counted when it ends: clip at 1.
+		o.CPUBusy = min(1, (b.own-a.own).Seconds()/o.Seconds/float64(s.Cores))
+	}
 	if a.cpuOK && b.cpuOK && b.cpuAll > a.cpuAll && b.cpuBusy >= a.cpuBusy {
-		o.CPUBusy = float64(b.cpuBusy-a.cpuBusy) / float64(b.cpuAll-a.cpuAll)
+		o.MachineBusy = float64(b.cpuBusy-a.cpuBusy) / float64(b.cpuAll-a.cpuAll)
 	}
 	if a.diskOK && b.diskOK && o.Seconds > 0 {
 		d := b.disk.Counts.Sub(a.disk.Counts)
