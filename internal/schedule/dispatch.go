@@ -185,9 +185,18 @@ func (d *dispatcher) countDeps(j *Job) {
 // startReady starts, in queue order, every ready job the rules allow.
 // Starting a job only ever tightens the rules (a slot, an area or the
 // whole machine fills up), so a job that cannot start now cannot start
-// later in the same pass either.
+// later in the same pass either; a raise of a limit by the tuner loosens
+// them, and the slots are filled again.
 func (d *dispatcher) startReady(ctx context.Context) {
-	d.tune()
+	d.fill(ctx)
+	// The tuner sees the queue with the slots filled: a class that is
+	// full with jobs waiting is what it raises for.
+	if d.tune() {
+		d.fill(ctx)
+	}
+}
+
+func (d *dispatcher) fill(ctx context.Context) {
 	open := func(s Slot) bool { return s == SlotNone || d.bySlot[s] < d.slots(s) }
 	live := d.waitingLive()
 	// Held back: exclusive jobs waiting for the target's jobs to end, and

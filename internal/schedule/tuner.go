@@ -22,12 +22,23 @@ type SlotState struct {
 	Finished int // jobs of the class ended so far in this dispatch
 }
 
-// tune asks the tuner for the limits, when there is one.
-func (d *dispatcher) tune() {
+// tune asks the tuner for the limits, when there is one, and says
+// whether one rose (more jobs may start).
+func (d *dispatcher) tune() bool {
 	if d.o.Tuner == nil {
-		return
+		return false
+	}
+	before := map[Slot]int{}
+	for s := range d.o.Slots {
+		before[s] = d.slots(s)
 	}
 	d.limits = d.o.Tuner.Limits(d.ex.Now(), d.slotStates)
+	for s, n := range before {
+		if d.slots(s) > n {
+			return true
+		}
+	}
+	return false
 }
 
 // slotStates describes the classes Options.Slots names.
