@@ -161,11 +161,13 @@ func (opts *RunOptions) config() (run.Config, error) {
 		return cfg, UsageError("--work %s: a comma in the path cannot be passed to prodict/dump_df.p (its -param is comma-separated): choose a work directory without one", opts.Work)
 	case opts.DumpJobs < 0 || opts.LoadJobs < 0:
 		return cfg, UsageError("--dump-jobs and --load-jobs cannot be negative")
-	case opts.Tune != "auto" && opts.Tune != "off":
+	}
+	switch {
+	case opts.Tune != "auto" && opts.Tune != "off" && opts.Tune != "": // "": oedl prepare, which has no --tune
 		return cfg, UsageError("--tune %s: want auto or off", opts.Tune)
 	case opts.Tune == "auto" && hf != nil:
-		// The tuner reads this machine's /proc/stat and disks, not the
-		// hosts': it would steer the hosts' jobs by the wrong machine.
+		// The tuner reads this machine's counters, not the hosts': it
+		// would steer the hosts' jobs by the wrong machine.
 		return cfg, UsageError("--tune auto: not with --hosts (the tuner reads this machine's cores and disk only)")
 	}
 	for _, a := range opts.AllowChange {
