@@ -12,6 +12,10 @@
 #   AB_A_FLAGS="--loads-per-area 1" scripts/ab-concurrency.sh 40MB 2
 #   AB_A_FLAGS="--batch-loads=false" AB_B_FLAGS="--batch-loads" scripts/ab-concurrency.sh 40MB 3
 #   AB_PROFILE=seed003 AB_PREPARED=1 scripts/ab-concurrency.sh 40MB 2
+#   AB_TUNE_DISK=1 AB_A_FLAGS="--dump-jobs 2 --load-jobs 2 --tune off" AB_B_FLAGS="--dump-jobs 2 --load-jobs 2 --tune auto" AB_PROFILE=seed003 AB_STARTUP_MS=150 scripts/ab-concurrency.sh 40MB 2
+# AB_TUNE_DISK=1 gives both runs --diskstats and --disk-device of the
+# run's virtual disk, the device oedl run --tune watches (both binaries
+# must know the flags).
 # AB_PROFILE is the oesim profile (default erp); AB_PREPARED=1 runs oedl
 # prepare before each run, untimed, as a prepared target is made before
 # the outage (its chain, not the target's creation, is then what binds).
@@ -68,9 +72,11 @@ one() { # name, round, oedl binary, DLC, flags...: prints the wall time in secon
       --work "$base/work-$name$n" --dlc "$DLC" >"$base/prep-$name$n" 2>&1 ||
       { echo "oedl prepare ($name) failed:" >&2; tail -20 "$base/prep-$name$n" >&2; exit 1; }
   fi
+  local disk=()
+  if [[ -n "${AB_TUNE_DISK:-}" ]]; then disk=(--diskstats "$OESIM_STATE/diskstats" --disk-device vdisk); fi
   t0=$(date +%s.%N)
   "$oedl" run --source "$base/src/$profile" --target "$base/tgt-$name$n/$profile" --plan "$base/plan" \
-    --work "$base/work-$name$n" --dlc "$DLC" --no-tui "$@" >"$base/out-$name$n" 2>&1 ||
+    --work "$base/work-$name$n" --dlc "$DLC" --no-tui ${disk[@]+"${disk[@]}"} "$@" >"$base/out-$name$n" 2>&1 ||
     { echo "oedl run ($name) failed:" >&2; tail -20 "$base/out-$name$n" >&2; exit 1; }
   t1=$(date +%s.%N)
   echo "$t1 - $t0" | bc

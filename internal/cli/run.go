@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
@@ -43,6 +44,9 @@ type RunOptions struct {
 	BatchLoads     bool
 	NoIntegrity    bool
 	TuneTarget     bool
+	Tune           string // auto, off
+	Diskstats      string
+	DiskDevice     string
 	ETATrace       bool
 	Retries        int
 	JobTimeout     time.Duration
@@ -114,6 +118,9 @@ EXIT STATUS
 	f.BoolVar(&opts.BatchLoads, "batch-loads", true, "load the small tables of an area (whose load is mostly start-up, by the cost model) in batches, one proutil -C load -dumplist call each; journal, repair and resume stay per table (--batch-loads=false: each table alone)")
 	f.BoolVar(&opts.NoIntegrity, "no-integrity", false, "load into a target without crash protection (-i: the broker serving it for the loads, or each single-user load); a load that fails makes the run create the target again and reload every table, since a database that dies under -i cannot be repaired (509)")
 	f.BoolVar(&opts.TuneTarget, "tune-target", true, "serve the target for the loads tuned for loading (Progress's binary-load advice): the plan's BI cluster before the first load, target.pf's parameters, a BI writer and the plan's page writers; none of it outlives the loads (--tune-target=false: a bare proserve)")
+	f.StringVar(&opts.Tune, "tune", "off", "re-size the dump and load concurrency while the run goes: auto raises it while jobs wait for a slot and neither the cores nor the disk is busy, holds when one is, and takes a raise back when the busy one's throughput did not rise with it; --dump-jobs/--load-jobs are then where it starts (off: they hold throughout)")
+	f.StringVar(&opts.Diskstats, "diskstats", "/proc/diskstats", "the disk's counters --tune reads, in /proc/diskstats form (oesim: $OESIM_STATE/diskstats)")
+	f.StringVar(&opts.DiskDevice, "disk-device", "", "the device --tune watches in --diskstats (default: the one --work is on)")
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
@@ -155,6 +162,14 @@ func (opts *RunOptions) config() (run.Config, error) {
 	case opts.DumpJobs < 0 || opts.LoadJobs < 0:
 		return cfg, UsageError("--dump-jobs and --load-jobs cannot be negative")
 	}
+	switch {
+	case opts.Tune != "auto" && opts.Tune != "off" && opts.Tune != "": // "": oedl prepare, which has no --tune
+		return cfg, UsageError("--tune %s: want auto or off", opts.Tune)
+	case opts.Tune == "auto" && hf != nil:
+		// The tuner reads this machine's counters, not the hosts': it
+		// would steer the hosts' jobs by the wrong machine.
+		return cfg, UsageError("--tune auto: not with --hosts (the tuner reads this machine's cores and disk only)")
+	}
 	for _, a := range opts.AllowChange {
 		if !slices.Contains(run.Changes, a) {
 			return cfg, UsageError("--allow-change %s: want one of %s", a, strings.Join(run.Changes, ", "))
@@ -185,7 +200,19 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, BatchLoads: opts.BatchLoads, NoIntegrity: opts.NoIntegrity, TuneTarget: opts.TuneTarget, ETATrace: opts.ETATrace, Retries: retries, MinTimeout: opts.JobTimeout,
 		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, AllowChange: opts.AllowChange, Runner: opts.Runner, Version: Version(), Hosts: hf,
+		Tune: opts.Tune == "auto",
 	}, nil
+}
+
+// tuneDisk is the device --tune watches, or nil with a note saying why
+// it tunes without one (the work directory's filesystem may be no block
+// device in the file: an overlay, tmpfs, a network share).
+func (opts *RunOptions) tuneDisk(work string) (*diskstats.Source, string) {
+	src, err := run.DiskOf(opts.Diskstats, opts.DiskDevice, work)
+	if err != nil {
+		return nil, fmt.Sprintf("--tune: %v: tuning from the cores and the queue alone (name the device with --disk-device)", err)
+	}
+	return src, ""
 }
 
 func runRun(ctx context.Context, opts *RunOptions) error {
@@ -229,6 +256,12 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
+	}
+	// Read also when --tune is off: a resume tunes if its first run did.
+	var diskNote string
+	cfg.Diskstats, diskNote = opts.tuneDisk(cfg.Work)
+	if diskNote != "" && cfg.Tune {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", diskNote)
 	}
 	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
 	if err != nil {

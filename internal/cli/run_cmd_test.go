@@ -82,6 +82,8 @@ func TestVerifyCommandJSONAndFiles(t *testing.T) {
 
 func TestRunCommandUsage(t *testing.T) {
 	dir := t.TempDir()
+	hf := filepath.Join(dir, "hosts.yaml")
+	require.NoError(t, os.WriteFile(hf, []byte("hosts:\n  prod:\n    role: source\n    ssh: p1\n    work: /w\n    db: /p\n  new:\n    role: target\n    db: /n\n"), 0o644))
 	tests := []struct {
 		name string
 		args []string
@@ -91,6 +93,8 @@ func TestRunCommandUsage(t *testing.T) {
 		{"no source", []string{"run", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "--source"},
 		{"no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "plan.json"},
 		{"unknown flag", []string{"run", "--bogus"}, ExitUsage, "bogus"},
+		{"--tune neither auto nor off", []string{"run", "--source", "s", "--target", "t", "--plan", dir, "--work", dir, "--tune", "fast"}, ExitUsage, "--tune fast: want auto or off"},
+		{"--tune auto on several hosts", []string{"run", "--hosts", hf, "--plan", dir, "--work", dir, "--tune", "auto"}, ExitUsage, "not with --hosts"},
 		{"prepare without work", []string{"prepare", "--source", "s", "--target", "t", "--plan", dir}, ExitUsage, "--work"},
 		{"prepare with no plan.json", []string{"prepare", "--source", "s", "--target", "t", "--plan", dir, "--work", dir}, ExitUsage, "plan.json"},
 		{"prepare has no job counts", []string{"prepare", "--dump-jobs", "4"}, ExitUsage, "dump-jobs"},

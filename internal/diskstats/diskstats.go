@@ -22,6 +22,10 @@ type Device struct {
 	Major, Minor uint32
 	Name         string
 	Counts
+	// BusyMs is the time the device had a request in flight ("ms doing
+	// I/O", io_ticks, the tenth counter; 0 on a line without it): over
+	// the wall time between two readings, how busy the device was.
+	BusyMs uint64
 }
 
 // Counts are the counters of requests completed (after merging) and
@@ -68,6 +72,13 @@ func Parse(r io.Reader, name string) ([]Device, error) {
 		d.Major, d.Minor, d.Name = uint32(nums[0]), uint32(nums[1]), f[2]
 		// reads completed, merged, sectors, ms; writes completed, merged, sectors, ms
 		d.Counts = Counts{Reads: nums[2], SectorsRead: nums[4], Writes: nums[6], SectorsWritten: nums[8]}
+		if len(f) > 12 {
+			v, err := strconv.ParseUint(f[12], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %q is not a counter", name, line, f[12])
+			}
+			d.BusyMs = v
+		}
 		out = append(out, d)
 	}
 	if err := sc.Err(); err != nil {
@@ -84,21 +95,27 @@ type Source struct {
 
 // Read returns the device's counters now.
 func (s Source) Read() (Counts, error) {
+	d, err := s.Line()
+	return d.Counts, err
+}
+
+// Line returns the device's line now.
+func (s Source) Line() (Device, error) {
 	f, err := os.Open(s.Path)
 	if err != nil {
-		return Counts{}, err
+		return Device{}, err
 	}
 	defer f.Close()
 	devs, err := Parse(f, s.Path)
 	if err != nil {
-		return Counts{}, err
+		return Device{}, err
 	}
 	for _, d := range devs {
 		if d.Name == s.Device {
-			return d.Counts, nil
+			return d, nil
 		}
 	}
-	return Counts{}, fmt.Errorf("%s: no device %q", s.Path, s.Device)
+	return Device{}, fmt.Errorf("%s: no device %q", s.Path, s.Device)
 }
 
 // DeviceOf names the device of /proc/diskstats-form file path whose major

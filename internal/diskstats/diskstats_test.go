@@ -22,7 +22,7 @@ func TestParse(t *testing.T) {
 	require.Len(t, devs, 4)
 	nvme := devs[1]
 	assert.Equal(t, Device{Major: 259, Minor: 0, Name: "nvme0n1",
-		Counts: Counts{Reads: 1528331, SectorsRead: 104877246, Writes: 2288940, SectorsWritten: 186263392}}, nvme)
+		Counts: Counts{Reads: 1528331, SectorsRead: 104877246, Writes: 2288940, SectorsWritten: 186263392}, BusyMs: 1493268}, nvme)
 	assert.Equal(t, "nvme1n1", devs[3].Name)
 }
 
@@ -31,6 +31,7 @@ func TestParseErrors(t *testing.T) {
 		{"   8 0 sda 1 2 3", "diskstats:1: 6 fields"},
 		{"   8 0 sda 1 2 x 4 5 6 7 8 9 10 11", `"x" is not a counter`},
 		{"   -8 0 sda 1 2 3 4 5 6 7 8 9 10 11", `"-8" is not a counter`},
+		{"   8 0 sda 1 2 3 4 5 6 7 8 9 z 11", `"z" is not a counter`},
 	} {
 		_, err := Parse(strings.NewReader(tc.in), "diskstats")
 		assert.ErrorContains(t, err, tc.err)

@@ -30,6 +30,9 @@ const (
 	// ETA: the estimate re-run over the work left, with what the run has
 	// measured so far (ETA holds it).
 	ETAKind Kind = "eta"
+	// TuneKind: the run moved a slot limit while it goes (oedl run
+	// --tune): Tune says which, why and on what figures.
+	TuneKind Kind = "tune"
 )
 
 // Why a job failed (Event.Reason), decided from exit codes, signals,
@@ -115,6 +118,8 @@ type Event struct {
 	Estimate *Estimate `json:"estimate,omitempty"`
 	// eta: the time left.
 	ETA *ETA `json:"eta,omitempty"`
+	// tune: a slot limit moved.
+	Tune *Tune `json:"tune,omitempty"`
 
 	// run_finished: how the run ended, and its verification when it ran.
 	Status string         `json:"status,omitempty"`
@@ -180,6 +185,28 @@ type Factors struct {
 	Startup  float64 `json:"startup"`
 	Work     float64 `json:"work"`
 	Evidence float64 `json:"evidence_s"`
+}
+
+// Tune is one move of a slot limit by the run's tuner (internal/tune),
+// with the figures of the interval it decided on.
+type Tune struct {
+	Slot   string `json:"slot"` // dump, load (dump@HOST, load@HOST on several hosts)
+	From   int    `json:"from"`
+	To     int    `json:"to"`
+	Reason string `json:"reason"` // "waiting": jobs waited for a slot and no resource was busy; "contention": the last raise did not raise the bound resource's throughput
+	// The interval: the share of the cores the run kept busy, the share
+	// all processes did, the disk's busy share (each -1: unknown), the
+	// disk's throughput, the class's jobs running and waiting.
+	CPUBusy     float64 `json:"cpu_busy"`
+	MachineBusy float64 `json:"machine_busy"`
+	DiskBusy    float64 `json:"disk_busy"`
+	DiskBytes   float64 `json:"disk_bytes_per_s"`
+	Running     int     `json:"running"`
+	Waiting     int     `json:"waiting"`
+	// contention: the throughput compared (disk bytes/s when the disk
+	// bound, else the class's jobs/s) since the raise and before it.
+	Rate   float64 `json:"rate,omitempty"`
+	Before float64 `json:"before,omitempty"`
 }
 
 // Sink consumes events. Emit must not block for long: a slow consumer must

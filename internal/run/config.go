@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
@@ -26,8 +27,14 @@ type Config struct {
 	Work    string // journal, dumps, logs, reports
 	Plan    *plan.Plan
 
-	DumpJobs int // concurrent dumps (0 = estimate.DefaultJobs with Model, else from cores)
-	LoadJobs int // concurrent loads (0 = estimate.DefaultJobs with Model, else from cores)
+	DumpJobs int // concurrent dumps (0 = estimate.DefaultJobs with Model, else from cores); with Tune, the start
+	LoadJobs int // concurrent loads (0 = estimate.DefaultJobs with Model, else from cores); with Tune, the start
+	// Tune re-sizes the dump and load limits while the run goes, from
+	// the cores' and the disk's load and the jobs waiting (tune.go).
+	Tune bool
+	// Diskstats is the device the tuner watches (nil: the disk is not
+	// read, and only the cores and the queue steer it).
+	Diskstats *diskstats.Source
 	// LoadsPerArea caps concurrent loads into one target area: 0 = by the
 	// area's type (one at a time into a Type I area, no cap in a Type II
 	// one: schedule.AreaLoadCaps), negative = no cap.
@@ -228,8 +235,8 @@ func dbPath(p string) string {
 // refused with (263)), several loads a served target.
 func (c *Config) buildOptions() schedule.BuildOptions {
 	o := schedule.BuildOptions{
-		ServeSource: schedule.Served(c.DumpJobs),
-		ServeTarget: schedule.Served(c.LoadJobs),
+		ServeSource: schedule.Served(c.dumpMax()),
+		ServeTarget: schedule.Served(c.loadMax()),
 		DumpThreads: c.DumpThreads,
 		Cost:        c.Cost,
 		Hosts:       c.hostLayout(),

@@ -30,6 +30,7 @@ type Executor struct {
 	sink  event.Sink
 
 	outcomes chan schedule.Outcome
+	wake     chan struct{} // the tuner's interval passed (tickEvery)
 
 	mu   sync.Mutex
 	recs []journal.Record // everything in the journal, this run and earlier ones
@@ -88,6 +89,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 	e := &Executor{
 		cfg: cfg, built: built, jw: jw, sink: cfg.Events,
 		outcomes:         make(chan schedule.Outcome, 64),
+		wake:             make(chan struct{}, 1),
 		recs:             recs,
 		starts:           map[string]int{},
 		firstRec:         len(recs),
@@ -134,8 +136,16 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 // Now is the wall clock.
 func (e *Executor) Now() time.Time { return time.Now() }
 
-// Next waits for the next outcome of a running job.
-func (e *Executor) Next() schedule.Outcome { return <-e.outcomes }
+// Next waits for the next outcome of a running job, or for the tuner's
+// interval (an empty outcome: the dispatcher then asks it for the limits).
+func (e *Executor) Next() schedule.Outcome {
+	select {
+	case o := <-e.outcomes:
+		return o
+	case <-e.wake:
+		return schedule.Outcome{}
+	}
+}
 
 // Start journals the start of j and runs it in its own goroutine.
 func (e *Executor) Start(ctx context.Context, j *schedule.Job) {

@@ -44,7 +44,7 @@ func (c *Config) serveSteps(which string) []step {
 		}
 	}
 	if which != schedule.DBTarget {
-		users(c.DumpJobs) // the source and its replicas serve the dumps
+		users(c.dumpMax()) // the source and its replicas serve the dumps
 		return []step{{argv: argv, host: c.host}}
 	}
 	if c.TuneTarget {
@@ -55,7 +55,7 @@ func (c *Config) serveSteps(which string) []step {
 			}
 		}
 	}
-	users(c.LoadJobs)
+	users(c.loadMax())
 	if c.NoIntegrity {
 		argv = append(argv, "-i") // served only for the loads (noint.go)
 	}

@@ -359,13 +359,20 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 
 	stopETA := runETA(ctx, tracker)
 	perArea, areaLoads := schedule.AreaLoadCaps(c.Plan, c.LoadsPerArea)
-	res, err := schedule.Dispatch(ctx, built.Graph, e, schedule.Options{
+	opts := schedule.Options{
 		Slots:        c.hostLayout().Slots(c.DumpJobs, c.LoadJobs),
 		LoadsPerArea: perArea,
 		AreaLoads:    areaLoads,
 		Skip:         func(j *schedule.Job) bool { return plan.skip[j.ID] },
 		Events:       e.dispatchSink(),
-	})
+	}
+	stopTune := func() {}
+	if c.Tune {
+		opts.Tuner = c.newTuner(e.emit)
+		stopTune = e.tickEvery(tuneEvery)
+	}
+	res, err := schedule.Dispatch(ctx, built.Graph, e, opts)
+	stopTune()
 	stopETA()
 	out := &Result{Schedule: res, Graph: built.Graph, Resumed: resumed, Skipped: len(plan.skip), Journal: jw.Path(), Verify: e.verified}
 	out.Repairs = e.repairLog()
@@ -588,7 +595,7 @@ func (c *Config) settings() map[string]int64 {
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
 		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads), "no_integrity": boolSetting(c.NoIntegrity),
-		"tune_target": boolSetting(c.TuneTarget)}
+		"tune_target": boolSetting(c.TuneTarget), "tune": boolSetting(c.Tune)}
 }
 
 func boolSetting(b bool) int64 {
@@ -613,6 +620,7 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.BatchLoads = s["batch_loads"] == 1
 		c.NoIntegrity = s["no_integrity"] == 1
 		c.TuneTarget = s["tune_target"] == 1
+		c.Tune = s["tune"] == 1
 	}
 	return nil
 }

@@ -44,6 +44,9 @@ type Options struct {
 	// AreaLoads caps the areas it names, in place of LoadsPerArea (0 = no
 	// cap): AreaLoadCaps gives one load at a time to Type I areas only.
 	AreaLoads map[string]int
+	// Tuner re-sizes the slot classes while the graph runs (nil: Slots
+	// hold throughout).
+	Tuner Tuner
 	// Skip reports jobs already done by an earlier run (resume). They are
 	// counted done without running and reported as JobSkipped.
 	Skip func(*Job) bool
@@ -108,6 +111,8 @@ type dispatcher struct {
 	ready     *readyQueue
 	running   int
 	bySlot    map[Slot]int
+	ended     map[Slot]int // jobs ended per class (the tuner's throughput)
+	limits    map[Slot]int // the tuner's limits, over Options.Slots
 	byArea    map[string]int
 	repairing map[string]bool
 	repairDue map[string]int // repairs queued and not ended, per area
@@ -125,7 +130,7 @@ func Dispatch(ctx context.Context, g *Graph, ex Executor, o Options) (*Result, e
 	d := &dispatcher{
 		g: g, ex: ex, o: o, rank: rank, ready: newReadyQueue(rank),
 		depsLeft: map[string]int{}, done: map[string]bool{}, started: map[string]time.Time{},
-		bySlot: map[Slot]int{}, byArea: map[string]int{}, repairing: map[string]bool{},
+		bySlot: map[Slot]int{}, ended: map[Slot]int{}, byArea: map[string]int{}, repairing: map[string]bool{},
 		repairDue: map[string]int{}, res: &Result{Failed: map[string]error{}},
 	}
 	d.res.Start = ex.Now()
@@ -180,13 +185,20 @@ func (d *dispatcher) countDeps(j *Job) {
 // startReady starts, in queue order, every ready job the rules allow.
 // Starting a job only ever tightens the rules (a slot, an area or the
 // whole machine fills up), so a job that cannot start now cannot start
-// later in the same pass either.
+// later in the same pass either; a raise of a limit by the tuner loosens
+// them, and the slots are filled again.
 func (d *dispatcher) startReady(ctx context.Context) {
-	open := func(s Slot) bool { return s == SlotNone || d.bySlot[s] < d.slots(s) }
-	live := func(j *Job) bool {
-		_, started := d.started[j.ID]
-		return !started && !d.done[j.ID] && d.depsLeft[j.ID] == 0
+	d.fill(ctx)
+	// The tuner sees the queue with the slots filled: a class that is
+	// full with jobs waiting is what it raises for.
+	if d.tune() {
+		d.fill(ctx)
 	}
+}
+
+func (d *dispatcher) fill(ctx context.Context) {
+	open := func(s Slot) bool { return s == SlotNone || d.bySlot[s] < d.slots(s) }
+	live := d.waitingLive()
 	// Held back: exclusive jobs waiting for the target's jobs to end, and
 	// the target's jobs while an exclusive one runs.
 	var later []*Job
@@ -209,6 +221,15 @@ func (d *dispatcher) startReady(ctx context.Context) {
 	}
 	for _, j := range later {
 		d.ready.push(j)
+	}
+}
+
+// waitingLive says whether a queued job still waits to start (the queue
+// drops the others lazily).
+func (d *dispatcher) waitingLive() func(*Job) bool {
+	return func(j *Job) bool {
+		_, started := d.started[j.ID]
+		return !started && !d.done[j.ID] && d.depsLeft[j.ID] == 0
 	}
 }
 
@@ -250,6 +271,9 @@ func (d *dispatcher) noteRepair(j *Job) {
 }
 
 func (d *dispatcher) slots(s Slot) int {
+	if n := d.limits[s]; n > 0 {
+		return n
+	}
 	if n := d.o.Slots[s]; n > 0 {
 		return n
 	}
@@ -285,6 +309,7 @@ func (d *dispatcher) pass(j *Job) {
 func (d *dispatcher) finish(j *Job, err error) {
 	d.running--
 	d.bySlot[j.Slot]--
+	d.ended[j.Slot]++
 	if j.Area != "" {
 		d.byArea[j.Area]--
 		free := 1 // a load or repair can now take the place this job held

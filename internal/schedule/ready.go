@@ -74,6 +74,19 @@ func (q *readyQueue) best(open func(Slot) bool, live func(*Job) bool) *Job {
 	return top
 }
 
+// count is the number of live jobs of class s (live as for best).
+func (q *readyQueue) count(s Slot, live func(*Job) bool) int {
+	n := 0
+	if h := q.bySlot[s]; h != nil {
+		for _, j := range h.jobs {
+			if live(j) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // pop removes j, which best just returned.
 func (q *readyQueue) pop(j *Job) { heap.Pop(q.bySlot[j.Slot]) }
 

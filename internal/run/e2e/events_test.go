@@ -41,20 +41,21 @@ func eventSchema(t *testing.T) *jsonschema.Schema {
 
 // ev is the part of an event the invariants look at.
 type ev struct {
-	Kind     string `json:"kind"`
-	Job      string `json:"job"`
-	JobKind  string `json:"job_kind"`
-	Attempt  int    `json:"attempt"`
-	Reason   string `json:"reason"`
-	ExitCode int    `json:"exit_code"`
-	Signal   string `json:"signal"`
-	Retrying bool   `json:"retrying"`
-	Status   string `json:"status"`
-	Message  string `json:"message"`
-	Records  *int64 `json:"records"`
-	Bytes    *int64 `json:"bytes"`
-	Elapsed  int64  `json:"elapsed_ns"`
-	Batch    string `json:"batch"`
+	Kind     string           `json:"kind"`
+	Job      string           `json:"job"`
+	JobKind  string           `json:"job_kind"`
+	Attempt  int              `json:"attempt"`
+	Reason   string           `json:"reason"`
+	ExitCode int              `json:"exit_code"`
+	Signal   string           `json:"signal"`
+	Retrying bool             `json:"retrying"`
+	Status   string           `json:"status"`
+	Message  string           `json:"message"`
+	Records  *int64           `json:"records"`
+	Bytes    *int64           `json:"bytes"`
+	Elapsed  int64            `json:"elapsed_ns"`
+	Batch    string           `json:"batch"`
+	Settings map[string]int64 `json:"settings"`
 	Estimate *struct {
 		Window int64 `json:"window_ns"`
 	} `json:"estimate"`
@@ -166,6 +167,21 @@ func TestEventsKeepTheSchema(t *testing.T) {
 		require.NotEmpty(t, etas)
 		for _, e := range etas {
 			assert.LessOrEqual(t, e.ETA.P50, e.ETA.P90)
+		}
+	})
+
+	// Started at one dump and one load, tuned: the run serves the source
+	// and the target for the tuner's ceiling, ends verified, and every
+	// move of a limit it made keeps the contract.
+	t.Run("tuned", func(t *testing.T) {
+		e := newEnv(t, "sports")
+		r := e.oedl(nil, e.runArgs("--json", "--tune", "auto", "--dump-jobs", "1", "--load-jobs", "1")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		events := checkEvents(t, schema, r.stdout)
+		assert.Equal(t, "verified", events[len(events)-1].Status)
+		assert.Equal(t, int64(1), events[0].Settings["tune"], "journalled for a resume")
+		for _, te := range kinds(events, "tune") {
+			assert.NotEmpty(t, te.Message)
 		}
 	})
 

@@ -151,3 +151,23 @@ func TestLargeRequestsAreBookedInSlices(t *testing.T) {
 	require.Len(t, clock.sleeps, 3)
 	assert.InDelta(t, (10 * time.Millisecond).Seconds(), clock.sleeps[2].Seconds(), 1e-6)
 }
+
+// The line's "ms doing I/O" is the union of the device's reservations: a
+// request queued behind another adds only what it reserves beyond it, and
+// idle time adds nothing (a reader divides it by the wall time between
+// two readings to see how busy the device was).
+func TestDiskstatsBusy(t *testing.T) {
+	dir := t.TempDir()
+	clock := &fakeClock{now: t0}
+	d := New(Config{MBps: 10, StateDir: dir, Clock: clock, Quantum: -1})
+	require.NoError(t, d.Charge(10<<20, 0)) // busy t0 .. t0+1s
+	require.NoError(t, d.Charge(5<<20, 0))  // queued: busy to t0+1.5s
+	clock.advance(5 * time.Second)          // idle
+	require.NoError(t, d.Charge(10<<20, 0)) // busy 1 s more
+	require.NoError(t, d.Close())
+	raw, err := os.ReadFile(filepath.Join(dir, DiskstatsFile))
+	require.NoError(t, err)
+	f := strings.Fields(string(raw))
+	require.Len(t, f, 14)
+	assert.Equal(t, "2500", f[12])
+}

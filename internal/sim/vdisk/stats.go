@@ -19,9 +19,12 @@ const (
 // Stats are the kernel-level counters of the device: requests completed
 // (after the kernel merged them: sequential reads in read-ahead requests,
 // written-back pages in requests of up to max_sectors_kb) and 512-byte
-// sectors moved.
+// sectors moved, and the time the device was busy (the kernel's io_ticks,
+// "ms doing I/O": wall time with a request in flight), which is how a
+// tool tells a saturated device from an idle one (oedl run --tune).
 type Stats struct {
 	Reads, SectorsRead, Writes, SectorsWritten uint64
+	BusyNanos                                  uint64
 }
 
 func (s *Stats) add(o Stats) {
@@ -29,16 +32,18 @@ func (s *Stats) add(o Stats) {
 	s.SectorsRead += o.SectorsRead
 	s.Writes += o.Writes
 	s.SectorsWritten += o.SectorsWritten
+	s.BusyNanos += o.BusyNanos
 }
 
 // diskstatsLine is the counters as /proc/diskstats has them: major, minor,
 // name, then reads completed, merged, sectors read, ms reading, writes
 // completed, merged, sectors written, ms writing, in progress, ms doing
-// I/O, weighted ms (times and merges are not kept: 0). The numbers are
+// I/O, weighted ms (of the times only ms doing I/O is kept, merges are
+// not: 0). The numbers are
 // padded to a fixed width so that each update is one write of the same
 // length over the last: a reader never sees half a line.
 func diskstatsLine(s Stats) []byte {
-	return fmt.Appendf(nil, "%4d %7d %s %20d 0 %20d 0 %20d 0 %20d 0 0 0 0\n", 253, 0, DiskstatsName, s.Reads, s.SectorsRead, s.Writes, s.SectorsWritten)
+	return fmt.Appendf(nil, "%4d %7d %s %20d 0 %20d 0 %20d 0 %20d 0 0 %20d 0\n", 253, 0, DiskstatsName, s.Reads, s.SectorsRead, s.Writes, s.SectorsWritten, s.BusyNanos/1e6)
 }
 
 // writeDiskstats writes the counters over the file's line (opened on first

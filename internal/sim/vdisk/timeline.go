@@ -29,8 +29,9 @@ type timeline struct {
 }
 
 // timelineSize is the state file's length; an older 8-byte file (the end
-// of the serial pipe alone) is read as a fresh timeline with that end.
-const timelineSize = 8 * 8
+// of the serial pipe alone) is read as a fresh timeline with that end, and
+// an older 64-byte one (no busy time) as one whose device was never busy.
+const timelineSize = 9 * 8
 
 func (t *timeline) encode() []byte {
 	b := make([]byte, timelineSize)
@@ -42,19 +43,23 @@ func (t *timeline) encode() []byte {
 	binary.LittleEndian.PutUint64(b[40:], t.stats.SectorsRead)
 	binary.LittleEndian.PutUint64(b[48:], t.stats.Writes)
 	binary.LittleEndian.PutUint64(b[56:], t.stats.SectorsWritten)
+	binary.LittleEndian.PutUint64(b[64:], t.stats.BusyNanos)
 	return b
 }
 
 func decodeTimeline(b []byte) timeline {
 	var t timeline
 	switch {
-	case len(b) >= timelineSize:
+	case len(b) >= 8*8:
 		t.end[0] = int64(binary.LittleEndian.Uint64(b[0:]))
 		t.end[1] = int64(binary.LittleEndian.Uint64(b[8:]))
 		t.credit = math.Float64frombits(binary.LittleEndian.Uint64(b[16:]))
 		t.creditAt = int64(binary.LittleEndian.Uint64(b[24:]))
 		t.stats = Stats{binary.LittleEndian.Uint64(b[32:]), binary.LittleEndian.Uint64(b[40:]),
-			binary.LittleEndian.Uint64(b[48:]), binary.LittleEndian.Uint64(b[56:])}
+			binary.LittleEndian.Uint64(b[48:]), binary.LittleEndian.Uint64(b[56:]), 0}
+		if len(b) >= timelineSize {
+			t.stats.BusyNanos = binary.LittleEndian.Uint64(b[64:])
+		}
 		if math.IsNaN(t.credit) || t.credit < 0 {
 			t.credit = 0
 		}

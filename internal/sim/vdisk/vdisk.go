@@ -405,12 +405,16 @@ func (d *Disk) reserve(book [2]float64, stats Stats) (time.Duration, error) {
 	defer d.mu.Unlock()
 	apply := func(t *timeline) time.Duration {
 		now := d.cfg.Clock.Now()
+		// The device is busy from now or from when it frees up, whichever
+		// is later, to the new end: the union of its reservations.
+		busyFrom := max(now.UnixNano(), t.end[0], t.end[1])
 		var end time.Time
 		if d.dev.serial {
 			end = t.bookNanos(now, book[0])
 		} else {
 			end = t.book(&d.dev, now, book[0], book[1])
 		}
+		stats.BusyNanos = uint64(max(0, end.UnixNano()-busyFrom))
 		t.stats.add(stats)
 		return end.Sub(now)
 	}
