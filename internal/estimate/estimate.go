@@ -30,6 +30,11 @@ type Input struct {
 	QueueCost func(*schedule.Job) time.Duration
 	// Hosts places the run on several machines (nil: Hardware alone).
 	Hosts *Hosts
+
+	// slots are the slot limits a tuned run has reached (Left.Slots): the
+	// live forecast queues the work left through them. Only the dispatch
+	// takes them; the graph stays the one the run built.
+	slots map[schedule.Slot]int
 }
 
 // simulation is one dispatch of the plan's graph on the simulated clock.
@@ -152,6 +157,11 @@ func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*sched
 		return nil, err
 	}
 	opts := in.Strategy.DispatchOptions(in.Plan)
+	for slot, n := range in.slots {
+		if _, ok := opts.Slots[slot]; ok && n > 0 {
+			opts.Slots[slot] = n
+		}
+	}
 	if left != nil {
 		if err := left.extend(built); err != nil {
 			return nil, err

@@ -30,6 +30,10 @@ type Left struct {
 	// Finished are the jobs that ended well in this invocation, with when
 	// they started and the time they took: the evidence.
 	Finished []Finished
+	// Slots are the limits the run's tuner has set (oedl run --tune), by
+	// slot ("dump", "load"): the work left queues through them, not
+	// through the run's start. Nil: the run's own slots throughout.
+	Slots map[string]int
 }
 
 // Running is a job under way.
@@ -130,7 +134,14 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 		fit = fitFactors(l.m.Calibrated(), obs, late...)
 	}
 	plan := &liveWork{l: l, lg: lg, fit: fit, pred: running, record: true}
-	central, err := l.in.simulateFrom(ctx, l.m, plan.adjust, lg)
+	in := l.in // a copy: the tuned slots are this forecast's
+	if len(left.Slots) > 0 {
+		in.slots = map[schedule.Slot]int{}
+		for slot, n := range left.Slots {
+			in.slots[schedule.Slot(slot)] = n
+		}
+	}
+	central, err := in.simulateFrom(ctx, l.m, plan.adjust, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +153,7 @@ func (l *Live) Forecast(ctx context.Context, left Left, samples int, seed uint64
 	if samples > 0 {
 		noise := l.noise(obs, fit)
 		left, err := sampleRuns(ctx, samples, func(ctx context.Context, i int) (*simulation, error) {
-			return l.in.simulateFrom(ctx, l.m, noise.sample(seed, uint64(i), plan.adjust), lg)
+			return in.simulateFrom(ctx, l.m, noise.sample(seed, uint64(i), plan.adjust), lg)
 		})
 		if err != nil {
 			return nil, err

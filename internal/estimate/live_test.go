@@ -244,3 +244,24 @@ func TestForecastRangeIsReproducible(t *testing.T) {
 	assert.LessOrEqual(t, a.P50, a.P90)
 	assert.Equal(t, 20, a.Samples)
 }
+
+// A tuned run (oedl run --tune) raised its dump slots: the work left
+// queues through the raised limit, as the run now does, not through the
+// run's start. Many small dumps, one slot at the start: more slots overlap
+// their start-ups, so the forecast shortens; without the tune it stays.
+func TestForecastFollowsTheTunedSlots(t *testing.T) {
+	in := liveInput(erpLike()...)
+	in.Strategy.DumpJobs, in.Strategy.LoadJobs = 1, 1
+	l, _ := newLive(t, in)
+	left := Left{Done: setupDone(), Running: map[string]Running{}}
+	start, err := l.Forecast(context.Background(), left, 0, 1)
+	require.NoError(t, err)
+	left.Slots = map[string]int{string(schedule.SlotDump): 8, string(schedule.SlotLoad): 4}
+	tuned, err := l.Forecast(context.Background(), left, 0, 1)
+	require.NoError(t, err)
+	assert.Less(t, float64(tuned.Remaining), 0.8*float64(start.Remaining), "start %s, tuned %s", start.Remaining, tuned.Remaining)
+	left.Slots = nil
+	again, err := l.Forecast(context.Background(), left, 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, start.Remaining, again.Remaining, "a forecast's slots are its own: the Live is unchanged")
+}

@@ -3,6 +3,7 @@ package eta
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,7 @@ type Tracker struct {
 	mu       sync.Mutex
 	jobs     map[string]*job
 	sections map[string]estimate.Section // by load ID
+	slots    map[string]int              // the tuner's limits so far, by slot (tune events)
 	finished []estimate.Finished
 	n        uint64 // forecasts made: the seed of the next one's range
 	// spread is the last range against its forecast (P50/remaining,
@@ -132,12 +134,18 @@ func New(cfg Config) *Tracker {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, begun: make(chan struct{}),
+	return &Tracker{cfg: cfg, jobs: map[string]*job{}, sections: map[string]estimate.Section{}, slots: map[string]int{}, begun: make(chan struct{}),
 		wake: make(chan struct{}, 1), ended: map[schedule.Kind]bool{}}
 }
 
 // Emit folds one event (O(1); called from the run's goroutines).
 func (t *Tracker) Emit(e event.Event) {
+	if e.Kind == event.TuneKind && e.Tune != nil {
+		t.mu.Lock()
+		t.slots[e.Tune.Slot] = e.Tune.To // the forecasts after it queue through the new limit
+		t.mu.Unlock()
+		return
+	}
 	if e.Job == "" {
 		return
 	}
@@ -214,6 +222,9 @@ func (t *Tracker) Left(now time.Time) estimate.Left {
 	}
 	for _, s := range t.sections {
 		left.Sections = append(left.Sections, s)
+	}
+	if len(t.slots) > 0 {
+		left.Slots = maps.Clone(t.slots)
 	}
 	return left
 }

@@ -47,10 +47,14 @@ func TestTrackerFoldsTheRun(t *testing.T) {
 		// A load that went through, then was undone by a repair.
 		jobEvent(12, event.JobStarted, "load:PUB.a", "load", "PUB.a"), jobEvent(13, event.JobFinished, "load:PUB.a", "load", "PUB.a"),
 		jobEvent(14, event.JobRetry, "load:PUB.a", "load", "PUB.a"),
+		// The tuner raised the dumps twice (oedl run --tune): the last holds.
+		{V: 1, Time: at(15), Kind: event.TuneKind, Tune: &event.Tune{Slot: "dump", From: 2, To: 3, Reason: "waiting"}},
+		{V: 1, Time: at(18), Kind: event.TuneKind, Tune: &event.Tune{Slot: "dump", From: 3, To: 4, Reason: "waiting"}},
 	} {
 		tr.Emit(e)
 	}
 	left := tr.Left(at(40))
+	assert.Equal(t, map[string]int{"dump": 4}, left.Slots, "the forecasts queue the work left through the tuned limits")
 	assert.Equal(t, map[string]bool{"preflight": true, "dump:PUB.a": true}, left.Done)
 	assert.Equal(t, map[string]estimate.Running{"dump:PUB.big": {Elapsed: 30 * time.Second, Fraction: 0.25, ProgressAt: 20 * time.Second}},
 		left.Running, "its 25 %% reported 20 s after it started, 30 s before now")
