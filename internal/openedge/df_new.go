@@ -53,6 +53,10 @@ func mustName(kind, name string) string {
 
 func writeSequence(b *bytes.Buffer, s *DFSequence) {
 	fmt.Fprintf(b, "ADD SEQUENCE %s\n", mustName("sequence", s.Name))
+	if s.Options != nil {
+		writeOptions(b, s.Options)
+		return
+	}
 	fmt.Fprintf(b, "  INITIAL %d\n  INCREMENT %d\n  CYCLE-ON-LIMIT %s\n", s.Initial, s.Increment, yesNo(s.Cycle))
 	if s.Min != nil {
 		fmt.Fprintf(b, "  MIN-VAL %d\n", *s.Min)
@@ -65,6 +69,30 @@ func writeSequence(b *bytes.Buffer, s *DFSequence) {
 
 func writeTable(b *bytes.Buffer, t *DFTable) {
 	fmt.Fprintf(b, "ADD TABLE %s\n", mustName("table", t.Name))
+	if t.Options != nil {
+		writeOptions(b, t.Options)
+	} else {
+		writeTableOptions(b, t)
+	}
+	for i, f := range t.Fields {
+		writeField(b, t.Name, f, i)
+	}
+	for _, ix := range t.Indexes {
+		writeIndex(b, t.Name, ix)
+	}
+}
+
+// writeOptions writes kept option lines, then the blank line that ends
+// every statement.
+func writeOptions(b *bytes.Buffer, lines []string) {
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+func writeTableOptions(b *bytes.Buffer, t *DFTable) {
 	if t.Area != "" {
 		fmt.Fprintf(b, "  AREA %s\n", dfQuote(t.Area))
 	}
@@ -76,12 +104,6 @@ func writeTable(b *bytes.Buffer, t *DFTable) {
 		dump = strings.ToLower(t.Name)
 	}
 	fmt.Fprintf(b, "  DUMP-NAME %s\n\n", dfQuote(dump))
-	for i, f := range t.Fields {
-		writeField(b, t.Name, f, i)
-	}
-	for _, ix := range t.Indexes {
-		writeIndex(b, t.Name, ix)
-	}
 }
 
 func writeField(b *bytes.Buffer, table string, f *DFField, i int) {
@@ -91,6 +113,10 @@ func writeField(b *bytes.Buffer, table string, f *DFField, i int) {
 	}
 	def := dfTypeDefaults(typ)
 	fmt.Fprintf(b, "ADD FIELD %s OF %s AS %s \n", mustName("field", f.Name), dfQuote(table), typ)
+	if f.Options != nil {
+		writeOptions(b, f.Options)
+		return
+	}
 	if f.Description != "" {
 		fmt.Fprintf(b, "  DESCRIPTION %s\n", dfQuote(f.Description))
 	}
@@ -154,6 +180,10 @@ func writeIndex(b *bytes.Buffer, table string, ix *DFIndex) {
 		if flag.on {
 			fmt.Fprintf(b, "  %s\n", flag.kw)
 		}
+	}
+	for _, l := range ix.Options {
+		b.WriteString(l)
+		b.WriteString("\n")
 	}
 	for _, f := range ix.Fields {
 		dir := "ASCENDING"
