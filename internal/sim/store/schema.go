@@ -17,15 +17,22 @@ type Table struct {
 	CRC     uint32   `json:"crc"`  // schema CRC, compared by the binary load
 	Fields  []Field  `json:"fields"`
 	Indexes []*Index `json:"indexes"`
+	// Options are the option lines of the .df statement that defined it,
+	// as load_df.p read them (openedge.DF.OptionLines, with the UPDATE
+	// statements since merged in), for dump_df.p to write back; nil for an
+	// object made otherwise (oesim gen), written with the Data
+	// Dictionary's defaults.
+	Options []string `json:"options,omitempty"`
 }
 
 // Field is one field (_Field); records hold them in this order.
 type Field struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Extent  int    `json:"extent,omitempty"`
-	Order   int    `json:"order"`
-	LobArea int    `json:"lobArea,omitempty"`
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Extent  int      `json:"extent,omitempty"`
+	Order   int      `json:"order"`
+	LobArea int      `json:"lobArea,omitempty"`
+	Options []string `json:"options,omitempty"` // as Table.Options
 }
 
 // Index is one index (_Index). Active is false after a load without
@@ -39,6 +46,7 @@ type Index struct {
 	Word    bool         `json:"word,omitempty"`
 	Active  bool         `json:"active"`
 	Fields  []IndexField `json:"fields"`
+	Options []string     `json:"options,omitempty"` // as Table.Options
 }
 
 // IndexField is one component of an index; Pos is the field's position in
@@ -54,13 +62,14 @@ type IndexField struct {
 
 // Sequence is one sequence with its current value.
 type Sequence struct {
-	Name      string `json:"name"`
-	Initial   int64  `json:"initial"`
-	Increment int64  `json:"increment"`
-	Min       *int64 `json:"min,omitempty"`
-	Max       *int64 `json:"max,omitempty"`
-	Cycle     bool   `json:"cycle,omitempty"`
-	Current   int64  `json:"current"`
+	Name      string   `json:"name"`
+	Initial   int64    `json:"initial"`
+	Increment int64    `json:"increment"`
+	Min       *int64   `json:"min,omitempty"`
+	Max       *int64   `json:"max,omitempty"`
+	Cycle     bool     `json:"cycle,omitempty"`
+	Current   int64    `json:"current"`
+	Options   []string `json:"options,omitempty"` // as Table.Options
 }
 
 // QualifiedName is owner.name.
