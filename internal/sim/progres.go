@@ -140,7 +140,7 @@ func schemaDF(c *store.Control) *openedge.DF {
 	var seqs []*openedge.DFSequence
 	for _, s := range c.Sequences {
 		seqs = append(seqs, &openedge.DFSequence{Name: s.Name, Initial: s.Initial, Increment: s.Increment, Min: s.Min,
-			Max: s.Max, Cycle: s.Cycle})
+			Max: s.Max, Cycle: s.Cycle, Options: s.Options})
 	}
 	return openedge.NewDF(dts, seqs, c.Codepage)
 }

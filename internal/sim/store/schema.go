@@ -205,10 +205,18 @@ func (e *SchemaError) Error() string { return "table " + e.Table + ": " + e.Msg 
 // number back to its name.
 func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
 	d := &openedge.DFTable{Name: t.Name, Area: areaName(t.Area)}
+	if t.Options != nil {
+		// A table moved by tablemove is written in its new area.
+		d.Options = withOption(t.Options, "AREA", d.Area)
+	}
 	for _, f := range t.Fields {
-		df := &openedge.DFField{Name: f.Name, Table: t.Name, Type: f.Type, Extent: f.Extent, Order: f.Order}
+		df := &openedge.DFField{Name: f.Name, Table: t.Name, Type: f.Type, Extent: f.Extent, Order: f.Order,
+			Options: f.Options}
 		if f.LobArea != 0 {
 			df.LobArea = areaName(f.LobArea)
+			if f.Options != nil {
+				df.Options = withOption(f.Options, "LOB-AREA", df.LobArea)
+			}
 		}
 		d.Fields = append(d.Fields, df)
 	}
@@ -217,7 +225,7 @@ func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
 		// not yet rebuilt (after a binary load), so that a .df dumped then
 		// loads into a database with the same index state.
 		di := &openedge.DFIndex{Name: ix.Name, Table: t.Name, Area: areaName(ix.Area), Unique: ix.Unique,
-			Primary: ix.Primary, Word: ix.Word, Inactive: !ix.Active}
+			Primary: ix.Primary, Word: ix.Word, Inactive: !ix.Active, Options: unmanagedIndexOptions(ix.Options)}
 		for _, c := range ix.Fields {
 			di.Fields = append(di.Fields, openedge.DFIndexField{Name: c.Name, Descending: c.Descending, Abbreviated: c.Abbreviated})
 		}
