@@ -53,8 +53,11 @@ func (l *dfLoad) apply() error {
 			return err
 		}
 	}
-	if cp := l.df.Codepage(); cp != "" && !strings.EqualFold(cp, "UNDEFINED") && l.c.Codepage == "" {
-		l.c.Codepage = cp
+	if cp := l.df.Codepage(); cp != "" && !strings.EqualFold(cp, "UNDEFINED") {
+		if l.c.Codepage == "" {
+			l.c.Codepage = cp
+		}
+		l.c.DFCodepage = cp
 	}
 	return nil
 }

@@ -164,6 +164,7 @@ func encodeControl(c *Control) []byte {
 	e.int(int64(c.BIClusterKB))
 	e.int(int64(c.NextTable))
 	e.int(int64(c.NextIndex))
+	e.str(c.DFCodepage)
 	e.uint(uint64(len(c.Areas)))
 	for _, a := range c.Areas {
 		e.int(int64(a.Number))
@@ -371,6 +372,9 @@ func decodeHead(d *decoder, c *Control) {
 	c.BIClusterKB = d.num()
 	c.NextTable = d.num()
 	c.NextIndex = d.num()
+	if c.Format >= 2 {
+		c.DFCodepage = d.str()
+	}
 	c.Areas = make([]*Area, d.count())
 	for i := range c.Areas {
 		a := &Area{Number: d.num(), Name: d.str(), Type: byte(d.uint()), RPB: d.num(), BPC: d.num()}

@@ -16,7 +16,7 @@ import (
 // tables, about 20 fields and 4 indexes each.
 func sampleControl(tables int) *Control {
 	lo, hi := int64(1), int64(99)
-	c := &Control{Format: ControlVersion, BlockSize: 8192, Codepage: "ISO8859-1",
+	c := &Control{Format: ControlVersion, BlockSize: 8192, Codepage: "ISO8859-1", DFCodepage: "ibm850",
 		Created: time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC), BIBlockKB: 8, BIClusterKB: 512, NextTable: tables + 1,
 		Areas: []*Area{{Number: 3, Name: "Primary Recovery Area", Type: 'b', Extents: []Extent{{Path: "/db/x.b1"}}},
 			{Number: 7, Name: "Data", Type: 'd', RPB: 64, BPC: 8, Extents: []Extent{{Path: "/db/x_7.d1", Fixed: true, SizeKB: 1024}, {Path: "/db/x_7.d2"}}}},
