@@ -29,13 +29,13 @@ const controlMagic = "OESIM-DB 2\n"
 
 // Control is the content of DB.db.
 type Control struct {
-	Format        int         `json:"oesimControl"`
-	BlockSize     int         `json:"blockSize"`
-	Codepage      string      `json:"codepage"`
+	Format    int    `json:"oesimControl"`
+	BlockSize int    `json:"blockSize"`
+	Codepage  string `json:"codepage"`
 	// DFCodepage is the cpstream of the .df whose bytes the schema's option
 	// lines are (the last one loaded with a codepage): oesim keeps them
 	// unconverted, so dump_df.p names that codepage in its trailer.
-	DFCodepage string `json:"dfCodepage,omitempty"`
+	DFCodepage    string      `json:"dfCodepage,omitempty"`
 	Void          bool        `json:"void"` // created by prostrct, no meta-schema yet (procopy fills it)
 	Created       time.Time   `json:"created"`
 	LastOpened    time.Time   `json:"lastOpened"`
