@@ -17,6 +17,10 @@ import (
 // LOB-AREA / LOB-BYTES / LOB-SIZE instead of MAX-WIDTH, DECIMALS is written
 // for decimals and LENGTH 0 for characters, as the dictionary does.
 //
+// A table, field or sequence with Options gets those lines instead of the
+// generated options, an index gets them after its AREA and flags (a loader
+// writing back what it read: oesim's dump_df.p).
+//
 // Fields without Format or Initial get the Data Dictionary defaults of their
 // type; a field without Order gets 10, 20, 30... in the order given. The
 // result is what ParseDF returns for those bytes, so it has the same typed
