@@ -35,6 +35,9 @@ func NewDF(tables []*DFTable, seqs []*DFSequence, codepage string) *DF {
 	for _, t := range tables {
 		writeTable(&b, t)
 	}
+	for _, t := range tables {
+		writeUpdates(&b, t)
+	}
 	if codepage == "" {
 		codepage = "UNDEFINED"
 	}
@@ -89,11 +92,56 @@ func writeTable(b *bytes.Buffer, t *DFTable) {
 // writeOptions writes kept option lines, then the blank line that ends
 // every statement.
 func writeOptions(b *bytes.Buffer, lines []string) {
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteString("\n")
-	}
+	writeLines(b, lines, false)
 	b.WriteString("\n")
+}
+
+// writeLines writes the kept lines that go in the ADD statement
+// (deferred false) or those the Data Dictionary writes in an UPDATE
+// statement after all of them (deferred true).
+func writeLines(b *bytes.Buffer, lines []string, deferred bool) {
+	for _, l := range lines {
+		if updateOnly[optionKeyword(l)] == deferred {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+	}
+}
+
+// updateOnly are the options dump_df.p writes as UPDATE TABLE / FIELD /
+// INDEX statements at the end of a dump rather than in the ADD statement
+// (the layout of testdata/df/tde_objects_12.2.df and
+// multitenant_bufferpool_11.7.df), which is where CheckSchema reads them.
+var updateOnly = map[string]bool{"ENCRYPTION": true, "CIPHER-NAME": true, "BUFFER-POOL": true}
+
+func optionKeyword(line string) string {
+	w := strings.Fields(line)
+	if len(w) == 0 {
+		return ""
+	}
+	return strings.ToUpper(w[0])
+}
+
+// writeUpdates writes the UPDATE statements of a table's kept options
+// that dump_df.p writes after the ADD statements: table, fields, indexes.
+func writeUpdates(b *bytes.Buffer, t *DFTable) {
+	update := func(head string, lines []string) {
+		for _, l := range lines {
+			if updateOnly[optionKeyword(l)] {
+				b.WriteString(head)
+				writeLines(b, lines, true)
+				b.WriteString("\n")
+				return
+			}
+		}
+	}
+	update(fmt.Sprintf("UPDATE TABLE %s\n", dfQuote(t.Name)), t.Options)
+	for _, f := range t.Fields {
+		update(fmt.Sprintf("UPDATE FIELD %s OF %s\n", dfQuote(f.Name), dfQuote(t.Name)), f.Options)
+	}
+	for _, ix := range t.Indexes {
+		update(fmt.Sprintf("UPDATE INDEX %s OF %s\n", dfQuote(ix.Name), dfQuote(t.Name)), ix.Options)
+	}
 }
 
 func writeTableOptions(b *bytes.Buffer, t *DFTable) {
@@ -185,10 +233,7 @@ func writeIndex(b *bytes.Buffer, table string, ix *DFIndex) {
 			fmt.Fprintf(b, "  %s\n", flag.kw)
 		}
 	}
-	for _, l := range ix.Options {
-		b.WriteString(l)
-		b.WriteString("\n")
-	}
+	writeLines(b, ix.Options, false)
 	for _, f := range ix.Fields {
 		dir := "ASCENDING"
 		if f.Descending {

@@ -60,6 +60,16 @@ func withOption(kept []string, kw, value string) []string {
 	return append([]string{line}, out...)
 }
 
+// hasOption reports whether kept lines set kw.
+func hasOption(kept []string, kw string) bool {
+	for _, l := range kept {
+		if optionKey(l) == kw {
+			return true
+		}
+	}
+	return false
+}
+
 // indexManaged are the index options oesim models: ToDF writes them from
 // the schema, around the index's other kept lines.
 var indexManaged = map[string]bool{"AREA": true, "UNIQUE": true, "INACTIVE": true, "PRIMARY": true, "WORD": true,

@@ -204,8 +204,11 @@ func (e *SchemaError) Error() string { return "table " + e.Table + ": " + e.Msg 
 // ToDF is the inverse of TableFromDF, for dump_df.p. areaName maps an area
 // number back to its name.
 func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
-	d := &openedge.DFTable{Name: t.Name, Area: areaName(t.Area)}
-	if t.Options != nil {
+	d := &openedge.DFTable{Name: t.Name, Area: areaName(t.Area), Options: t.Options}
+	// A multi-tenant table with NO-DEFAULT-AREA has no area in the .df,
+	// nor have its indexes and LOBs: its tenants' partitions have them.
+	noArea := hasOption(t.Options, "NO-DEFAULT-AREA")
+	if t.Options != nil && !noArea {
 		// A table moved by tablemove is written in its new area.
 		d.Options = withOption(t.Options, "AREA", d.Area)
 	}
@@ -214,7 +217,7 @@ func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
 			Options: f.Options}
 		if f.LobArea != 0 {
 			df.LobArea = areaName(f.LobArea)
-			if f.Options != nil {
+			if f.Options != nil && !noArea {
 				df.Options = withOption(f.Options, "LOB-AREA", df.LobArea)
 			}
 		}
@@ -228,6 +231,9 @@ func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
 			Primary: ix.Primary, Word: ix.Word, Inactive: !ix.Active, Options: unmanagedIndexOptions(ix.Options)}
 		for _, c := range ix.Fields {
 			di.Fields = append(di.Fields, openedge.DFIndexField{Name: c.Name, Descending: c.Descending, Abbreviated: c.Abbreviated})
+		}
+		if noArea {
+			di.Area = ""
 		}
 		d.Indexes = append(d.Indexes, di)
 	}
