@@ -53,7 +53,7 @@ func TestDFRoundTrip(t *testing.T) {
 			dumped, err := os.ReadFile(out)
 			require.NoError(t, err)
 			assertGolden(t, filepath.Join("df-roundtrip", name+".df"), dumped)
-			assert.Equal(t, statements(src, true), statements(parseDFFile(t, out), false))
+			assert.Equal(t, statements(src), statements(parseDFFile(t, out)))
 		})
 	}
 }
@@ -70,10 +70,10 @@ func parseDFFile(t *testing.T, path string) *openedge.DF {
 
 // statements is what a .df defines, one line per statement with its
 // properties: the options oesim models as typed (areas, index flags and
-// components), then every other option line as written. With applyUpdates
-// the UPDATE statements of the file are merged into what they update, as
-// load_df.p does; a dump has none.
-func statements(d *openedge.DF, applyUpdates bool) map[string]string {
+// components), then every other option line as written, with the UPDATE
+// statements of the file merged into what they update, as load_df.p does
+// (a dump writes ENCRYPTION, CIPHER-NAME and BUFFER-POOL so).
+func statements(d *openedge.DF) map[string]string {
 	opts := map[string][]string{}
 	key := map[any]string{}
 	for _, s := range d.Sequences() {
@@ -93,12 +93,10 @@ func statements(d *openedge.DF, applyUpdates bool) map[string]string {
 			opts[k] = d.OptionLines(ix)
 		}
 	}
-	if applyUpdates {
-		for _, c := range d.Changes() {
-			for k := range opts {
-				if c.Verb == "UPDATE" && updates(k, c) {
-					opts[k] = append(opts[k], d.OptionLines(c)...)
-				}
+	for _, c := range d.Changes() {
+		for k := range opts {
+			if c.Verb == "UPDATE" && updates(k, c) {
+				opts[k] = append(opts[k], d.OptionLines(c)...)
 			}
 		}
 	}
