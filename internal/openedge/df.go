@@ -29,6 +29,8 @@ type DF struct {
 	tableStmt map[*DFTable]*dfStmt
 	fieldStmt map[*DFField]*dfStmt
 	indexStmt map[*DFIndex]*dfStmt
+	seqStmt   map[*DFSequence]*dfStmt
+	chgStmt   map[*DFChange]*dfStmt
 }
 
 // dfKind says what a statement is.

@@ -96,6 +96,7 @@ head:
 		c.Options[o.kw], _ = o.arg(0)
 	}
 	p.d.changes = append(p.d.changes, c)
+	p.d.chgStmt[c] = st
 	p.d.steps = append(p.d.steps, DFStep{Change: c})
 	return nil
 }

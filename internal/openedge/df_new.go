@@ -17,6 +17,10 @@ import (
 // LOB-AREA / LOB-BYTES / LOB-SIZE instead of MAX-WIDTH, DECIMALS is written
 // for decimals and LENGTH 0 for characters, as the dictionary does.
 //
+// A table, field or sequence with Options gets those lines instead of the
+// generated options, an index gets them after its AREA and flags (a loader
+// writing back what it read: oesim's dump_df.p).
+//
 // Fields without Format or Initial get the Data Dictionary defaults of their
 // type; a field without Order gets 10, 20, 30... in the order given. The
 // result is what ParseDF returns for those bytes, so it has the same typed
@@ -30,6 +34,9 @@ func NewDF(tables []*DFTable, seqs []*DFSequence, codepage string) *DF {
 	}
 	for _, t := range tables {
 		writeTable(&b, t)
+	}
+	for _, t := range tables {
+		writeUpdates(&b, t)
 	}
 	if codepage == "" {
 		codepage = "UNDEFINED"
@@ -53,6 +60,10 @@ func mustName(kind, name string) string {
 
 func writeSequence(b *bytes.Buffer, s *DFSequence) {
 	fmt.Fprintf(b, "ADD SEQUENCE %s\n", mustName("sequence", s.Name))
+	if s.Options != nil {
+		writeOptions(b, s.Options)
+		return
+	}
 	fmt.Fprintf(b, "  INITIAL %d\n  INCREMENT %d\n  CYCLE-ON-LIMIT %s\n", s.Initial, s.Increment, yesNo(s.Cycle))
 	if s.Min != nil {
 		fmt.Fprintf(b, "  MIN-VAL %d\n", *s.Min)
@@ -65,6 +76,75 @@ func writeSequence(b *bytes.Buffer, s *DFSequence) {
 
 func writeTable(b *bytes.Buffer, t *DFTable) {
 	fmt.Fprintf(b, "ADD TABLE %s\n", mustName("table", t.Name))
+	if t.Options != nil {
+		writeOptions(b, t.Options)
+	} else {
+		writeTableOptions(b, t)
+	}
+	for i, f := range t.Fields {
+		writeField(b, t.Name, f, i)
+	}
+	for _, ix := range t.Indexes {
+		writeIndex(b, t.Name, ix)
+	}
+}
+
+// writeOptions writes kept option lines, then the blank line that ends
+// every statement.
+func writeOptions(b *bytes.Buffer, lines []string) {
+	writeLines(b, lines, false)
+	b.WriteString("\n")
+}
+
+// writeLines writes the kept lines that go in the ADD statement
+// (deferred false) or those the Data Dictionary writes in an UPDATE
+// statement after all of them (deferred true).
+func writeLines(b *bytes.Buffer, lines []string, deferred bool) {
+	for _, l := range lines {
+		if updateOnly[optionKeyword(l)] == deferred {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+	}
+}
+
+// updateOnly are the options dump_df.p writes as UPDATE TABLE / FIELD /
+// INDEX statements at the end of a dump rather than in the ADD statement
+// (the layout of testdata/df/tde_objects_12.2.df and
+// multitenant_bufferpool_11.7.df), which is where CheckSchema reads them.
+var updateOnly = map[string]bool{"ENCRYPTION": true, "CIPHER-NAME": true, "BUFFER-POOL": true}
+
+func optionKeyword(line string) string {
+	w := strings.Fields(line)
+	if len(w) == 0 {
+		return ""
+	}
+	return strings.ToUpper(w[0])
+}
+
+// writeUpdates writes the UPDATE statements of a table's kept options
+// that dump_df.p writes after the ADD statements: table, fields, indexes.
+func writeUpdates(b *bytes.Buffer, t *DFTable) {
+	update := func(head string, lines []string) {
+		for _, l := range lines {
+			if updateOnly[optionKeyword(l)] {
+				b.WriteString(head)
+				writeLines(b, lines, true)
+				b.WriteString("\n")
+				return
+			}
+		}
+	}
+	update(fmt.Sprintf("UPDATE TABLE %s\n", dfQuote(t.Name)), t.Options)
+	for _, f := range t.Fields {
+		update(fmt.Sprintf("UPDATE FIELD %s OF %s\n", dfQuote(f.Name), dfQuote(t.Name)), f.Options)
+	}
+	for _, ix := range t.Indexes {
+		update(fmt.Sprintf("UPDATE INDEX %s OF %s\n", dfQuote(ix.Name), dfQuote(t.Name)), ix.Options)
+	}
+}
+
+func writeTableOptions(b *bytes.Buffer, t *DFTable) {
 	if t.Area != "" {
 		fmt.Fprintf(b, "  AREA %s\n", dfQuote(t.Area))
 	}
@@ -76,12 +156,6 @@ func writeTable(b *bytes.Buffer, t *DFTable) {
 		dump = strings.ToLower(t.Name)
 	}
 	fmt.Fprintf(b, "  DUMP-NAME %s\n\n", dfQuote(dump))
-	for i, f := range t.Fields {
-		writeField(b, t.Name, f, i)
-	}
-	for _, ix := range t.Indexes {
-		writeIndex(b, t.Name, ix)
-	}
 }
 
 func writeField(b *bytes.Buffer, table string, f *DFField, i int) {
@@ -91,6 +165,10 @@ func writeField(b *bytes.Buffer, table string, f *DFField, i int) {
 	}
 	def := dfTypeDefaults(typ)
 	fmt.Fprintf(b, "ADD FIELD %s OF %s AS %s \n", mustName("field", f.Name), dfQuote(table), typ)
+	if f.Options != nil {
+		writeOptions(b, f.Options)
+		return
+	}
 	if f.Description != "" {
 		fmt.Fprintf(b, "  DESCRIPTION %s\n", dfQuote(f.Description))
 	}
@@ -155,6 +233,7 @@ func writeIndex(b *bytes.Buffer, table string, ix *DFIndex) {
 			fmt.Fprintf(b, "  %s\n", flag.kw)
 		}
 	}
+	writeLines(b, ix.Options, false)
 	for _, f := range ix.Fields {
 		dir := "ASCENDING"
 		if f.Descending {

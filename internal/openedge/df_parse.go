@@ -64,6 +64,8 @@ func parseDF(data []byte, name string) (*DF, error) {
 		tableByKey: map[string]*DFTable{},
 		tableStmt:  map[*DFTable]*dfStmt{},
 		fieldStmt:  map[*DFField]*dfStmt{},
+		seqStmt:    map[*DFSequence]*dfStmt{},
+		chgStmt:    map[*DFChange]*dfStmt{},
 		indexStmt:  map[*DFIndex]*dfStmt{},
 	}}
 	d := p.d

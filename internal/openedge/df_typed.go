@@ -270,5 +270,6 @@ func (p *dfParser) addSequence(st *dfStmt, tk *stmtToks, h dfHead) error {
 	st.kind = dfAddSequence
 	p.d.steps = append(p.d.steps, DFStep{Sequence: s})
 	p.d.seqs = append(p.d.seqs, s)
+	p.d.seqStmt[s] = st
 	return nil
 }

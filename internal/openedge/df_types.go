@@ -20,6 +20,10 @@ type DFTable struct {
 	// partition, whose area the tenant's definition (not the .df) gives;
 	// with NO-DEFAULT-AREA the table, its indexes and LOBs have no AREA.
 	MultiTenant bool `json:",omitempty"`
+	// Options, when set, are the statement's option lines as a loader kept
+	// them (DF.OptionLines): NewDF writes them instead of the options it
+	// would generate. ParseDF leaves it nil.
+	Options []string `json:",omitempty"`
 }
 
 // DFField is the typed view of an ADD FIELD statement.
@@ -40,6 +44,10 @@ type DFField struct {
 	Description string
 	Decimals    int
 	Mandatory   bool
+	// Options, when set, are the statement's option lines as a loader kept
+	// them (DF.OptionLines): NewDF writes them instead of the options it
+	// would generate. ParseDF leaves it nil.
+	Options []string `json:",omitempty"`
 }
 
 // DFIndex is the typed view of an ADD INDEX statement.
@@ -53,6 +61,10 @@ type DFIndex struct {
 	Inactive bool
 	Fields   []DFIndexField
 	Line     int
+	// Options, when set, are the index's other option lines as a loader
+	// kept them (DESCRIPTION, ENCRYPTION...): NewDF writes them after the
+	// AREA and flags it generates and before the INDEX-FIELD lines.
+	Options []string `json:",omitempty"`
 }
 
 // DFIndexField is one INDEX-FIELD line.
@@ -71,4 +83,8 @@ type DFSequence struct {
 	Max       *int64
 	Cycle     bool
 	Line      int
+	// Options, when set, are the statement's option lines as a loader kept
+	// them (DF.OptionLines): NewDF writes them instead of the options it
+	// would generate. ParseDF leaves it nil.
+	Options []string `json:",omitempty"`
 }

@@ -53,8 +53,11 @@ func (l *dfLoad) apply() error {
 			return err
 		}
 	}
-	if cp := l.df.Codepage(); cp != "" && !strings.EqualFold(cp, "UNDEFINED") && l.c.Codepage == "" {
-		l.c.Codepage = cp
+	if cp := l.df.Codepage(); cp != "" && !strings.EqualFold(cp, "UNDEFINED") {
+		if l.c.Codepage == "" {
+			l.c.Codepage = cp
+		}
+		l.c.DFCodepage = cp
 	}
 	return nil
 }
@@ -89,6 +92,14 @@ func (l *dfLoad) addTable(dt *openedge.DFTable) error {
 	if err != nil {
 		return err
 	}
+	// TableFromDF keeps the order of the fields and indexes.
+	t.Options = l.df.OptionLines(dt)
+	for i, f := range dt.Fields {
+		t.Fields[i].Options = l.df.OptionLines(f)
+	}
+	for i, ix := range dt.Indexes {
+		t.Indexes[i].Options = l.df.OptionLines(ix)
+	}
 	t.Number = l.c.NextTable
 	l.c.NextTable++
 	for _, ix := range t.Indexes {
@@ -104,7 +115,7 @@ func (l *dfLoad) addSequence(ds *openedge.DFSequence) error {
 		return l.fail(ds.Line, fmt.Sprintf("ADD SEQUENCE %q", ds.Name), "df.exists", "SEQUENCE", ds.Name)
 	}
 	l.c.Sequences = append(l.c.Sequences, &store.Sequence{Name: ds.Name, Initial: ds.Initial, Increment: ds.Increment,
-		Min: ds.Min, Max: ds.Max, Cycle: ds.Cycle, Current: ds.Initial})
+		Min: ds.Min, Max: ds.Max, Cycle: ds.Cycle, Current: ds.Initial, Options: l.df.OptionLines(ds)})
 	return nil
 }
 
@@ -150,7 +161,8 @@ func (l *dfLoad) addField(f *openedge.DFField) error {
 	if err := l.empty(t); err != nil {
 		return err
 	}
-	fld := store.Field{Name: f.Name, Type: strings.ToLower(f.Type), Extent: f.Extent, Order: f.Order}
+	fld := store.Field{Name: f.Name, Type: strings.ToLower(f.Type), Extent: f.Extent, Order: f.Order,
+		Options: l.df.OptionLines(f)}
 	if f.LobArea != "" {
 		if fld.LobArea, err = l.areaOf(f.LobArea); err != nil {
 			return err
@@ -177,7 +189,7 @@ func (l *dfLoad) addIndex(di *openedge.DFIndex) error {
 		return err
 	}
 	ix := &store.Index{Name: di.Name, Unique: di.Unique, Primary: di.Primary, Word: di.Word, Active: !di.Inactive && n == 0,
-		Number: l.c.NextIndex}
+		Number: l.c.NextIndex, Options: l.df.OptionLines(di)}
 	if ix.Area, err = l.areaOf(di.Area); err != nil {
 		return err
 	}
@@ -258,9 +270,9 @@ func (l *dfLoad) changeTable(ch *openedge.DFChange, head string) error {
 		for _, ix := range t.Indexes {
 			l.freed = append(l.freed, freedObject{ix.Area, store.KindIndex, ix.Number})
 		}
+	case "UPDATE":
+		t.Options = store.MergeOptions(t.Options, l.df.OptionLines(ch))
 	}
-	// UPDATE TABLE sets descriptive options (labels, dump name, triggers)
-	// that oesim does not keep.
 	return nil
 }
 
@@ -296,6 +308,7 @@ func (l *dfLoad) changeField(ch *openedge.DFChange, head string) error {
 			}
 			f.Type = "int64"
 		}
+		f.Options = store.MergeOptions(f.Options, l.df.OptionLines(ch))
 	case "DROP":
 		for _, ix := range t.Indexes {
 			for _, c := range ix.Fields {
@@ -344,6 +357,7 @@ func (l *dfLoad) changeIndex(ch *openedge.DFChange, head string) error {
 				o.Primary = o == ix
 			}
 		}
+		ix.Options = store.MergeOptions(ix.Options, l.df.OptionLines(ch))
 		if ch.Inactive && ix.Active {
 			ix.Active = false
 			l.freed = append(l.freed, freedObject{ix.Area, store.KindIndex, ix.Number})
@@ -380,6 +394,7 @@ func (l *dfLoad) changeSequence(ch *openedge.DFChange, head string) error {
 			}
 		}
 	case "UPDATE":
+		s.Options = store.MergeOptions(s.Options, l.df.OptionLines(ch))
 		var err error
 		for kw, v := range ch.Options {
 			switch kw {

@@ -140,9 +140,18 @@ func schemaDF(c *store.Control) *openedge.DF {
 	var seqs []*openedge.DFSequence
 	for _, s := range c.Sequences {
 		seqs = append(seqs, &openedge.DFSequence{Name: s.Name, Initial: s.Initial, Increment: s.Increment, Min: s.Min,
-			Max: s.Max, Cycle: s.Cycle})
+			Max: s.Max, Cycle: s.Cycle, Options: s.Options})
 	}
-	return openedge.NewDF(dts, seqs, c.Codepage)
+	return openedge.NewDF(dts, seqs, dumpCodepage(c))
+}
+
+// dumpCodepage is the cpstream dump_df.p writes: that of the bytes it
+// writes, which are those of the .df the definitions were loaded from.
+func dumpCodepage(c *store.Control) string {
+	if c.DFCodepage != "" {
+		return c.DFCodepage
+	}
+	return c.Codepage
 }
 
 func dumpDFProcedure(p *proc, s *session, param string) int {
@@ -162,7 +171,7 @@ func dumpDFProcedure(p *proc, s *session, param string) int {
 			}
 			keep = append(keep, t.ToDF(s.db.Ctl.AreaName))
 		}
-		df = openedge.NewDF(keep, nil, s.db.Ctl.Codepage)
+		df = openedge.NewDF(keep, nil, dumpCodepage(s.db.Ctl))
 	}
 	var buf bytes.Buffer
 	if _, err := df.WriteTo(&buf); err != nil {

@@ -35,6 +35,12 @@ func (e *encoder) time(t time.Time) {
 	}
 	e.int(t.UnixNano())
 }
+func (e *encoder) strs(ss []string) {
+	e.uint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
 func (e *encoder) optInt(p *int64) {
 	e.bool(p != nil)
 	if p != nil {
@@ -121,6 +127,22 @@ func (d *decoder) time() time.Time {
 	return time.Unix(0, ns).UTC()
 }
 
+// strs reads a list of strings; a DB.db of version 1 has none.
+func (d *decoder) strs(version int) []string {
+	if version < 2 {
+		return nil
+	}
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = d.str()
+	}
+	return ss
+}
+
 func (d *decoder) optInt() *int64 {
 	if !d.bool() {
 		return nil
@@ -142,6 +164,7 @@ func encodeControl(c *Control) []byte {
 	e.int(int64(c.BIClusterKB))
 	e.int(int64(c.NextTable))
 	e.int(int64(c.NextIndex))
+	e.str(c.DFCodepage)
 	e.uint(uint64(len(c.Areas)))
 	for _, a := range c.Areas {
 		e.int(int64(a.Number))
@@ -163,6 +186,7 @@ func encodeControl(c *Control) []byte {
 		e.str(t.Name)
 		e.int(int64(t.Area))
 		e.uint(uint64(t.CRC))
+		e.strs(t.Options)
 		e.uint(uint64(len(t.Fields)))
 		for _, f := range t.Fields {
 			e.str(f.Name)
@@ -170,6 +194,7 @@ func encodeControl(c *Control) []byte {
 			e.int(int64(f.Extent))
 			e.int(int64(f.Order))
 			e.int(int64(f.LobArea))
+			e.strs(f.Options)
 		}
 		e.uint(uint64(len(t.Indexes)))
 		for _, ix := range t.Indexes {
@@ -180,6 +205,7 @@ func encodeControl(c *Control) []byte {
 			e.bool(ix.Primary)
 			e.bool(ix.Word)
 			e.bool(ix.Active)
+			e.strs(ix.Options)
 			e.uint(uint64(len(ix.Fields)))
 			for _, c := range ix.Fields {
 				e.str(c.Name)
@@ -197,6 +223,7 @@ func encodeControl(c *Control) []byte {
 		e.optInt(s.Max)
 		e.bool(s.Cycle)
 		e.int(s.Current)
+		e.strs(s.Options)
 	}
 	// The security section comes last: a DB.db written before it was kept
 	// ends here and reads as a database without users.
@@ -247,9 +274,11 @@ func decodeControlBase(b []byte) (c *Control, n int, complete bool, err error) {
 	for i := range c.Tables {
 		t := &tables[i]
 		*t = Table{Number: d.num(), Owner: d.str(), Name: d.str(), Area: d.num(), CRC: uint32(d.uint())}
+		t.Options = d.strs(c.Format)
 		t.Fields = make([]Field, d.count())
 		for j := range t.Fields {
 			t.Fields[j] = Field{Name: d.str(), Type: d.str(), Extent: d.num(), Order: d.num(), LobArea: d.num()}
+			t.Fields[j].Options = d.strs(c.Format)
 		}
 		t.Indexes = make([]*Index, d.count())
 		indexes := make([]Index, len(t.Indexes))
@@ -257,6 +286,7 @@ func decodeControlBase(b []byte) (c *Control, n int, complete bool, err error) {
 			ix := &indexes[j]
 			*ix = Index{Number: d.num(), Name: d.str(), Area: d.num(), Unique: d.bool(), Primary: d.bool(), Word: d.bool(),
 				Active: d.bool()}
+			ix.Options = d.strs(c.Format)
 			ix.Fields = make([]IndexField, d.count())
 			for k := range ix.Fields {
 				ix.Fields[k] = IndexField{Name: d.str(), Pos: d.num()}
@@ -271,6 +301,7 @@ func decodeControlBase(b []byte) (c *Control, n int, complete bool, err error) {
 	for i := range c.Sequences {
 		c.Sequences[i] = &Sequence{Name: d.str(), Initial: d.int(), Increment: d.int(), Min: d.optInt(), Max: d.optInt(),
 			Cycle: d.bool(), Current: d.int()}
+		c.Sequences[i].Options = d.strs(c.Format)
 	}
 	if d.err == nil && len(d.b) != 0 {
 		sec := &c.Security
@@ -341,6 +372,9 @@ func decodeHead(d *decoder, c *Control) {
 	c.BIClusterKB = d.num()
 	c.NextTable = d.num()
 	c.NextIndex = d.num()
+	if c.Format >= 2 {
+		c.DFCodepage = d.str()
+	}
 	c.Areas = make([]*Area, d.count())
 	for i := range c.Areas {
 		a := &Area{Number: d.num(), Name: d.str(), Type: byte(d.uint()), RPB: d.num(), BPC: d.num()}

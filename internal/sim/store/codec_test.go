@@ -16,27 +16,40 @@ import (
 // tables, about 20 fields and 4 indexes each.
 func sampleControl(tables int) *Control {
 	lo, hi := int64(1), int64(99)
-	c := &Control{Format: ControlVersion, BlockSize: 8192, Codepage: "ISO8859-1",
+	c := &Control{Format: ControlVersion, BlockSize: 8192, Codepage: "ISO8859-1", DFCodepage: "ibm850",
 		Created: time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC), BIBlockKB: 8, BIClusterKB: 512, NextTable: tables + 1,
 		Areas: []*Area{{Number: 3, Name: "Primary Recovery Area", Type: 'b', Extents: []Extent{{Path: "/db/x.b1"}}},
 			{Number: 7, Name: "Data", Type: 'd', RPB: 64, BPC: 8, Extents: []Extent{{Path: "/db/x_7.d1", Fixed: true, SizeKB: 1024}, {Path: "/db/x_7.d2"}}}},
-		Sequences: []*Sequence{{Name: "s1", Initial: 1, Increment: 5, Min: &lo, Max: &hi, Cycle: true, Current: 42},
+		Sequences: []*Sequence{{Name: "s1", Initial: 1, Increment: 5, Min: &lo, Max: &hi, Cycle: true, Current: 42,
+			Options: []string{"  INITIAL 1", "  INCREMENT 5"}},
 			{Name: "s2", Increment: 1}},
 		Security: openedge.Security{Users: []openedge.User{{ID: "ana", Password: "h", Name: "Ana"}},
 			Grants: []openedge.Grant{{Grantee: "ana", Object: "PUB.table_1", Privileges: "SELECT"}},
 			Views:  []openedge.View{{Owner: "PUB", Name: "v", Text: "SELECT 1"}}}}
 	for i := range tables {
-		t := &Table{Number: i + 1, Owner: "PUB", Name: fmt.Sprintf("table_%d", i), Area: 7, CRC: uint32(i * 7919)}
+		t := &Table{Number: i + 1, Owner: "PUB", Name: fmt.Sprintf("table_%d", i), Area: 7, CRC: uint32(i * 7919),
+			Options: []string{`  AREA "Data"`, "  LABEL \"Per\xa1odo\"", "  VALEXP \"a > 0\nAND b\""}}
 		for j := range 20 {
-			t.Fields = append(t.Fields, Field{Name: fmt.Sprintf("field_%d", j), Type: "character", Order: (j + 1) * 10, Extent: j % 3})
+			t.Fields = append(t.Fields, Field{Name: fmt.Sprintf("field_%d", j), Type: "character", Order: (j + 1) * 10, Extent: j % 3,
+				Options: everyOther(j, `  FORMAT "x(8)"`)})
 		}
 		for j := range 4 {
 			t.Indexes = append(t.Indexes, &Index{Number: i*4 + j + 8, Name: fmt.Sprintf("ix_%d", j), Area: 7, Unique: j == 0,
-				Primary: j == 0, Word: j == 3, Active: j != 2, Fields: []IndexField{{Name: "field_1", Pos: 1, Descending: j == 1, Abbreviated: j == 2}}})
+				Primary: j == 0, Word: j == 3, Active: j != 2, Fields: []IndexField{{Name: "field_1", Pos: 1, Descending: j == 1, Abbreviated: j == 2}},
+				Options: everyOther(j, `  DESCRIPTION "d"`)})
 		}
 		c.Tables = append(c.Tables, t)
 	}
 	return c
+}
+
+// everyOther gives odd objects an option line and even ones none (nil, as
+// the decoder reads none).
+func everyOther(j int, line string) []string {
+	if j%2 == 0 {
+		return nil
+	}
+	return []string{line}
 }
 
 func TestControlCodecRoundTrip(t *testing.T) {

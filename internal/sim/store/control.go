@@ -17,8 +17,10 @@ import (
 	"github.com/oedl/oedl/internal/openedge"
 )
 
-// ControlVersion is the version of the DB.db format.
-const ControlVersion = 1
+// ControlVersion is the version of the DB.db format. Version 2 keeps the
+// .df option lines of every table, field, index and sequence; a version 1
+// DB.db still reads, as a schema loaded without them.
+const ControlVersion = 2
 
 // controlMagic starts DB.db; the rest is the Control in the codec of
 // codec.go, which every utility call decodes: start-up time is what a plan
@@ -27,9 +29,13 @@ const controlMagic = "OESIM-DB 2\n"
 
 // Control is the content of DB.db.
 type Control struct {
-	Format        int         `json:"oesimControl"`
-	BlockSize     int         `json:"blockSize"`
-	Codepage      string      `json:"codepage"`
+	Format    int    `json:"oesimControl"`
+	BlockSize int    `json:"blockSize"`
+	Codepage  string `json:"codepage"`
+	// DFCodepage is the cpstream of the .df whose bytes the schema's option
+	// lines are (the last one loaded with a codepage): oesim keeps them
+	// unconverted, so dump_df.p names that codepage in its trailer.
+	DFCodepage    string      `json:"dfCodepage,omitempty"`
 	Void          bool        `json:"void"` // created by prostrct, no meta-schema yet (procopy fills it)
 	Created       time.Time   `json:"created"`
 	LastOpened    time.Time   `json:"lastOpened"`
@@ -297,7 +303,7 @@ func decodeControl(p Paths, b []byte) (*Control, controlFile, error) {
 		return nil, controlFile{}, msg.E("oesim.db.notcontrol", p.Control())
 	}
 	c, n, complete, err := decodeControlBase(b[len(controlMagic):])
-	if err != nil || c.Format != ControlVersion || (!complete && len(controlMagic)+n != len(b)) {
+	if err != nil || (c.Format != ControlVersion && c.Format != 1) || (!complete && len(controlMagic)+n != len(b)) {
 		return nil, controlFile{}, msg.E("oesim.db.damaged", p.Control())
 	}
 	base := int64(len(controlMagic) + n)

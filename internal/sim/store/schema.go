@@ -17,15 +17,22 @@ type Table struct {
 	CRC     uint32   `json:"crc"`  // schema CRC, compared by the binary load
 	Fields  []Field  `json:"fields"`
 	Indexes []*Index `json:"indexes"`
+	// Options are the option lines of the .df statement that defined it,
+	// as load_df.p read them (openedge.DF.OptionLines, with the UPDATE
+	// statements since merged in), for dump_df.p to write back; nil for an
+	// object made otherwise (oesim gen), written with the Data
+	// Dictionary's defaults.
+	Options []string `json:"options,omitempty"`
 }
 
 // Field is one field (_Field); records hold them in this order.
 type Field struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Extent  int    `json:"extent,omitempty"`
-	Order   int    `json:"order"`
-	LobArea int    `json:"lobArea,omitempty"`
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Extent  int      `json:"extent,omitempty"`
+	Order   int      `json:"order"`
+	LobArea int      `json:"lobArea,omitempty"`
+	Options []string `json:"options,omitempty"` // as Table.Options
 }
 
 // Index is one index (_Index). Active is false after a load without
@@ -39,6 +46,7 @@ type Index struct {
 	Word    bool         `json:"word,omitempty"`
 	Active  bool         `json:"active"`
 	Fields  []IndexField `json:"fields"`
+	Options []string     `json:"options,omitempty"` // as Table.Options
 }
 
 // IndexField is one component of an index; Pos is the field's position in
@@ -54,13 +62,14 @@ type IndexField struct {
 
 // Sequence is one sequence with its current value.
 type Sequence struct {
-	Name      string `json:"name"`
-	Initial   int64  `json:"initial"`
-	Increment int64  `json:"increment"`
-	Min       *int64 `json:"min,omitempty"`
-	Max       *int64 `json:"max,omitempty"`
-	Cycle     bool   `json:"cycle,omitempty"`
-	Current   int64  `json:"current"`
+	Name      string   `json:"name"`
+	Initial   int64    `json:"initial"`
+	Increment int64    `json:"increment"`
+	Min       *int64   `json:"min,omitempty"`
+	Max       *int64   `json:"max,omitempty"`
+	Cycle     bool     `json:"cycle,omitempty"`
+	Current   int64    `json:"current"`
+	Options   []string `json:"options,omitempty"` // as Table.Options
 }
 
 // QualifiedName is owner.name.
@@ -195,11 +204,22 @@ func (e *SchemaError) Error() string { return "table " + e.Table + ": " + e.Msg 
 // ToDF is the inverse of TableFromDF, for dump_df.p. areaName maps an area
 // number back to its name.
 func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
-	d := &openedge.DFTable{Name: t.Name, Area: areaName(t.Area)}
+	d := &openedge.DFTable{Name: t.Name, Area: areaName(t.Area), Options: t.Options}
+	// A multi-tenant table with NO-DEFAULT-AREA has no area in the .df,
+	// nor have its indexes and LOBs: its tenants' partitions have them.
+	noArea := hasOption(t.Options, "NO-DEFAULT-AREA")
+	if t.Options != nil && !noArea {
+		// A table moved by tablemove is written in its new area.
+		d.Options = withOption(t.Options, "AREA", d.Area)
+	}
 	for _, f := range t.Fields {
-		df := &openedge.DFField{Name: f.Name, Table: t.Name, Type: f.Type, Extent: f.Extent, Order: f.Order}
+		df := &openedge.DFField{Name: f.Name, Table: t.Name, Type: f.Type, Extent: f.Extent, Order: f.Order,
+			Options: f.Options}
 		if f.LobArea != 0 {
 			df.LobArea = areaName(f.LobArea)
+			if f.Options != nil && !noArea {
+				df.Options = withOption(f.Options, "LOB-AREA", df.LobArea)
+			}
 		}
 		d.Fields = append(d.Fields, df)
 	}
@@ -208,9 +228,12 @@ func (t *Table) ToDF(areaName func(int) string) *openedge.DFTable {
 		// not yet rebuilt (after a binary load), so that a .df dumped then
 		// loads into a database with the same index state.
 		di := &openedge.DFIndex{Name: ix.Name, Table: t.Name, Area: areaName(ix.Area), Unique: ix.Unique,
-			Primary: ix.Primary, Word: ix.Word, Inactive: !ix.Active}
+			Primary: ix.Primary, Word: ix.Word, Inactive: !ix.Active, Options: unmanagedIndexOptions(ix.Options)}
 		for _, c := range ix.Fields {
 			di.Fields = append(di.Fields, openedge.DFIndexField{Name: c.Name, Descending: c.Descending, Abbreviated: c.Abbreviated})
+		}
+		if noArea {
+			di.Area = ""
 		}
 		d.Indexes = append(d.Indexes, di)
 	}
