@@ -1,7 +1,11 @@
 package run
 
 import (
+	"time"
+
 	"fmt"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/report"
 	"testing"
 
 	"github.com/oedl/oedl/internal/estimate"
@@ -46,6 +50,68 @@ func BenchmarkCommandsEveryJob(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(len(jobs)), "jobs")
+		})
+	}
+}
+
+// scaleJournal is the journal of a finished run of scalePlan(n): every job
+// of the graph started and done in queue order, a second apart, a dump
+// with its file and count, a batch with a record per table it loaded.
+func scaleJournal(b *testing.B, n int) ([]journal.Record, *plan.Plan) {
+	p := scalePlan(n)
+	built, err := schedule.Build(p, schedule.BuildOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC)
+	recs := []journal.Record{{Job: journal.RunJob, State: journal.Started, Time: t0}}
+	add := func(r journal.Record) {
+		r.V, r.Seq, r.Time = journal.Version, int64(len(recs)+1), t0.Add(time.Duration(len(recs))*time.Second)
+		recs = append(recs, r)
+	}
+	for _, j := range built.Graph.Jobs() {
+		r := journal.Record{Job: j.ID, Kind: string(j.Kind), Table: j.Table, Area: j.Area}
+		r.State = journal.Started
+		add(r)
+		r.State = journal.Done
+		switch j.Kind {
+		case schedule.KindDump:
+			r.Files, r.Records = []journal.File{{Path: "/w/dump/" + j.Table + ".bd", Size: j.Bytes}}, j.Records
+		case schedule.KindLoadBatch:
+			for _, m := range j.Members {
+				add(journal.Record{Job: schedule.LoadID(m.Table, 0), Kind: string(schedule.KindLoad), State: journal.Done,
+					Table: m.Table, Area: j.Area, Batch: j.ID, Records: m.Records, Marker: 6254})
+			}
+		case schedule.KindLoad:
+			r.Records, r.Marker = j.Records, 6254
+		}
+		add(r)
+	}
+	add(journal.Record{Job: journal.RunJob, State: journal.Done})
+	return recs, p
+}
+
+// BenchmarkJournalAtScale is what `oedl status`, `oedl report` and a
+// resume's replay do with the journal of a run of n tables (20,000
+// tables: about 100,000 records).
+func BenchmarkJournalAtScale(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000} {
+		recs, p := scaleJournal(b, n)
+		b.Run(fmt.Sprintf("tables=%d/replay", n), func(b *testing.B) {
+			for b.Loop() {
+				journal.Replay(recs)
+			}
+			b.ReportMetric(float64(len(recs)), "records")
+		})
+		b.Run(fmt.Sprintf("tables=%d/status-events", n), func(b *testing.B) {
+			for b.Loop() {
+				(&Status{Records: recs, Plan: p}).Events()
+			}
+		})
+		b.Run(fmt.Sprintf("tables=%d/report-build", n), func(b *testing.B) {
+			for b.Loop() {
+				report.Build(recs, p, nil)
+			}
 		})
 	}
 }
