@@ -115,3 +115,28 @@ func BenchmarkJournalAtScale(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExecutorLookups is the executor's per-job questions to its
+// journal at scale: for every table, the files of its latest dump (each
+// move asks) and its plan line (each reload a repair queues asks), with
+// the journal of a finished run of n tables.
+func BenchmarkExecutorLookups(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000} {
+		recs, p := scaleJournal(b, n)
+		cfg := &Config{Plan: p}
+		built, err := schedule.Build(p, schedule.BuildOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				e := newExecutor(cfg, built, nil, recs)
+				for _, t := range p.Tables {
+					if len(e.dumpFiles(t.Table)) != 1 || e.placement(t.Table) == nil {
+						b.Fatal("lookup missed", t.Table)
+					}
+				}
+			}
+		})
+	}
+}
