@@ -1,6 +1,7 @@
 package report
 
 import (
+	"sort"
 	"time"
 
 	"github.com/oedl/oedl/internal/schedule"
@@ -41,6 +42,16 @@ func CriticalSpans(res *schedule.Result) map[string]bool {
 	later := func(a, b *schedule.Span) bool { // a ended after b (ties by ID, for determinism)
 		return b == nil || a.End.After(b.End) || (a.End.Equal(b.End) && a.Job.ID < b.Job.ID)
 	}
+	// The spans in "later" order (latest end first): the one a job waited
+	// for is the first eligible span from where the ends reach its start,
+	// found by a binary search instead of a scan of every span per step of
+	// the chain (which made the report quadratic in the jobs: 6 s for a
+	// 5,000-table run).
+	ordered := make([]*schedule.Span, 0, len(byID))
+	for _, o := range byID {
+		ordered = append(ordered, o)
+	}
+	sort.Slice(ordered, func(i, j int) bool { return later(ordered[i], ordered[j]) })
 	tol := waitTolerance(res)
 	for s := last; s != nil && !crit[s.Job.ID]; {
 		crit[s.Job.ID] = true
@@ -51,9 +62,14 @@ func CriticalSpans(res *schedule.Result) map[string]bool {
 			}
 		}
 		if next == nil || s.Start.Sub(next.End) > tol {
-			for _, o := range byID {
-				if !crit[o.Job.ID] && !o.End.After(s.Start.Add(tol)) && later(o, next) && sharesResource(s.Job, o.Job) {
-					next = o
+			limit := s.Start.Add(tol)
+			from := sort.Search(len(ordered), func(i int) bool { return !ordered[i].End.After(limit) })
+			for _, o := range ordered[from:] {
+				if !crit[o.Job.ID] && sharesResource(s.Job, o.Job) {
+					if later(o, next) {
+						next = o
+					}
+					break // every span after o ended before it
 				}
 			}
 		}

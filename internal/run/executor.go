@@ -34,6 +34,13 @@ type Executor struct {
 
 	mu   sync.Mutex
 	recs []journal.Record // everything in the journal, this run and earlier ones
+	// Indexes over recs, kept as records are appended (indexRecord), so
+	// that a job's lookups do not scan the whole journal: a run of 20,000
+	// tables journals about 100,000 records, and a scan per job made the
+	// moves, the loads of moved dumps and the repairs quadratic.
+	latestDone map[doneKey]int            // index in recs of the latest done record of (kind, table, section)
+	doneHere   map[string]bool            // jobs with a done record in this invocation
+	placements map[string]*plan.Placement // the plan's lines by table
 	// targetDamaged: a load of a no-integrity run failed in this attempt
 	// (noint.go); the target is rebuilt on the resume.
 	targetDamaged bool
@@ -108,6 +115,20 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		again:            map[string]string{},
 		badDumps:         map[string]bool{},
 		batchStarted:     map[string]bool{},
+		latestDone:       map[doneKey]int{},
+		doneHere:         map[string]bool{},
+		placements:       map[string]*plan.Placement{},
+	}
+	for i := range recs {
+		e.indexRecord(i)
+	}
+	if cfg.Plan != nil {
+		for i := range cfg.Plan.Tables {
+			t := &cfg.Plan.Tables[i]
+			if _, dup := e.placements[t.Table]; !dup { // the first line, as a scan finds it
+				e.placements[t.Table] = t
+			}
+		}
 	}
 	for _, j := range built.Jobs() {
 		if j.Kind == schedule.KindLoad {
@@ -184,6 +205,7 @@ func (e *Executor) record(r journal.Record) error {
 	}
 	// Append filled Seq and Time in its copy; ours only needs the order.
 	e.recs = append(e.recs, r)
+	e.indexRecord(len(e.recs) - 1)
 	if r.State == journal.Started {
 		e.starts[event.StableID(r.Job)]++
 	}
@@ -454,11 +476,36 @@ func (e *Executor) isExternallyServed(db string) bool {
 }
 
 // placement is the plan's line for table, or nil.
-func (e *Executor) placement(table string) *plan.Placement {
-	for i := range e.cfg.Plan.Tables {
-		if e.cfg.Plan.Tables[i].Table == table {
-			return &e.cfg.Plan.Tables[i]
-		}
+func (e *Executor) placement(table string) *plan.Placement { return e.placements[table] }
+
+// doneKey names a job's work for latestDone: its kind, table and section
+// (anySection: whatever the section).
+type doneKey struct {
+	kind, table string
+	section     int
+}
+
+const anySection = -1
+
+// indexRecord adds e.recs[i] to the indexes over recs. Callers hold e.mu
+// (or own e, in newExecutor).
+func (e *Executor) indexRecord(i int) {
+	r := &e.recs[i]
+	if r.State != journal.Done {
+		return
+	}
+	e.latestDone[doneKey{r.Kind, r.Table, r.Section}] = i
+	e.latestDone[doneKey{r.Kind, r.Table, anySection}] = i
+	if i >= e.firstRec {
+		e.doneHere[r.Job] = true
+	}
+}
+
+// latestDoneRecord is the latest done record of kind for table (and
+// section, or anySection), or nil. Callers hold e.mu.
+func (e *Executor) latestDoneRecord(kind schedule.Kind, table string, section int) *journal.Record {
+	if i, ok := e.latestDone[doneKey{string(kind), table, section}]; ok {
+		return &e.recs[i]
 	}
 	return nil
 }

@@ -87,12 +87,9 @@ func (e *Executor) dumpFiles(table string) map[string]journal.File {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := map[string]journal.File{}
-	for _, r := range e.recs {
-		if r.Kind == string(schedule.KindDump) && r.Table == table && r.State == journal.Done {
-			out = map[string]journal.File{}
-			for _, f := range r.Files {
-				out[f.Path] = f
-			}
+	if r := e.latestDoneRecord(schedule.KindDump, table, anySection); r != nil {
+		for _, f := range r.Files {
+			out[f.Path] = f
 		}
 	}
 	return out
@@ -168,12 +165,9 @@ func (e *Executor) movedFiles(j *schedule.Job) []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var files []string
-	for _, r := range e.recs {
-		if r.Kind == string(schedule.KindMove) && r.Table == j.Table && r.State == journal.Done && r.Section == j.Section {
-			files = files[:0]
-			for _, f := range r.Files {
-				files = append(files, f.Path)
-			}
+	if r := e.latestDoneRecord(schedule.KindMove, j.Table, j.Section); r != nil {
+		for _, f := range r.Files {
+			files = append(files, f.Path)
 		}
 	}
 	return files

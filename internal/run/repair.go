@@ -194,10 +194,7 @@ func (e *Executor) repairJob(ctx context.Context, j *schedule.Job, log *os.File)
 // invocation will queue its own sections. Callers hold e.mu.
 func (e *Executor) sectionOfLatestDump(rp *journal.Replayed, key journal.LoadKey) bool {
 	id := schedule.DumpID(key.Table)
-	done := e.skipped[id]
-	for _, r := range e.recs[e.firstRec:] {
-		done = done || (r.Job == id && r.State == journal.Done)
-	}
+	done := e.skipped[id] || e.doneHere[id]
 	js, ok := rp.Jobs[id]
 	if !done || !ok || js.Done == nil {
 		return false

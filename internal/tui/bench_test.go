@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -94,3 +95,29 @@ func BenchmarkRenderStatus(b *testing.B) {
 }
 
 var _ event.Sink = (*Program)(nil)
+
+// BenchmarkFrameManyDone is one frame late in a run of n tables, every
+// event so far folded (thousands of jobs done): what a frame costs as a
+// run of an ERP's 20,000 tables goes on (docs/benchmarks/scale.md).
+func BenchmarkFrameManyDone(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000} {
+		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) {
+			events := synthRun(b, n)
+			now := t0
+			q := newQueue()
+			m := newModel(testOptions(&now, nil), q)
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			cut := len(events) * 9 / 10 // late, with jobs still running
+			for _, ev := range events[:cut] {
+				q.push(ev)
+			}
+			now = events[cut-1].Time
+			m.Update(tickMsg{})
+			for b.Loop() {
+				now = now.Add(100 * time.Millisecond)
+				m.Update(tickMsg{})
+				_ = m.View()
+			}
+		})
+	}
+}

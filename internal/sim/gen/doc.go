@@ -17,7 +17,9 @@
 // scale, the four big tables with the seed's record counts at 14 GiB,
 // hundreds of tables of about a kilobyte whatever the scale, and the
 // seed's 18 table and 18 index areas. The sports profile is sports2000
-// grown to the requested size.
+// grown to the requested size. The wide profile (wide.go) is an ERP of the
+// table count real sites run, cut to 4,000 tiny tables: it measures oedl's
+// own work per table (docs/benchmarks/scale.md).
 //
 // Design decisions.
 //

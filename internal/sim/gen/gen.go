@@ -92,6 +92,7 @@ var profiles = []profile{
 	{"erp", buildERP},
 	{"seed003", buildSeed003},
 	{"sports", buildSports},
+	{"wide", buildWide},
 }
 
 // Profiles lists the profile names Generate accepts.

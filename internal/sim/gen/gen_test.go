@@ -122,7 +122,7 @@ func TestUnknownProfileAndBadScale(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown profile "crm"`)
 	_, err = Generate("erp", -1, 1)
 	assert.ErrorContains(t, err, "negative")
-	assert.Equal(t, []string{"erp", "seed003", "sports"}, Profiles())
+	assert.Equal(t, []string{"erp", "seed003", "sports", "wide"}, Profiles())
 }
 
 // scan iterates every row of db and returns the encoded bytes and records
