@@ -23,10 +23,10 @@ type growth struct{ data, index float64 }
 // part of an area's space beyond its fixed extents grows its variable
 // extent, and each table pays its share of that part (an area with no
 // fixed extent: all of its space; one whose fixed extents hold it all:
-// none); a table's LOBs grow its LOB area with its load. A plan without the index summary has no index bytes: the model's
-// sort record per key stands for them (more than a B-tree's prefix
-// compressed entries; most small tables' indexes take their one cluster
-// either way).
+// none); a table's LOBs grow its LOB area with its load. A plan without
+// the index summary has no index bytes: the model's sort record per key
+// stands for them (more than a B-tree's prefix compressed entries; most
+// small tables' indexes take their one cluster either way).
 func variableGrowth(p *plan.Plan, m *Model) map[string]growth {
 	bs := p.BlockSize
 	if bs <= 0 {
