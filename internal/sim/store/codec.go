@@ -151,9 +151,13 @@ func (d *decoder) optInt() *int64 {
 	return &v
 }
 
+// encodeControl writes c in the current layout, and so names the current
+// version whatever c.Format says: a Control read from an older DB.db (no
+// option lines) written back with its own version would be read without
+// the option counts this writes, every field after them shifted.
 func encodeControl(c *Control) []byte {
 	e := &encoder{b: make([]byte, 0, 64<<10)}
-	e.int(int64(c.Format))
+	e.int(int64(ControlVersion))
 	e.int(int64(c.BlockSize))
 	e.str(c.Codepage)
 	e.bool(c.Void)
