@@ -18,7 +18,9 @@ type Executor interface {
 	// cancelled (then usually with ctx's error).
 	Start(ctx context.Context, j *Job)
 	// Next blocks until something happens to a started job: it ended
-	// (Done), or it found new work (Add) while it goes on.
+	// (Done), or it found new work (Add) while it goes on. An empty
+	// Outcome is a wake-up (the run's tuner interval): the dispatcher
+	// applies its rules again, a raised limit may start jobs.
 	Next() Outcome
 	// Now is the executor's clock.
 	Now() time.Time
