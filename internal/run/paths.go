@@ -78,6 +78,9 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		return nil, precondition("the target %s belongs to the oedl running now in %s (its record %s says that run made it): --force never replaces a target under a live run; watch it with oedl status --work %s",
 			c.Target, rec.Work, manifest.RecordPath(c.Target), execx.ShellQuote(rec.Work))
 	}
+	if err := resumeOntoOthers(c, rec, resumed, r.resumeKeepsTarget); err != nil {
+		return nil, err
+	}
 	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget, ownWritten: r.rebuild}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
 		Replace: c.Force || resumed || r.prepared != nil}
@@ -253,4 +256,29 @@ func (r *runner) stampTarget() error {
 		return err
 	}
 	return tf.write(rec, path)
+}
+
+// resumeOntoOthers refuses a resume onto a target another oedl run made
+// since this one created its own (safety trial 5): its record names
+// another work directory. The DBA started the migration again elsewhere
+// (with --force, which replaced this run's target), and now resumes the
+// first run. A resume's proof replaces what the record proves oedl made
+// (the rebuild of a no-integrity target removes it), and a resume that
+// keeps the target truncates its dirty areas and loads into it: either
+// would destroy a database this run did not make, perhaps the verified
+// one the DBA went live with. Only --force may replace it, as a first
+// run's --force may (and only when that run is not live: proveTarget's
+// check); keeping it is never right, --force or not.
+func resumeOntoOthers(c *Config, rec *manifest.Record, resumed, keep bool) error {
+	if !resumed || rec == nil || filepath.Clean(rec.Work) == filepath.Clean(c.Work) || (c.Force && !keep) {
+		return nil
+	}
+	what := "its journal's jobs would run on that database (areas truncated, tables loaded)"
+	remedy := "start the migration in a new --work directory"
+	if !keep {
+		what = "the resume would remove it and create this run's target again"
+		remedy = "give --force to replace it, or start the migration in a new --work directory"
+	}
+	return precondition("the target %s is not this run's any more: its record %s says the oedl run in %s made it, after this run (%s) made its own; %s: %s",
+		c.Target, manifest.RecordPath(c.Target), rec.Work, c.Work, what, remedy)
 }

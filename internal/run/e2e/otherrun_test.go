@@ -1,0 +1,55 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Safety trial 5: a run fails and is left; the DBA starts the migration
+// again in a new work directory with --force (allowed: the first run's
+// record proves oedl made the target, and that run is not live), and the
+// second run ends verified. Later the first run's --resume is given (from
+// the shell's history): the target there is the second run's now. A
+// resume that rebuilds (a no-integrity load failed) would remove it and
+// create it again; one that keeps it would repair and load into it. Both
+// are refused (exit 3) naming the run that made it, and the second run's
+// target counts and holds what it did; with --force the rebuild may
+// replace it, as a first run's --force may.
+func TestResumeRefusesAnotherRunsTarget(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		args  []string
+		force bool // --force lets the resume replace the other run's target
+	}{
+		{"rebuild of a no-integrity target", []string{"--no-integrity", "--load-jobs", "1"}, true},
+		{"keep and repair", []string{"--load-jobs", "1"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, "sports")
+			r := e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs(c.args...)...)
+			require.Equal(t, 1, r.code, r.stderr)
+			second := filepath.Join(e.dir, "work2")
+			r = e.runWith(e.fx.planDir, e.target, second, "--force")
+			require.Equal(t, 0, r.code, r.stderr)
+			counts, before := e.counts(e.target), files(t, filepath.Dir(e.target))
+
+			r = e.oedl(nil, e.runArgs("--resume")...)
+			assert.Equal(t, 3, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "the oedl run in "+second+" made it")
+			e.untouched(e.target, counts, before)
+
+			r = e.oedl(nil, e.runArgs("--resume", "--force")...)
+			if !c.force {
+				assert.Equal(t, 3, r.code, r.stderr)
+				e.untouched(e.target, counts, before)
+				return
+			}
+			require.Equal(t, 0, r.code, r.stderr)
+			e.verified()
+			assert.Equal(t, counts, e.counts(e.target), "replaced by a verified copy")
+		})
+	}
+}
