@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // The files a run creates, proven before anything is written
@@ -88,9 +90,16 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 	case r.prepared != nil:
 		// A prepared target proven untouched: its files are the very ones
 		// the record stamped (provePrepared), identities and all.
+	case p.keep && rec == nil && r.recordWritten:
+		// The run wrote a record and it is gone: the database there now
+		// may be anything (the directory replaced, a restore, a copy),
+		// and keeping it would truncate its areas and load into it.
+		return nil, precondition("the target's record %s is gone, though this run wrote it when it created the target (its journal lists the files it created): the database at %s cannot be proven the one this run created, and the resume would truncate its areas and load into it; if it is, put the record back; if not, start the migration in a new --work directory",
+			manifest.RecordPath(c.Target), c.Target)
 	case p.keep && rec == nil:
-		// A run begun by an oedl that wrote no record: the journal proves
-		// it created the target; the files are its own unless the source's.
+		// A run begun by an oedl that wrote no record (nor listed the
+		// files it created in its journal): the journal proves it created
+		// the target; the files are its own unless the source's.
 		p.rules.Record = manifest.NewRecord(target, c.Work, entries)
 	case (p.keep || p.ownWritten) && rec != nil && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
 		// The run's own target, which its utilities have been writing.
@@ -281,4 +290,12 @@ func resumeOntoOthers(c *Config, rec *manifest.Record, resumed, keep bool) error
 	}
 	return precondition("the target %s is not this run's any more: its record %s says the oedl run in %s made it, after this run (%s) made its own; %s: %s",
 		c.Target, manifest.RecordPath(c.Target), rec.Work, c.Work, what, remedy)
+}
+
+// journalWroteRecord: the journal's create-target lists the files it
+// created, which the oedl that wrote the target's record does (the two
+// came together).
+func journalWroteRecord(rp *journal.Replayed) bool {
+	j := rp.Jobs[string(schedule.KindCreateTarget)]
+	return j != nil && j.Done != nil && len(j.Done.Created) > 0
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -52,4 +53,33 @@ func TestResumeRefusesAnotherRunsTarget(t *testing.T) {
 			assert.Equal(t, counts, e.counts(e.target), "replaced by a verified copy")
 		})
 	}
+}
+
+// Safety trial 5: a run fails and is left; the target's directory is
+// replaced by a link to another database of the same name and layout that
+// oedl did not make there (a copy, a restore: no record beside it). The
+// resume used to keep it, as if an oedl that wrote no record had made it,
+// truncate the failed load's area in it and load into it. The run wrote a
+// record when it created its target (its journal lists the files), so a
+// target without one is not proven its: refused (exit 3), untouched.
+func TestResumeRefusesATargetWithoutItsRecord(t *testing.T) {
+	e := newEnv(t, "sports")
+	other := filepath.Join(e.dir, "other", "sports")
+	r := e.runWith(e.fx.planDir, other, filepath.Join(e.dir, "work-other"))
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, os.Remove(other+".oedl.json")) // not oedl's here: a copy, a restore
+	require.NoError(t, os.Remove(other+".oedl.lock"))
+
+	r = e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs("--load-jobs", "1")...)
+	require.Equal(t, 1, r.code, r.stderr)
+	require.NoError(t, os.RemoveAll(filepath.Dir(e.target)))
+	require.NoError(t, os.Symlink(filepath.Dir(other), filepath.Dir(e.target)))
+	counts, before := e.counts(other), files(t, filepath.Dir(other))
+	journalled := len(e.journal())
+
+	r = e.oedl(nil, e.runArgs("--resume")...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "the target's record "+e.target+".oedl.json is gone")
+	assert.Len(t, e.journal(), journalled, "the refused resume ran no job (no area of the other database truncated)")
+	e.untouched(other, counts, before)
 }
