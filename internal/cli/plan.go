@@ -91,7 +91,7 @@ Nothing is written unless the whole plan is valid.`,
 	f.StringVar(&opts.DF, "df", "", "the source .df (needed for target.df and LOB areas)")
 	f.StringVar(&opts.Source, "source", "", "source database: run dbanalys and dump the .df from it")
 	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory for --source (default $DLC)")
-	f.StringVarP(&opts.Out, "out", "o", "", "plan directory to write (replaced if it holds an earlier plan)")
+	f.StringVarP(&opts.Out, "out", "o", "", "plan directory to write (replaced if it holds an earlier plan and nothing else)")
 	f.IntVar(&opts.BlockSize, "block-size", plan.DefaultBlockSize, "target database block size: 1024, 2048, 4096 or 8192")
 	f.StringVar(&opts.Large, "large", "1GB", "tables this large get their own area (BPC 512)")
 	f.StringVar(&opts.Medium, "medium", "100MB", "tables this large (and under --large) share medium areas (BPC 64)")
