@@ -31,9 +31,10 @@ type targetProof struct {
 	// replaced, every existing file was checked to be the record's.
 	keep bool
 	// ownWritten: a rebuild of the run's own target (noint.go), which its
-	// utilities wrote since the record stamped it (oesim, like OpenEdge,
-	// may rewrite a file whole): the record's names prove the files, as
-	// for keep, not the identities it stamped at creation.
+	// utilities wrote since the record stamped it (oesim rewrites the
+	// control area whole): as for keep, the record's name proves the
+	// control area, its stamped identity every extent
+	// (manifest.Record.WithoutControlIdentity).
 	ownWritten bool
 	replace    []manifest.Found // files create-target removes first
 }
@@ -102,8 +103,11 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		// the target; the files are its own unless the source's.
 		p.rules.Record = manifest.NewRecord(target, c.Work, entries)
 	case (p.keep || p.ownWritten) && rec != nil && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
-		// The run's own target, which its utilities have been writing.
-		p.rules.Record = rec.WithoutIdentities()
+		// The run's own target, which its utilities have been writing:
+		// the control area by name (oesim writes it anew), every extent
+		// by the identity stamped (a hard link or bind mount of another
+		// database's extent at its name is not the run's).
+		p.rules.Record = rec.WithoutControlIdentity()
 	}
 	found, err := manifest.Prove(view, entries, p.rules)
 	if err != nil {

@@ -3,10 +3,13 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/openedge"
 )
 
 // Safety trial 5: a run fails and is left; the DBA starts the migration
@@ -81,5 +84,43 @@ func TestResumeRefusesATargetWithoutItsRecord(t *testing.T) {
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "the target's record "+e.target+".oedl.json is gone")
 	assert.Len(t, e.journal(), journalled, "the refused resume ran no job (no area of the other database truncated)")
+	e.untouched(other, counts, before)
+}
+
+// Safety trial 5: a run fails and is left; an extent of the area its
+// failed load dirtied is replaced by a hard link to another database's
+// extent (one file, two names). The resume kept the target, proving its
+// files by name alone, and truncated and loaded the other database's
+// extent. The record's stamped identity proves every extent now: refused
+// (exit 3), the other database untouched.
+func TestResumeRefusesAnExtentThatIsAnotherFile(t *testing.T) {
+	e := newEnv(t, "sports")
+	other := filepath.Join(e.dir, "other", "sports")
+	r := e.runWith(e.fx.planDir, other, filepath.Join(e.dir, "work-other"))
+	require.Equal(t, 0, r.code, r.stderr)
+
+	r = e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs("--load-jobs", "1")...)
+	require.Equal(t, 1, r.code, r.stderr)
+	area := ""
+	for _, rec := range e.journal() {
+		if rec.Table == "PUB.OrderLine" && rec.Area != "" {
+			area = rec.Area
+		}
+	}
+	require.NotEmpty(t, area)
+	st, err := os.Open(filepath.Join(e.fx.planDir, "target.st"))
+	require.NoError(t, err)
+	s, err := openedge.ParseStructure(st, "target.st")
+	st.Close()
+	require.NoError(t, err)
+	name := filepath.Base(e.target) + "_" + strconv.Itoa(s.Area(area).Number) + ".d1"
+	ext := filepath.Join(filepath.Dir(e.target), name)
+	require.NoError(t, os.Remove(ext))
+	require.NoError(t, os.Link(filepath.Join(filepath.Dir(other), name), ext))
+	counts, before := e.counts(other), files(t, filepath.Dir(other))
+
+	r = e.oedl(nil, e.runArgs("--resume")...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, ext+" (extent 1 of area")
 	e.untouched(other, counts, before)
 }
