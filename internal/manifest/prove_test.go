@@ -182,7 +182,7 @@ func TestProveReplacesOnlyWhatTheRecordProves(t *testing.T) {
 		require.NoError(t, os.Remove(d7))
 		require.NoError(t, os.Link(filepath.Join(root, "other", "prod.b1"), d7))
 		r := rules
-		r.Record, r.Work = rec.WithoutControlIdentity(), "/work/a"
+		r.Record, r.Work = rec.ForOwnRun(), "/work/a"
 		cs := conflicts(t, func() error { _, err := Prove(OS{}, entries, r); return err }())
 		var in []string
 		for _, c := range cs {

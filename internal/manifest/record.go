@@ -85,18 +85,21 @@ func (r *Record) Stamp(view FS, protected ...*Files) error {
 	return nil
 }
 
-// WithoutControlIdentity is the record with no identity for the control
-// area (DB.db) alone: what a resume of the run that wrote it checks its
-// files against. A utility may write the control area anew (oesim does;
-// OpenEdge updates it in place), so a kill -9 between two stamps leaves
-// its recorded inode stale; no utility replaces an extent (prostrct
-// create makes it, everything else writes it in place), so an extent
-// whose identity differs is another file, however it got the name: a
-// hard link or a bind mount of another database's extent, a copy put
-// there (safety trial 5). Named without identity, such a file passed, and
-// the resume truncated and loaded into it.
-func (r *Record) WithoutControlIdentity() *Record {
-	return r.without(func(f RecordFile) bool { return strings.HasSuffix(f.Path, SuffixControl) })
+// ForOwnRun is the record as a resume of the run that wrote it checks
+// its files: every extent by the identity stamped, the control area and
+// the log by name alone. A utility may write the control area anew (oesim
+// does; OpenEdge updates it in place), so a kill -9 between two stamps
+// leaves its recorded inode stale, and a log may be rotated (moved aside,
+// a new one begun). No utility replaces an extent (prostrct create makes
+// it, everything else writes it in place), so an extent whose identity
+// differs is another file, however it got the name: a hard link or a bind
+// mount of another database's extent, a copy put there (safety trial 5).
+// Named without identity, such a file passed, and the resume truncated
+// and loaded into it.
+func (r *Record) ForOwnRun() *Record {
+	return r.without(func(f RecordFile) bool {
+		return strings.HasSuffix(f.Path, SuffixControl) || strings.HasSuffix(f.Path, SuffixLog)
+	})
 }
 
 func (r *Record) without(drop func(RecordFile) bool) *Record {

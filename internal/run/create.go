@@ -33,7 +33,7 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	if cur, err := manifest.ReadRecord(view, recPath); err == nil && cur != nil && filepath.Clean(cur.Work) == filepath.Clean(e.cfg.Work) {
 		rules.Record, rules.Replace = cur, true
 		if p.ownWritten {
-			rules.Record = cur.WithoutControlIdentity()
+			rules.Record = cur.ForOwnRun()
 		}
 	}
 	found, err := manifest.Prove(view, p.entries, rules)

@@ -33,8 +33,8 @@ type targetProof struct {
 	// ownWritten: a rebuild of the run's own target (noint.go), which its
 	// utilities wrote since the record stamped it (oesim rewrites the
 	// control area whole): as for keep, the record's name proves the
-	// control area, its stamped identity every extent
-	// (manifest.Record.WithoutControlIdentity).
+	// control area and the log, its stamped identity every extent
+	// (manifest.Record.ForOwnRun).
 	ownWritten bool
 	replace    []manifest.Found // files create-target removes first
 }
@@ -104,10 +104,11 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		p.rules.Record = manifest.NewRecord(target, c.Work, entries)
 	case (p.keep || p.ownWritten) && rec != nil && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
 		// The run's own target, which its utilities have been writing:
-		// the control area by name (oesim writes it anew), every extent
+		// the control area and the log by name (oesim writes the control
+		// area anew, a log may be rotated), every extent
 		// by the identity stamped (a hard link or bind mount of another
 		// database's extent at its name is not the run's).
-		p.rules.Record = rec.WithoutControlIdentity()
+		p.rules.Record = rec.ForOwnRun()
 	}
 	found, err := manifest.Prove(view, entries, p.rules)
 	if err != nil {
