@@ -53,6 +53,8 @@ func TestExitCodes(t *testing.T) {
 	notes := filepath.Join(foreignWork, "calibrate", "notes.txt")
 	require.NoError(t, os.MkdirAll(filepath.Dir(notes), 0o755))
 	require.NoError(t, os.WriteFile(notes, []byte("x\n"), 0o644))
+	foreignVerify := t.TempDir() // another tool's verdict where -o points (safety trial 5)
+	require.NoError(t, os.WriteFile(filepath.Join(foreignVerify, "verify.json"), []byte("x\n"), 0o644))
 	runArgs := func(w string) []string {
 		return []string{"run", "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"), "--plan", planDir, "--work", w}
 	}
@@ -103,6 +105,7 @@ func TestExitCodes(t *testing.T) {
 		{"status: a preparation, no run yet", []string{"status", "--work", prepared}, ExitUsage, "holds the preparation of a target (prepare.jsonl) and no run yet"},
 
 		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
+		{"verify: -o over someone's verify.json", append(verifyArgs, "-o", foreignVerify), ExitUsage, "verify.json exists and is not a file oedl wrote"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
 		{"verify: nothing to compare", []string{"verify", "--before", "testdata/verify/meta-only.tba", "--after", "testdata/verify/meta-only.tba"}, ExitUsage, "no application table"},
 
@@ -122,6 +125,9 @@ func TestExitCodes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(got), "no command replaced a file oedl did not write")
 	assert.FileExists(t, notes, "calibrate cleared no one's directory")
+	got, err = os.ReadFile(filepath.Join(foreignVerify, "verify.json"))
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", string(got), "verify -o replaced someone's verify.json")
 	assert.NoDirExists(t, filepath.Join(dir, "demo"), "a refused demo wrote nothing")
 	assert.NoDirExists(t, filepath.Join(dir, "p2"), "a refused plan wrote nothing")
 }
@@ -167,6 +173,11 @@ func TestOutputFilesReplaceOnlyOedls(t *testing.T) {
 		{"a calibration", oedlCalibration, "{\n  \"version\": 3,\n  \"origin\": \"calibrated\",\n  \"hardware\": {", true},
 		{"a .st", oedlCalibration, "b /db/prod.b1\nd \"Schema Area\":6,32;1 /db/prod.d1\n", false},
 		{"someone's JSON", oedlCalibration, "{\"name\": \"x\"}", false},
+		{"a verify.json", oedlVerify, "{\n  \"v\": 1,\n  \"ok\": true,\n  \"before\": {\n    \"file\": \"/w/source.tba\"", true},
+		{"someone's verify.json", oedlVerify, "{\"status\": \"passed\"}", false},
+		{"a counts list", oedlCounts, "PUB.Benefits 73\nPUB.BillTo 8\nPUB.Bi", true},
+		{"a text", oedlCounts, "notes about the migration\n", false},
+		{"a control area", oedlCounts, "\x00\x01\x02 binary", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

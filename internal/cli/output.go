@@ -94,6 +94,29 @@ func oedlCalibration(head []byte) bool {
 		bytes.Contains(head, []byte(`"version"`)) && bytes.Contains(head, []byte(`"hardware"`))
 }
 
+// oedlVerify tells a verify.json oedl wrote: a JSON object whose first
+// keys are its version and its verdict.
+func oedlVerify(head []byte) bool {
+	return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) &&
+		bytes.Contains(head, []byte(`"v"`)) && bytes.Contains(head, []byte(`"ok"`)) && bytes.Contains(head, []byte(`"before"`))
+}
+
+// oedlCounts tells a counts list verify wrote: lines of a table name and
+// a record count (the last line of the head may be cut).
+func oedlCounts(head []byte) bool {
+	lines := bytes.Split(head, []byte("\n"))
+	if len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	for _, l := range lines {
+		name, n, ok := bytes.Cut(l, []byte(" "))
+		if !ok || len(name) == 0 || len(n) == 0 || len(bytes.Trim(n, "0123456789")) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // checkAncestor checks the nearest existing directory on the way to dir.
 func checkAncestor(flag, dir string) error {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {

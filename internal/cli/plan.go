@@ -91,7 +91,7 @@ Nothing is written unless the whole plan is valid.`,
 	f.StringVar(&opts.DF, "df", "", "the source .df (needed for target.df and LOB areas)")
 	f.StringVar(&opts.Source, "source", "", "source database: run dbanalys and dump the .df from it")
 	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory for --source (default $DLC)")
-	f.StringVarP(&opts.Out, "out", "o", "", "plan directory to write (replaced if it holds an earlier plan)")
+	f.StringVarP(&opts.Out, "out", "o", "", "plan directory to write (replaced if it holds an earlier plan and nothing else)")
 	f.IntVar(&opts.BlockSize, "block-size", plan.DefaultBlockSize, "target database block size: 1024, 2048, 4096 or 8192")
 	f.StringVar(&opts.Large, "large", "1GB", "tables this large get their own area (BPC 512)")
 	f.StringVar(&opts.Medium, "medium", "100MB", "tables this large (and under --large) share medium areas (BPC 64)")
@@ -159,7 +159,7 @@ func planRun(ctx context.Context, opts *PlanOptions) error {
 	if err := plan.WriteDir(opts.Out, p, df, extra...); err != nil {
 		var invalid *plan.InvalidError
 		switch {
-		case errors.Is(err, plan.ErrNotPlanDir):
+		case errors.Is(err, plan.ErrNotPlanDir), errors.Is(err, plan.ErrNotOnlyPlan):
 			return UsageError("-o %v", err)
 		case errors.As(err, &invalid):
 			return UsageError("the plan is not written: %v", err)
@@ -375,13 +375,13 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	in.DFTables, in.DFName = df.Tables(), "source.df"
 	extra := []plan.File{
 		{Name: sourceAnalysisFile, Mode: 0o644, Data: []byte(report)},
-		{Name: "source.df", Mode: 0o644, Data: dfData},
+		{Name: plan.FileSourceDF, Mode: 0o644, Data: dfData},
 	}
 	return in, df, extra, nil
 }
 
 // sourceAnalysisFile is the source's dbanalys report in the plan directory.
-const sourceAnalysisFile = "source.dba"
+const sourceAnalysisFile = plan.FileSourceAnalysis
 
 // tail is the end of a utility's output, for an error message.
 func tail(out string) string {

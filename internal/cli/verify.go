@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -69,6 +70,15 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	if opts.Out != "" {
 		if err := checkOutputDir("-o", opts.Out); err != nil {
 			return err
+		}
+		// The three files are replaced whole: only ones oedl wrote (an
+		// earlier verify, a run's own), never someone's verify.json.
+		for name, ours := range map[string]func([]byte) bool{
+			verify.JSONFile: oedlVerify, verify.BeforeList: oedlCounts, verify.AfterList: oedlCounts,
+		} {
+			if err := checkOutputFile("-o", filepath.Join(opts.Out, name), ours); err != nil {
+				return err
+			}
 		}
 	}
 	before, err := readReport(opts.Before)

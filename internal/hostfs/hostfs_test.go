@@ -118,6 +118,24 @@ func conformance(t *testing.T, f FS, dir string, side func(script string)) {
 	assert.Empty(t, st)
 }
 
+// A target's file the proof allowed is removed as a file: one that became
+// a directory since is refused, its tree left whole (safety trial 5).
+func TestRemoteRemoveFileNeverATree(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	r := &Remote{Name: "here", R: execx.Local{}}
+	file, tree := filepath.Join(dir, "prod_7.d1"), filepath.Join(dir, "prod_8.d1")
+	require.NoError(t, os.WriteFile(file, []byte("made"), 0o644))
+	require.NoError(t, os.MkdirAll(tree, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(tree, "keep"), []byte("someone's"), 0o644))
+	r.Allow(file, tree)
+	require.NoError(t, r.RemoveFile(ctx, file))
+	assert.NoFileExists(t, file)
+	assert.Error(t, r.RemoveFile(ctx, tree))
+	assert.FileExists(t, filepath.Join(tree, "keep"))
+	assert.ErrorIs(t, r.RemoveFile(ctx, filepath.Join(dir, "other")), ErrNotOwned)
+}
+
 func TestLocalConformance(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "work")
 	l := &Local{}

@@ -192,6 +192,20 @@ func (r *Remote) RemoveAll(ctx context.Context, p string) error {
 	return err
 }
 
+// RemoveFile removes the single file p, never a directory: a target's
+// file the proof allowed is removed by it, and if the name became a
+// directory since the proof (a check and then a removal over SSH, with a
+// round trip between), `rm -rf` would take the whole tree. `rm -f`
+// without -r refuses a directory and removes a symbolic link, not what it
+// leads to (safety trial 5).
+func (r *Remote) RemoveFile(ctx context.Context, p string) error {
+	if err := r.check(r.Name, p); err != nil {
+		return err
+	}
+	_, _, err := r.call(ctx, "remove "+p, `rm -f -- "$1"`, p)
+	return err
+}
+
 func (r *Remote) Rename(ctx context.Context, from, to string) error {
 	if err := r.check(r.Name, from); err != nil {
 		return err

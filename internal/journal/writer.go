@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/oedl/oedl/internal/atomicfile"
 )
 
 // FileName is the journal's name inside the work directory.
@@ -44,6 +46,10 @@ func Open(path string) (*Writer, []Record, error) {
 	// link it would cut whatever the link leads to.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	if err := atomicfile.OneName(f); err != nil { // cut in place: never another file's bytes
+		f.Close()
 		return nil, nil, fmt.Errorf("journal: %w", err)
 	}
 	if !created {

@@ -164,12 +164,32 @@ func TestProveReplacesOnlyWhatTheRecordProves(t *testing.T) {
 	})
 	t.Run("named without identity: only the run that wrote the record", func(t *testing.T) {
 		r := rules
-		r.Record = rec.WithoutIdentities()
+		r.Record = rec.without(func(RecordFile) bool { return true })
 		_, err := Prove(OS{}, entries, r)
 		require.Error(t, err, "another run")
 		r.Work = "/work/a"
 		_, err = Prove(OS{}, entries, r)
 		require.NoError(t, err, "the same run")
+	})
+	t.Run("the run's own record: the control area by name, every extent by identity", func(t *testing.T) {
+		// Safety trial 5: another database's file given an extent's name
+		// (a hard link) is not the run's, though the record names the
+		// path; the control area written anew (oesim) still is.
+		db := filepath.Join(root, "tgt", "new.db") // already removed above: a new file either way
+		_ = os.Remove(db)
+		require.NoError(t, os.WriteFile(db, []byte("written anew"), 0o644))
+		d7 := filepath.Join(root, "data", "new_7.d1")
+		require.NoError(t, os.Remove(d7))
+		require.NoError(t, os.Link(filepath.Join(root, "other", "prod.b1"), d7))
+		r := rules
+		r.Record, r.Work = rec.ForOwnRun(), "/work/a"
+		cs := conflicts(t, func() error { _, err := Prove(OS{}, entries, r); return err }())
+		var in []string
+		for _, c := range cs {
+			in = append(in, filepath.Base(c.Resolved))
+		}
+		assert.Contains(t, in, "new_7.d1")
+		assert.NotContains(t, in, "new.db")
 	})
 }
 

@@ -85,14 +85,30 @@ func (r *Record) Stamp(view FS, protected ...*Files) error {
 	return nil
 }
 
-// WithoutIdentities is the record with no file's identity: what a resume
-// of the run that wrote it checks its files against (they are its own,
-// and a utility may have replaced one since it was stamped).
-func (r *Record) WithoutIdentities() *Record {
+// ForOwnRun is the record as a resume of the run that wrote it checks
+// its files: every extent by the identity stamped, the control area and
+// the log by name alone. A utility may write the control area anew (oesim
+// does; OpenEdge updates it in place), so a kill -9 between two stamps
+// leaves its recorded inode stale, and a log may be rotated (moved aside,
+// a new one begun). No utility replaces an extent (prostrct create makes
+// it, everything else writes it in place), so an extent whose identity
+// differs is another file, however it got the name: a hard link or a bind
+// mount of another database's extent, a copy put there (safety trial 5).
+// Named without identity, such a file passed, and the resume truncated
+// and loaded into it.
+func (r *Record) ForOwnRun() *Record {
+	return r.without(func(f RecordFile) bool {
+		return strings.HasSuffix(f.Path, SuffixControl) || strings.HasSuffix(f.Path, SuffixLog)
+	})
+}
+
+func (r *Record) without(drop func(RecordFile) bool) *Record {
 	c := *r
 	c.Files = make([]RecordFile, len(r.Files))
 	for i, f := range r.Files {
-		f.ID = nil
+		if drop(f) {
+			f.ID = nil
+		}
 		c.Files[i] = f
 	}
 	return &c

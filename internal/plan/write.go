@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/oedl/oedl/internal/openedge"
 )
@@ -22,7 +23,20 @@ const (
 	FilePlacement = "placement.md"
 	FilePF        = "target.pf"
 	FilePlan      = "plan.json"
+	// The source's report and .df that `oedl plan --source` keeps beside
+	// the plan (source.tba: the tabanalys report an earlier oedl kept).
+	FileSourceAnalysis = "source.dba"
+	FileSourceDF       = "source.df"
+	fileSourceTBA      = "source.tba"
 )
+
+// planFiles are the names a plan directory may hold: what Render and
+// `oedl plan` write there. A directory holding anything else is not only
+// a plan, and WriteDir never replaces it.
+var planFiles = map[string]bool{
+	FileStructure: true, FileDF: true, FileTablemove: true, FileAddAreas: true, FilePlacement: true,
+	FilePF: true, FilePlan: true, FileSourceAnalysis: true, FileSourceDF: true, fileSourceTBA: true,
+}
 
 // File is one rendered file of a plan directory.
 type File struct {
@@ -153,7 +167,11 @@ func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 	}
 	files = append(files, extra...)
 	dir = filepath.Clean(dir)
-	if err := checkReplaceable(dir); err != nil {
+	ours := map[string]bool{}
+	for _, f := range files {
+		ours[f.Name] = true
+	}
+	if err := checkReplaceable(dir, ours); err != nil {
 		return err
 	}
 	parent := filepath.Dir(dir)
@@ -189,8 +207,14 @@ func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 // that holds files but no plan.json: it is never replaced.
 var ErrNotPlanDir = errors.New("not empty and holds no " + FilePlan + ": refusing to replace it with a plan")
 
-// checkReplaceable refuses to replace a directory that is not a plan.
-func checkReplaceable(dir string) error {
+// checkReplaceable refuses to replace a directory that is not a plan: one
+// without plan.json, or one holding anything but a plan's files (regular
+// files named as planFiles, or as this write's own files). Replacing
+// removes the whole directory, and plan.json alone proves nothing: a run's
+// work directory holds one beside its journal and dumps (`oedl plan -o
+// WORK` given for --work), and a DBA may have copied a plan among other
+// files (safety trial 5).
+func checkReplaceable(dir string, ours map[string]bool) error {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -203,8 +227,24 @@ func checkReplaceable(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, FilePlan)); err != nil {
 		return fmt.Errorf("%s is %w", dir, ErrNotPlanDir)
 	}
+	var others []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !(planFiles[e.Name()] || ours[e.Name()]) {
+			others = append(others, e.Name())
+		}
+	}
+	if len(others) > 0 {
+		if len(others) > 5 {
+			others = append(others[:5], fmt.Sprintf("and %d more", len(others)-5))
+		}
+		return fmt.Errorf("%s %w: it holds %s, which no plan writes", dir, ErrNotOnlyPlan, strings.Join(others, ", "))
+	}
 	return nil
 }
+
+// ErrNotOnlyPlan is returned (wrapped) by WriteDir for an output directory
+// that holds a plan.json and other files: it is never replaced.
+var ErrNotOnlyPlan = errors.New("holds more than a plan: refusing to replace it")
 
 // swapDir renames tmp to dir, moving an existing dir aside first and
 // removing it once the new one is in place.

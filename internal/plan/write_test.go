@@ -98,6 +98,20 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 	assert.Contains(t, err.Error(), foreign)
 	assert.FileExists(t, filepath.Join(foreign, "precious"))
 
+	// Nor a directory holding a plan.json among other files: a run's
+	// work directory (its journal, dumps) given as -o, or a plan copied
+	// among the DBA's files (safety trial 5).
+	work := filepath.Join(parent, "work")
+	require.NoError(t, os.MkdirAll(filepath.Join(work, "dump"), 0o755))
+	for _, f := range []string{FilePlan, "journal.jsonl", filepath.Join("dump", "PUB.Customer.bd")} {
+		require.NoError(t, os.WriteFile(filepath.Join(work, f), []byte("x"), 0o644))
+	}
+	err = WriteDir(work, pl, df)
+	require.ErrorIs(t, err, ErrNotOnlyPlan)
+	assert.Contains(t, err.Error(), "dump, journal.jsonl")
+	assert.FileExists(t, filepath.Join(work, "journal.jsonl"))
+	assert.FileExists(t, filepath.Join(work, "dump", "PUB.Customer.bd"))
+
 	// An empty directory is fine.
 	empty := filepath.Join(parent, "empty")
 	require.NoError(t, os.MkdirAll(empty, 0o755))
@@ -110,7 +124,7 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	assert.ElementsMatch(t, []string{"home", "empty"}, names, "no temporary directories left")
+	assert.ElementsMatch(t, []string{"home", "work", "empty"}, names, "no temporary directories left")
 }
 
 // TestTablemoveQuoting runs tablemove.sh under sh with a fake proutil that

@@ -58,7 +58,9 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 		switch {
 		case err == nil && len(recs) > 0:
 			resumed = true
-			r.resumeKeepsTarget = journal.Replay(recs).IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+			rp := journal.Replay(recs)
+			r.resumeKeepsTarget = rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
+			r.recordWritten = journalWroteRecord(rp)
 		case err == nil || errors.Is(err, fs.ErrNotExist):
 			if _, statErr := os.Stat(c.Work); statErr == nil {
 				planJSON, err := json.MarshalIndent(c.Plan, "", "  ")

@@ -33,7 +33,7 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	if cur, err := manifest.ReadRecord(view, recPath); err == nil && cur != nil && filepath.Clean(cur.Work) == filepath.Clean(e.cfg.Work) {
 		rules.Record, rules.Replace = cur, true
 		if p.ownWritten {
-			rules.Record = cur.WithoutIdentities()
+			rules.Record = cur.ForOwnRun()
 		}
 	}
 	found, err := manifest.Prove(view, p.entries, rules)
@@ -108,8 +108,9 @@ func (c *Config) targetFiles(ctx context.Context) targetFS {
 	return targetFS{host: l.Target, view: hostfs.NewView(ctx, m.fs),
 		remove: func(p string) error {
 			// Allowed one by one: the file the proof found oedl's.
-			m.fs.(*hostfs.Remote).Allow(p)
-			return m.fs.RemoveAll(ctx, p)
+			r := m.fs.(*hostfs.Remote)
+			r.Allow(p)
+			return r.RemoveFile(ctx, p)
 		},
 		write: func(rec *manifest.Record, p string) error {
 			data, err := rec.Bytes()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/execx"
 )
 
@@ -54,6 +55,10 @@ func lockPath(path, stamp string, busy func() error) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, err
+	}
+	if err := atomicfile.OneName(f); err != nil {
+		f.Close()
+		return nil, precondition("%v", err)
 	}
 	key, err := fileKey(f)
 	if err != nil {

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // The files a run creates, proven before anything is written
@@ -29,9 +31,10 @@ type targetProof struct {
 	// replaced, every existing file was checked to be the record's.
 	keep bool
 	// ownWritten: a rebuild of the run's own target (noint.go), which its
-	// utilities wrote since the record stamped it (oesim, like OpenEdge,
-	// may rewrite a file whole): the record's names prove the files, as
-	// for keep, not the identities it stamped at creation.
+	// utilities wrote since the record stamped it (oesim rewrites the
+	// control area whole): as for keep, the record's name proves the
+	// control area and the log, its stamped identity every extent
+	// (manifest.Record.ForOwnRun).
 	ownWritten bool
 	replace    []manifest.Found // files create-target removes first
 }
@@ -78,6 +81,9 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		return nil, precondition("the target %s belongs to the oedl running now in %s (its record %s says that run made it): --force never replaces a target under a live run; watch it with oedl status --work %s",
 			c.Target, rec.Work, manifest.RecordPath(c.Target), execx.ShellQuote(rec.Work))
 	}
+	if err := resumeOntoOthers(c, rec, resumed, r.resumeKeepsTarget); err != nil {
+		return nil, err
+	}
 	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget, ownWritten: r.rebuild}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
 		Replace: c.Force || resumed || r.prepared != nil}
@@ -85,13 +91,24 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 	case r.prepared != nil:
 		// A prepared target proven untouched: its files are the very ones
 		// the record stamped (provePrepared), identities and all.
+	case p.keep && rec == nil && r.recordWritten:
+		// The run wrote a record and it is gone: the database there now
+		// may be anything (the directory replaced, a restore, a copy),
+		// and keeping it would truncate its areas and load into it.
+		return nil, precondition("the target's record %s is gone, though this run wrote it when it created the target (its journal lists the files it created): the database at %s cannot be proven the one this run created, and the resume would truncate its areas and load into it; if it is, put the record back; if not, start the migration in a new --work directory",
+			manifest.RecordPath(c.Target), c.Target)
 	case p.keep && rec == nil:
-		// A run begun by an oedl that wrote no record: the journal proves
-		// it created the target; the files are its own unless the source's.
+		// A run begun by an oedl that wrote no record (nor listed the
+		// files it created in its journal): the journal proves it created
+		// the target; the files are its own unless the source's.
 		p.rules.Record = manifest.NewRecord(target, c.Work, entries)
 	case (p.keep || p.ownWritten) && rec != nil && filepath.Clean(rec.Work) == filepath.Clean(c.Work):
-		// The run's own target, which its utilities have been writing.
-		p.rules.Record = rec.WithoutIdentities()
+		// The run's own target, which its utilities have been writing:
+		// the control area and the log by name (oesim writes the control
+		// area anew, a log may be rotated), every extent
+		// by the identity stamped (a hard link or bind mount of another
+		// database's extent at its name is not the run's).
+		p.rules.Record = rec.ForOwnRun()
 	}
 	found, err := manifest.Prove(view, entries, p.rules)
 	if err != nil {
@@ -253,4 +270,37 @@ func (r *runner) stampTarget() error {
 		return err
 	}
 	return tf.write(rec, path)
+}
+
+// resumeOntoOthers refuses a resume onto a target another oedl run made
+// since this one created its own (safety trial 5): its record names
+// another work directory. The DBA started the migration again elsewhere
+// (with --force, which replaced this run's target), and now resumes the
+// first run. A resume's proof replaces what the record proves oedl made
+// (the rebuild of a no-integrity target removes it), and a resume that
+// keeps the target truncates its dirty areas and loads into it: either
+// would destroy a database this run did not make, perhaps the verified
+// one the DBA went live with. Only --force may replace it, as a first
+// run's --force may (and only when that run is not live: proveTarget's
+// check); keeping it is never right, --force or not.
+func resumeOntoOthers(c *Config, rec *manifest.Record, resumed, keep bool) error {
+	if !resumed || rec == nil || filepath.Clean(rec.Work) == filepath.Clean(c.Work) || (c.Force && !keep) {
+		return nil
+	}
+	what := "its journal's jobs would run on that database (areas truncated, tables loaded)"
+	remedy := "start the migration in a new --work directory"
+	if !keep {
+		what = "the resume would remove it and create this run's target again"
+		remedy = "give --force to replace it, or start the migration in a new --work directory"
+	}
+	return precondition("the target %s is not this run's any more: its record %s says the oedl run in %s made it, after this run (%s) made its own; %s: %s",
+		c.Target, manifest.RecordPath(c.Target), rec.Work, c.Work, what, remedy)
+}
+
+// journalWroteRecord: the journal's create-target lists the files it
+// created, which the oedl that wrote the target's record does (the two
+// came together).
+func journalWroteRecord(rp *journal.Replayed) bool {
+	j := rp.Jobs[string(schedule.KindCreateTarget)]
+	return j != nil && j.Done != nil && len(j.Done.Created) > 0
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 )
@@ -151,5 +152,13 @@ func onlyShippedABL(dir string) bool {
 // for appending. O_NOFOLLOW: a link planted there would make oedl append
 // to whatever it leads to, a database's extent included.
 func OpenWorkLog(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := atomicfile.OneName(f); err != nil {
+		f.Close()
+		return nil, precondition("%v", err)
+	}
+	return f, nil
 }

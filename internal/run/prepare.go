@@ -110,6 +110,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		}
 	}
 	r.resumeKeepsTarget = st.createDone && exists(c.Target+manifest.SuffixControl)
+	r.recordWritten = journalWroteRecord(journal.Replay(recs))
 	if st.done != nil && r.resumeKeepsTarget {
 		r.prepared = &preparedTarget{at: st.done.Time, elapsed: st.done.Elapsed, files: st.done.Files}
 	}

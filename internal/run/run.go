@@ -55,6 +55,10 @@ type runner struct {
 	// resumeKeepsTarget: the journal proves the target was created, so a
 	// resume continues into it instead of refusing it as existing.
 	resumeKeepsTarget bool
+	// recordWritten: the journal's create-target lists the files it
+	// created, so the oedl that created the target wrote its record
+	// (DB.oedl.json) too: a target kept without one is not proven its.
+	recordWritten bool
 	// unfinished are the jobs a killed run started and never ended.
 	unfinished []string
 	// proof is the preflight's proof of the target's files, for
@@ -197,6 +201,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
 	defer r.releaseTarget()
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
+	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
 	}
