@@ -40,7 +40,10 @@ func TestForecastLiesInItsOwnRange(t *testing.T) {
 			return Left{Done: setupDone(), Running: map[string]Running{},
 				Slots: map[string]int{string(schedule.SlotDump): 8, string(schedule.SlotLoad): 4}}
 		}},
-		{"an overdue index rebuild", liveInput(300e6, 50e6), overdueIdxbuild},
+		{"an overdue index rebuild", liveInput(300e6, 50e6), func(est *Estimate) Left {
+			left, _ := inIdxbuild(est, 3)
+			return left
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, est := newLive(t, tc.in)
@@ -51,22 +54,6 @@ func TestForecastLiesInItsOwnRange(t *testing.T) {
 			assert.Equal(t, 16, f.Samples)
 		})
 	}
-}
-
-// overdueIdxbuild is a run in its index rebuild, three times as long as
-// the rebuild was predicted to take.
-func overdueIdxbuild(est *Estimate) Left {
-	left := Left{Done: map[string]bool{}, Running: map[string]Running{}}
-	for _, sp := range est.Result().Spans {
-		switch sp.Job.Kind {
-		case schedule.KindIdxbuild:
-			left.Running[sp.Job.ID] = Running{Elapsed: 3 * sp.End.Sub(sp.Start)}
-		case schedule.KindAnalyzeTarget, schedule.KindVerify, schedule.KindPost:
-		default:
-			left.Done[sp.Job.ID] = true
-		}
-	}
-	return left
 }
 
 func TestRangeAround(t *testing.T) {

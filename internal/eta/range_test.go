@@ -10,9 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/tui"
 )
@@ -27,8 +25,8 @@ import (
 func TestReplayedRunShowsTheETAInItsRange(t *testing.T) {
 	for _, stretch := range []float64{0.8, 1, 1.3} {
 		t.Run(fmt.Sprint(stretch), func(t *testing.T) {
-			live, res := replayLive(t)
-			events, end := runEvents(res, stretch)
+			live, est := liveOf(t, 60e6, 25e6, 8e6, 2e6, 1e6, 400e3)
+			events, end := runEvents(est.Result(), stretch)
 			var etas []event.Event
 			now := t0
 			tr := New(Config{Live: live, Samples: 8, Now: func() time.Time { return now },
@@ -64,23 +62,6 @@ func TestReplayedRunShowsTheETAInItsRange(t *testing.T) {
 			}
 		})
 	}
-}
-
-// replayLive is the live estimate of a six-table run and the run its
-// estimate simulated.
-func replayLive(t *testing.T) (*estimate.Live, *schedule.Result) {
-	t.Helper()
-	p := &plan.Plan{Version: plan.PlanVersion}
-	for i, size := range []int64{60e6, 25e6, 8e6, 2e6, 1e6, 400e3} {
-		p.Tables = append(p.Tables, plan.Placement{Table: fmt.Sprintf("PUB.t%d", i), Records: size / 100, Bytes: size, DataArea: "a"})
-	}
-	in := estimate.Input{Plan: p, Hardware: estimate.Hardware{Cores: 2, DiskMBps: 100, DiskIOPS: 2000},
-		Strategy: estimate.Strategy{DumpJobs: 2, LoadJobs: 2, LoadsPerArea: 1}}
-	est, err := estimate.Run(context.Background(), in)
-	require.NoError(t, err)
-	l, err := estimate.NewLive(in, est)
-	require.NoError(t, err)
-	return l, est.Result()
 }
 
 // runEvents are the events of res as a run whose every job took stretch
