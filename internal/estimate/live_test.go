@@ -186,30 +186,36 @@ func simulateLeft(t *testing.T, l *Live, left Left) *simulation {
 
 func TestForecastOfAnOverdueIdxbuild(t *testing.T) {
 	l, est := newLive(t, liveInput(300e6, 50e6))
-	left := Left{Done: map[string]bool{}, Running: map[string]Running{}}
-	var idx time.Duration
-	for _, sp := range est.Result().Spans {
-		switch sp.Job.Kind {
-		case schedule.KindIdxbuild:
-			idx = sp.End.Sub(sp.Start)
-		case schedule.KindAnalyzeTarget, schedule.KindVerify, schedule.KindPost:
-		default:
-			left.Done[sp.Job.ID] = true
-		}
-	}
+	left, idx := inIdxbuild(est, 0.5)
 	require.Positive(t, idx)
-	left.Running["idxbuild"] = Running{Elapsed: idx / 2}
 	f, err := l.Forecast(context.Background(), left, 0, 1)
 	require.NoError(t, err)
 	assert.Empty(t, f.Overdue)
 	assert.InDelta(t, idx.Seconds(), f.IdxbuildExpected.Seconds(), 0.01*idx.Seconds())
 	halfway := f.Remaining
 
-	left.Running["idxbuild"] = Running{Elapsed: 3 * idx}
+	left, _ = inIdxbuild(est, 3)
 	f, err = l.Forecast(context.Background(), left, 0, 1)
 	require.NoError(t, err)
 	assert.Equal(t, "idxbuild", f.Overdue)
 	assert.Less(t, f.Remaining, halfway, "a tenth of the time it ran, not its prediction again")
+}
+
+// inIdxbuild is a run in its index rebuild, which has run ran times the
+// idx the estimate predicted for it; the steps after it not started.
+func inIdxbuild(est *Estimate, ran float64) (left Left, idx time.Duration) {
+	left = Left{Done: map[string]bool{}, Running: map[string]Running{}}
+	for _, sp := range est.Result().Spans {
+		switch sp.Job.Kind {
+		case schedule.KindIdxbuild:
+			idx = sp.End.Sub(sp.Start)
+			left.Running[sp.Job.ID] = Running{Elapsed: time.Duration(ran * float64(idx))}
+		case schedule.KindAnalyzeTarget, schedule.KindVerify, schedule.KindPost:
+		default:
+			left.Done[sp.Job.ID] = true
+		}
+	}
+	return left, idx
 }
 
 func TestForecastSaysWhatHoldsTheFinish(t *testing.T) {

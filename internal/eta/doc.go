@@ -22,8 +22,8 @@
 //     forecasts, half for their ranges. The next forecast waits at least
 //     MinInterval (2 s) and 200 times the CPU the last took; the range
 //     (P50-P90: Samples more simulations with the factors and the jobs
-//     drawn from their spread) 200 times its own, its spread carried to
-//     the forecasts between. A 335-table plan (18 ms a forecast, 0.14 s
+//     drawn from their spread, centred on the forecast) 200 times its
+//     own, its P90 against the forecast carried to the forecasts between. A 335-table plan (18 ms a forecast, 0.14 s
 //     with its range: estimate.BenchmarkForecast) forecasts every 4 s and
 //     ranges every 27 s; a 10,000-table one (0.44 s, 3.7 s) every 1.5 and
 //     12 minutes. oedl's own CPU during a run has a target of 5% (docs/

@@ -59,11 +59,12 @@ type Tracker struct {
 	slots    map[string]int              // the tuner's limits so far, by slot (tune events)
 	finished []estimate.Finished
 	n        uint64 // forecasts made: the seed of the next one's range
-	// spread is the last range against its forecast (P50/remaining,
-	// P90/remaining), for the forecasts made between two ranges.
-	spread50, spread90 float64
-	samples            int
-	finishes           []finishAt // recent forecasts, for the trend
+	// spread90 is the last range's P90 against its forecast, for the
+	// forecasts made between two ranges (their P50 is the forecast: a
+	// range is centred on it, estimate.Live.Forecast).
+	spread90 float64
+	samples  int
+	finishes []finishAt // recent forecasts, for the trend
 	// begun is closed at the first job start: the queue has told every
 	// job it skipped (a resume) and queued by then.
 	begun     chan struct{}
@@ -254,10 +255,9 @@ func (t *Tracker) Forecast(ctx context.Context, full bool) (*event.ETA, error) {
 	e.Trend = t.trend(now, e.Finish)
 	switch {
 	case full && f.Remaining > 0:
-		t.spread50, t.spread90, t.samples = float64(f.P50)/float64(f.Remaining), float64(f.P90)/float64(f.Remaining), f.Samples
+		t.spread90, t.samples = float64(f.P90)/float64(f.Remaining), f.Samples
 	case !full && t.samples > 0:
-		e.P50 = time.Duration(t.spread50 * float64(f.Remaining)).Round(time.Millisecond)
-		e.P90 = time.Duration(t.spread90 * float64(f.Remaining)).Round(time.Millisecond)
+		e.P90 = max(f.Remaining, time.Duration(t.spread90*float64(f.Remaining)).Round(time.Millisecond))
 		e.Samples = t.samples
 	}
 	t.mu.Unlock()

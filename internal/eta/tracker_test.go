@@ -73,9 +73,16 @@ func TestSectionOf(t *testing.T) {
 }
 
 func testLive(t *testing.T) *estimate.Live {
+	l, _ := liveOf(t, 50e6, 5e6, 1e6)
+	return l
+}
+
+// liveOf is the live estimate of a run of tables of these sizes, and the
+// estimate it started from.
+func liveOf(t *testing.T, sizes ...int64) (*estimate.Live, *estimate.Estimate) {
 	t.Helper()
 	p := &plan.Plan{Version: plan.PlanVersion}
-	for i, size := range []int64{50e6, 5e6, 1e6} {
+	for i, size := range sizes {
 		p.Tables = append(p.Tables, plan.Placement{Table: fmt.Sprintf("PUB.t%d", i), Records: size / 100, Bytes: size, DataArea: "a"})
 	}
 	hw := estimate.Hardware{Cores: 2, DiskMBps: 100, DiskIOPS: 2000}
@@ -84,7 +91,7 @@ func testLive(t *testing.T) *estimate.Live {
 	require.NoError(t, err)
 	l, err := estimate.NewLive(in, est)
 	require.NoError(t, err)
-	return l
+	return l, est
 }
 
 // A forecast goes to the run's sinks and to the file status reads, the

@@ -48,9 +48,10 @@ func timeText(s *State) string {
 	return etaText(s.ETA())
 }
 
-// etaText is the ETA as shown in a header line: "ETA 3m10s (P50–P90
-// 2m55s–3m50s) at 01:14 → steady", or "ETA 3m10s (P90 3m50s) at 01:14"
-// when the median is the estimate itself.
+// etaText is the ETA as shown in a header line: "ETA 3m10s (P90 3m50s)
+// at 01:14 → steady" (the run's range is centred on its ETA: P50 is the
+// ETA, estimate.Live.Forecast), or "ETA 3m10s (P50–P90 2m55s–3m50s)" for
+// the events of an older oedl, whose median was the samples' own.
 func etaText(e ETA) string {
 	if !e.Known {
 		if e.Reason == "" {

@@ -134,6 +134,17 @@ func kinds(events []ev, kind string) []ev {
 // The --json stream of real runs keeps the documented contract: a
 // verified run, a failed one (a hung dump retried, a killed load repaired,
 // a load that always fails), a cancelled one and its resume.
+// assertETAsInTheirRange: every eta event's ETA is its range's P50, and
+// its P90 is no less (a manager reading "ETA 10s (P50–P90 12s–15s)" could
+// not tell which figure to promise).
+func assertETAsInTheirRange(t *testing.T, events []ev) {
+	t.Helper()
+	for i, e := range kinds(events, "eta") {
+		assert.Equal(t, e.ETA.Remaining, e.ETA.P50, "eta event %d", i+1)
+		assert.GreaterOrEqual(t, e.ETA.P90, e.ETA.Remaining, "eta event %d", i+1)
+	}
+}
+
 func TestEventsKeepTheSchema(t *testing.T) {
 	schema := eventSchema(t)
 
@@ -163,11 +174,8 @@ func TestEventsKeepTheSchema(t *testing.T) {
 		// first job started).
 		require.NotNil(t, events[0].Estimate, "run_started carries the estimate")
 		assert.Positive(t, events[0].Estimate.Window)
-		etas := kinds(events, "eta")
-		require.NotEmpty(t, etas)
-		for _, e := range etas {
-			assert.LessOrEqual(t, e.ETA.P50, e.ETA.P90)
-		}
+		require.NotEmpty(t, kinds(events, "eta"))
+		assertETAsInTheirRange(t, events)
 	})
 
 	// Started at one dump and one load, tuned: the run serves the source
@@ -183,6 +191,7 @@ func TestEventsKeepTheSchema(t *testing.T) {
 		for _, te := range kinds(events, "tune") {
 			assert.NotEmpty(t, te.Message)
 		}
+		assertETAsInTheirRange(t, events) // the forecasts after a tune queue through its limits
 	})
 
 	t.Run("batched", func(t *testing.T) {
