@@ -11,7 +11,8 @@ import (
 	"github.com/oedl/oedl/internal/schedule"
 )
 
-// Tabanalys reads every block: calibrate's two calls, of the source and
+// Tabanalys reads blocks (a Type I area whole, a Type II area's table
+// clusters), not table bytes: calibrate's two calls, of the source and
 // of the scratch database it loaded, read the source's table bytes in as
 // many blocks as the source holds them and the scratch's packed. The
 // target is loaded as the scratch was: tabanalys is priced on the

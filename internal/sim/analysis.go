@@ -34,7 +34,7 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 		defer s.close()
 		a, err := analyse(s.db, kind)
 		if err == nil {
-			err = chargeScan(p.env, s.db)
+			err = chargeScan(p.env, s.db, kind)
 		}
 		if err != nil {
 			return p.failErr(err)
@@ -58,27 +58,6 @@ func analysisQualifier(kind string) func(p *proc, db string, args []string) int 
 		}
 		return exitOK
 	}
-}
-
-// chargeScan charges what an analysis reads: every block in use in the
-// data areas, once, in order (KB P122741: one pass over every block).
-func chargeScan(env *environment, db *store.DB) error {
-	var blocks int64
-	for _, t := range db.Ctl.Tables {
-		st, err := db.TableStatsOf(t)
-		if err != nil {
-			return err
-		}
-		blocks += st.UsedBlocks
-		for _, ix := range t.Indexes {
-			is, err := db.IndexStatsOf(ix)
-			if err != nil {
-				return err
-			}
-			blocks += is.Blocks
-		}
-	}
-	return env.seqRead(blocks * int64(db.Ctl.BlockSize))
 }
 
 // fieldSep reads the value of -fieldsep: "sp", "tab" or one printable

@@ -80,7 +80,7 @@ func diskstats(t *testing.T, state string) [4]int64 {
 // it: a dump by its primary index (the order the records were stored in)
 // streams its blocks; by an index in another order it fetches most blocks
 // at random, many more requests for the same bytes; a tabanalys reads
-// every block once.
+// its blocks once (TestAnalysesReadWhatTheRealOnesRead counts which).
 func TestUtilitiesDrawRequestsByPattern(t *testing.T) {
 	env, db := smallDB(t)
 	ctl, err := store.Open(store.PathsFor(db))
