@@ -11,23 +11,35 @@ package atomicfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
-// Perm is the mode of the files written.
+// Perm is the mode of the files written, less the umask: the kernel applies
+// it when the file is created, as for any program, so a DBA whose umask is
+// 077 keeps oedl's files (the plan's schema, the report) to himself.
 const Perm = 0o644
 
 // WriteFile replaces path with data, durably.
 func WriteFile(path string, data []byte) error {
-	return write(path, bytes.NewReader(data), true)
+	return write(path, bytes.NewReader(data), Perm, true)
+}
+
+// WriteFileMode is WriteFile for a file of another mode than Perm (a
+// script: 0o755), less the umask too.
+func WriteFileMode(path string, data []byte, perm fs.FileMode) error {
+	return write(path, bytes.NewReader(data), perm, true)
 }
 
 // WriteFileNoSync replaces path with data, atomically but without fsync.
 func WriteFileNoSync(path string, data []byte) error {
-	return write(path, bytes.NewReader(data), false)
+	return write(path, bytes.NewReader(data), Perm, false)
 }
 
 // Write replaces path with what fn writes, durably. Nothing replaces path
@@ -35,13 +47,13 @@ func WriteFileNoSync(path string, data []byte) error {
 func Write(path string, fn func(io.Writer) error) error {
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(fn(pw)) }()
-	err := write(path, pr, true)
+	err := write(path, pr, Perm, true)
 	pr.CloseWithError(err) // unblocks fn if the write side failed first
 	return err
 }
 
-func write(path string, r io.Reader, sync bool) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+func write(path string, r io.Reader, perm fs.FileMode, sync bool) (err error) {
+	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".", ".tmp", perm)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -52,9 +64,6 @@ func write(path string, r io.Reader, sync bool) (err error) {
 		}
 	}()
 	if _, err = io.Copy(tmp, r); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Chmod(Perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if sync {
@@ -69,4 +78,17 @@ func write(path string, r io.Reader, sync bool) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// createTemp is os.CreateTemp with a mode: os.CreateTemp makes 0600, and
+// widening that with a chmod would override the umask.
+func createTemp(dir, prefix, suffix string, perm fs.FileMode) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return f, err
+	}
 }

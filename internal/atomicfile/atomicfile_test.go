@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,9 +33,6 @@ func TestWriters(t *testing.T) {
 			got, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.Equal(t, "new content", string(got))
-			info, err := os.Stat(path)
-			require.NoError(t, err)
-			assert.Equal(t, os.FileMode(Perm), info.Mode().Perm())
 			assertOnly(t, dir, "verify.json")
 		})
 	}
@@ -70,4 +68,39 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		got = append(got, e.Name())
 	}
 	assert.ElementsMatch(t, names, got, "no temporary file is left behind")
+}
+
+// TestWritersHonourTheUmask: a DBA whose umask is 077 keeps what oedl
+// writes (the plan's schema, the report, verify.json) private; oedl made
+// every file 0644 whatever the umask said (new-user trial 5).
+func TestWritersHonourTheUmask(t *testing.T) {
+	for _, tc := range []struct {
+		umask      int
+		perm, want os.FileMode
+	}{
+		{0o022, Perm, 0o644},
+		{0o077, Perm, 0o600},
+		{0o002, Perm, 0o644},
+		{0o027, 0o755, 0o750},
+		{0o077, 0o755, 0o700},
+	} {
+		t.Run(fmt.Sprintf("umask %03o perm %03o", tc.umask, tc.perm), func(t *testing.T) {
+			withUmask(t, tc.umask)
+			path := filepath.Join(t.TempDir(), "plan.json")
+			require.NoError(t, os.WriteFile(path, []byte("old"), 0o666))
+			require.NoError(t, WriteFileMode(path, []byte("new"), tc.perm))
+			info, err := os.Stat(path)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, info.Mode().Perm())
+		})
+	}
+}
+
+// withUmask sets the process's umask for the rest of a test. The umask is
+// the process's: the test must not be parallel (parallel tests run after
+// the sequential ones are done).
+func withUmask(t *testing.T, umask int) {
+	t.Helper()
+	old := syscall.Umask(umask)
+	t.Cleanup(func() { syscall.Umask(old) })
 }

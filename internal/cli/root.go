@@ -21,14 +21,15 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer // data (and --json) only
 	ErrOut io.Writer // messages, progress, the TUI
-	// IsTerminal reports whether ErrOut is an interactive terminal (the TUI
-	// is shown only then).
+	// IsTerminal reports whether ErrOut is an interactive terminal that can
+	// show the TUI (a dumb one cannot: liveScreenTerminal); the TUI is shown
+	// only then.
 	IsTerminal bool
 }
 
 // SystemStreams are the process's streams.
 func SystemStreams() *IOStreams {
-	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, IsTerminal: isTerminal(os.Stderr)}
+	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, IsTerminal: liveScreenTerminal(isTerminal(os.Stderr), os.Getenv("TERM"))}
 }
 
 // NewRootCmd builds the oedl command tree.

@@ -39,7 +39,13 @@ func TestVerifyCommand(t *testing.T) {
 		{"no application table: nothing to compare", []string{"verify", "--before", d + "meta-only.tba", "--after", d + "meta-only.tba"},
 			ExitUsage, "", "meta-only.tba: no application table"},
 		{"rows that do not add up to their area's summary", []string{"verify", "--before", d + "before.tba", "--after", d + "row-missing.tba"},
-			ExitUsage, "", `row-missing.tba: the Summary for AREA "Cust Data": 7 counts 19082 records, its table rows 15129`},
+			ExitUsage, "", `row-missing.tba:28: Subtotals: says 19082 records, the table rows since the heading on line 17 add up to 15129`},
+		// A 10.1B report (no Summary for AREA; the layout of
+		// testdata/tabanalys/wrapped_10.1B.tabanalys) with one row indented,
+		// as a report pasted from a mail or a wiki comes: verify said MATCH on
+		// 5 of its 6 tables (new-user trial 5).
+		{"a 10.x report with a row not read as one", []string{"verify", "--before", d + "row-indented-10.1B.tba", "--after", d + "row-indented-10.1B.tba"},
+			ExitUsage, "", `row-indented-10.1B.tba:32: Subtotals: says 148838 records, the table rows since the heading on line 23 add up to 145527`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -133,6 +133,11 @@ type Record struct {
 	// later process given the same PID. Absent from journals written
 	// before oedl recorded processes.
 	Proc *sysproc.ID `json:"proc,omitempty"`
+	// Broker is, on a serve job's done record, the broker it started (its
+	// PID from proserve's (5644), with its start time): a resume shuts a
+	// broker down only while that process still serves, never one the DBA
+	// started on the database after the kill.
+	Broker *sysproc.ID `json:"broker,omitempty"`
 }
 
 // Event converts the record to the event stream, so that `oedl status` and

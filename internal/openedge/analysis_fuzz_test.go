@@ -29,24 +29,24 @@ func FuzzParseAnalysis(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(small.Bytes())
-	f.Add([]byte(report("PUB.a\n 1 1.0B 1 1 1 1 1.0 1.0\n")))
+	f.Add([]byte(report("PUB.a\n 1 1.0B 1 1 1 1 1.0 1.0\n", 1)))
 	// Small inputs reach the corners faster than whole reports.
-	f.Add([]byte(report("RECORD BLOCK SUMMARY FOR TENANT t: 2\nPUB.a.p1 1 1.0B 1 1 1 1 1.0 1.0\n")))
-	f.Add([]byte(report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\" : 7 (14225)\nPUB.a\n" +
+	f.Add([]byte(report("RECORD BLOCK SUMMARY FOR TENANT t: 2\nPUB.a.p1 1 1.0B 1 1 1 1 1.0 1.0\n", 1)))
+	f.Add([]byte(report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\" : 7 (14225)\nPUB.a\n" +
 		"  ix:0(inactive) -12 1 2 3 4.0K 5.0 1.0\n  a-wrapped-index\n 13 1 1 1 1.0B 1.0 1.0\nTotals: 4 4.0K 5.0 0.0\n"))
 	f.Add([]byte("Options: ixanalys\nINDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"I\": 8\nPUB.t\n  i 1 1 1 1 1.0B 1.0 1.0\nTotals: 1 1.0B 1.0 0.0\n"))
 	f.Add([]byte("RECORD BLOCK SUMMARY (6129)\nRECORD BLOCK SUMMARY FOR AREA \"A\" : 7\nSummary for AREA \"A\" : 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\nTotals: 0 0.0B 0 0 0 0 0.0 1.0\n"))
-	f.Add([]byte(report("LOB SUMMARY FOR AREA x: 1\nSummary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n")))
+	f.Add([]byte(report("LOB SUMMARY FOR AREA x: 1\nSummary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n", 0)))
 	// The layouts of the real-world corpus (../../testdata), cut small: a
 	// LOB section with its own 5-number summary, rows without owner (and
 	// one wrapped), "X" :7 headings, tenant and group headings.
-	f.Add([]byte(report("LOB SUMMARY FOR AREA Lobs: 9\nLOB SUMMARY FOR SHARED TABLES:\nPUB.Country:4\n    CountryFlag:12  239 1.9M 1.2K 14.1K 8.2K\n" +
-		"Subtotals: 239 1.9M 1.2K 14.1K 8.2K\nSummary for AREA \"Lobs\": 9\nSubtotals: 239 1.9M 1.2K 14.1K 8.2K\n")))
+	f.Add([]byte(report("LOB SUMMARY FOR AREA Lobs: 9\nLOB SUMMARY FOR SHARED TABLES:\nPUB.Country:4\n    CountryFlag:12  239 1.9M 1.2K 14.1K 8.2K\n"+
+		"Subtotals: 239 1.9M 1.2K 14.1K 8.2K\nSummary for AREA \"Lobs\": 9\nSubtotals: 239 1.9M 1.2K 14.1K 8.2K\n", 0)))
 	// LOB rows not indented (KB 000029044's 11.7.5 sample), a wrapped LOB
 	// field name, a quoted LOB area.
-	f.Add([]byte(report("LOB SUMMARY FOR AREA Mislob: 17\nPUB.testdata:27\nblobdata:5 500 732.9M 1.4M 8.2M 4.8M\n" +
-		"LOB SUMMARY FOR AREA \"L\": 9\nPUB.d:4\n    a-long-field:12\n      3 1.5K 512B 512B 512B\n" +
-		"Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n")))
+	f.Add([]byte(report("LOB SUMMARY FOR AREA Mislob: 17\nPUB.testdata:27\nblobdata:5 500 732.9M 1.4M 8.2M 4.8M\n"+
+		"LOB SUMMARY FOR AREA \"L\": 9\nPUB.d:4\n    a-long-field:12\n      3 1.5K 512B 512B 512B\n"+
+		"Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n", 0)))
 	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Info Area\" : 7\nTable Records Size Min Max Mean Count Factor Factor\n" +
 		"Customer 83 12.1K 118 222 149 83 1.0 1.5\nInvoice 147 5613B 32 45 38 147 1.0 1.2\nVendor-Product-Cross-Reference\n 42 1931B 40 51 45 42 1.0 1.1\n" +
 		"Subtotals: 272 19.5K 32 222 73 272 1.0 1.3\nTotals: 272 19.5K 32 222 73 272 1.0 1.3\n"))
@@ -54,7 +54,7 @@ func FuzzParseAnalysis(f *testing.F) {
 		"Summary for AREA \"Dados\" :7\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\nTotals: 1 1.0B 1 1 1 1 1.0 1.0\n"))
 	// An online report's (2486) warning; the oe10 RM chain and an index
 	// summary in G without SHARED OBJECTS (10.2B dbanalys).
-	f.Add([]byte("[Warning] database in use - reported statistics are approximations. (2486)\n" + report("")))
+	f.Add([]byte("[Warning] database in use - reported statistics are approximations. (2486)\n" + report("", 0)))
 	f.Add([]byte("RM CHAIN ANALYSIS\n3 block(s) found in the RM chain of Table object 1\nRECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"L\" : 20\n" +
 		"PUB.logdata 48731204 6.1G 88 301 134 48731510 1.0 1.2\nSubtotals: 48731204 6.1G 88 301 134 48731510 1.0 1.2\nTotals: 48731204 6.1G 88 301 134 48731510 1.0 1.2\n" +
 		"INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"LI\" : 21\nPUB.logdata\n  log-idx 10 4 4 4041143 17.5G 56.9 1.9\nTotals: 4041143 17.5G 56.9 1.9\n"))

@@ -58,7 +58,9 @@ type analysisParser struct {
 	sawRecord, sawIndex    bool
 	recordTotals, ixTotals bool
 	area                   reportAreaKey
+	areaI                  int // index of area in a.Areas
 	haveArea               bool
+	rows                   rowCounts // the table rows' records, checked against Subtotals: and Totals:
 	tenancy                string
 	inLOB                  bool // in a LOB SUMMARY: its rows go to a.LOBs
 	lob                    lobState
@@ -193,9 +195,11 @@ func (p *analysisParser) sectionHeading(h string) (bool, error) {
 		return true, p.areaHeading(h, len("INDEX BLOCK SUMMARY FOR AREA "))
 	case h == "RECORD BLOCK SUMMARY FOR SHARED TABLES":
 		p.tenancy, p.inLOB = "", false
+		p.rows.heading(p.lineNo)
 		return true, nil
 	case strings.HasPrefix(h, "RECORD BLOCK SUMMARY FOR "):
 		p.tenancy, p.inLOB = h[len("RECORD BLOCK SUMMARY FOR "):], false
+		p.rows.heading(p.lineNo)
 		return true, nil
 	case strings.HasPrefix(h, "INDEX BLOCK SUMMARY FOR "): // shared objects, tenant or group
 		p.ixOwner, p.ixTable = "", ""
@@ -336,7 +340,8 @@ func (p *analysisParser) areaHeading(h string, at int) error {
 	p.area, p.haveArea = k, true
 	p.tenancy, p.inLOB = "", false
 	p.ixOwner, p.ixTable = "", ""
-	p.areaIndex(k)
+	p.areaI = p.areaIndex(k)
+	p.rows.heading(p.lineNo)
 	return nil
 }
 
@@ -380,10 +385,17 @@ func (p *analysisParser) summaryHeading(h string) error {
 func (p *analysisParser) closingLine(text string) (bool, error) {
 	switch {
 	case strings.HasPrefix(text, "Subtotals:"):
-		if p.summaryLine == 0 || p.part != partRecord {
-			return true, nil // a per-heading subtotal: recomputable, not kept
-		}
 		f := p.split(text[len("Subtotals:"):])
+		if p.summaryLine == 0 || p.part != partRecord {
+			// A per-heading subtotal: recomputable, not kept, but checked.
+			if p.part != partRecord || p.inLOB {
+				return true, nil
+			}
+			if len(f) != 8 {
+				return true, p.errorf("Subtotals: has %d numbers, want 8", len(f))
+			}
+			return true, p.checkSubtotal(f[0])
+		}
 		if p.summaryLOB && len(f) == 5 {
 			p.clearSummary() // the LOB totals: the area's records are summed from its rows
 			return true, nil
@@ -399,6 +411,9 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		if err != nil {
 			return true, err
 		}
+		if err := p.checkAreaSummary(p.summaryArea, records); err != nil {
+			return true, err
+		}
 		s := &p.a.Areas[p.summaryArea]
 		s.Records, s.Bytes = records, bytes
 		p.summarized[p.summaryArea] = true
@@ -411,6 +426,13 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		p.clearSummary()
 		switch p.part {
 		case partRecord:
+			f := p.split(text[len("Totals:"):])
+			if len(f) == 0 {
+				return true, p.errorf("Totals: has no numbers")
+			}
+			if err := p.checkTotals(f[0]); err != nil {
+				return true, err
+			}
 			p.recordTotals = true
 		case partIndex:
 			p.ixTotals = true

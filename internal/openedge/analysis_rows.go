@@ -168,6 +168,7 @@ func (p *analysisParser) tableRow(name string, f []string) error {
 		return n.err
 	}
 	p.tables.add(t)
+	p.rows.add(p.areaI, t.Records)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package openedge
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,13 +246,15 @@ func TestWriteAnalysisReportsWriteErrors(t *testing.T) {
 }
 
 // report wraps table rows in the minimum a parser accepts.
-func report(rows string) string {
+// report is a record summary with rows in area "Data" and a Totals: line
+// of records, what the rows add up to in a report that is not cut.
+func report(rows string, records int) string {
 	return "PROGRESS Database Analysis\n\nDatabase: /db/x\nBlocksize: 8192\n\n" +
 		"RECORD BLOCK SUMMARY\n\n" +
 		"RECORD BLOCK SUMMARY FOR AREA \"Data\": 7\n" +
 		"-------------------------------------------------------\n" + // line 9: rows start at 10
 		rows +
-		"Totals:                 9  9.0B 1 1 1 9 1.0 1.0\n"
+		fmt.Sprintf("Totals:                 %d  9.0B 1 1 1 9 1.0 1.0\n", records)
 }
 
 func TestParseAnalysisErrors(t *testing.T) {
@@ -261,17 +264,17 @@ func TestParseAnalysisErrors(t *testing.T) {
 	}{
 		{"empty input", "", "r.txt: no RECORD BLOCK SUMMARY"},
 		{"not a report", "hello\nworld\n", "r.txt: no RECORD BLOCK SUMMARY"},
-		{"malformed whole number", report("PUB.Customer  1117  147.1K  98  2x5  134  1117  1.0  1.0\n"),
+		{"malformed whole number", report("PUB.Customer  1117  147.1K  98  2x5  134  1117  1.0  1.0\n", 1117),
 			`r.txt:10: PUB.Customer Max "2x5" is not a whole number`},
-		{"malformed size", report("PUB.Customer  1117  147.1Q  98  225  134  1117  1.0  1.0\n"),
+		{"malformed size", report("PUB.Customer  1117  147.1Q  98  225  134  1117  1.0  1.0\n", 1117),
 			`r.txt:10: PUB.Customer Size: malformed size "147.1Q"`},
-		{"malformed factor", report("PUB.Customer  1117  147.1K  98  225  134  1117  1.0  NaN\n"),
+		{"malformed factor", report("PUB.Customer  1117  147.1K  98  225  134  1117  1.0  NaN\n", 1117),
 			`r.txt:10: PUB.Customer Scatter Factor "NaN" is not a decimal number`},
-		{"too few numbers", report("PUB.Customer  1117  147.1K  98  225\n"),
+		{"too few numbers", report("PUB.Customer  1117  147.1K  98  225\n", 1117),
 			"r.txt:10: table row PUB.Customer has 4 numbers, want 8"},
-		{"numbers without a name", report("             1117  147.1K  98  225  134  1117  1.0  1.0\n"),
+		{"numbers without a name", report("             1117  147.1K  98  225  134  1117  1.0  1.0\n", 0),
 			"r.txt:10: numbers line without a table name"},
-		{"wrapped name then text", report("PUB.a-long-name\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\n"),
+		{"wrapped name then text", report("PUB.a-long-name\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\n", 1),
 			`r.txt:11: "PUB.a-long-name" (line 10) is not followed by its numbers`},
 		{"table row outside an area", "RECORD BLOCK SUMMARY\n" + row + "Totals: 1 1.0B 1 1 1 1 1.0 1.0\n",
 			"r.txt:2: table row PUB.Customer outside an area"},
@@ -279,21 +282,33 @@ func TestParseAnalysisErrors(t *testing.T) {
 			`r.txt:3: "PUB.a-long-name" has no numbers line: the report is cut off`},
 		{"cut off before Totals", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"D\": 7\n" + row,
 			"r.txt:3: RECORD BLOCK SUMMARY ends without its Totals: line: the report is cut off"},
-		{"summary without subtotals", report("Summary for AREA \"Data\": 7\n"),
+		{"summary without subtotals", report("Summary for AREA \"Data\": 7\n", 0),
 			"r.txt:10: Summary for AREA has no Subtotals: line"},
 		{"malformed area heading", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA Data: x\n",
 			`r.txt:2: malformed area heading`},
 		{"bad block size", "Blocksize: big\nRECORD BLOCK SUMMARY\n", `r.txt:1: Blocksize "big" is not a number`},
-		{"index before its table", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
+		{"index before its table", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
 			"r.txt:13: index CustNum before its table line"},
-		{"partition line without its index", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum:1 2 4 9.9K 62.2 1.8\n",
+		{"partition line without its index", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum:1 2 4 9.9K 62.2 1.8\n",
 			"r.txt:14: partition line CustNum:1 is not under the row of index CustNum"},
-		{"index row with 5 numbers and no partition", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 2 4 9.9K 62.2 1.8\n",
+		{"index row with 5 numbers and no partition", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 2 4 9.9K 62.2 1.8\n",
 			"r.txt:14: index row CustNum has 5 numbers, want 7 (or 5 for a partition line)"},
-		{"index section cut off", report("") + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
+		{"index section cut off", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
 			"INDEX BLOCK SUMMARY ends without its Totals: line: the report is cut off"},
-		{"two record summaries", report("") + "RECORD BLOCK SUMMARY\n", "r.txt:11: a second RECORD BLOCK SUMMARY"},
+		{"two record summaries", report("", 0) + "RECORD BLOCK SUMMARY\n", "r.txt:11: a second RECORD BLOCK SUMMARY"},
 		{"line too long", "RECORD BLOCK SUMMARY\n" + strings.Repeat("x", 5<<20), "r.txt:2: bufio.Scanner: token too long"},
+		// A row oedl does not read as one (new-user trial 5): before the
+		// Subtotals:/Totals: check these parsed, one table short, and
+		// verify compared the same short list before and after.
+		{"a row indented (pasted from a mail or a wiki)", report("PUB.a  1 1.0B 1 1 1 1 1.0 1.0\n  PUB.b  5 5.0B 1 1 1 5 1.0 1.0\n", 6),
+			"r.txt:12: Totals: says 6 records, the table rows in the report add up to 1: a line of the report is a table row oedl did not read as one"},
+		{"an owner not starting with an ASCII letter", report("PUB.a  1 1.0B 1 1 1 1 1.0 1.0\n\u00c5sa.kunder  5 5.0B 1 1 1 5 1.0 1.0\n"+
+			"Subtotals:  6 6.0B 1 1 1 6 1.0 1.0\n", 6),
+			"r.txt:12: Subtotals: says 6 records, the table rows since the heading on line 8 add up to 1"},
+		{"an area summary short of a row", report("PUB.a  1 1.0B 1 1 1 1 1.0 1.0\n  PUB.b  5 5.0B 1 1 1 5 1.0 1.0\n"+
+			"Summary for AREA \"Data\": 7\nSubtotals:  6 6.0B 1 1 1 6 1.0 1.0\n", 6),
+			`r.txt:13: Subtotals: of area "Data": 7 says 6 records, the table rows of the area add up to 1`},
+		{"a Totals: line without numbers", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"D\": 7\nTotals:\n", "r.txt:3: Totals: has no numbers"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -321,7 +336,7 @@ func TestParseAnalysisTolerates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, err := ParseAnalysis(strings.NewReader(report(tt.rows)), "r.txt")
+			a, err := ParseAnalysis(strings.NewReader(report(tt.rows, tt.tables)), "r.txt")
 			if tt.tables < 0 { // a chain analysis ends the record summary: needs its own Totals
 				require.Error(t, err)
 				return
@@ -388,7 +403,7 @@ func TestParseAnalysisLOBs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := report(tt.rows + "Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n")
+			in := report(tt.rows+"Summary for AREA \"Data\": 7\nSubtotals: 0 0.0B 0 0 0 0 0.0 1.0\n", 0)
 			a, err := ParseAnalysis(strings.NewReader(in), "r.txt")
 			if tt.wantErr != "" {
 				require.Error(t, err)

@@ -27,6 +27,7 @@ const (
 	MsgNoServer          = 1423  // There is no server for database %s.
 	MsgIndexDeactivated  = 1515  // load build indexes: Index "%s" was deactivated.
 	MsgAIEnabled         = 1525  // You cannot perform this operation with after-imaging or 2phase enabled
+	MsgBrokerStarted     = 5644  // proserve: Started for %s using %s address %s, pid %d.
 	MsgShutdownExecuting = 1613  // [MEM] Shutdown is executing.
 	MsgShutdownComplete  = 1614  // [MEM] Shutdown complete.
 	MsgBIClusterSize     = 1620  // Before-image cluster size set to %d kb.

@@ -222,3 +222,23 @@ func wholeNumbers(s string) []int64 {
 	}
 	return out
 }
+
+// BrokerPID is the process ID of the broker proserve started: the last
+// whole number of its (5644) line ("Started for 20931 using TCP IPV4
+// address 0.0.0.0, pid 4123."), in any language. False when out has no
+// (5644) or it ends with no number.
+func BrokerPID(out string) (int, bool) {
+	m, ok := FindMessage(out, MsgBrokerStarted)
+	if !ok {
+		return 0, false
+	}
+	f := strings.Fields(m.Text)
+	for i := len(f) - 1; i >= 0; i-- {
+		w := strings.TrimRight(f[i], ".,")
+		if allDigits(w) {
+			pid, err := strconv.Atoi(w)
+			return pid, err == nil && pid > 0
+		}
+	}
+	return 0, false
+}

@@ -258,3 +258,25 @@ func FuzzScanMessages(f *testing.F) {
 		}
 	})
 }
+
+// TestBrokerPID: the broker's PID is the last number of proserve's (5644),
+// whatever the language; no (5644), no PID.
+func TestBrokerPID(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		pid       int
+		ok        bool
+	}{
+		{"english", "OpenEdge Release 12.8 as of Wed Jan 24 19:02:14 EST 2024\n21:07:41 BROKER  0: Multi-user session begin. (333)\n" +
+			"21:07:41 BROKER  0: Started for 20931 using TCP IPV4 address 0.0.0.0, pid 10405. (5644)\n", 10405, true},
+		{"portuguese", "21:07:41 BROKER  0: Iniciado para oesim usando o endereço TCP IPV4 0.0.0.0, pid 4123. (5644)\n", 4123, true},
+		{"no 5644", "21:07:41 BROKER  0: Multi-user session begin. (333)\n", 0, false},
+		{"no number", "BROKER  0: Started. (5644)\n", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pid, ok := BrokerPID(tc.out)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.pid, pid)
+		})
+	}
+}

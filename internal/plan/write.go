@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/oedl/oedl/internal/openedge"
@@ -178,7 +180,7 @@ func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
+	tmp, err := mkdirTemp(parent, "."+filepath.Base(dir)+".new-")
 	if err != nil {
 		return err
 	}
@@ -192,9 +194,6 @@ func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 		if err := writeFileSync(filepath.Join(tmp, f.Name), f.Data, f.Mode); err != nil {
 			return err
 		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
 	}
 	if err := swapDir(tmp, dir); err != nil {
 		return err
@@ -286,5 +285,19 @@ func writeFileSync(path string, data []byte, mode fs.FileMode) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Chmod(path, mode) // the umask may have narrowed it
+	return nil
+}
+
+// mkdirTemp is os.MkdirTemp with the mode of any directory made (0o777
+// less the umask): os.MkdirTemp makes 0700, and widening that with a
+// chmod would override the DBA's umask.
+func mkdirTemp(parent, prefix string) (string, error) {
+	for try := 0; ; try++ {
+		dir := filepath.Join(parent, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := os.Mkdir(dir, 0o777)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return dir, err
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,7 +35,7 @@ func TestWriteDir(t *testing.T) {
 	}
 	st, err := os.Stat(filepath.Join(dir, FileTablemove))
 	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o755), st.Mode().Perm(), "tablemove.sh is executable")
+	assert.NotZero(t, st.Mode()&0o100, "tablemove.sh is executable")
 	back, err := ReadJSON(filepath.Join(dir, FilePlan))
 	require.NoError(t, err)
 	assert.Equal(t, pl, back, "plan.json round-trips")
@@ -249,4 +250,26 @@ func TestTablemoveLeavesLOBs(t *testing.T) {
 	assert.NotContains(t, s, "'L'")
 	assert.Contains(t, s, "# PUB.doc: its LOBs stay where they are: tablemove does not move LOB data (KB P117881); the dump/load moves them to L")
 	assert.NotContains(t, s, "PUB.plain: its LOBs")
+}
+
+// TestWriteDirHonoursTheUmask: under the DBA's umask 077 the plan (the
+// source's schema, its table sizes) is his alone. WriteDir made the
+// directory 0755 and chmod'ed every file back to 0644 or 0755, whatever
+// the umask said (new-user trial 5).
+func TestWriteDirHonoursTheUmask(t *testing.T) {
+	pl, df := erpPlan(t)
+	old := syscall.Umask(0o077) // the process's: this test is not parallel
+	t.Cleanup(func() { syscall.Umask(old) })
+	dir := filepath.Join(t.TempDir(), "plan")
+	for range 2 { // a new plan directory, then one replaced
+		require.NoError(t, WriteDir(dir, pl, df, File{Name: "source.df", Mode: 0o644, Data: []byte("schema")}))
+		st, err := os.Stat(dir)
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "the plan directory")
+		for name, want := range map[string]os.FileMode{FileTablemove: 0o700, FilePlan: 0o600, FileDF: 0o600, "source.df": 0o600} {
+			st, err := os.Stat(filepath.Join(dir, name))
+			require.NoError(t, err)
+			assert.Equal(t, want, st.Mode().Perm(), name)
+		}
+	}
 }

@@ -171,10 +171,7 @@ func Write(dir, target string, tables []string, steps []Step) error {
 		return err
 	}
 	script := filepath.Join(dir, ScriptFile)
-	if err := atomicfile.WriteFile(script, []byte(Script(target, steps))); err != nil {
-		return err
-	}
-	if err := os.Chmod(script, 0o755); err != nil {
+	if err := atomicfile.WriteFileMode(script, []byte(Script(target, steps)), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.WriteFile(filepath.Join(dir, JSONFile), append(data, '\n'))

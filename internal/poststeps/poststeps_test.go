@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,4 +79,19 @@ func TestWriteRead(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, JSONFile), []byte("{"), 0o644))
 	_, err = Read(dir)
 	assert.ErrorContains(t, err, JSONFile)
+}
+
+// TestWriteHonoursTheUmask: under the DBA's umask 077 the script and the
+// steps are his alone; post-load.sh was chmod 0755 whatever the umask
+// said (new-user trial 5).
+func TestWriteHonoursTheUmask(t *testing.T) {
+	old := syscall.Umask(0o077) // the process's: this test is not parallel
+	t.Cleanup(func() { syscall.Umask(old) })
+	dir := t.TempDir()
+	require.NoError(t, Write(dir, "/db/t", []string{"PUB.a"}, Build("/opt/dlc", "/db/t", dir, []string{"PUB.a"}, Source{Known: true})))
+	for name, want := range map[string]os.FileMode{ScriptFile: 0o700, StatisticsFile: 0o600, JSONFile: 0o600} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.Equal(t, want, st.Mode().Perm(), name)
+	}
 }

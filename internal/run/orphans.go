@@ -74,6 +74,9 @@ func (r *runner) stopOrphans(ctx context.Context, rp *journal.Replayed) error {
 			r.servedByUs[which] = false
 			continue
 		}
+		if !r.killedRunServes(which) {
+			continue
+		}
 		if err := r.call(ctx, c.shutdownStep(which)); err != nil {
 			return precondition("the broker a killed run left on %s did not shut down (%v)%s: shut it down with proshut %s -by, then resume again",
 				db, err, holderText(out), execx.ShellQuote(db))

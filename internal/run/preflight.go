@@ -204,7 +204,7 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 		case holderFree:
 			return nil
 		case holderMulti:
-			if r.servedByUs[which] {
+			if r.killedRunServes(which) {
 				if err := r.call(ctx, c.shutdownStep(which)); err != nil {
 					return fmt.Errorf("shut down the broker a killed run left on %s: %w", db, err)
 				}

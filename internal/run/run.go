@@ -48,6 +48,7 @@ type runner struct {
 	cfg              *Config
 	log              *os.File // logs/run.log: calls made outside the graph
 	servedByUs       map[string]bool
+	brokers          map[string]sysproc.ID // the brokers the journal's serves started, by database (brokers.go)
 	externallyServed map[string]bool
 	// unlockTarget drops the target's lock (targetlock.go); nil until the
 	// preflight has taken it.
@@ -198,7 +199,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if err := c.prepareHosts(ctx); err != nil {
 		return nil, none, err
 	}
-	r := &runner{cfg: c, servedByUs: servedByUs(recs), externallyServed: map[string]bool{}}
+	r := &runner{cfg: c, servedByUs: servedByUs(recs), brokers: startedBrokers(recs), externallyServed: map[string]bool{}}
 	defer r.releaseTarget()
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too

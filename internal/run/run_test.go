@@ -17,6 +17,7 @@ import (
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/verify"
 )
 
@@ -377,6 +378,21 @@ func TestServedByUs(t *testing.T) {
 		rec("shutdown:source", journal.Started), rec("shutdown:source", journal.Done),
 	})
 	assert.Equal(t, map[string]bool{"source": false, "target": true}, got)
+}
+
+// TestStartedBrokers: a serve's done record names the broker it started;
+// a shutdown forgets it; a serve without one (an older journal, a kill
+// before the record) names none.
+func TestStartedBrokers(t *testing.T) {
+	src, tgt := sysproc.ID{PID: 101, Start: 7}, sysproc.ID{PID: 102, Start: 8}
+	got := startedBrokers([]journal.Record{
+		{Job: "serve:source", State: journal.Started},
+		{Job: "serve:source", State: journal.Done, Broker: &src},
+		{Job: "serve:target", State: journal.Done, Broker: &tgt},
+		{Job: "shutdown:target", State: journal.Done},
+		{Job: "serve:replica1", State: journal.Done},
+	})
+	assert.Equal(t, map[string]sysproc.ID{"source": src}, got)
 }
 
 // TestSpaceOnResumeCountsDumpsOnDisk: the dumps a resume finds proven on

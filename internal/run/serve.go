@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/sysproc"
 )
 
 // Exit codes of proutil -C holder (the only documented ones besides busy).
@@ -51,9 +53,33 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 		return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
 			Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
 	}
-	rec, err := e.runSteps(ctx, j, e.cfg.serveSteps(j.DB), log)
+	steps := e.cfg.serveSteps(j.DB)
+	res, err := e.runStep(ctx, j.ID, steps[0], e.cfg.timeout(j), log, nil)
+	if err != nil {
+		return journal.Record{}, err
+	}
+	rec, err := e.runSteps(ctx, j, steps[1:], log) // the broker's helpers
 	rec.Message = "broker started"
+	rec.Broker = startedBroker(steps[0], res.Output)
 	return rec, err
+}
+
+// startedBroker identifies the broker proserve started, by the PID its
+// (5644) gives and the process's start time; nil when that cannot be told
+// (no PID in the output, the broker already gone, another host).
+func startedBroker(proserve step, out string) *sysproc.ID {
+	if proserve.host != "" {
+		return nil
+	}
+	pid, ok := openedge.BrokerPID(out)
+	if !ok {
+		return nil
+	}
+	id, err := sysproc.Of(pid)
+	if err != nil {
+		return nil
+	}
+	return &id
 }
 
 // shutdownJob stops the broker this run started. A database nobody serves

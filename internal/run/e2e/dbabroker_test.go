@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+)
+
+// kill -9 of oedl while it dumps from the broker it started on the source;
+// the DBA shuts that broker down and serves the source again himself, for
+// his users, before he resumes. The resume must not take the DBA's broker
+// for the killed run's: it refuses the source in use (exit 3), as a first
+// run does, and the DBA's broker still serves it. It shut the DBA's broker
+// down (proshut -by: every user disconnected without notice) and dumped
+// the rest of a source the users had been writing (new-user trial 5).
+func TestResumeLeavesTheDBAsBrokerUp(t *testing.T) {
+	e := newEnv(t, "sports")
+	largest := largestTable(t, e)
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs("--dump-jobs", "2")...)
+	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=256KB")
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitJournal(t, e, exited, func(r journal.Record) bool { return r.Job == "serve:source" && r.State == journal.Done })
+	require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
+	<-exited
+	require.Equal(t, 16, e.holder(e.source), "the killed run's broker serves the source")
+
+	dlc := func(prog string, args ...string) {
+		c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
+		c.Env = append(os.Environ(), e.extra...)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s %v\n%s", prog, args, out)
+	}
+	dlc("proshut", e.source, "-by")
+	dlc("proserve", e.source) // the DBA's, for his users
+
+	r := e.oedl(nil, e.runArgs("--resume")...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "oedl did not start")
+	assert.NotContains(t, r.stderr, "shut down the broker the killed run left on "+e.source)
+	assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
+}
+
+// waitJournal polls the journal of a running oedl until a record matches.
+func waitJournal(t *testing.T, e *env, exited <-chan error, match func(journal.Record) bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		recs, _ := journal.Read(filepath.Join(e.work, journal.FileName))
+		for _, r := range recs {
+			if match(r) {
+				return
+			}
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("oedl ended (%v) before the journal had the record", err)
+		default:
+		}
+		require.True(t, time.Now().Before(deadline), "the journal never had the record")
+		time.Sleep(10 * time.Millisecond) // polling the journal of another process
+	}
+}
+
+// holder is proutil -C holder's exit code for db: 0 free, 14 single-user,
+// 16 served.
+func (e *env) holder(db string) int {
+	c := exec.Command(filepath.Join(e.fx.dlc, "bin", "proutil"), db, "-C", "holder")
+	c.Env = append(os.Environ(), e.extra...)
+	err := c.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	require.NoError(e.t, err)
+	return 0
+}
