@@ -3,6 +3,7 @@ package estimate
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
@@ -11,21 +12,24 @@ import (
 // The price of loading without crash protection (-i, oedl run's default:
 // docs/decisions.md "Loading without crash protection"), said before the
 // outage. A load that fails under -i leaves a target Progress cannot
-// repair (509)(510): the run creates the target again and loads every
-// table again from its dumps. What that costs is this estimate's own
-// figures: create-target's time (a prepared target's too: the rebuild
-// creates it inside the window, since a copy kept by oedl prepare would
-// cost more than creating it, docs/decisions.md) and the load phase.
+// repair (509)(510): the resume creates the target again and loads every
+// table again from the dumps already made. That is priced as its own
+// simulation of the same plan: the target created alone (as oedl prepare
+// creates it, and a prepared target is rebuilt so too: docs/decisions.md),
+// then every load with every dump done (a staged run's load phase: no load
+// waits for a dump). A load can fail late, so the loads already done are
+// lost besides: the figure is what the rebuild adds, not a bound.
 
 // IntegrityPrice is what -i gives and what a failed load then costs.
 type IntegrityPrice struct {
 	// CrashSafeWindow is the window with crash-safe loads; Faster what -i
-	// saves on it (negative: -i is slower here).
-	CrashSafeWindow Seconds `json:"crash_safe_window_s"`
-	Faster          Seconds `json:"faster_s"`
+	// saves on it (negative: -i is slower here). Zero when not priced (the
+	// run's own line).
+	CrashSafeWindow Seconds `json:"crash_safe_window_s,omitempty"`
+	Faster          Seconds `json:"faster_s,omitempty"`
 	// FailureCost is what a failed load adds to the window: the target
-	// created again (Recreate) and every table loaded again (Reload, the
-	// load phase, for Tables tables).
+	// created again (Recreate) and every table loaded again (Reload, for
+	// Tables tables).
 	FailureCost Seconds `json:"failure_cost_s"`
 	Recreate    Seconds `json:"recreate_s"`
 	Reload      Seconds `json:"reload_s"`
@@ -33,11 +37,15 @@ type IntegrityPrice struct {
 }
 
 // PriceIntegrity sets est.Integrity when in loads without crash
-// protection: the same run simulated crash-safe (no samples) and the
-// failure's cost from est. est is Run(ctx, in)'s.
+// protection: the same run simulated crash-safe (no samples), and the
+// rebuild a failed load makes. est is Run(ctx, in)'s.
 func PriceIntegrity(ctx context.Context, in Input, est *Estimate) error {
 	if !in.Strategy.NoIntegrity {
 		return nil
+	}
+	p, err := RebuildPrice(ctx, in)
+	if err != nil {
+		return err
 	}
 	safe := in
 	safe.Strategy.NoIntegrity, safe.Samples = false, 0
@@ -45,30 +53,47 @@ func PriceIntegrity(ctx context.Context, in Input, est *Estimate) error {
 	if err != nil {
 		return fmt.Errorf("the crash-safe alternative: %w", err)
 	}
-	p := failurePrice(est)
 	p.CrashSafeWindow = Seconds(sim.result.Elapsed())
 	p.Faster = p.CrashSafeWindow - est.Window
 	est.Integrity = &p
 	return nil
 }
 
-// failurePrice is what a failed -i load adds to est's window.
-func failurePrice(est *Estimate) IntegrityPrice {
-	p := IntegrityPrice{Recreate: est.Preparation, Reload: est.phase("load").Duration}
-	if est.sim != nil {
-		for _, sp := range est.sim.result.Spans {
-			if sp.Job.Kind == schedule.KindCreateTarget {
-				p.Recreate = Seconds(sp.End.Sub(sp.Start))
-			}
+// RebuildPrice simulates the rebuild after a failed -i load of in.
+func RebuildPrice(ctx context.Context, in Input) (IntegrityPrice, error) {
+	rebuild := in
+	rebuild.Strategy.Staged, rebuild.Strategy.Prepared, rebuild.Samples = true, true, 0
+	sim, err := rebuild.simulate(ctx, rebuild.model(), nil)
+	if err != nil {
+		return IntegrityPrice{}, fmt.Errorf("the rebuild after a failed load: %w", err)
+	}
+	p := IntegrityPrice{Recreate: Seconds(sim.preparation)}
+	var first, last time.Time
+	tables := map[string]bool{}
+	for _, sp := range sim.result.Spans {
+		name, side := phaseOf(sp.Job)
+		if name != "load" {
+			continue
+		}
+		if !side && (first.IsZero() || sp.Start.Before(first)) {
+			first = sp.Start
+		}
+		if sp.End.After(last) {
+			last = sp.End
+		}
+		tables[sp.Job.Table] = sp.Job.Kind == schedule.KindLoad || tables[sp.Job.Table]
+		for _, m := range sp.Job.Members {
+			tables[m.Table] = true
 		}
 	}
-	for _, t := range est.Tables {
-		if t.Sections > 0 {
+	for _, loaded := range tables {
+		if loaded {
 			p.Tables++
 		}
 	}
+	p.Reload = Seconds(last.Sub(first))
 	p.FailureCost = p.Recreate + p.Reload
-	return p
+	return p, nil
 }
 
 // Line is the estimate's one line on -i, in the style of its header.
@@ -86,12 +111,13 @@ func (p *IntegrityPrice) failure() string {
 }
 
 // FailureLine is what a run loading with -i says at its start: the
-// failure's price by the run's own estimate (nil: none, the rule alone).
-func FailureLine(est *Estimate) string {
+// rebuild's price by the run's own estimate (nil: none, the rule alone).
+func (l *Live) FailureLine(ctx context.Context) string {
 	line := "loads without crash protection (-i): a load that fails makes the run create the target again and load every table again"
-	if est != nil {
-		p := failurePrice(est)
-		line += ": " + p.failure() + " by the estimate"
+	if l != nil {
+		if p, err := RebuildPrice(ctx, l.in); err == nil {
+			line += ": " + p.failure() + " by the estimate"
+		}
 	}
 	return line + "; --no-integrity=false loads crash-safe"
 }

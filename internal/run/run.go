@@ -16,7 +16,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/oedl/oedl/internal/atomicfile"
-	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
@@ -305,15 +304,13 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	tracker, restoreEvents := c.startETA(live)
 	defer restoreEvents()
 	var before *event.Estimate
-	var planned *estimate.Estimate
 	if live != nil {
-		planned = live.Before()
-		before = planned.Event()
+		before = live.Before().Event()
 	}
 	if c.NoIntegrity && !resumed {
 		// The price of the default, said before the outage goes on
 		// (noint.go): on the screen, in the journal and the report.
-		r.warnings = append(r.warnings, estimate.FailureLine(planned))
+		r.warnings = append(r.warnings, live.FailureLine(ctx))
 	}
 
 	e := newExecutor(c, built, jw, recs)
