@@ -17,8 +17,9 @@ import (
 // simulation of the same plan: the target created alone (as oedl prepare
 // creates it, and a prepared target is rebuilt so too: docs/decisions.md),
 // then every load with every dump done (a staged run's load phase: no load
-// waits for a dump). A load can fail late, so the loads already done are
-// lost besides: the figure is what the rebuild adds, not a bound.
+// waits for a dump). It is what the rebuild takes, not a bound on what a
+// failure costs: the loads done before the failure are lost besides, and
+// the failed load's tables are dumped again (beside the creation).
 
 // IntegrityPrice is what -i gives and what a failed load then costs.
 type IntegrityPrice struct {
@@ -81,16 +82,16 @@ func RebuildPrice(ctx context.Context, in Input) (IntegrityPrice, error) {
 		if sp.End.After(last) {
 			last = sp.End
 		}
-		tables[sp.Job.Table] = sp.Job.Kind == schedule.KindLoad || tables[sp.Job.Table]
-		for _, m := range sp.Job.Members {
-			tables[m.Table] = true
+		switch sp.Job.Kind {
+		case schedule.KindLoad:
+			tables[sp.Job.Table] = true // a table's sections count once
+		case schedule.KindLoadBatch:
+			for _, m := range sp.Job.Members {
+				tables[m.Table] = true
+			}
 		}
 	}
-	for _, loaded := range tables {
-		if loaded {
-			p.Tables++
-		}
-	}
+	p.Tables = len(tables)
 	p.Reload = Seconds(last.Sub(first))
 	p.FailureCost = p.Recreate + p.Reload
 	return p, nil
@@ -111,13 +112,12 @@ func (p *IntegrityPrice) failure() string {
 }
 
 // FailureLine is what a run loading with -i says at its start: the
-// rebuild's price by the run's own estimate (nil: none, the rule alone).
-func (l *Live) FailureLine(ctx context.Context) string {
+// rebuild's price by the run's own estimate (RebuildPrice; nil: none, the
+// rule alone).
+func FailureLine(p *IntegrityPrice) string {
 	line := "loads without crash protection (-i): a load that fails makes the run create the target again and load every table again"
-	if l != nil {
-		if p, err := RebuildPrice(ctx, l.in); err == nil {
-			line += ": " + p.failure() + " by the estimate"
-		}
+	if p != nil {
+		line += ": " + p.failure() + " by the estimate"
 	}
 	return line + "; --no-integrity=false loads crash-safe"
 }

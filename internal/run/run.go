@@ -310,7 +310,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if c.NoIntegrity && !resumed {
 		// The price of the default, said before the outage goes on
 		// (noint.go): on the screen, in the journal and the report.
-		r.warnings = append(r.warnings, live.FailureLine(ctx))
+		r.warnings = append(r.warnings, own.failureLine())
 	}
 
 	e := newExecutor(c, built, jw, recs)
