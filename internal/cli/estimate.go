@@ -117,7 +117,7 @@ Job-count flags mean what they mean to oedl run (same defaults).`,
 	f.BoolVar(&opts.BuildIndexes, "build-indexes", false, "build indexes during the load instead of one idxbuild")
 	f.BoolVar(&opts.Prepared, "prepared", false, "the target is made before the outage with oedl prepare: create-target leaves the window and is stated apart")
 	f.BoolVar(&opts.BatchLoads, "batch-loads", true, "load the small tables of an area in batches, one utility call each, as oedl run (false: each table alone)")
-	f.BoolVar(&opts.NoIntegrity, "no-integrity", false, "the loads run without crash protection (-i), as oedl run --no-integrity")
+	f.BoolVar(&opts.NoIntegrity, "no-integrity", true, "the loads run without crash protection (-i), as oedl run's default: the estimate says what that saves and what a failed load then costs (--no-integrity=false: crash-safe loads)")
 	f.BoolVar(&opts.TuneTarget, "tune-target", true, "the target is served for the loads tuned for loading, as oedl run (false: a bare proserve and OpenEdge's default BI)")
 	f.IntVar(&opts.Samples, "samples", 100, "Monte Carlo samples for the P50/P90 range (0: none)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the Monte Carlo range")
@@ -185,6 +185,9 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 		return estimate.WriteComparison(opts.IO.Out, c)
 	}
 	est, err := estimate.Run(ctx, s.in)
+	if err == nil {
+		err = estimate.PriceIntegrity(ctx, s.in, est)
+	}
 	if err != nil {
 		return FailedError(err)
 	}

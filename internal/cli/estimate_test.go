@@ -158,13 +158,24 @@ func TestEstimateJSONAndHTML(t *testing.T) {
 		CriticalPath []struct {
 			Job string `json:"job"`
 		} `json:"critical_path"`
+		// -i, the default: what it saves, what a failed load costs.
+		NoIntegrity *struct {
+			Faster  float64 `json:"faster_s"`
+			Failure float64 `json:"failure_cost_s"`
+			Tables  int     `json:"tables"`
+		} `json:"no_integrity"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &est), "stdout is only the JSON")
 	assert.Positive(t, est.Window)
+	require.NotNil(t, est.NoIntegrity, "-i is the default: its price is in --json")
+	assert.Positive(t, est.NoIntegrity.Faster)
+	assert.Positive(t, est.NoIntegrity.Failure)
+	assert.Equal(t, 30, est.NoIntegrity.Tables, "every table loaded again")
 	assert.Len(t, est.Tables, 30, "every table in --json")
 	assert.NotEmpty(t, est.CriticalPath)
 	page, err := os.ReadFile(html)
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "<svg")
 	assert.Contains(t, string(page), "Outage window")
+	assert.Contains(t, string(page), "loads: without crash protection (-i)")
 }

@@ -38,13 +38,16 @@ func TestRunDryRunHardwareAndCalibration(t *testing.T) {
 		code   int
 		stdout string
 		stderr string
+		absent string // not in stdout
 	}{
-		{"default: plan's cores and the model's disk", nil, ExitOK, "on 4 cores, " + estimate.DefaultHardware(4, 0).DiskString(), ""},
-		{"--hardware", []string{"--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores, gp2 250 MiB/s / 4002 IOPS / 1.5 ms", ""},
-		{"--calibration brings its machine", []string{"--calibration", calibration}, ExitOK, "on 3 cores, disk 71.5 MiB/s / 900 IOPS", ""},
-		{"--hardware over --calibration", []string{"--calibration", calibration, "--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores", ""},
-		{"unreadable hardware", []string{"--hardware", broken}, ExitUsage, "", "broken.json"},
-		{"missing calibration", []string{"--calibration", filepath.Join(dir, "nope.json")}, ExitUsage, "", "nope.json"},
+		{"default: plan's cores and the model's disk", nil, ExitOK, "on 4 cores, " + estimate.DefaultHardware(4, 0).DiskString(), "", ""},
+		{"--hardware", []string{"--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores, gp2 250 MiB/s / 4002 IOPS / 1.5 ms", "", ""},
+		{"--calibration brings its machine", []string{"--calibration", calibration}, ExitOK, "on 3 cores, disk 71.5 MiB/s / 900 IOPS", "", ""},
+		{"--hardware over --calibration", []string{"--calibration", calibration, "--hardware", "../estimate/testdata/hardware/seed003.json"}, ExitOK, "on 8 cores", "", ""},
+		{"unreadable hardware", []string{"--hardware", broken}, ExitUsage, "", "broken.json", ""},
+		{"missing calibration", []string{"--calibration", filepath.Join(dir, "nope.json")}, ExitUsage, "", "nope.json", ""},
+		{"-i by default: its price said", nil, ExitOK, "# loads:    without crash protection (-i), ", "", ""},
+		{"crash-safe: no price to say", []string{"--no-integrity=false"}, ExitOK, "# strategy:", "", "without crash protection"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +55,9 @@ func TestRunDryRunHardwareAndCalibration(t *testing.T) {
 			require.Equal(t, tt.code, code, errOut)
 			assert.Contains(t, out, tt.stdout)
 			assert.Contains(t, errOut, tt.stderr)
+			if tt.absent != "" {
+				assert.NotContains(t, out, tt.absent)
+			}
 			if tt.code == ExitOK {
 				assert.Contains(t, out, "# oedl run --dry-run: nothing is run")
 			}

@@ -43,6 +43,12 @@ func DryRun(w io.Writer, in DryRunInput) error {
 	ew.printf("# oedl run --dry-run: nothing is run and nothing on disk changes.\n")
 	ew.printf("# Estimated outage window %s on %s\n", units.FormatDuration(est.Window.D()), est.Hardware)
 	ew.printf("# strategy: %s\n", est.Strategy.Describe())
+	if err := PriceIntegrity(context.Background(), in.Input, est); err != nil {
+		return err
+	}
+	if est.Integrity != nil {
+		ew.printf("# loads:    %s\n", est.Integrity.Line())
+	}
 	phases := map[string]Phase{}
 	for _, p := range est.Phases {
 		phases[p.Name] = p

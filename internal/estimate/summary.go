@@ -36,6 +36,10 @@ type Estimate struct {
 	Warnings   []string    `json:"warnings,omitempty"`
 	// Hosts is what each host does on several hosts (docs/hosts.md).
 	Hosts *HostsSummary `json:"hosts,omitempty"`
+	// Integrity is what loading without crash protection (-i) gives and
+	// what a failed load then costs (PriceIntegrity; nil: crash-safe loads,
+	// or not priced).
+	Integrity *IntegrityPrice `json:"no_integrity,omitempty"`
 
 	sim *simulation
 }

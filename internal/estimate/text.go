@@ -20,7 +20,11 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 	if e.Preparation > 0 {
 		ew.printf("\n  preparation: %s before the window (oedl prepare: create-target), not in it", units.FormatDuration(e.Preparation.D()))
 	}
-	ew.printf("\n  hardware: %s\n  strategy: %s\n  model:    %s\n\n", e.Hardware, e.Strategy.Describe(), e.ModelOrigin)
+	ew.printf("\n  hardware: %s\n  strategy: %s\n  model:    %s\n", e.Hardware, e.Strategy.Describe(), e.ModelOrigin)
+	if e.Integrity != nil {
+		ew.printf("  loads:    %s\n", e.Integrity.Line())
+	}
+	ew.printf("\n")
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\tstarts\tends\tduration\tjobs\t")

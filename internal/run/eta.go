@@ -20,6 +20,9 @@ type ownEstimate struct {
 	done chan struct{}
 	live *estimate.Live
 	err  error
+	// rebuild is what a failed -i load would cost (nil: crash-safe
+	// loads, or not priced), for the run's first lines.
+	rebuild *estimate.IntegrityPrice
 }
 
 // estimateOwnGraph starts the estimate of the graph this run will execute:
@@ -43,9 +46,22 @@ func (c *Config) estimateOwnGraph(ctx context.Context) *ownEstimate {
 			o.err = err
 			return
 		}
+		if in.Strategy.NoIntegrity {
+			if p, err := estimate.RebuildPrice(ctx, in); err == nil {
+				o.rebuild = &p
+			}
+		}
 		o.live, o.err = estimate.NewLive(in, est)
 	}()
 	return o
+}
+
+// failureLine is the run's first word on -i (call after wait).
+func (o *ownEstimate) failureLine() string {
+	if o == nil {
+		return estimate.FailureLine(nil)
+	}
+	return estimate.FailureLine(o.rebuild)
 }
 
 // wait returns the estimate (nil, nil without a model).

@@ -1,10 +1,12 @@
 package run
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
@@ -79,6 +81,38 @@ func TestNoIntegrityDamage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			why := noIntegrityDamage(&Config{NoIntegrity: tt.noInt}, journal.Replay(tt.recs))
 			assert.Equal(t, tt.want, why != "", why)
+		})
+	}
+}
+
+// A resume takes -i from the journal: a journal begun before -i was the
+// default (no such setting, or no settings at all) resumes crash-safe
+// though the command line now defaults to -i; one begun with it, or
+// with --no-integrity=false, resumes as it began.
+func TestResumeTakesIntegrityFromJournal(t *testing.T) {
+	tests := []struct {
+		name     string
+		settings string // the run record's settings, as an oedl wrote them
+		want     bool
+	}{
+		{"an old journal without the setting", `"settings":{"dump_jobs":4,"load_jobs":2,"tune_target":1}`, false},
+		{"an older journal without settings", ``, false},
+		{"begun with -i", `"settings":{"dump_jobs":4,"load_jobs":2,"no_integrity":1}`, true},
+		{"begun crash-safe", `"settings":{"dump_jobs":4,"load_jobs":2,"no_integrity":0}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := `{"time":"2026-01-02T03:04:05Z","job":"run","state":"started"`
+			if tt.settings != "" {
+				line += "," + tt.settings
+			}
+			path := filepath.Join(t.TempDir(), journal.FileName)
+			require.NoError(t, os.WriteFile(path, []byte(line+"}\n"), 0o644))
+			recs, err := journal.Read(path)
+			require.NoError(t, err)
+			c := &Config{Work: filepath.Dir(path), NoIntegrity: true} // today's command-line default
+			require.NoError(t, c.adoptSettings(journal.Replay(recs), "plan-hash"))
+			assert.Equal(t, tt.want, c.NoIntegrity)
 		})
 	}
 }

@@ -308,6 +308,11 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	if live != nil {
 		before = live.Before().Event()
 	}
+	if c.NoIntegrity && !resumed {
+		// The price of the default, said before the outage goes on
+		// (noint.go): on the screen, in the journal and the report.
+		r.warnings = append(r.warnings, own.failureLine())
+	}
 
 	e := newExecutor(c, built, jw, recs)
 	e.preflightSummary = summary
@@ -624,10 +629,14 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		c.LoadsPerArea, c.ThreadedDumpMin, c.DumpThreads = int(s["loads_per_area"]), s["threaded_dump_min"], int(s["dump_threads"])
 		c.BuildIndexes = s["build_indexes"] == 1
 		c.BatchLoads = s["batch_loads"] == 1
-		c.NoIntegrity = s["no_integrity"] == 1
 		c.TuneTarget = s["tune_target"] == 1
 		c.Tune = s["tune"] == 1
 	}
+	// A journal from before -i was the default, with no such setting or
+	// none at all, was begun crash-safe: it resumes so, whatever today's
+	// default (with -i, its dirty areas would rebuild the whole target
+	// where truncating them suffices).
+	c.NoIntegrity = first.Settings["no_integrity"] == 1
 	return nil
 }
 

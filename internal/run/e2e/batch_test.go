@@ -57,7 +57,7 @@ func TestBatchLoadsRun(t *testing.T) {
 // each table of the batch.
 func TestKillBatchAtEveryRecordThenResume(t *testing.T) {
 	e := newEnv(t, "sports")
-	r := e.oedl(nil, e.runArgs("--batch-loads")...)
+	r := e.oedl(nil, e.runArgs("--batch-loads", crashSafe)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	_, members := batchMembers(t, e.journal())
 	if len(members) > 3 {
@@ -74,7 +74,7 @@ func TestKillBatchAtEveryRecordThenResume(t *testing.T) {
 			t.Run(fmt.Sprintf("%s-record-%d", m.Table, n), func(t *testing.T) {
 				e := newEnv(t, "sports")
 				fault := fmt.Sprintf("OESIM_FAULTS=load:%s:crash-after=%d", m.Table, n)
-				r := e.oedl([]string{fault}, e.runArgs("--batch-loads", "--retries", "1")...)
+				r := e.oedl([]string{fault}, e.runArgs("--batch-loads", "--retries", "1", crashSafe)...)
 				require.Equal(t, 1, r.code, "the table's loads die every time: the run stops\n%s", r.stderr)
 				killed := false
 				for _, rec := range e.journal() {
@@ -94,7 +94,7 @@ func TestKillBatchAtEveryRecordThenResume(t *testing.T) {
 // every run verified, no table loaded twice.
 func TestKillOedlAtEveryBatchRecordThenResume(t *testing.T) {
 	e := newEnv(t, "sports")
-	r := e.oedl(nil, e.runArgs("--batch-loads")...)
+	r := e.oedl(nil, e.runArgs("--batch-loads", crashSafe)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	recs := e.journal()
 	batch, _ := batchMembers(t, recs)
@@ -112,7 +112,7 @@ func TestKillOedlAtEveryBatchRecordThenResume(t *testing.T) {
 	for n := first; n <= last; n++ {
 		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
 			e := newEnv(t, "sports")
-			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs("--batch-loads")...)
+			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs("--batch-loads", crashSafe)...)
 			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
 			r = e.oedl(nil, e.runArgs("--resume")...)
 			require.Equal(t, 0, r.code, r.stderr)

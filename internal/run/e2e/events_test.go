@@ -224,7 +224,9 @@ func TestEventsKeepTheSchema(t *testing.T) {
 	t.Run("failed", func(t *testing.T) {
 		e := newEnv(t, "sports")
 		faults := "dump:PUB.Order:hang,once; load:PUB.Item:crash-after=1,once; load:PUB.Customer:exit=3"
-		r := e.oedl([]string{"OESIM_FAULTS=" + faults}, e.runArgs("--json", "--job-timeout", "3s")...)
+		// Crash-safe: each failed load's own events and its area repair
+		// (under -i the first failure rebuilds the whole target).
+		r := e.oedl([]string{"OESIM_FAULTS=" + faults}, e.runArgs("--json", "--job-timeout", "3s", crashSafe)...)
 		require.Equal(t, 1, r.code, r.stderr)
 		events := checkEvents(t, schema, r.stdout)
 		fin := events[len(events)-1]

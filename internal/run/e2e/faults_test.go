@@ -84,7 +84,7 @@ func TestEveryFaultThenResume(t *testing.T) {
 // be handled within the run.
 func faultThenResume(t *testing.T, layout []string, rule string, once bool) {
 	e := newEnv(t, "sports")
-	args := append([]string{"--retries", "1"}, layout...)
+	args := append([]string{"--retries", "1", crashSafe}, layout...)
 	if strings.Contains(rule, "hang") {
 		args = append(args, "--job-timeout", "2s")
 	}

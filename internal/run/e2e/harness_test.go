@@ -220,6 +220,12 @@ func (e *env) oedl(more []string, args ...string) result {
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
+// crashSafe loads crash-safe, oedl run's default being -i: the tests of
+// the crash-safe path (the area repair, the kill -9 sweeps) say it; the
+// -i path has its own (noint_test.go), and a kill in the load phase that
+// rebuilt the whole target would make the sweeps slower and test less.
+const crashSafe = "--no-integrity=false"
+
 func (e *env) runArgs(extra ...string) []string {
 	return append([]string{"run", "--source", e.source, "--target", e.target, "--plan", e.fx.planDir,
 		"--work", e.work, "--dlc", e.fx.dlc, "--no-tui", "--job-timeout", "2m"}, extra...)

@@ -16,12 +16,13 @@ import (
 )
 
 // noIntLayouts: a target served for the loads (its broker started with
-// -i) and one each load opens single-user (-i on the load).
+// -i: oedl run's default, no flag) and one each load opens single-user
+// (-i on the load, the flag given).
 var noIntLayouts = []struct {
 	name string
 	args []string
 }{
-	{"served", []string{"--no-integrity"}},
+	{"served", nil},
 	{"single-user", []string{"--no-integrity", "--load-jobs", "1"}},
 }
 
@@ -41,6 +42,18 @@ func logsWith(t *testing.T, e *env, s string) []string {
 	return out
 }
 
+// runSettings are the settings the run journalled for its resume.
+func runSettings(t *testing.T, e *env) map[string]int64 {
+	t.Helper()
+	for _, r := range e.journal() {
+		if r.Job == journal.RunJob && r.Settings != nil {
+			return r.Settings
+		}
+	}
+	t.Fatal("no run record with settings")
+	return nil
+}
+
 // rebuilds counts the journal's rebuild decisions and the target's
 // creations.
 func rebuilds(t *testing.T, recs []journal.Record) (decided, created int) {
@@ -56,9 +69,20 @@ func rebuilds(t *testing.T, recs []journal.Record) (decided, created int) {
 	return decided, created
 }
 
-// A --no-integrity run loads with -i, the broker's or each load's, and
-// ends verified; nothing was rebuilt.
+// A run loads with -i by default, the broker's or each load's, says
+// first what a failed load would cost, journals the setting its resume
+// takes, and ends verified; nothing was rebuilt. --no-integrity=false
+// loads crash-safe.
 func TestNoIntegrityRun(t *testing.T) {
+	t.Run("crash-safe", func(t *testing.T) {
+		e := newEnv(t, "sports")
+		r := e.oedl(nil, e.runArgs(crashSafe)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		e.verified()
+		assert.Empty(t, logsWith(t, e, "(512)"), "a utility ran with -i")
+		assert.NotContains(t, r.stderr, "loads without crash protection")
+		assert.Equal(t, int64(0), runSettings(t, e)["no_integrity"])
+	})
 	for _, l := range noIntLayouts {
 		t.Run(l.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
@@ -66,6 +90,8 @@ func TestNoIntegrityRun(t *testing.T) {
 			require.Equal(t, 0, r.code, r.stderr)
 			e.verified()
 			assert.NotEmpty(t, logsWith(t, e, "(512)"), "no utility ran with -i")
+			assert.Equal(t, int64(1), runSettings(t, e)["no_integrity"], "the resume's setting")
+			assert.Contains(t, r.stderr, "warning: loads without crash protection (-i): a load that fails makes the run create the target again")
 			if l.name == "single-user" {
 				for _, f := range logsWith(t, e, "(6256)") {
 					assert.Contains(t, logsWith(t, e, "(512)"), f, "a load without -i")

@@ -29,7 +29,7 @@ func TestResumeRefusesAnotherRunsTarget(t *testing.T) {
 		force bool // --force lets the resume replace the other run's target
 	}{
 		{"rebuild of a no-integrity target", []string{"--no-integrity", "--load-jobs", "1"}, true},
-		{"keep and repair", []string{"--load-jobs", "1"}, false},
+		{"keep and repair", []string{"--load-jobs", "1", crashSafe}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
@@ -73,7 +73,7 @@ func TestResumeRefusesATargetWithoutItsRecord(t *testing.T) {
 	require.NoError(t, os.Remove(other+".oedl.json")) // not oedl's here: a copy, a restore
 	require.NoError(t, os.Remove(other+".oedl.lock"))
 
-	r = e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs("--load-jobs", "1")...)
+	r = e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs("--load-jobs", "1", crashSafe)...) // kept and repaired
 	require.Equal(t, 1, r.code, r.stderr)
 	require.NoError(t, os.RemoveAll(filepath.Dir(e.target)))
 	require.NoError(t, os.Symlink(filepath.Dir(other), filepath.Dir(e.target)))
@@ -99,7 +99,7 @@ func TestResumeRefusesAnExtentThatIsAnotherFile(t *testing.T) {
 	r := e.runWith(e.fx.planDir, other, filepath.Join(e.dir, "work-other"))
 	require.Equal(t, 0, r.code, r.stderr)
 
-	r = e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs("--load-jobs", "1")...)
+	r = e.oedl([]string{"OESIM_FAULTS=load:PUB.OrderLine:crash-after=500"}, e.runArgs("--load-jobs", "1", crashSafe)...) // kept and repaired
 	require.Equal(t, 1, r.code, r.stderr)
 	area := ""
 	for _, rec := range e.journal() {

@@ -73,7 +73,7 @@ func TestFullRun(t *testing.T) {
 // nothing loaded twice.
 func TestKillAndResume(t *testing.T) {
 	e := newEnv(t, "sports")
-	clean := e.oedl(nil, e.runArgs()...)
+	clean := e.oedl(nil, e.runArgs(crashSafe)...)
 	require.Equal(t, 0, clean.code, clean.stderr)
 	total := len(e.journal())
 	points := crashPoints(total)
@@ -88,7 +88,7 @@ func TestKillAndResume(t *testing.T) {
 	for _, n := range points {
 		t.Run(fmt.Sprintf("after-record-%d", n), func(t *testing.T) {
 			e := newEnv(t, "sports")
-			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs()...)
+			r := e.oedl([]string{fmt.Sprintf("OEDL_TEST_CRASH_AT=%d", n)}, e.runArgs(crashSafe)...)
 			require.Equal(t, -1, r.code, "oedl should have killed itself after record %d\n%s", n, r.stderr)
 			require.Len(t, e.journal(), n, "the journal holds exactly the records written before the kill")
 			r = e.oedl(nil, e.runArgs("--resume")...)
@@ -151,7 +151,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
-			args := e.runArgs()
+			args := e.runArgs(crashSafe) // a failed load repairs its area
 			if strings.Contains(tt.faults, "hang") {
 				args = append(args, "--job-timeout", "3s")
 			}
@@ -203,7 +203,7 @@ func TestFaults(t *testing.T) {
 // each loaded as it lands, so a kill can fall between the sections of one
 // table. Resume must load every section once (or repair the area).
 func TestKillAndResumeThreaded(t *testing.T) {
-	threaded := []string{"--threaded-dump-min", "64KB", "--dump-jobs", "3", "--load-jobs", "2"}
+	threaded := []string{"--threaded-dump-min", "64KB", "--dump-jobs", "3", "--load-jobs", "2", crashSafe}
 	e := newEnv(t, "sports")
 	clean := e.oedl(nil, e.runArgs(threaded...)...)
 	require.Equal(t, 0, clean.code, clean.stderr)
