@@ -99,6 +99,10 @@ type runner struct {
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c := &cfg
 	c.fill()
+	// The hosts' connections live as long as the invocation, not an
+	// attempt: a resume in place (below) runs its next attempt over them
+	// (closed after the first, it failed at once: "connection closed").
+	defer c.closeHosts()
 	for attempt := 1; ; attempt++ {
 		out, finish, err := runOnce(ctx, c)
 		if why := resumableOnly(out, err); why != "" && attempt <= c.Retries && ctx.Err() == nil {
@@ -195,7 +199,6 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		}
 	}
 
-	defer c.closeHosts()
 	if err := c.prepareHosts(ctx); err != nil {
 		return nil, none, err
 	}
