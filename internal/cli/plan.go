@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -380,6 +382,21 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	return in, df, extra, nil
 }
 
+// writeBiggest writes the plan summary's biggest tables in columns as wide
+// as their longest name and size (at least 32 and 8, which most fit):
+// names are never cut, the DBA greps for them, and an OpenEdge name may
+// have 32 characters and an owner besides. fmt counts widths in runes.
+func writeBiggest(w io.Writer, big []plan.Placement) {
+	nameW, sizeW := 32, 8
+	for _, t := range big {
+		nameW = max(nameW, utf8.RuneCountInString(t.Table))
+		sizeW = max(sizeW, utf8.RuneCountInString(units.FormatIEC(t.Bytes)))
+	}
+	for _, t := range big {
+		fmt.Fprintf(w, "  %-*s %*s  RPB %-3d BPC %-3d -> %s\n", nameW, t.Table, sizeW, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
+	}
+}
+
 // sourceAnalysisFile is the source's dbanalys report in the plan directory.
 const sourceAnalysisFile = plan.FileSourceAnalysis
 
@@ -424,9 +441,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		big = big[:5]
 	}
 	fmt.Fprintln(w, "Biggest:")
-	for _, t := range big {
-		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
-	}
+	writeBiggest(w, big)
 	if p.Target == "" {
 		fmt.Fprintf(w, "No --target: %s.\n", plan.NoTargetNote(p))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 )
@@ -307,4 +308,30 @@ func TestPlanFromCSOutput(t *testing.T) {
 	p = plan.Plan{}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &p))
 	assert.False(t, p.Source.IndexSummary)
+}
+
+// TestPlanSummaryLongNames: the biggest tables stay in columns when a
+// name is longer than the column was (OpenEdge allows 32 characters, the
+// owner besides): a 32-character name pushed its size, RPB and area out
+// of line with the others' (new-user trial 5). Names are not cut: the DBA
+// greps for them.
+func TestPlanSummaryLongNames(t *testing.T) {
+	dir := t.TempDir()
+	const long = "customer-order-line-history-2019" // 32, OpenEdge's most
+	tba, df := planFixture(t, dir, long, long)
+	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", filepath.Join(dir, "plan"), "--target", "/db/new/prod"}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	_, biggest, ok := strings.Cut(stderr, "Biggest:\n")
+	require.True(t, ok, stderr)
+	biggest, _, _ = strings.Cut(biggest, "Wrote ")
+	golden.Assert(t, filepath.Join("testdata", "plan-biggest-long-names.txt"), []byte(biggest))
+	var sizeEnd, rpb []int
+	for _, line := range strings.Split(strings.TrimSuffix(biggest, "\n"), "\n") {
+		sizeEnd = append(sizeEnd, strings.Index(line, "B  RPB"))
+		rpb = append(rpb, strings.Index(line, "->"))
+	}
+	for i := range sizeEnd {
+		assert.Equal(t, sizeEnd[0], sizeEnd[i], "sizes end in one column:\n%s", biggest)
+		assert.Equal(t, rpb[0], rpb[i], "areas start in one column:\n%s", biggest)
+	}
 }
