@@ -22,7 +22,7 @@ type profile struct {
 	// online: the report was made while the database was in use and
 	// carries the (2486) warning before it, as proutil prints it.
 	online bool
-	opts         func(*Options)
+	opts   func(*Options)
 	// goldenFiles limits the golden comparison (nil: every file); ten
 	// thousand tables make placement.md and plan.json too big to review.
 	goldenFiles []string
