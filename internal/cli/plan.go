@@ -351,6 +351,9 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 
 	res, err := ps.runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.ProutilArgs(db, "dbanalys"), Env: env, Dir: tmp})
 	if err != nil {
+		if denied := sourceDenied(ps, res.Output); denied != nil {
+			return in, nil, nil, denied
+		}
 		return in, nil, nil, FailedError(fmt.Errorf("%sproutil %s -C dbanalys: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
 	report := res.Output
@@ -364,6 +367,9 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	res, err = ps.runner.Run(ctx, execx.Cmd{Path: progres, Env: env, Dir: tmp,
 		Args: openedge.ProgresArgs(db, "prodict/dump_df.p", "ALL,"+dfPath+",")})
 	if err != nil {
+		if denied := sourceDenied(ps, res.Output); denied != nil {
+			return in, nil, nil, denied
+		}
 		return in, nil, nil, FailedError(fmt.Errorf("%s_progres dump_df.p on %s: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
 	dfData, err := ps.fs.ReadFile(ctx, dfPath)
@@ -395,6 +401,22 @@ func writeBiggest(w io.Writer, big []plan.Placement) {
 	for _, t := range big {
 		fmt.Fprintf(w, "  %-*s %*s  RPB %-3d BPC %-3d -> %s\n", nameW, t.Table, sizeW, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
 	}
+}
+
+// sourceDenied is the precondition (exit 3) of a utility that could not
+// open a file of the source because the system refused this user: its
+// (43) with errno 13 or 1, decided from the number, not the words. A DBA
+// runs the plan as another user than the database's owner; the fix is
+// his: run as the owner, or give this user access (OpenEdge opens the
+// database's files for writing even to read it: DB.lk, DB.lg, the BI).
+// nil for any other failure.
+func sourceDenied(ps *planSource, out string) error {
+	m, errno, ok := openedge.CannotOpen(out)
+	if !ok || !openedge.Denied(errno) {
+		return nil
+	}
+	return PreconditionError(fmt.Errorf("%ssource database %s: %s; run oedl plan as the database's owner (the user its files belong to), or give this user read and write access to the database's files and directory",
+		ps.where, ps.db, m.String()))
 }
 
 // sourceAnalysisFile is the source's dbanalys report in the plan directory.

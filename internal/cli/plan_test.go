@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,12 +185,18 @@ type fakeUtilities struct {
 	report []byte
 	df     []byte
 	calls  [][]string
+	// refuse: proutil prints it and fails (exit 1), as when it cannot
+	// open the database.
+	refuse string
 }
 
 func (f *fakeUtilities) Run(_ context.Context, c execx.Cmd) (execx.Result, error) {
 	f.calls = append(f.calls, append([]string{filepath.Base(c.Path)}, c.Args...))
 	switch filepath.Base(c.Path) {
 	case "proutil":
+		if f.refuse != "" {
+			return execx.Result{Output: f.refuse, ExitCode: 1}, fmt.Errorf("proutil exited with code 1: %w", execx.ErrExit)
+		}
 		return execx.Result{Output: string(f.report)}, nil
 	case "_progres":
 		param := c.Args[len(c.Args)-1]
