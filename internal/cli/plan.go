@@ -443,6 +443,9 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	fmt.Fprintf(w, "Planned %d tables (%s, %s records): %d large, %d medium, %d small, %d empty.\n",
 		p.Totals.Tables, units.FormatIEC(p.Totals.Bytes), units.Thousands(p.Totals.Records),
 		classes[plan.ClassLarge], classes[plan.ClassMedium], classes[plan.ClassSmall], classes[plan.ClassEmpty])
+	if p.Source.Approximate {
+		fmt.Fprintln(w, "These sizes are approximations: the analysis was made while the source was in use (2486); placement.md says so too.")
+	}
 	blockSize := fmt.Sprint(p.BlockSize)
 	if p.Source.BlockSize != 0 && p.Source.BlockSize != p.BlockSize {
 		// A change the run will not question (the plan decided it): said

@@ -342,3 +342,21 @@ func TestPlanSummaryLongNames(t *testing.T) {
 		assert.Equal(t, rpb[0], rpb[i], "areas start in one column:\n%s", biggest)
 	}
 }
+
+// TestPlanSummarySaysApproximate: a report made while the source was in
+// use carries (2486); the summary's sizes say they are approximations, as
+// placement.md does (new-user trial 5).
+func TestPlanSummarySaysApproximate(t *testing.T) {
+	for _, online := range []bool{false, true} {
+		dir := t.TempDir()
+		tba, df := planFixture(t, dir, "", "")
+		if online {
+			report := mustRead(t, tba)
+			require.NoError(t, os.WriteFile(tba, append([]byte("[Warning] database in use - reported statistics are approximations. (2486)\n"), report...), 0o644))
+		}
+		code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", filepath.Join(dir, "plan")}, fixedMachine...)...)
+		require.Equal(t, ExitOK, code, stderr)
+		first, _, _ := strings.Cut(stderr, "Areas:")
+		assert.Equal(t, online, strings.Contains(first, "(2486)"), "said with the sizes:\n%s", stderr)
+	}
+}
