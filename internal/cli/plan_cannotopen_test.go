@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,14 +20,8 @@ import (
 // utility's failure as before.
 func TestPlanSourceCannotOpen(t *testing.T) {
 	dir := t.TempDir()
-	tba, df := planFixture(t, dir, "", "")
-	dlc := mkdir(t, dir, "dlc")
-	mkdir(t, dlc, "bin")
-	for _, exe := range []string{"proutil", "_progres"} {
-		require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", exe), nil, 0o755))
-	}
+	dlc, tba, df := sourceModeFixture(t, dir)
 	src := filepath.Join(dir, "prod")
-	require.NoError(t, os.WriteFile(src+".db", nil, 0o644))
 	tests := []struct {
 		name  string
 		lang  msg.Lang

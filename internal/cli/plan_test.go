@@ -206,15 +206,24 @@ func (f *fakeUtilities) Run(_ context.Context, c execx.Cmd) (execx.Result, error
 	return execx.Result{ExitCode: 1}, execx.ErrExit
 }
 
-func TestPlanSourceMode(t *testing.T) {
-	dir := t.TempDir()
-	tba, df := planFixture(t, dir, "", "")
-	dlc := mkdir(t, dir, "dlc")
+// sourceModeFixture is what plan --source checks before it runs a
+// utility: $DLC/bin/proutil and _progres (empty: fakeUtilities answers
+// for them) and DIR/prod.db; with planFixture's report and .df.
+func sourceModeFixture(t *testing.T, dir string) (dlc, tba, df string) {
+	t.Helper()
+	tba, df = planFixture(t, dir, "", "")
+	dlc = mkdir(t, dir, "dlc")
 	mkdir(t, dlc, "bin")
 	for _, exe := range []string{"proutil", "_progres"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", exe), nil, 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prod.db"), nil, 0o644))
+	return dlc, tba, df
+}
+
+func TestPlanSourceMode(t *testing.T) {
+	dir := t.TempDir()
+	dlc, tba, df := sourceModeFixture(t, dir)
 	fake := &fakeUtilities{report: mustRead(t, tba), df: mustRead(t, df)}
 	var stderr bytes.Buffer
 	opts := &PlanOptions{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr}, Runner: fake,
