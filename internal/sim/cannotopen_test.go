@@ -2,12 +2,16 @@ package sim
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/msg"
@@ -27,23 +31,28 @@ func TestCannotOpenSaysItsErrno(t *testing.T) {
 		name  string
 		setup func(t *testing.T) (db, file string)
 		errno syscall.Errno
-		root  bool // the case can be made by root (permissions do not stop root)
+		// asOther: permissions do not stop root: run as root, the utility
+		// runs as nobody (uid 65534), as a DBA who is not the owner.
+		asOther bool
 	}{
 		{"missing", func(t *testing.T) (string, string) {
 			missing := filepath.Join(env.work, "nowhere", "prod")
 			return missing, missing + ".db"
-		}, syscall.ENOENT, true},
+		}, syscall.ENOENT, false},
 		{"a .db that links to itself", func(t *testing.T) (string, string) {
 			dir := filepath.Join(t.TempDir(), "loop")
 			require.NoError(t, os.MkdirAll(dir, 0o755))
 			require.NoError(t, os.Symlink("prod.db", filepath.Join(dir, "prod.db")))
 			return filepath.Join(dir, "prod"), filepath.Join(dir, "prod.db")
-		}, syscall.ELOOP, true},
+		}, syscall.ELOOP, false},
 		{"a .db the user may not read", func(t *testing.T) (string, string) {
-			require.NoError(t, os.Chmod(db+".db", 0))
+			require.NoError(t, os.Chmod(db+".db", 0o600))
 			t.Cleanup(func() { _ = os.Chmod(db+".db", 0o644) })
+			if os.Geteuid() != 0 {
+				require.NoError(t, os.Chmod(db+".db", 0))
+			}
 			return db, db + ".db"
-		}, syscall.EACCES, false},
+		}, syscall.EACCES, true},
 	}
 	langs := []struct{ name, promsgs string }{
 		{"en", filepath.Join(env.dlc, "promsgs")},
@@ -51,17 +60,20 @@ func TestCannotOpenSaysItsErrno(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !tt.root && os.Geteuid() == 0 {
-				t.Skip("root opens any file: TestCannotOpenMessage prints its message")
-			}
 			dbArg, file := tt.setup(t)
+			dir := filepath.Dir(file) // the first file refused may be an extent
+			var cred *syscall.Credential
+			if tt.asOther && os.Geteuid() == 0 {
+				cred = &syscall.Credential{Uid: 65534, Gid: 65534}
+				openToOthers(t, env.dlc, filepath.Dir(dbArg))
+			}
 			for _, l := range langs {
-				for _, q := range []string{"dbanalys", "holder", "describe"} {
-					r := env.run(t, []string{"PROMSGS=" + l.promsgs}, "", "proutil", dbArg, "-C", q)
+				for _, q := range []string{"dbanalys", "describe"} {
+					r := env.runAs(t, cred, []string{"PROMSGS=" + l.promsgs}, "proutil", dbArg, "-C", q)
 					assert.NotEqual(t, 0, r.code, r.out)
 					m, ok := openedge.FindMessage(r.out, openedge.MsgCannotOpen)
 					require.True(t, ok, "%s %s: %s", l.name, q, r.out)
-					assert.Contains(t, m.Text, file)
+					assert.Contains(t, m.Text, dir+string(filepath.Separator), "a file of the database")
 					assert.Contains(t, m.Text, fmt.Sprintf("errno = %d.", int(tt.errno)), "%s %s", l.name, q)
 					assert.NotContains(t, r.out, "(oesim)")
 				}
@@ -82,4 +94,43 @@ func TestCannotOpenMessage(t *testing.T) {
 		require.True(t, ok, out.String())
 		assert.Contains(t, m.Text, "/db/prod.lk, errno = 13.")
 	}
+}
+
+// runAs is env.run as the user of cred (nil: this process's).
+func (d *dlcEnv) runAs(t *testing.T, cred *syscall.Credential, extraEnv []string, utility string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := d.command(ctx, extraEnv, utility, args...)
+	if cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		cmd.Dir = "/"
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("%s %v: %v", utility, args, err)
+	}
+	return result{out: out.String(), code: cmd.ProcessState.ExitCode()}
+}
+
+// openToOthers lets another user reach the test's DLC (its programs and
+// message files) and the database's directory: t.TempDir's directories
+// are 0700. The files keep their modes.
+func openToOthers(t *testing.T, dirs ...string) {
+	t.Helper()
+	tmp := filepath.Clean(os.TempDir())
+	for _, d := range dirs {
+		for d = filepath.Clean(d); d != tmp && d != filepath.Dir(d); d = filepath.Dir(d) {
+			require.NoError(t, os.Chmod(d, 0o755))
+		}
+	}
+	require.NoError(t, filepath.WalkDir(dirs[0], func(path string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			return err
+		}
+		return os.Chmod(path, 0o755)
+	}))
 }
