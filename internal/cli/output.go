@@ -27,7 +27,7 @@ func checkOutputDir(flag, dir string) error {
 	if err == nil {
 		return probeWrite(flag, dir, dir)
 	}
-	return checkAncestor(flag, dir)
+	return checkAncestor(flag, dir, dir)
 }
 
 // checkOutputFile checks that path (given with flag) can be written as a
@@ -49,7 +49,7 @@ func checkOutputFile(flag, path string, ours func(head []byte) bool) error {
 			return UsageError("%s %s exists and is not a file oedl wrote: oedl replaces only its own; remove it yourself or choose another name", flag, path)
 		}
 	}
-	return checkAncestor(flag, filepath.Dir(path))
+	return checkAncestor(flag, path, filepath.Dir(path))
 }
 
 // makeOutputParent makes the directory of an output file that
@@ -117,19 +117,21 @@ func oedlCounts(head []byte) bool {
 	return true
 }
 
-// checkAncestor checks the nearest existing directory on the way to dir.
-func checkAncestor(flag, dir string) error {
+// checkAncestor checks the nearest existing directory on the way to dir,
+// where named (what flag gave: dir itself, or a file to be written in it)
+// would be made. Errors name named, as the DBA typed it.
+func checkAncestor(flag, named, dir string) error {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		st, err := os.Stat(d)
 		switch {
 		case err == nil && !st.IsDir():
-			return UsageError("%s %s: %s is a file, not a directory", flag, dir, d)
+			return UsageError("%s %s: %s is a file, not a directory", flag, named, d)
 		case err == nil:
-			return probeWrite(flag, dir, d)
+			return probeWrite(flag, named, d)
 		case !errors.Is(err, fs.ErrNotExist) && !isNotDir(err):
-			return PreconditionError(fmt.Errorf("%s %s: %w", flag, dir, err))
+			return PreconditionError(fmt.Errorf("%s %s: %w", flag, named, err))
 		case d == filepath.Dir(d):
-			return PreconditionError(fmt.Errorf("%s %s: no directory on its path exists", flag, dir))
+			return PreconditionError(fmt.Errorf("%s %s: no directory on its path exists", flag, named))
 		}
 	}
 }
@@ -138,11 +140,16 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // probeWrite creates and removes a file in existing (the directory that
 // exists on the way to what flag names): permissions alone do not tell
-// (root, read-only mounts, ACLs).
+// (root, read-only mounts, ACLs). The directory is named in full: "." or
+// "out/.." do not tell the DBA where he stood.
 func probeWrite(flag, named, existing string) error {
 	f, err := os.CreateTemp(existing, ".oedl-write-test-*")
 	if err != nil {
-		return PreconditionError(fmt.Errorf("%s %s: cannot write in %s: %w", flag, named, existing, unwrapPath(err)))
+		where := existing
+		if abs, aerr := filepath.Abs(existing); aerr == nil {
+			where = abs
+		}
+		return PreconditionError(fmt.Errorf("%s %s: cannot write in %s: %w", flag, named, where, unwrapPath(err)))
 	}
 	name := f.Name()
 	f.Close()

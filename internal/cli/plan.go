@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -349,6 +351,9 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 
 	res, err := ps.runner.Run(ctx, execx.Cmd{Path: proutil, Args: openedge.ProutilArgs(db, "dbanalys"), Env: env, Dir: tmp})
 	if err != nil {
+		if denied := sourceDenied(ps, res.Output); denied != nil {
+			return in, nil, nil, denied
+		}
 		return in, nil, nil, FailedError(fmt.Errorf("%sproutil %s -C dbanalys: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
 	report := res.Output
@@ -362,6 +367,9 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	res, err = ps.runner.Run(ctx, execx.Cmd{Path: progres, Env: env, Dir: tmp,
 		Args: openedge.ProgresArgs(db, "prodict/dump_df.p", "ALL,"+dfPath+",")})
 	if err != nil {
+		if denied := sourceDenied(ps, res.Output); denied != nil {
+			return in, nil, nil, denied
+		}
 		return in, nil, nil, FailedError(fmt.Errorf("%s_progres dump_df.p on %s: %w\n%s", ps.where, db, err, tail(res.Output)))
 	}
 	dfData, err := ps.fs.ReadFile(ctx, dfPath)
@@ -378,6 +386,37 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 		{Name: plan.FileSourceDF, Mode: 0o644, Data: dfData},
 	}
 	return in, df, extra, nil
+}
+
+// writeBiggest writes the plan summary's biggest tables in columns as wide
+// as their longest name and size (at least 32 and 8, which most fit):
+// names are never cut, the DBA greps for them, and an OpenEdge name may
+// have 32 characters and an owner besides. fmt counts widths in runes.
+func writeBiggest(w io.Writer, big []plan.Placement) {
+	nameW, sizeW := 32, 8
+	for _, t := range big {
+		nameW = max(nameW, utf8.RuneCountInString(t.Table))
+		sizeW = max(sizeW, utf8.RuneCountInString(units.FormatIEC(t.Bytes)))
+	}
+	for _, t := range big {
+		fmt.Fprintf(w, "  %-*s %*s  RPB %-3d BPC %-3d -> %s\n", nameW, t.Table, sizeW, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
+	}
+}
+
+// sourceDenied is the precondition (exit 3) of a utility that could not
+// open a file of the source because the system refused this user: its
+// (43) with errno 13 or 1, decided from the number, not the words. A DBA
+// runs the plan as another user than the database's owner; the fix is
+// his: run as the owner, or give this user access (OpenEdge opens the
+// database's files for writing even to read it: DB.lk, DB.lg, the BI).
+// nil for any other failure.
+func sourceDenied(ps *planSource, out string) error {
+	m, errno, ok := openedge.CannotOpen(out)
+	if !ok || !openedge.Denied(errno) {
+		return nil
+	}
+	return PreconditionError(fmt.Errorf("%ssource database %s: %s; run oedl plan as the database's owner (the user its files belong to), or give this user read and write access to the database's files and directory",
+		ps.where, ps.db, m.String()))
 }
 
 // sourceAnalysisFile is the source's dbanalys report in the plan directory.
@@ -404,6 +443,9 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	fmt.Fprintf(w, "Planned %d tables (%s, %s records): %d large, %d medium, %d small, %d empty.\n",
 		p.Totals.Tables, units.FormatIEC(p.Totals.Bytes), units.Thousands(p.Totals.Records),
 		classes[plan.ClassLarge], classes[plan.ClassMedium], classes[plan.ClassSmall], classes[plan.ClassEmpty])
+	if p.Source.Approximate {
+		fmt.Fprintln(w, "These sizes are approximations: the analysis was made while the source was in use (2486); placement.md says so too.")
+	}
 	blockSize := fmt.Sprint(p.BlockSize)
 	if p.Source.BlockSize != 0 && p.Source.BlockSize != p.BlockSize {
 		// A change the run will not question (the plan decided it): said
@@ -424,9 +466,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		big = big[:5]
 	}
 	fmt.Fprintln(w, "Biggest:")
-	for _, t := range big {
-		fmt.Fprintf(w, "  %-32s %8s  RPB %-3d BPC %-3d -> %s\n", t.Table, units.FormatIEC(t.Bytes), t.RPB, t.BPC, t.DataArea)
-	}
+	writeBiggest(w, big)
 	if p.Target == "" {
 		fmt.Fprintf(w, "No --target: %s.\n", plan.NoTargetNote(p))
 	}

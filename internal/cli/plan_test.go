@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/golden"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 )
@@ -183,12 +185,18 @@ type fakeUtilities struct {
 	report []byte
 	df     []byte
 	calls  [][]string
+	// refuse: proutil prints it and fails (exit 1), as when it cannot
+	// open the database.
+	refuse string
 }
 
 func (f *fakeUtilities) Run(_ context.Context, c execx.Cmd) (execx.Result, error) {
 	f.calls = append(f.calls, append([]string{filepath.Base(c.Path)}, c.Args...))
 	switch filepath.Base(c.Path) {
 	case "proutil":
+		if f.refuse != "" {
+			return execx.Result{Output: f.refuse, ExitCode: 1}, fmt.Errorf("proutil exited with code 1: %w", execx.ErrExit)
+		}
 		return execx.Result{Output: string(f.report)}, nil
 	case "_progres":
 		param := c.Args[len(c.Args)-1]
@@ -198,15 +206,24 @@ func (f *fakeUtilities) Run(_ context.Context, c execx.Cmd) (execx.Result, error
 	return execx.Result{ExitCode: 1}, execx.ErrExit
 }
 
-func TestPlanSourceMode(t *testing.T) {
-	dir := t.TempDir()
-	tba, df := planFixture(t, dir, "", "")
-	dlc := mkdir(t, dir, "dlc")
+// sourceModeFixture is what plan --source checks before it runs a
+// utility: $DLC/bin/proutil and _progres (empty: fakeUtilities answers
+// for them) and DIR/prod.db; with planFixture's report and .df.
+func sourceModeFixture(t *testing.T, dir string) (dlc, tba, df string) {
+	t.Helper()
+	tba, df = planFixture(t, dir, "", "")
+	dlc = mkdir(t, dir, "dlc")
 	mkdir(t, dlc, "bin")
 	for _, exe := range []string{"proutil", "_progres"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", exe), nil, 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "prod.db"), nil, 0o644))
+	return dlc, tba, df
+}
+
+func TestPlanSourceMode(t *testing.T) {
+	dir := t.TempDir()
+	dlc, tba, df := sourceModeFixture(t, dir)
 	fake := &fakeUtilities{report: mustRead(t, tba), df: mustRead(t, df)}
 	var stderr bytes.Buffer
 	opts := &PlanOptions{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &stderr}, Runner: fake,
@@ -307,4 +324,48 @@ func TestPlanFromCSOutput(t *testing.T) {
 	p = plan.Plan{}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &p))
 	assert.False(t, p.Source.IndexSummary)
+}
+
+// TestPlanSummaryLongNames: the biggest tables stay in columns when a
+// name is longer than the column was (OpenEdge allows 32 characters, the
+// owner besides): a 32-character name pushed its size, RPB and area out
+// of line with the others' (new-user trial 5). Names are not cut: the DBA
+// greps for them.
+func TestPlanSummaryLongNames(t *testing.T) {
+	dir := t.TempDir()
+	const long = "customer-order-line-history-2019" // 32, OpenEdge's most
+	tba, df := planFixture(t, dir, long, long)
+	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", filepath.Join(dir, "plan"), "--target", "/db/new/prod"}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	_, biggest, ok := strings.Cut(stderr, "Biggest:\n")
+	require.True(t, ok, stderr)
+	biggest, _, _ = strings.Cut(biggest, "Wrote ")
+	golden.Assert(t, filepath.Join("testdata", "plan-biggest-long-names.txt"), []byte(biggest))
+	var sizeEnd, rpb []int
+	for _, line := range strings.Split(strings.TrimSuffix(biggest, "\n"), "\n") {
+		sizeEnd = append(sizeEnd, strings.Index(line, "B  RPB"))
+		rpb = append(rpb, strings.Index(line, "->"))
+	}
+	for i := range sizeEnd {
+		assert.Equal(t, sizeEnd[0], sizeEnd[i], "sizes end in one column:\n%s", biggest)
+		assert.Equal(t, rpb[0], rpb[i], "areas start in one column:\n%s", biggest)
+	}
+}
+
+// TestPlanSummarySaysApproximate: a report made while the source was in
+// use carries (2486); the summary's sizes say they are approximations, as
+// placement.md does (new-user trial 5).
+func TestPlanSummarySaysApproximate(t *testing.T) {
+	for _, online := range []bool{false, true} {
+		dir := t.TempDir()
+		tba, df := planFixture(t, dir, "", "")
+		if online {
+			report := mustRead(t, tba)
+			require.NoError(t, os.WriteFile(tba, append([]byte("[Warning] database in use - reported statistics are approximations. (2486)\n"), report...), 0o644))
+		}
+		code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", tba, "--df", df, "-o", filepath.Join(dir, "plan")}, fixedMachine...)...)
+		require.Equal(t, ExitOK, code, stderr)
+		first, _, _ := strings.Cut(stderr, "Areas:")
+		assert.Equal(t, online, strings.Contains(first, "(2486)"), "said with the sizes:\n%s", stderr)
+	}
 }

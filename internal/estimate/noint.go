@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 )
@@ -113,11 +114,16 @@ func (p *IntegrityPrice) failure() string {
 
 // FailureLine is what a run loading with -i says at its start: the
 // rebuild's price by the run's own estimate (RebuildPrice; nil: none, the
-// rule alone).
-func FailureLine(p *IntegrityPrice) string {
+// rule alone). priors: the estimate's model is the built-in priors, which
+// the line says as the report does: uncalibrated, a trial's price was 11 s
+// where the failure it measured cost 39.5 s.
+func FailureLine(p *IntegrityPrice, priors bool) string {
 	line := "loads without crash protection (-i): a load that fails makes the run create the target again and load every table again"
 	if p != nil {
 		line += ": " + p.failure() + " by the estimate"
+		if priors {
+			line += ", " + event.PriorsOnly
+		}
 	}
 	return line + "; --no-integrity=false loads crash-safe"
 }

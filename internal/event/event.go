@@ -141,6 +141,11 @@ type Estimate struct {
 	Priors bool `json:"priors,omitempty"`
 }
 
+// PriorsOnly is how a figure from the built-in priors is labelled wherever
+// the DBA reads it (the report, the run's first lines): nothing of this
+// machine is in it, and oedl calibrate would put it in.
+const PriorsOnly = "from the built-in priors only (no calibration of this machine: oedl calibrate)"
+
 // PhaseEstimate is one phase of the estimated window, from the start of
 // the run: from its first job's start to its last job's end.
 type PhaseEstimate struct {

@@ -41,6 +41,7 @@ func Make(in Input, o Options) (*Plan, error) {
 			BlockSize:    in.Analysis.BlockSize,
 			IndexSummary: hasIndexSummary(in.Analysis),
 			LOBSummary:   len(in.Analysis.LOBs) > 0,
+			Approximate:  in.Analysis.InUse,
 		},
 		BlockSize: o.BlockSize,
 		Machine:   o.Machine,

@@ -19,7 +19,10 @@ type profile struct {
 	withDF bool
 	// indexSummary makes the report a dbanalys (with INDEX BLOCK SUMMARY).
 	indexSummary bool
-	opts         func(*Options)
+	// online: the report was made while the database was in use and
+	// carries the (2486) warning before it, as proutil prints it.
+	online bool
+	opts   func(*Options)
 	// goldenFiles limits the golden comparison (nil: every file); ten
 	// thousand tables make placement.md and plan.json too big to review.
 	goldenFiles []string
@@ -99,6 +102,9 @@ func (p profile) df() *openedge.DF {
 func (p profile) input(t testing.TB) (Input, *openedge.DF) {
 	t.Helper()
 	var b bytes.Buffer
+	if p.online {
+		b.WriteString("[Warning] database in use - reported statistics are approximations. (2486)\n")
+	}
 	require.NoError(t, openedge.WriteAnalysis(&b, p.analysis()))
 	a, err := openedge.ParseAnalysis(&b, p.name+".tba")
 	require.NoError(t, err)
@@ -162,6 +168,15 @@ func profiles() []profile {
 			opts:   func(o *Options) { o.Target = "" },
 		},
 		erpProfile(),
+		{
+			// A plan from a live source (oedl plan --source while users work).
+			name: "online",
+			tables: []tableSpec{
+				{area: "Data", name: "order", records: 2_000_000, mean: 140, indexes: 2},
+				{area: "Data", name: "customer", records: 5000, mean: 300, indexes: 1},
+			},
+			withDF: true, indexSummary: true, online: true,
+		},
 	}
 }
 

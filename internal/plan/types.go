@@ -58,6 +58,11 @@ type Source struct {
 	// LOBSummary tells whether the report had LOB SUMMARY rows (11.6 on):
 	// then each table's lob_bytes and the LOB area's size are known.
 	LOBSummary bool `json:"lob_summary,omitempty"`
+	// Approximate: the report carried (2486), "database in use - reported
+	// statistics are approximations" (made while the source was in use):
+	// its sizes and counts, and the extents sized from them, are
+	// approximations, which placement.md says beside them.
+	Approximate bool `json:"approximate,omitempty"`
 }
 
 // Machine is the hardware the tuned parameters are derived for.

@@ -51,7 +51,7 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		units.FormatIEC(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, units.FormatIEC(pol.MaxExtentBytes),
 		mdCell(strings.Join(pol.DataDirs, ", ")))
 
-	bw.WriteString("\n## Areas\n\n| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
+	bw.WriteString("\n## Areas\n\n" + approximateNote(p) + "| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
 	for _, a := range p.Areas {
 		size := units.FormatIEC(a.Bytes)
 		if a.Kind == AreaIndex && !p.Source.IndexSummary || a.Kind == AreaLOB && !p.Source.LOBSummary {
@@ -77,7 +77,7 @@ func WritePlacement(w io.Writer, p *Plan) error {
 	if !p.Source.IndexSummary {
 		indexes = "unknown (the report has no index summary: dbanalys has one)"
 	}
-	fmt.Fprintf(bw, "\n## Totals\n\n| | |\n|---|---:|\n| Tables | %d (large %d, medium %d, small %d, empty %d) |\n| Records | %s |\n| Data | %s |\n| Indexes | %s |\n| Areas | %d data, %d index, %d LOB |\n",
+	fmt.Fprintf(bw, "\n## Totals\n\n"+approximateNote(p)+"| | |\n|---|---:|\n| Tables | %d (large %d, medium %d, small %d, empty %d) |\n| Records | %s |\n| Data | %s |\n| Indexes | %s |\n| Areas | %d data, %d index, %d LOB |\n",
 		tot.Tables, classes[ClassLarge], classes[ClassMedium], classes[ClassSmall], classes[ClassEmpty],
 		units.Thousands(tot.Records), units.FormatIEC(tot.Bytes), indexes,
 		tot.DataAreas, tot.IndexAreas, tot.LOBAreas)
@@ -88,6 +88,16 @@ func WritePlacement(w io.Writer, p *Plan) error {
 	fmt.Fprintf(bw, "| **total** | | %s |\n", units.FormatIEC(tot.FixedBytes))
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
+}
+
+// approximateNote is the paragraph that opens the sections with the
+// report's sizes when the report was made while the source was in use: the
+// DBA reads them there, not in the report's header.
+func approximateNote(p *Plan) string {
+	if !p.Source.Approximate {
+		return ""
+	}
+	return fmt.Sprintf("The sizes and record counts are approximations: the source's analysis (%s) was made while the database was in use and says so (2486). The extents are sized from them, with the headroom above; an analysis of the database shut down gives exact figures.\n\n", mdCell(sourceLabel(p)))
 }
 
 // extentSummary is "2 x f 1.0G + v" style text.

@@ -273,3 +273,31 @@ func TestWriteDirHonoursTheUmask(t *testing.T) {
 		}
 	}
 }
+
+// A plan from a report made while the source was in use says, where the
+// DBA reads its sizes (the areas and the totals), that the report carried
+// (2486) "statistics are approximations"; placement.md did not
+// (new-user trial 5). plan.json keeps it too.
+func TestPlacementSaysApproximate(t *testing.T) {
+	for _, p := range profiles() {
+		t.Run(p.name, func(t *testing.T) {
+			in, _ := p.input(t)
+			pl, err := Make(in, p.options())
+			require.NoError(t, err)
+			assert.Equal(t, p.online, pl.Source.Approximate)
+			var b strings.Builder
+			require.NoError(t, WritePlacement(&b, pl))
+			md := b.String()
+			if !p.online {
+				assert.NotContains(t, md, "(2486)")
+				return
+			}
+			_, areas, _ := strings.Cut(md, "## Areas\n")
+			areas, _, _ = strings.Cut(areas, "| # |")
+			assert.Contains(t, areas, "(2486)", "said before the areas' sizes")
+			_, totals, _ := strings.Cut(md, "## Totals\n")
+			totals, _, _ = strings.Cut(totals, "| |")
+			assert.Contains(t, totals, "(2486)", "said before the totals")
+		})
+	}
+}

@@ -240,7 +240,7 @@ func facts(d Data) [][2]string {
 		}
 		s += " before the run"
 		if e.Priors {
-			s += ", from the built-in priors only (no calibration of this machine: oedl calibrate)"
+			s += ", " + event.PriorsOnly
 		}
 		s += "; error " + errorText(e.Window, d.Ended.Sub(d.Started), 0)
 		if e.Model != "" {

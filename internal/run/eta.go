@@ -23,6 +23,7 @@ type ownEstimate struct {
 	// rebuild is what a failed -i load would cost (nil: crash-safe
 	// loads, or not priced), for the run's first lines.
 	rebuild *estimate.IntegrityPrice
+	priors  bool // the model is the built-in priors, no calibration
 }
 
 // estimateOwnGraph starts the estimate of the graph this run will execute:
@@ -32,7 +33,7 @@ func (c *Config) estimateOwnGraph(ctx context.Context) *ownEstimate {
 	if c.Model == nil {
 		return nil
 	}
-	o := &ownEstimate{done: make(chan struct{})}
+	o := &ownEstimate{done: make(chan struct{}), priors: !c.Model.Calibrated()}
 	cost := c.Cost
 	if cost == nil {
 		cost = schedule.DefaultCost
@@ -59,9 +60,9 @@ func (c *Config) estimateOwnGraph(ctx context.Context) *ownEstimate {
 // failureLine is the run's first word on -i (call after wait).
 func (o *ownEstimate) failureLine() string {
 	if o == nil {
-		return estimate.FailureLine(nil)
+		return estimate.FailureLine(nil, false)
 	}
-	return estimate.FailureLine(o.rebuild)
+	return estimate.FailureLine(o.rebuild, o.priors)
 }
 
 // wait returns the estimate (nil, nil without a model).

@@ -29,6 +29,8 @@ type fakeOE struct {
 	target map[string]int64
 	areaOf map[string]string // table -> target area
 	served map[string]bool
+	// single: database -> in use in single-user mode by someone (holder 14).
+	single map[string]bool
 	// failLoad: table -> loads that fail half way (records half in).
 	failLoad map[string]int
 	// hangLoad: table -> the load blocks until its context ends.
@@ -73,7 +75,7 @@ var fakeDescription = openedge.Description{BlockSize: 8192, BIBlockSize: 8192, B
 
 func newFakeOE(p *plan.Plan) *fakeOE {
 	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
-		served: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
+		served: map[string]bool{}, single: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
@@ -183,6 +185,9 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	case "holder":
 		if f.served[db] {
 			return "** The database is in use in multi-user mode. (276)\n", 16
+		}
+		if f.single[db] {
+			return fmt.Sprintf("** The database %s is in use in single-user mode. (263)\n", db), 14
 		}
 		return "", 0
 	case "tabanalys":

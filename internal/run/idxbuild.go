@@ -3,8 +3,6 @@ package run
 import (
 	"context"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
@@ -71,14 +69,14 @@ func (a *areaProgress) line(l []byte) {
 	}
 	switch m.Num {
 	case openedge.MsgIdxbuildArea: // "Processing area 8 :"
-		if n, ok := lastNumber(m.Text); ok {
+		if n, ok := openedge.LastNumber(m.Text); ok {
 			if a.started {
 				a.finish(a.current)
 			}
 			a.current, a.started = n, true
 		}
 	case openedge.MsgAreaSortSpace: // "... was used for area 8."
-		if n, ok := lastNumber(m.Text); ok {
+		if n, ok := openedge.LastNumber(m.Text); ok {
 			a.finish(n)
 		}
 	}
@@ -98,14 +96,4 @@ func (a *areaProgress) done() (records, bytes int64) {
 	a.lines.mu.Lock()
 	defer a.lines.mu.Unlock()
 	return a.records, a.bytes
-}
-
-// lastNumber is the last whole number in s ("Processing area 8 :" -> 8).
-func lastNumber(s string) (int, bool) {
-	f := strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
-	if len(f) == 0 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(f[len(f)-1])
-	return n, err == nil
 }

@@ -40,13 +40,3 @@ func TestAreaProgress(t *testing.T) {
 		assert.Equal(t, [2]int64{s.records, s.bytes}, [2]int64{r, b}, "after chunk %d", i)
 	}
 }
-
-func TestLastNumber(t *testing.T) {
-	for in, want := range map[string]int{"Processing area 8 :": 8, "A total of 0K of temporary sort disk space was used for area 12.": 12} {
-		n, ok := lastNumber(in)
-		assert.True(t, ok)
-		assert.Equal(t, want, n)
-	}
-	_, ok := lastNumber("no digits")
-	assert.False(t, ok)
-}

@@ -225,7 +225,7 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 					hint = fmt.Sprintf("; the killed run left %s unfinished: its utility may still be running (see WORK/logs/); let it end or stop it, then resume again",
 						strings.Join(r.unfinished, ", "))
 				}
-				return precondition("%s is in use in single-user mode (263)%s%s", db, holderText(out), hint)
+				return precondition("%s%s", singleUserRefusal(db, out), hint)
 			}
 			select {
 			case <-ctx.Done():
@@ -234,6 +234,16 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 			}
 		}
 	}
+}
+
+// singleUserRefusal says that db is in use single-user: the utility's
+// own (263) line when it printed one (it names the database, in the
+// language of its message file), else oedl's words and its last message.
+func singleUserRefusal(db, out string) string {
+	if m, ok := openedge.FindMessage(out, openedge.MsgInUseSingle); ok {
+		return m.String()
+	}
+	return fmt.Sprintf("%s is in use in single-user mode (263)%s", db, holderText(out))
 }
 
 func holderText(out string) string {

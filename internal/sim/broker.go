@@ -41,8 +41,8 @@ func runProserve(p *proc) int {
 		return exitFail
 	}
 	paths := store.PathsFor(fs.pos[0])
-	if !paths.Exists() {
-		return p.failErr(&store.NotFoundError{Path: paths.Control()})
+	if err := paths.Check(); err != nil {
+		return p.failErr(err)
 	}
 	if h, _ := store.ReadHolder(paths); h != nil && h.Alive {
 		return p.failErr(&store.InUseError{DB: paths.Base, Mode: h.Mode})

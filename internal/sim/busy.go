@@ -16,8 +16,8 @@ const (
 // holderOf reports who holds the database (nil: nobody alive does).
 func holderOf(p *proc, dbArg string) (*store.Holder, store.Paths, int) {
 	paths := store.PathsFor(dbArg)
-	if !paths.Exists() {
-		return nil, paths, p.failErr(&store.NotFoundError{Path: paths.Control()})
+	if err := paths.Check(); err != nil {
+		return nil, paths, p.failErr(err)
 	}
 	h, err := store.ReadHolder(paths)
 	if err != nil {

@@ -3,15 +3,17 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"github.com/oedl/oedl/internal/sim/store"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/oedl/oedl/internal/sim/msg"
+	"github.com/oedl/oedl/internal/sim/store"
 )
 
 // Release is the banner oesim prints, as OpenEdge utilities do first.
@@ -114,6 +116,8 @@ func (p *proc) sayErr(err error) {
 	var me *msg.Error
 	var k msg.Keyed
 	var damaged *store.DamagedError
+	var pe *fs.PathError
+	var errno syscall.Errno
 	switch {
 	case errors.As(err, &damaged):
 		p.msg("509")
@@ -123,6 +127,10 @@ func (p *proc) sayErr(err error) {
 	case errors.As(err, &k):
 		me = k.Message()
 		p.msg(me.Key, me.Args...)
+	case errors.As(err, &pe) && pe.Op == "open" && errors.As(pe.Err, &errno):
+		// Any file the utility cannot open (DB.lk, an extent, a .bd)
+		// is (43) with its errno, as OpenEdge reports it.
+		p.msg("43", pe.Path, int(errno))
 	default:
 		p.msg("oesim.internal", strings.TrimPrefix(err.Error(), "** "))
 	}

@@ -35,8 +35,8 @@ type session struct {
 // refusal itself and returns a non-zero status with it.
 func (p *proc) open(dbArg string, acc access) (*session, int) {
 	paths := store.PathsFor(dbArg)
-	if !paths.Exists() {
-		return nil, p.failErr(&store.NotFoundError{Path: paths.Control()})
+	if err := paths.Check(); err != nil {
+		return nil, p.failErr(err)
 	}
 	s := &session{p: p, paths: paths}
 	if acc == client {

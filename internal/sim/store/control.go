@@ -248,13 +248,43 @@ func (p Paths) Exists() bool {
 	return err == nil
 }
 
-// NotFoundError is "** Cannot find or open file X, errno = 2. (43)".
-type NotFoundError struct{ Path string }
+// Check is nil when DB.db can be looked up, else the (43) naming it with
+// the errno of the failure (2: it does not exist).
+func (p Paths) Check() error {
+	_, err := os.Stat(p.Control())
+	if err == nil {
+		return nil
+	}
+	return CannotOpen(p.Control(), err)
+}
 
-func (e *NotFoundError) Error() string { return e.Message().Error() }
+// CannotOpenError is "** Cannot find or open file X, errno = N. (43)", N
+// the system's errno (2 missing, 13 permission denied, ...): OpenEdge
+// reports every database file it cannot open so, and a DBA (and oedl)
+// tells the cause from N (openedge-formats.md §8).
+type CannotOpenError struct {
+	Path  string
+	Errno syscall.Errno
+}
+
+func (e *CannotOpenError) Error() string { return e.Message().Error() }
 
 // Message is the catalog message the utility prints for the error.
-func (e *NotFoundError) Message() *msg.Error { return msg.E("43", e.Path, 2) }
+func (e *CannotOpenError) Message() *msg.Error { return msg.E("43", e.Path, int(e.Errno)) }
+
+// CannotOpen is the (43) of err, the failure to open or look up path: its
+// errno, or 2 for a file that does not exist; err itself when it carries
+// neither.
+func CannotOpen(path string, err error) error {
+	var errno syscall.Errno
+	switch {
+	case errors.As(err, &errno):
+		return &CannotOpenError{Path: path, Errno: errno}
+	case errors.Is(err, fs.ErrNotExist):
+		return &CannotOpenError{Path: path, Errno: syscall.ENOENT}
+	}
+	return err
+}
 
 // ReadControl reads DB.db.
 func ReadControl(p Paths) (*Control, error) {
@@ -278,11 +308,8 @@ type controlFile struct {
 // readControlFile reads DB.db and keeps it open (nil file on error).
 func readControlFile(p Paths) (*Control, controlFile, error) {
 	f, err := os.Open(p.Control())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, controlFile{}, &NotFoundError{Path: p.Control()}
-	}
 	if err != nil {
-		return nil, controlFile{}, err
+		return nil, controlFile{}, CannotOpen(p.Control(), err)
 	}
 	b, err := io.ReadAll(f)
 	if err != nil {
