@@ -14,7 +14,7 @@ import (
 )
 
 // SourceTaskFile is where dump_lasttask.p writes the source's last
-// transaction id (WORK/source.lasttask).
+// transaction id (WORK/source.lasttask), removed once read.
 const SourceTaskFile = "source.lasttask"
 
 // What tells that a source changed since the run froze it. A resume that
@@ -53,6 +53,9 @@ func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
 	if err := r.call(ctx, step{argv: argv}); err != nil {
 		return 0, precondition("read the source's last transaction id: %v", err)
 	}
+	// The value goes into the journal; the file would be one more a
+	// refused run leaves in the work directory.
+	defer os.Remove(out)
 	return parseSourceTask(out)
 }
 

@@ -28,7 +28,7 @@ func TestResumeRefusesAChangedSource(t *testing.T) {
 		refused bool
 	}{
 		{"nothing done", func(*testing.T, *env, func(string, ...string)) {}, false},
-		{"the DBA reads it single-user, serves it and stops it", func(t *testing.T, e *env, dlc func(string, ...string)) {
+		{"the DBA reads it single-user then serves it and stops it", func(t *testing.T, e *env, dlc func(string, ...string)) {
 			dlc("proutil", e.source, "-C", "tabanalys")
 			dlc("proserve", e.source)
 			dlc("proshut", e.source, "-by")
@@ -53,12 +53,16 @@ func TestResumeRefusesAChangedSource(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
+			privateSource(t, e)
 			largest := largestTable(t, e)
 			cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs("--dump-jobs", "2")...)
 			cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=256KB")
 			require.NoError(t, cmd.Start())
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()
+			// Killed in the dumps, once the target's broker is up (not
+			// while it starts: what a kill leaves then is orphans_test's).
+			waitJournal(t, e, exited, func(r journal.Record) bool { return r.Job == "serve:target" && r.State == journal.Done })
 			waitJournal(t, e, exited, func(r journal.Record) bool { return r.Kind == "dump" && r.State == journal.Done })
 			require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
 			<-exited
@@ -106,4 +110,26 @@ func firstDumpDone(t *testing.T, e *env) string {
 	}
 	t.Fatal("no dump done")
 	return ""
+}
+
+// privateSource makes e.source a database of its own with the fixture's
+// contents: newEnv's copy is the fixture's .db, whose extents are the
+// fixture's by their absolute paths (enough for tests that only read the
+// source), and these tests write to it.
+func privateSource(t *testing.T, e *env) {
+	t.Helper()
+	dir := filepath.Dir(e.source)
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	st, err := os.ReadFile(e.fx.source + ".st")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(e.source+".st", st, 0o644)) // relative paths: "."
+	run := func(prog string, args ...string) {
+		c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
+		c.Dir, c.Env = dir, append(os.Environ(), e.extra...)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s %v\n%s", prog, args, out)
+	}
+	run("prostrct", "create", e.source, e.source+".st", "-blocksize", "8192")
+	run("procopy", e.fx.source, e.source)
 }
