@@ -21,7 +21,10 @@ import (
 // oesim writes no open date into it) and each area header's count of
 // changes (store.AreaFile.Changes). Like the real value it differs after
 // any committed change and stays the same otherwise; unlike it, it is not
-// ordered, and oedl only ever compares it for equality.
+// ordered (oedl only ever compares it for equality), and a write that
+// leaves every byte as it was (the same users loaded again) leaves it too,
+// where a real transaction would take a new id: the real value refuses
+// more resumes, never fewer.
 func dumpLastTaskProcedure(p *proc, s *session, param string) int {
 	if param == "" {
 		return p.fail("oesim.lasttask.param")
