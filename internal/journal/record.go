@@ -86,6 +86,11 @@ type Record struct {
 	// it not in use (not --online-source). Its report still carries (2486)
 	// from that broker, and standalone verify reads this to say so.
 	Frozen bool `json:"frozen,omitempty"`
+	// SourceTask, on the preflight's record, is the source's last
+	// transaction id (_MstrBlk-Lasttask) read single-user when the run was
+	// about to freeze it: a resume that reads another refuses to dump the
+	// rest of a source that changed since (run/fingerprint.go).
+	SourceTask *int64 `json:"source_task,omitempty"`
 
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 	Message string        `json:"message,omitempty"`

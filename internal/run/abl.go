@@ -25,10 +25,12 @@ const (
 	// The users, SQL grants and views (openedge.Security).
 	ablDumpSecurity = "dump_security.p"
 	ablLoadSecurity = "load_security.p"
+	// The source's last transaction id (fingerprint.go).
+	ablDumpLastTask = "dump_lasttask.p"
 )
 
 // ablProcedures are every procedure oedl ships.
-var ablProcedures = []string{ablDumpSeq, ablLoadSeq, ablDumpSecurity, ablLoadSecurity}
+var ablProcedures = []string{ablDumpSeq, ablLoadSeq, ablDumpSecurity, ablLoadSecurity, ablDumpLastTask}
 
 // writeABL writes the procedures into dir (WORK/abl).
 func writeABL(dir string) error {

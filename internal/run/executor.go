@@ -87,6 +87,7 @@ type Executor struct {
 	firstRec         int             // index in recs of this invocation's first record
 	skipped          map[string]bool // jobs done by an earlier invocation
 	preflightSummary string
+	sourceTask       *int64       // the source's last transaction id, read by the preflight
 	proof            *targetProof // the preflight's proof of the target's files
 	preparedAt       *time.Time   // the target is one oedl prepare made then: create-target is skipped
 	verified         *verify.Result

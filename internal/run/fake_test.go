@@ -136,6 +136,8 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		switch {
 		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
 			return "", writeFile(param, "\"next-cust\" 1000\n")
+		case strings.Contains(strings.Join(args, " "), ablDumpLastTask):
+			return "", writeFile(param, "1\n") // nothing writes the fake source
 		case strings.Contains(strings.Join(args, " "), ablDumpSecurity):
 			sec := openedge.Security{Users: []openedge.User{{ID: "ana", Password: "h", Name: "Ana"}}}
 			if err := openedge.WriteSecurity(param, "db", sec, time.Unix(0, 0)); err != nil {

@@ -78,7 +78,9 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 func harmlessWorkFile(path string, e fs.DirEntry, planJSON []byte) bool {
 	dir, regular := e.IsDir(), e.Type().IsRegular()
 	switch e.Name() {
-	case LogFile, LockFile:
+	case LogFile, LockFile, SourceTaskFile:
+		// SourceTaskFile: a preflight killed between dump_lasttask.p and
+		// its removal (fingerprint.go).
 		return regular
 	case journal.FileName, journal.PrepareFileName:
 		st, err := os.Lstat(path)

@@ -71,6 +71,14 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
 		return "", err
 	}
+	if !r.externallyServed[schedule.DBSource] {
+		// Free: the run is about to freeze it (fingerprint.go).
+		task, err := r.readSourceTask(ctx)
+		if err != nil {
+			return "", err
+		}
+		r.sourceTask = &task
+	}
 	source, err := r.sourceFiles(ctx, view)
 	if err != nil {
 		return "", err
@@ -411,7 +419,7 @@ func exists(path string) bool {
 // started (so that exit 3 comes before anything changes); the job journals
 // what they found.
 func (e *Executor) preflightJob() (journal.Record, error) {
-	return journal.Record{Message: e.preflightSummary}, nil
+	return journal.Record{Message: e.preflightSummary, SourceTask: e.sourceTask}, nil
 }
 
 // planSizes is what the plan moves: its tables' record bytes (data), their

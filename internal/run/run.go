@@ -50,6 +50,9 @@ type runner struct {
 	servedByUs       map[string]bool
 	brokers          map[string]sysproc.ID // the brokers the journal's serves started, by database (brokers.go)
 	externallyServed map[string]bool
+	// sourceTask is the source's last transaction id, read by the
+	// preflight when the source was free (fingerprint.go); nil otherwise.
+	sourceTask *int64
 	// unlockTarget drops the target's lock (targetlock.go); nil until the
 	// preflight has taken it.
 	unlockTarget func()
@@ -290,6 +293,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	switch {
 	case resumed:
 		plan = r.planResume(built, rp)
+		if err := r.checkSourceUnchanged(recs, built, plan); err != nil {
+			return nil, none, err
+		}
 		if at := keptPrepared(rp); at != nil && plan.skip[string(schedule.KindCreateTarget)] {
 			preparedAt = at
 		}
@@ -319,6 +325,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 
 	e := newExecutor(c, built, jw, recs)
 	e.preflightSummary = summary
+	e.sourceTask = r.sourceTask
 	e.proof = r.proof
 	e.preparedAt = preparedAt
 	for k, v := range r.externallyServed {

@@ -17,7 +17,7 @@ import (
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
-// _progres runs no ABL. It recognises, by base name, the six procedures
+// _progres runs no ABL. It recognises, by base name, the seven procedures
 // oedl needs and does what they do:
 //
 //	prodict/load_df.p  -param FILE        load a .df into the database
@@ -26,6 +26,7 @@ import (
 //	load_seqvals.p     -param FILE        set sequence values from such lines
 //	dump_security.p    -param DIR         write _user.d, _sysauth.d, _sysviews.d
 //	load_security.p    -param DIR         add their users, grants and views
+//	dump_lasttask.p    -param FILE        write _MstrBlk-Lasttask (lasttask.go)
 //
 // Any other procedure fails with OpenEdge's "not found" message (293).
 var procedures = map[string]func(p *proc, s *session, param string) int{
@@ -36,6 +37,8 @@ var procedures = map[string]func(p *proc, s *session, param string) int{
 	// security.go
 	"dump_security.p": dumpSecurityProcedure,
 	"load_security.p": loadSecurityProcedure,
+	// lasttask.go
+	"dump_lasttask.p": dumpLastTaskProcedure,
 }
 
 func runProgres(p *proc) int {

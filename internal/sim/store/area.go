@@ -467,3 +467,13 @@ func Format(a *Area, blockSize int) error {
 	}
 	return af.writeHeader(areaHeader{HWM: int64(blockSize)})
 }
+
+// Changes is what the area's header says of every change ever made to its
+// contents: the segments appended since its last truncate and the
+// generation the frees and truncates bump. The pair never repeats (a
+// truncate resets the segments but bumps the generation), and reading the
+// area changes neither.
+func (af *AreaFile) Changes() (segments int64, gen uint64, err error) {
+	h, err := af.readHeader()
+	return h.Segments, h.Gen, err
+}

@@ -1,0 +1,116 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/schedule"
+)
+
+// SourceTaskFile is where dump_lasttask.p writes the source's last
+// transaction id (WORK/source.lasttask), removed once read.
+const SourceTaskFile = "source.lasttask"
+
+// What tells that a source changed since the run froze it. A resume that
+// dumps the rest of a source someone wrote to meanwhile leaves a target
+// holding tables from two moments of it, which nothing can tell afterwards.
+// The files cannot tell it: OpenEdge writes the open dates of the master
+// block (.db), of every extent's header (a mismatch is (9213)/(9215)) and
+// of the BI on every open, so a broker's start or stop, or a tabanalys,
+// changes every file's mtime and bytes. The master block's last
+// transaction id (_MstrBlk-Lasttask) changes with every transaction that
+// writes and with nothing else: it is read single-user by
+// dump_lasttask.p, journalled on the preflight's record when the run is
+// about to freeze the source, and read again by a resume's preflight.
+
+// readSourceTask reads the source's last transaction id, single-user.
+// The caller has proven the source free (checkHolder).
+func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
+	c := r.cfg
+	dir := c.work("abl")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	data, err := ablFS.ReadFile("abl/" + ablDumpLastTask)
+	if err != nil {
+		return 0, fmt.Errorf("embedded %s: %w", ablDumpLastTask, err)
+	}
+	proc := filepath.Join(dir, ablDumpLastTask)
+	if err := atomicfile.WriteFile(proc, data); err != nil {
+		return 0, err
+	}
+	out := c.work(SourceTaskFile)
+	if err := os.Remove(out); err != nil && !os.IsNotExist(err) {
+		return 0, err
+	}
+	argv := []string{c.bin("_progres"), "-b", "-db", c.db(schedule.DBSource), "-1", "-p", proc, "-param", out}
+	if err := r.call(ctx, step{argv: argv}); err != nil {
+		return 0, precondition("read the source's last transaction id: %v", err)
+	}
+	// The value goes into the journal; the file would be one more a
+	// refused run leaves in the work directory.
+	defer os.Remove(out)
+	return parseSourceTask(out)
+}
+
+// parseSourceTask reads the one decimal line dump_lasttask.p writes.
+func parseSourceTask(path string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, precondition("read the source's last transaction id: %v", err)
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0, precondition("%s: the source's last transaction id is not a number: %q", path, strings.TrimSpace(string(b)))
+	}
+	return v, nil
+}
+
+// frozenSourceTask is the last transaction id the journal holds for the
+// source: the latest preflight's that read one (a resume that went on
+// journals the value it compared).
+func frozenSourceTask(recs []journal.Record) (journal.Record, bool) {
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		if r.Job == string(schedule.KindPreflight) && r.State == journal.Done && r.SourceTask != nil {
+			return r, true
+		}
+	}
+	return journal.Record{}, false
+}
+
+// sourcePending tells whether the resume still runs anything that reads
+// the source's contents (a dump, its tabanalys, .df, sequences, users).
+// One that only loads needs the source no more: its dumps are proven, all
+// of one moment.
+func sourcePending(b *schedule.Built, p *resumePlan) bool {
+	for _, j := range b.Jobs() {
+		switch j.Kind {
+		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity:
+			if !p.skip[j.ID] && (j.DB == "" || j.DB == schedule.DBSource) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkSourceUnchanged refuses a resume that would read a source whose
+// last transaction id differs from the one journalled at the freeze.
+func (r *runner) checkSourceUnchanged(recs []journal.Record, b *schedule.Built, p *resumePlan) error {
+	frozen, ok := frozenSourceTask(recs)
+	if !ok || r.sourceTask == nil || *r.sourceTask == *frozen.SourceTask || !sourcePending(b, p) {
+		return nil
+	}
+	c := r.cfg
+	return precondition("the source %s changed since this run froze it: its last transaction id (_MstrBlk-Lasttask) is %d, it was %d when the run began (%s, journal record %d); "+
+		"the tables dumped before the change and those still to dump would be from two different moments of it. "+
+		"Start the migration again in a new --work directory (the target %s is this run's: remove it or name another)",
+		c.Source, *r.sourceTask, *frozen.SourceTask, frozen.Time.Local().Format("2006-01-02 15:04:05"), frozen.Seq, c.Target)
+}

@@ -1,0 +1,78 @@
+package sim
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dump_lasttask.p's value stays through what only reads or opens the
+// database (a tabanalys, a dump, a broker started and stopped, the
+// procedure itself) and changes with every committed write (records
+// loaded, a sequence set), as OpenEdge's _MstrBlk-Lasttask does: oedl's
+// resume compares it (run/fingerprint.go).
+func TestLastTaskChangesWithWritesOnly(t *testing.T) {
+	env, db := smallDB(t)
+	out := filepath.Join(env.work, "lasttask")
+	read := func() string {
+		env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "dump_lasttask.p", "-param", out)
+		b, err := os.ReadFile(out)
+		require.NoError(t, err)
+		return string(b)
+	}
+	dumpDir := filepath.Join(env.work, "dump")
+	require.NoError(t, os.MkdirAll(dumpDir, 0o755))
+	seqs := filepath.Join(env.work, "seq.txt")
+	sec := filepath.Join(env.work, "sec")
+	require.NoError(t, os.MkdirAll(sec, 0o755))
+	steps := []struct {
+		name    string
+		do      func(t *testing.T)
+		changes bool
+	}{
+		{"read again", func(*testing.T) {}, false},
+		{"tabanalys", func(t *testing.T) { env.ok(t, "proutil", db, "-C", "tabanalys") }, false},
+		{"dump", func(t *testing.T) { env.ok(t, "proutil", db, "-C", "dump", "Customer", dumpDir) }, false},
+		{"served and shut down", func(t *testing.T) {
+			env.ok(t, "proserve", db)
+			env.ok(t, "proutil", db, "-C", "dump", "Customer", dumpDir)
+			env.ok(t, "proshut", db, "-by")
+		}, false},
+		{"dump_seqvals.p and dump_security.p", func(t *testing.T) {
+			env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "dump_seqvals.p", "-param", seqs)
+			env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "dump_security.p", "-param", sec)
+		}, false},
+		{"records loaded", func(t *testing.T) {
+			env.ok(t, "proutil", db, "-C", "load", filepath.Join(dumpDir, "Customer.bd"))
+		}, true},
+		{"a sequence set", func(t *testing.T) {
+			b, err := os.ReadFile(seqs)
+			require.NoError(t, err)
+			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], "\t")
+			require.True(t, ok, "the database has a sequence: %q", b)
+			require.NoError(t, os.WriteFile(seqs, []byte(name+"\t4242\n"), 0o644))
+			env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "load_seqvals.p", "-param", seqs)
+		}, true},
+		// The same users loaded again change nothing: oesim's value stays
+		// (a real transaction would take an id: oedl refuses more there,
+		// never less).
+		{"the same users loaded again", func(t *testing.T) {
+			env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "load_security.p", "-param", sec)
+		}, false},
+	}
+	last := read()
+	for _, s := range steps {
+		s.do(t)
+		now := read()
+		if s.changes {
+			assert.NotEqual(t, last, now, "%s: the last transaction id stayed %s", s.name, last)
+		} else {
+			assert.Equal(t, last, now, "%s: the last transaction id changed", s.name)
+		}
+		last = now
+	}
+}
