@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/run"
@@ -142,8 +143,12 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	}
 
 	say("running the migration (work directory %s)", work)
-	ropts := &RunOptions{IO: opts.IO, Runner: opts.Runner, Source: source, Target: target, PlanDir: planDir, Work: work,
-		DLC: dlc, LoadsPerArea: 1, ThreadedMin: fmt.Sprint(th.Threaded), Retries: 2, JobTimeout: 10 * time.Minute, NoTUI: opts.NoTUI}
+	// oedl run's own defaults (batched loads, the target tuned for
+	// loading, -i, the areas' load caps): the demo shows what a run does.
+	ropts := &RunOptions{IO: opts.IO, Runner: opts.Runner}
+	ropts.addFlags(pflag.NewFlagSet("run", pflag.ContinueOnError))
+	ropts.Source, ropts.Target, ropts.PlanDir, ropts.Work, ropts.DLC = source, target, planDir, work, dlc
+	ropts.ThreadedMin, ropts.NoTUI = fmt.Sprint(th.Threaded), opts.NoTUI
 	cfg, err := ropts.config()
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -104,7 +105,13 @@ EXIT STATUS
 			return runRun(c.Context(), opts)
 		},
 	}
-	f := cmd.Flags()
+	opts.addFlags(cmd.Flags())
+	return cmd
+}
+
+// addFlags defines run's flags on f, their defaults set into opts: oedl
+// demo takes the same defaults, so the demo shows what oedl run does.
+func (opts *RunOptions) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&opts.Source, "source", "", "source database")
 	f.StringVar(&opts.Target, "target", "", "target database to create")
 	f.StringVar(&opts.PlanDir, "plan", "", "plan directory written by oedl plan")
@@ -136,7 +143,6 @@ EXIT STATUS
 	// A diagnosis of the ETA, not a DBA's option (docs/events.md, "The ETA").
 	f.BoolVar(&opts.ETATrace, "eta-trace", false, "write each live ETA forecast with the job plan it simulated to WORK/eta-trace.jsonl")
 	_ = f.MarkHidden("eta-trace")
-	return cmd
 }
 
 func (opts *RunOptions) config() (run.Config, error) {
