@@ -23,12 +23,7 @@ import (
 // the rest of a source the users had been writing (new-user trial 5).
 func TestResumeLeavesTheDBAsBrokerUp(t *testing.T) {
 	e := newEnv(t, "sports")
-	largest := largestTable(t, e)
-	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs("--dump-jobs", "2")...)
-	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=256KB")
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, exited := startSlowDump(t, e)
 	waitJournal(t, e, exited, func(r journal.Record) bool { return r.Job == "serve:source" && r.State == journal.Done })
 	require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
 	<-exited
@@ -48,6 +43,20 @@ func TestResumeLeavesTheDBAsBrokerUp(t *testing.T) {
 	assert.Contains(t, r.stderr, "oedl did not start")
 	assert.NotContains(t, r.stderr, "shut down the broker the killed run left on "+e.source)
 	assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
+}
+
+// startSlowDump starts oedl run with the source's largest table dumped
+// slowly (oesim's slow fault), for a test to kill it in the dumps: the
+// process and the channel its Wait ends on.
+func startSlowDump(t *testing.T, e *env) (*exec.Cmd, <-chan error) {
+	t.Helper()
+	largest := largestTable(t, e)
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs("--dump-jobs", "2")...)
+	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=256KB")
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, exited
 }
 
 // waitJournal polls the journal of a running oedl until a record matches.

@@ -54,12 +54,7 @@ func TestResumeRefusesAChangedSource(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
 			privateSource(t, e)
-			largest := largestTable(t, e)
-			cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs("--dump-jobs", "2")...)
-			cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=256KB")
-			require.NoError(t, cmd.Start())
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
+			cmd, exited := startSlowDump(t, e)
 			// Killed in the dumps, once the target's broker is up (not
 			// while it starts: what a kill leaves then is orphans_test's).
 			waitJournal(t, e, exited, func(r journal.Record) bool { return r.Job == "serve:target" && r.State == journal.Done })
