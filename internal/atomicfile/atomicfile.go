@@ -83,12 +83,27 @@ func write(path string, r io.Reader, perm fs.FileMode, sync bool) (err error) {
 // createTemp is os.CreateTemp with a mode: os.CreateTemp makes 0600, and
 // widening that with a chmod would override the umask.
 func createTemp(dir, prefix, suffix string, perm fs.FileMode) (*os.File, error) {
+	return createNew(dir, prefix, suffix, func(name string) (*os.File, error) {
+		return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+	})
+}
+
+// MkdirTemp is os.MkdirTemp with the mode of any directory made (0o777
+// less the umask): os.MkdirTemp makes 0700, and widening that with a
+// chmod would override the DBA's umask.
+func MkdirTemp(parent, prefix string) (string, error) {
+	return createNew(parent, prefix, "", func(name string) (string, error) {
+		return name, os.Mkdir(name, 0o777)
+	})
+}
+
+// createNew calls create on random names in dir until one did not exist.
+func createNew[T any](dir, prefix, suffix string, create func(name string) (T, error)) (T, error) {
 	for try := 0; ; try++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		v, err := create(filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix))
 		if errors.Is(err, fs.ErrExist) && try < 10000 {
 			continue
 		}
-		return f, err
+		return v, err
 	}
 }

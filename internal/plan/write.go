@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/openedge"
 )
 
@@ -180,7 +179,7 @@ func WriteDir(dir string, p *Plan, df *openedge.DF, extra ...File) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := mkdirTemp(parent, "."+filepath.Base(dir)+".new-")
+	tmp, err := atomicfile.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
 	if err != nil {
 		return err
 	}
@@ -286,18 +285,4 @@ func writeFileSync(path string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return nil
-}
-
-// mkdirTemp is os.MkdirTemp with the mode of any directory made (0o777
-// less the umask): os.MkdirTemp makes 0700, and widening that with a
-// chmod would override the DBA's umask.
-func mkdirTemp(parent, prefix string) (string, error) {
-	for try := 0; ; try++ {
-		dir := filepath.Join(parent, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		err := os.Mkdir(dir, 0o777)
-		if errors.Is(err, fs.ErrExist) && try < 10000 {
-			continue
-		}
-		return dir, err
-	}
 }
