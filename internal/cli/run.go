@@ -291,10 +291,12 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	sinks = append(sinks, logSink)
 	var closers []func()
 	var ui *tui.Program
+	var jsonSink *tui.JSON
 	if jsonOut {
 		// The events on stdout; a person still sees the run on stderr, as
 		// plain lines (a live screen would fight a terminal on stdout).
-		sinks = append(sinks, tui.NewJSON(io.Out))
+		jsonSink = tui.NewJSON(io.Out)
+		sinks = append(sinks, jsonSink)
 		noTUI = true
 	}
 	switch {
@@ -326,6 +328,7 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	for _, c := range closers {
 		c()
 	}
+	warnJSONStopped(io.ErrOut, jsonSink, cfg.Work)
 	switch {
 	case err == nil && res != nil && res.Finished != nil:
 		printNothingToDo(io.ErrOut, cfg, res.Finished)
@@ -333,6 +336,17 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 		printRunSummary(io.ErrOut, cfg, res)
 	}
 	return res, runExit(ctx, err, cfg.Work)
+}
+
+// warnJSONStopped says, on stderr, that --json's events stopped at the
+// first that could not be written (its consumer went away: a closed pipe
+// stops the stream, not the run), and where the whole run is to be read.
+func warnJSONStopped(w io.Writer, j *tui.JSON, work string) {
+	if j == nil || j.Err() == nil {
+		return
+	}
+	fmt.Fprintf(w, "warning: --json: the events stopped at the first that could not be written (%v); the run went on: oedl report --work %s --json has all of it\n",
+		j.Err(), execx.ShellQuote(work))
 }
 
 // screenOptions are the live screen's: the terminal and the disks it
