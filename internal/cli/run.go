@@ -297,6 +297,7 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 		// plain lines (a live screen would fight a terminal on stdout).
 		jsonSink = tui.NewJSON(io.Out)
 		sinks = append(sinks, jsonSink)
+		closers = append(closers, jsonSink.Close) // every event written before the summary
 		noTUI = true
 	}
 	switch {

@@ -40,6 +40,7 @@ func TestWarnJSONStopped(t *testing.T) {
 			j := tc.sink()
 			if j != nil {
 				j.Emit(event.Event{Kind: event.RunStarted})
+				j.Close()
 			}
 			var w strings.Builder
 			warnJSONStopped(&w, j, "/w ork")
