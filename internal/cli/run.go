@@ -305,9 +305,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 		ui = tui.New(screenOptions(io, cfg, cancel))
 		sinks = append(sinks, ui)
 	default:
-		p := tui.NewPlain(io.ErrOut, 10*time.Second)
+		lines := tui.NewQueuedWriter(io.ErrOut) // a stderr nobody reads does not hold the run
+		p := tui.NewPlain(lines, 10*time.Second)
 		sinks = append(sinks, p)
-		closers = append(closers, func() { p.Close() })
+		closers = append(closers, func() { p.Close(); lines.Close() })
 	}
 	cfg.Events = sinks
 	var res *run.Result
