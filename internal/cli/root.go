@@ -97,10 +97,22 @@ func Main() int {
 // the write fails with EPIPE, which the printers keep, and the run goes
 // on (docs/decisions.md). signal.Notify, not signal.Ignore: an ignored
 // signal stays ignored in the utilities oedl starts.
+//
+// A signal oedl was started with ignored stays ignored: `nohup oedl run`
+// (docs/run.md's way to keep a run going without its terminal) starts it
+// with SIGHUP ignored, and taking SIGHUP undid that, so the dropped ssh
+// session stopped the run nohup was for; a `&` job of a script is started
+// with SIGINT ignored in the same way.
 func stopContext() (context.Context, context.CancelFunc) {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	stops := []os.Signal{syscall.SIGTERM}
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			stops = append(stops, sig)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stops...)
 	return ctx, func() {
 		stop()
 		signal.Stop(pipe)

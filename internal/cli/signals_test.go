@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -92,4 +93,43 @@ func TestClosedStdoutDoesNotKillOEDL(t *testing.T) {
 	}
 	assert.NoError(t, err)
 	assert.Contains(t, stderr.String(), "broken pipe")
+}
+
+// TestNohupKeepsTheRunGoing: started under nohup (docs/run.md: how to
+// keep a run going without its terminal), oedl must not stop when the
+// terminal goes away. Taking SIGHUP with signal.Notify undid nohup's
+// SIG_IGN, and the ssh session that dropped stopped the run. The test
+// binary, re-executed under nohup, is sent SIGHUP and then SIGTERM: its
+// context must end for the SIGTERM only.
+func TestNohupKeepsTheRunGoing(t *testing.T) {
+	if os.Getenv("OEDL_NOHUP_CHILD") != "" {
+		ctx, stop := stopContext()
+		defer stop()
+		os.Stdout.WriteString("ready\n")
+		<-ctx.Done()
+		os.Stdout.WriteString(context.Cause(ctx).Error() + "\n")
+		os.Exit(0)
+	}
+	nohup, err := exec.LookPath("nohup")
+	if err != nil {
+		t.Skip("no nohup here")
+	}
+	child := exec.Command(nohup, os.Args[0], "-test.run=^TestNohupKeepsTheRunGoing$")
+	child.Env = append(os.Environ(), "OEDL_NOHUP_CHILD=1")
+	out, err := child.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, child.Start())
+	t.Cleanup(func() { _ = child.Process.Kill() })
+	r := bufio.NewReader(out)
+	line, err := r.ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "ready\n", line)
+	require.NoError(t, child.Process.Signal(syscall.SIGHUP))
+	// The SIGHUP, delivered or not, is behind us once a later signal is
+	// seen: signals to one process are taken in the order sent here.
+	require.NoError(t, child.Process.Signal(syscall.SIGTERM))
+	line, err = r.ReadString('\n')
+	require.NoError(t, err)
+	assert.Contains(t, line, "terminated", "the context ended for SIGTERM, not for the ignored SIGHUP")
+	require.NoError(t, child.Wait())
 }
