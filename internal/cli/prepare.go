@@ -95,7 +95,7 @@ func runPrepare(ctx context.Context, opts *RunOptions) error {
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}
-	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
+	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile), opts.IO.ErrOut)
 	if err != nil {
 		return PreconditionError(err)
 	}

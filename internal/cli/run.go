@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -269,7 +270,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if diskNote != "" && cfg.Tune {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", diskNote)
 	}
-	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
+	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile), opts.IO.ErrOut)
 	if err != nil {
 		return PreconditionError(err)
 	}
@@ -412,20 +413,48 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 }
 
 // newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.
-func newRunLogger(path string) (*zap.Logger, func(), error) {
+func newRunLogger(path string, errOut io.Writer) (*zap.Logger, func(), error) {
 	f, err := run.OpenWorkLog(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	enc := zap.NewProductionEncoderConfig()
-	enc.EncodeTime = zapcore.ISO8601TimeEncoder
 	// Buffered (flushed every second and at the end): the log is for
 	// diagnosis, the journal is the fsynced truth, and a write per event
 	// would cost more CPU than the scheduling it describes.
 	ws := &zapcore.BufferedWriteSyncer{WS: zapcore.AddSync(f), FlushInterval: time.Second}
-	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), ws, zap.DebugLevel)
-	l := zap.New(core).With(zap.Int("pid", os.Getpid()), zap.Int("cores", runtime.NumCPU()))
+	l := newRunLoggerTo(ws, path, errOut)
 	return l, func() { _ = l.Sync(); _ = ws.Stop(); f.Close() }, nil
+}
+
+// newRunLoggerTo is the run's logger writing to ws; a write that fails is
+// said once on errOut (logTrouble).
+func newRunLoggerTo(ws zapcore.WriteSyncer, path string, errOut io.Writer) *zap.Logger {
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), ws, zap.DebugLevel)
+	return zap.New(core, zap.ErrorOutput(zapcore.AddSync(&logTrouble{w: errOut, path: path}))).
+		With(zap.Int("pid", os.Getpid()), zap.Int("cores", runtime.NumCPU()))
+}
+
+// logTrouble takes zap's reports of writes to the run's log that failed
+// (the work disk full). zap wrote each on stderr with a Go clock reading
+// in it, a line per failed write among the run's lines; this says it once,
+// in oedl's words: the log is for diagnosis, the run goes on without it.
+type logTrouble struct {
+	once sync.Once
+	w    io.Writer
+	path string
+}
+
+func (l *logTrouble) Write(p []byte) (int, error) {
+	l.once.Do(func() {
+		why := strings.TrimSpace(string(p))
+		if _, after, ok := strings.Cut(why, " error: "); ok { // zap's "<time> write error: <err>"
+			why = after
+		}
+		fmt.Fprintf(l.w, "warning: the run's log %s cannot be written (%s); the run goes on without it\n", l.path, why)
+	})
+	return len(p), nil
 }
 
 func logEvent(l *zap.Logger, e event.Event) {
