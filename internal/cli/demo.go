@@ -157,12 +157,12 @@ func demoRun(ctx context.Context, opts *DemoOptions) error {
 	if err != nil {
 		return err
 	}
-	logger, closeLog, err := newRunLogger(filepath.Join(work, run.LogFile))
+	logger, closeLog, err := newRunLogger(filepath.Join(work, run.LogFile), opts.IO.ErrOut)
 	if err != nil {
 		if err := os.MkdirAll(work, 0o755); err != nil {
 			return FailedError(err)
 		}
-		if logger, closeLog, err = newRunLogger(filepath.Join(work, run.LogFile)); err != nil {
+		if logger, closeLog, err = newRunLogger(filepath.Join(work, run.LogFile), opts.IO.ErrOut); err != nil {
 			return FailedError(err)
 		}
 	}

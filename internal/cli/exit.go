@@ -13,6 +13,7 @@ const (
 	ExitUsage        = 2 // bad usage or bad input
 	ExitPrecondition = 3 // database in use, DLC not found, no disk space
 	ExitInterrupted  = 130
+	ExitBrokenPipe   = 128 + 13 // stdout's reader went away: the shell's code for SIGPIPE (stdoutClosed)
 )
 
 // ExitError carries the exit code a command ends with.

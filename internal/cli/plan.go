@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -410,13 +411,21 @@ func writeBiggest(w io.Writer, big []plan.Placement) {
 // his: run as the owner, or give this user access (OpenEdge opens the
 // database's files for writing even to read it: DB.lk, DB.lg, the BI).
 // nil for any other failure.
+//
+// Errno 30 (EROFS) is the same kind of refusal: the source on a read-only
+// filesystem (a snapshot or a restored copy mounted ro), where the
+// utility cannot create DB.lk beside it (new-user trial 6).
 func sourceDenied(ps *planSource, out string) error {
 	m, errno, ok := openedge.CannotOpen(out)
-	if !ok || !openedge.Denied(errno) {
-		return nil
+	switch {
+	case ok && openedge.Denied(errno):
+		return PreconditionError(fmt.Errorf("%ssource database %s: %s; run oedl plan as the database's owner (the user its files belong to), or give this user read and write access to the database's files and directory",
+			ps.where, ps.db, m.String()))
+	case ok && errno == syscall.EROFS:
+		return PreconditionError(fmt.Errorf("%ssource database %s: %s; the database is on a read-only filesystem, and OpenEdge writes DB.lk and DB.lg beside it even to read it: mount it read-write, or restore or copy it (procopy) to a writable place",
+			ps.where, ps.db, m.String()))
 	}
-	return PreconditionError(fmt.Errorf("%ssource database %s: %s; run oedl plan as the database's owner (the user its files belong to), or give this user read and write access to the database's files and directory",
-		ps.where, ps.db, m.String()))
+	return nil
 }
 
 // sourceAnalysisFile is the source's dbanalys report in the plan directory.

@@ -16,8 +16,9 @@ import (
 // oedl plan --source on a database whose files the DBA's user may not
 // open: the utility's (43) with errno 13 (EACCES) is a precondition (exit
 // 3) with what to do, decided from the number in either language; it was
-// exit 1 with "non-zero exit" (new-user trial 5). Another errno is the
-// utility's failure as before.
+// exit 1 with "non-zero exit" (new-user trial 5). So is errno 30 (EROFS),
+// the source on a read-only filesystem (new-user trial 6). Another errno is
+// the utility's failure as before.
 func TestPlanSourceCannotOpen(t *testing.T) {
 	dir := t.TempDir()
 	dlc, tba, df := sourceModeFixture(t, dir)
@@ -33,6 +34,11 @@ func TestPlanSourceCannotOpen(t *testing.T) {
 		{"permission denied, in Portuguese", msg.Portuguese, 13, ExitPrecondition, "as the database's owner"},
 		{"operation not permitted", msg.English, 1, ExitPrecondition, "as the database's owner"},
 		{"an I/O error is the utility's failure", msg.English, 5, ExitFailed, "errno = 5"},
+		// A source on a read-only filesystem (a snapshot mounted ro): the
+		// utility cannot create DB.lk beside it. It was exit 1, "non-zero
+		// exit" (new-user trial 6).
+		{"read-only filesystem", msg.English, 30, ExitPrecondition, "read-only filesystem"},
+		{"read-only filesystem, in Portuguese", msg.Portuguese, 30, ExitPrecondition, "mount it read-write"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

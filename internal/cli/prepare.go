@@ -95,13 +95,14 @@ func runPrepare(ctx context.Context, opts *RunOptions) error {
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
 	}
-	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
+	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile), opts.IO.ErrOut)
 	if err != nil {
 		return PreconditionError(err)
 	}
 	defer closeLog()
 	cfg.Log = logger
-	p := tui.NewPlain(opts.IO.ErrOut, 10*time.Second)
+	lines := tui.NewQueuedWriter(opts.IO.ErrOut) // a stderr nobody reads does not hold the preparation
+	p := tui.NewPlain(lines, 10*time.Second)
 	cfg.Events = event.SinkFunc(func(e event.Event) {
 		if e.Kind != event.Phase { // a run's phases: the preparation is none of them
 			p.Emit(e)
@@ -109,6 +110,7 @@ func runPrepare(ctx context.Context, opts *RunOptions) error {
 	})
 	res, err := run.Prepare(ctx, cfg)
 	p.Close()
+	lines.Close()
 	if err != nil {
 		return prepareExit(ctx, err)
 	}

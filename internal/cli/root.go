@@ -6,8 +6,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -87,8 +89,34 @@ func Main() int {
 // left running. Now the run stops as it does for Ctrl-C and --resume
 // continues it; to keep a run going without its terminal, start it in
 // tmux, screen or nohup.
+//
+// SIGPIPE is taken too, and dropped, so that it stops nothing: Go's
+// runtime otherwise kills the process at a write to a closed stdout or
+// stderr, and a --json consumer that went away (jq killed, `| head`, a
+// log shipper restarted) ended the run with exit 141 and no word. Taken,
+// the write fails with EPIPE, which the printers keep, and the run goes
+// on (docs/decisions.md). signal.Notify, not signal.Ignore: an ignored
+// signal stays ignored in the utilities oedl starts.
+//
+// A signal oedl was started with ignored stays ignored: `nohup oedl run`
+// (docs/run.md's way to keep a run going without its terminal) starts it
+// with SIGHUP ignored, and taking SIGHUP undid that, so the dropped ssh
+// session stopped the run nohup was for; a `&` job of a script is started
+// with SIGINT ignored in the same way.
 func stopContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	stops := []os.Signal{syscall.SIGTERM}
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			stops = append(stops, sig)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stops...)
+	return ctx, func() {
+		stop()
+		signal.Stop(pipe)
+	}
 }
 
 // Execute runs the command tree with args and returns the exit code. The
@@ -102,6 +130,9 @@ func Execute(ctx context.Context, streams *IOStreams, args []string) int {
 		// arguments it cannot place, bad usage.
 		err = WithCode(ExitUsage, fmt.Errorf("%w\nSee 'oedl --help'.", err))
 	}
+	if stdoutClosed(err) {
+		return ExitBrokenPipe
+	}
 	if err != nil {
 		if ctx.Err() != nil && exitCode(err) != ExitUsage && exitCode(err) != ExitInterrupted {
 			err = &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted: %w", err)}
@@ -109,6 +140,16 @@ func Execute(ctx context.Context, streams *IOStreams, args []string) int {
 		fmt.Fprintf(streams.ErrOut, "oedl: %v\n", err)
 	}
 	return exitCode(err)
+}
+
+// stdoutClosed is a command that failed writing to a stdout whose reader
+// went away (`oedl estimate | head -1`): it ends as SIGPIPE ended it
+// before oedl took that signal (stopContext), silently with 141, as the
+// shell's other commands do. Only a write to os.Stdout: a broken pipe to a
+// utility or a remote host is a failure like any other.
+func stdoutClosed(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Op == "write" && pe.Path == os.Stdout.Name() && errors.Is(err, syscall.EPIPE)
 }
 
 // newHelpCmd is cobra's help command, except that an unknown topic is bad

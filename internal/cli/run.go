@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -269,7 +270,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if diskNote != "" && cfg.Tune {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s\n", diskNote)
 	}
-	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile))
+	logger, closeLog, err := newRunLogger(filepath.Join(cfg.Work, run.LogFile), opts.IO.ErrOut)
 	if err != nil {
 		return PreconditionError(err)
 	}
@@ -291,10 +292,13 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	sinks = append(sinks, logSink)
 	var closers []func()
 	var ui *tui.Program
+	var jsonSink *tui.JSON
 	if jsonOut {
 		// The events on stdout; a person still sees the run on stderr, as
 		// plain lines (a live screen would fight a terminal on stdout).
-		sinks = append(sinks, tui.NewJSON(io.Out))
+		jsonSink = tui.NewJSON(io.Out)
+		sinks = append(sinks, jsonSink)
+		closers = append(closers, jsonSink.Close) // every event written before the summary
 		noTUI = true
 	}
 	switch {
@@ -302,9 +306,10 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 		ui = tui.New(screenOptions(io, cfg, cancel))
 		sinks = append(sinks, ui)
 	default:
-		p := tui.NewPlain(io.ErrOut, 10*time.Second)
+		lines := tui.NewQueuedWriter(io.ErrOut) // a stderr nobody reads does not hold the run
+		p := tui.NewPlain(lines, 10*time.Second)
 		sinks = append(sinks, p)
-		closers = append(closers, func() { p.Close() })
+		closers = append(closers, func() { p.Close(); lines.Close() })
 	}
 	cfg.Events = sinks
 	var res *run.Result
@@ -326,6 +331,7 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	for _, c := range closers {
 		c()
 	}
+	warnJSONStopped(io.ErrOut, jsonSink, cfg.Work)
 	switch {
 	case err == nil && res != nil && res.Finished != nil:
 		printNothingToDo(io.ErrOut, cfg, res.Finished)
@@ -333,6 +339,17 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 		printRunSummary(io.ErrOut, cfg, res)
 	}
 	return res, runExit(ctx, err, cfg.Work)
+}
+
+// warnJSONStopped says, on stderr, that --json's events stopped at the
+// first that could not be written (its consumer went away: a closed pipe
+// stops the stream, not the run), and where the whole run is to be read.
+func warnJSONStopped(w io.Writer, j *tui.JSON, work string) {
+	if j == nil || j.Err() == nil {
+		return
+	}
+	fmt.Fprintf(w, "warning: --json: the events stopped at the first that could not be written (%v); the run went on: oedl report --work %s --json has all of it\n",
+		j.Err(), execx.ShellQuote(work))
 }
 
 // screenOptions are the live screen's: the terminal and the disks it
@@ -396,20 +413,48 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 }
 
 // newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.
-func newRunLogger(path string) (*zap.Logger, func(), error) {
+func newRunLogger(path string, errOut io.Writer) (*zap.Logger, func(), error) {
 	f, err := run.OpenWorkLog(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	enc := zap.NewProductionEncoderConfig()
-	enc.EncodeTime = zapcore.ISO8601TimeEncoder
 	// Buffered (flushed every second and at the end): the log is for
 	// diagnosis, the journal is the fsynced truth, and a write per event
 	// would cost more CPU than the scheduling it describes.
 	ws := &zapcore.BufferedWriteSyncer{WS: zapcore.AddSync(f), FlushInterval: time.Second}
-	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), ws, zap.DebugLevel)
-	l := zap.New(core).With(zap.Int("pid", os.Getpid()), zap.Int("cores", runtime.NumCPU()))
+	l := newRunLoggerTo(ws, path, errOut)
 	return l, func() { _ = l.Sync(); _ = ws.Stop(); f.Close() }, nil
+}
+
+// newRunLoggerTo is the run's logger writing to ws; a write that fails is
+// said once on errOut (logTrouble).
+func newRunLoggerTo(ws zapcore.WriteSyncer, path string, errOut io.Writer) *zap.Logger {
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), ws, zap.DebugLevel)
+	return zap.New(core, zap.ErrorOutput(zapcore.AddSync(&logTrouble{w: errOut, path: path}))).
+		With(zap.Int("pid", os.Getpid()), zap.Int("cores", runtime.NumCPU()))
+}
+
+// logTrouble takes zap's reports of writes to the run's log that failed
+// (the work disk full). zap wrote each on stderr with a Go clock reading
+// in it, a line per failed write among the run's lines; this says it once,
+// in oedl's words: the log is for diagnosis, the run goes on without it.
+type logTrouble struct {
+	once sync.Once
+	w    io.Writer
+	path string
+}
+
+func (l *logTrouble) Write(p []byte) (int, error) {
+	l.once.Do(func() {
+		why := strings.TrimSpace(string(p))
+		if _, after, ok := strings.Cut(why, " error: "); ok { // zap's "<time> write error: <err>"
+			why = after
+		}
+		fmt.Fprintf(l.w, "warning: the run's log %s cannot be written (%s); the run goes on without it\n", l.path, why)
+	})
+	return len(p), nil
 }
 
 func logEvent(l *zap.Logger, e event.Event) {

@@ -11,7 +11,10 @@
 // is every complete line plus, at worst, one torn last line. Read tolerates
 // exactly that torn last line and nothing else; a damaged line in the middle
 // means the file was edited or the disk lied, and resuming on top of it
-// could load a table twice, so it is an error naming the line.
+// could load a table twice, so it is an error naming the line. A full disk
+// cuts a write short without a crash: Append cuts the journal back to its
+// last whole line before it returns the error (Writer.cutBack), so that the
+// run's next record, written once space is freed, is a line of its own.
 //
 // A record carries what proves its outcome: a dump lists its .bd files with
 // their sizes and the record count from (13932); a load names its file, the

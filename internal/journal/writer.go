@@ -29,6 +29,8 @@ type Writer struct {
 	path string
 	seq  int64
 	now  func() time.Time
+	end  int64 // the offset after the last whole line: where a cut write is cut back to
+	torn error // a cut write that could not be cut back: nothing more is appended after it
 }
 
 // Open opens (or creates) the journal at path for appending and returns the
@@ -69,7 +71,7 @@ func Open(path string) (*Writer, []Record, error) {
 			return nil, nil, err
 		}
 	}
-	w := &Writer{f: f, path: path, now: time.Now}
+	w := &Writer{f: f, path: path, now: time.Now, end: good}
 	if n := len(recs); n > 0 {
 		w.seq = recs[n-1].Seq
 	}
@@ -96,13 +98,38 @@ func (w *Writer) Append(r Record) error {
 		return fmt.Errorf("journal: encode %s: %w", r.Job, err)
 	}
 	line = append(line, '\n')
-	if _, err := w.f.Write(line); err != nil {
-		return fmt.Errorf("journal %s: write: %w", w.path, err)
+	if w.torn != nil {
+		w.seq--
+		return w.torn
 	}
+	if _, err := w.f.Write(line); err != nil {
+		w.seq--
+		return w.cutBack(fmt.Errorf("journal %s: write: %w", w.path, err))
+	}
+	w.end += int64(len(line))
 	if err := w.f.Sync(); err != nil {
 		return fmt.Errorf("journal %s: fsync: %w", w.path, err)
 	}
 	return nil
+}
+
+// cutBack removes what a write cut short left (a full disk writes a
+// line's first bytes and fails): the next record, appended once the DBA
+// has freed space, glued onto them and made a corrupt line in the middle
+// of the journal, which no resume reads, or, as the last line, was
+// dropped as torn although its Append had returned nil. When the cut
+// fails too, nothing more is appended: Open cuts the torn tail at the
+// resume, as after a crash.
+func (w *Writer) cutBack(err error) error {
+	if terr := w.f.Truncate(w.end); terr != nil {
+		w.torn = fmt.Errorf("%w; the torn line could not be cut (%v): no record is written after it, oedl run --resume cuts it", err, terr)
+		return w.torn
+	}
+	if _, serr := w.f.Seek(w.end, 0); serr != nil {
+		w.torn = fmt.Errorf("%w; the torn line could not be cut (%v): no record is written after it, oedl run --resume cuts it", err, serr)
+		return w.torn
+	}
+	return err
 }
 
 // Path is the journal's file name.

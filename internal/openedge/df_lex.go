@@ -3,7 +3,10 @@ package openedge
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The .df lexer cuts the input into logical lines: a logical line ends at a
@@ -115,14 +118,44 @@ func isDFDelim(c byte) bool {
 }
 
 // abbrev shortens a quoted excerpt for an error message.
+//
+// The bytes are the file's, and the message goes to the DBA's terminal: a
+// CRLF file's \r sent the cursor back to the start of the message, which
+// its rest then overwrote, and a binary file given as --df can hold escape
+// sequences. So the line end is dropped, control characters and bytes
+// that are not UTF-8 are written as Go escapes (\x1b, \xe7), and the cut
+// falls between two characters.
 func abbrev(b []byte) string {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		b = b[:i]
 	}
-	if len(b) > 40 {
-		return string(b[:40]) + "..."
+	b = bytes.TrimRight(b, "\r")
+	cut := len(b) > 40
+	if cut {
+		n := 40
+		for n > 0 && !utf8.RuneStart(b[n]) {
+			n--
+		}
+		b = b[:n]
 	}
-	return string(b)
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&sb, `\x%02x`, b[0])
+		case r != '\t' && unicode.IsControl(r):
+			q := strconv.QuoteRune(r)
+			sb.WriteString(q[1 : len(q)-1])
+		default:
+			sb.WriteRune(r)
+		}
+		b = b[n:]
+	}
+	if cut {
+		sb.WriteString("...")
+	}
+	return sb.String()
 }
 
 // dfLineError is an error at a line of the file being parsed; ParseDF

@@ -50,8 +50,13 @@ func validRPB(n int) bool { return n >= MinRPB && n <= MaxRPB && n&(n-1) == 0 }
 
 func validBPC(n int) bool { return n == 1 || n == 8 || n == 64 || n == 512 }
 
+func validBlockSize(n int) bool { return n == 1024 || n == 2048 || n == 4096 || n == 8192 }
+
 // plan checks plan.json on its own.
 func (c *checker) plan(p *Plan) {
+	if p.BlockSize != 0 && !validBlockSize(p.BlockSize) { // 0: the run's default, 8192
+		c.addf("%s: block_size %d; a database block is 1024, 2048, 4096 or 8192 bytes", FilePlan, p.BlockSize)
+	}
 	byName := map[string]*Area{}
 	byNum := map[int]*Area{}
 	for i := range p.Areas {

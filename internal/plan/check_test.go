@@ -88,6 +88,10 @@ func TestCheck(t *testing.T) {
 		{"duplicate area numbers", func(p *Plan) { p.Areas[1].Number = p.Areas[0].Number }, "have the same number"},
 		{"rpb 0", func(p *Plan) { p.Areas[0].RPB = 0 }, "has rpb 0; records per block is a power of 2"},
 		{"bpc 3", func(p *Plan) { p.Areas[0].BPC = 3 }, "has bpc 3; blocks per cluster is 1, 8, 64 or 512"},
+		// plan.json edited by hand: the run's prostrct create -blocksize
+		// 3000 failed inside the window; --dry-run said nothing
+		// (new-user trial 6).
+		{"block size 3000", func(p *Plan) { p.BlockSize = 3000 }, "block_size 3000; a database block is 1024, 2048, 4096 or 8192 bytes"},
 		{"a table only in plan.json", func(p *Plan) {
 			t0 := p.Tables[0]
 			t0.Table, t0.Name = "PUB.ghost", "ghost"

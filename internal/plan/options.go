@@ -70,9 +70,7 @@ const largestCluster = 512
 // validate reports the first option that cannot give a usable plan. The
 // messages name the flag a user would set.
 func (o Options) validate() error {
-	switch o.BlockSize {
-	case 1024, 2048, 4096, 8192:
-	default:
+	if !validBlockSize(o.BlockSize) {
 		return fmt.Errorf("--block-size %d: must be 1024, 2048, 4096 or 8192", o.BlockSize)
 	}
 	if o.LargeBytes <= 0 {

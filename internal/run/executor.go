@@ -265,12 +265,12 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		rec.State = journal.Failed
 		f.toRecord(&rec)
 		if jerr := e.record(rec); jerr != nil {
-			e.noteFailure(j.ID, f)
+			e.noteFailure(j.ID, f.unjournalled(jerr))
 			return schedule.Outcome{Err: errors.Join(err, jerr)}
 		}
 		if j.Kind == schedule.KindLoadBatch {
 			if jerr := e.membersFailed(j, f); jerr != nil {
-				e.noteFailure(j.ID, f)
+				e.noteFailure(j.ID, f.unjournalled(jerr))
 				return schedule.Outcome{Err: errors.Join(err, jerr)}
 			}
 		}

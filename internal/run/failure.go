@@ -66,6 +66,15 @@ func (f failure) toEvent(ev *event.Event) {
 	}
 }
 
+// unjournalled is f when the journal could not record it either (the
+// work disk full): the run's summary says so beside the utility's error,
+// which was all it said, so that the DBA knows the journal missed records
+// before trusting a resume.
+func (f failure) unjournalled(jerr error) failure {
+	f.text = fmt.Sprintf("%s; its failure is not in the journal: %v", f.text, jerr)
+	return f
+}
+
 // errnoNoSpace matches the errno OpenEdge prints with a failed write
 // ("... errno = 28.", "errno 28"): ENOSPC on Linux, the disk is full. The
 // number decides, not the words around it.

@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,8 +29,15 @@ func CheckWorkUnwritten(cfg Config) error {
 		return nil // a new directory (or one the run's own checks report)
 	}
 	recs, err := journal.Read(filepath.Join(cfg.Work, journal.FileName))
-	if err == nil && len(recs) > 0 {
+	switch {
+	case err == nil && len(recs) > 0:
 		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		// A journal there that cannot be read is what to say, naming its
+		// line: read as no journal, every file of the run was "not from a
+		// run this work directory's journal knows", and the advice, a new
+		// --work, threw the run's progress away.
+		return &PreconditionError{Err: err}
 	}
 	planJSON, err := json.MarshalIndent(cfg.Plan, "", "  ")
 	if err != nil {

@@ -102,3 +102,22 @@ func TestRunWritesNothingInAForeignWorkDirectory(t *testing.T) {
 	require.Len(t, entries, 1, "the refused run wrote into the directory")
 	assert.Equal(t, "prod.db", entries[0].Name())
 }
+
+// TestCheckWorkUnwrittenNamesADamagedJournal: a resume whose journal has
+// a damaged line (a write a full disk cut short, before the journal cut
+// one back; an edit) was told that every file of its work directory was
+// "not from a run this work directory's journal knows" and to "give a new
+// or empty --work directory", which throws the run's progress away; the
+// journal's own error, naming its line, was not said (new-user trial 6).
+func TestCheckWorkUnwrittenNamesADamagedJournal(t *testing.T) {
+	work := t.TempDir()
+	write(t, filepath.Join(work, journal.FileName),
+		`{"v":1,"seq":1,"job":"run","state":"started"}`+"\n"+`{"v":1,"seq":2,"job":"dump:PUB.a","st`+"\n"+`{"v":1,"seq":3,"job":"run","state":"done"}`+"\n")
+	write(t, filepath.Join(work, "dump", "PUB.a", "a.bd"), "x")
+	err := CheckWorkUnwritten(Config{Work: work})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), journal.FileName+":2: corrupt journal line")
+	assert.NotContains(t, err.Error(), "give a new or empty --work")
+	var pe *PreconditionError
+	assert.ErrorAs(t, err, &pe, "exit 3: the journal must be looked at before a resume")
+}

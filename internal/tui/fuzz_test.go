@@ -22,6 +22,7 @@ func FuzzStateApply(f *testing.F) {
 			j.Emit(e)
 		}
 	}
+	j.Close()
 	f.Add(seed.Bytes())
 	f.Add([]byte(`{"kind":"job_finished","job":"x","job_kind":"load","table":"T","total_bytes":-5}` + "\n" +
 		`{"kind":"job_progress","job":"x","job_kind":"load","bytes":-1}` + "\n" + `{"kind":"job_failed","job":"x"}`))

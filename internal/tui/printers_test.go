@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,7 @@ func TestJSONOneObjectPerEvent(t *testing.T) {
 	for _, e := range events {
 		j.Emit(e)
 	}
+	j.Close()
 	require.NoError(t, j.Err())
 	sc := bufio.NewScanner(&buf)
 	n := 0
@@ -95,8 +97,56 @@ func TestJSONKeepsFirstError(t *testing.T) {
 	j := NewJSON(writerFunc(func([]byte) (int, error) { calls++; return 0, os.ErrClosed }))
 	j.Emit(event.Event{Kind: event.Phase})
 	j.Emit(event.Event{Kind: event.Phase})
+	j.Close()
 	assert.ErrorIs(t, j.Err(), os.ErrClosed)
 	assert.Equal(t, 1, calls, "a broken pipe is not written to again")
+}
+
+// TestJSONEmitNeverWaitsForTheConsumer: a consumer that stops reading
+// (`| less` on its first page, a stalled log shipper) must not stop the
+// run: Emit wrote to the pipe, and once it was full every job waited in
+// Emit (an oedl run --json piped into a reader that slept 20 s took 22 s
+// instead of 1.5 s). The events are all written, in order, once the
+// consumer reads again. The deadline only guards against a hang.
+func TestJSONEmitNeverWaitsForTheConsumer(t *testing.T) {
+	release := make(chan struct{})
+	var buf bytes.Buffer
+	j := NewJSON(writerFunc(func(b []byte) (int, error) { <-release; return buf.Write(b) }))
+	emitted := make(chan struct{})
+	go func() {
+		for i := range 100 {
+			j.Emit(event.Event{Kind: event.JobStarted, Job: fmt.Sprintf("dump:PUB.t%03d", i)})
+		}
+		close(emitted)
+	}()
+	select {
+	case <-emitted:
+	case <-time.After(30 * time.Second):
+		close(release)
+		t.Fatal("Emit waited for a consumer that does not read")
+	}
+	close(release)
+	j.Close()
+	require.NoError(t, j.Err())
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	require.Len(t, lines, 100)
+	for i, l := range lines {
+		var e event.Event
+		require.NoError(t, json.Unmarshal([]byte(l), &e))
+		assert.Equal(t, fmt.Sprintf("dump:PUB.t%03d", i), e.Job, "in the order emitted")
+	}
+}
+
+// TestJSONAfterClose: events after Close are dropped, and Close twice is
+// harmless (the run's printers are closed on every path).
+func TestJSONAfterClose(t *testing.T) {
+	var buf bytes.Buffer
+	j := NewJSON(&buf)
+	j.Emit(event.Event{Kind: event.Phase})
+	j.Close()
+	j.Emit(event.Event{Kind: event.Phase})
+	j.Close()
+	assert.Equal(t, 1, strings.Count(buf.String(), "\n"))
 }
 
 func TestRenderStatusGolden(t *testing.T) {
