@@ -209,7 +209,7 @@ func Run(ctx context.Context, in Input) (*Estimate, error) {
 		return nil, err
 	}
 	if in.Samples > 0 {
-		r, err := monteCarlo(ctx, &in, m, in.Samples, in.Seed)
+		r, err := monteCarlo(ctx, &in, m, est.Window.D(), in.Samples, in.Seed)
 		if err != nil {
 			return nil, err
 		}
