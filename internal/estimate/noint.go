@@ -22,8 +22,8 @@ import (
 // skips done. The load priced is the one whose dumps take the longest
 // alone (the largest table's, usually): of the failures at the end of the
 // load phase, the one that costs most (a batch's waits for the longest
-// dump of its tables). A load that fails earlier costs
-// the loads done before it less.
+// dump of its tables). A load that fails earlier loses fewer loads done
+// before it.
 
 // IntegrityPrice is what -i gives and what a failed load then costs.
 type IntegrityPrice struct {
