@@ -68,6 +68,10 @@ func TestRebuildPriceRedumped(t *testing.T) {
 	}{
 		{"a threaded dump", func(*Input) {}, []string{"PUB.t0"}},
 		{"every table in one batch", small, []string{"PUB.t0", "PUB.t1", "PUB.t2", "PUB.t3", "PUB.t4"}},
+		{"on two hosts: the other dumps' copies kept, the failed one's copied again", func(in *Input) {
+			moves := func(h string) bool { return h != "tgt" }
+			in.Hosts = &Hosts{Layout: &schedule.Hosts{Source: "src", Target: "tgt", Moves: moves}, Links: map[string]Link{"src": {MBps: 100}}}
+		}, []string{"PUB.t0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
