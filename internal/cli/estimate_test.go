@@ -160,9 +160,11 @@ func TestEstimateJSONAndHTML(t *testing.T) {
 		} `json:"critical_path"`
 		// -i, the default: what it saves, what a failed load costs.
 		NoIntegrity *struct {
-			Faster  float64 `json:"faster_s"`
-			Failure float64 `json:"failure_cost_s"`
-			Tables  int     `json:"tables"`
+			Faster   float64  `json:"faster_s"`
+			Failure  float64  `json:"failure_cost_s"`
+			Tables   int      `json:"tables"`
+			Redump   float64  `json:"redump_s"`
+			Redumped []string `json:"redumped_tables"`
 		} `json:"no_integrity"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &est), "stdout is only the JSON")
@@ -171,6 +173,8 @@ func TestEstimateJSONAndHTML(t *testing.T) {
 	assert.Positive(t, est.NoIntegrity.Faster)
 	assert.Positive(t, est.NoIntegrity.Failure)
 	assert.Equal(t, 30, est.NoIntegrity.Tables, "every table loaded again")
+	assert.Positive(t, est.NoIntegrity.Redump, "the failed load's table dumped again")
+	assert.Len(t, est.NoIntegrity.Redumped, 1)
 	assert.Len(t, est.Tables, 30, "every table in --json")
 	assert.NotEmpty(t, est.CriticalPath)
 	page, err := os.ReadFile(html)

@@ -110,17 +110,10 @@ func (in *Input) context() costContext {
 	return cc
 }
 
-// simulate builds the graph exactly as `oedl run` does and dispatches it
-// on the simulated executor. perturb (Monte Carlo) may be nil.
-func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork)) (*simulation, error) {
-	return in.simulateFrom(ctx, m, perturb, nil)
-}
-
-// simulateFrom is simulate over the work left (live.go): without the jobs
-// done, with the sections landed so far, the running jobs first (left nil:
-// the whole run).
-func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork), left *leftGraph) (*simulation, error) {
-	cc := in.context()
+// build makes the graph of in exactly as `oedl run` does, its queue
+// ranked by m (or in.QueueCost); ccFor is the cost context of a host's
+// jobs.
+func (in *Input) build(m *Model, cc costContext) (*schedule.Built, func(host string) costContext, error) {
 	ccs := map[string]costContext{}
 	ccFor := func(host string) costContext {
 		if in.Hosts == nil {
@@ -153,6 +146,24 @@ func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*sched
 	bo := in.Strategy.BuildOptions(cost)
 	bo.Hosts = in.Hosts.layout()
 	built, err := schedule.Build(in.Plan, bo)
+	if err != nil {
+		return nil, nil, err
+	}
+	return built, ccFor, nil
+}
+
+// simulate builds the graph exactly as `oedl run` does and dispatches it
+// on the simulated executor. perturb (Monte Carlo) may be nil.
+func (in *Input) simulate(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork)) (*simulation, error) {
+	return in.simulateFrom(ctx, m, perturb, nil)
+}
+
+// simulateFrom is simulate over the work left (live.go): without the jobs
+// done, with the sections landed so far, the running jobs first (left nil:
+// the whole run).
+func (in *Input) simulateFrom(ctx context.Context, m *Model, perturb func(*schedule.Job, *jobWork), left *leftGraph) (*simulation, error) {
+	cc := in.context()
+	built, ccFor, err := in.build(m, cc)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +220,7 @@ func Run(ctx context.Context, in Input) (*Estimate, error) {
 		return nil, err
 	}
 	if in.Samples > 0 {
-		r, err := monteCarlo(ctx, &in, m, in.Samples, in.Seed)
+		r, err := monteCarlo(ctx, &in, m, est.Window.D(), in.Samples, in.Seed)
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func (e *Estimate) WriteHTMLFile(path, title string) error {
 }
 
 var htmlPage = template.Must(template.New("estimate").Funcs(pageFuncs).Parse(pageHead + `
-<p class="big">Outage window: <b>{{dur .E.Window}}</b>{{with .E.Range}} (P50 {{dur .P50}}, P90 {{dur .P90}}){{end}}</p>
+<p class="big">Outage window: <b>{{dur .E.Window}}</b>{{with .E.Range}} (the P50; P90 {{dur .P90}}){{end}}</p>
 <p>{{.E.Hardware}}<br>{{.E.Strategy.Describe}}<br>model: {{.E.ModelOrigin}}{{with .E.Integrity}}<br>loads: {{.Line}}{{end}}</p>
 <h2>Phases</h2>
 <table><tr><th>phase</th><th>starts</th><th>ends</th><th>duration</th><th>jobs</th></tr>

@@ -45,7 +45,8 @@ func (l *Live) leftGraph(left Left) (*leftGraph, error) {
 const runningFirst = time.Duration(1) << 52
 
 // extend adds the sections landed so far to the graph Build made (with
-// their place before the load barrier, as the dispatcher adds them) and
+// their place before the load barrier, as the dispatcher adds them, and
+// their copies on several hosts) and
 // puts the running jobs at the head of the queue.
 func (lg *leftGraph) extend(built *schedule.Built) error {
 	if len(lg.sections) > 0 {
@@ -56,10 +57,16 @@ func (lg *leftGraph) extend(built *schedule.Built) error {
 			if dump == nil || dump.Threads <= 1 || built.Job(schedule.LoadID(s.Table, s.Section)) != nil {
 				continue // not dumped in sections in this graph, or there already
 			}
-			j := built.SectionLoad(dump, s.Section, s.Records, s.Bytes)
-			j.Before = nil
-			barrier.Deps = append(barrier.Deps, j.ID)
-			jobs = append(jobs, j)
+			// With its copy to the target's machine when the dump ran on
+			// another one (done or not, as the run's events say): the
+			// load depends on it.
+			for _, j := range built.SectionJobs(dump, s.Section, s.Records, s.Bytes) {
+				if j.Kind == schedule.KindLoad {
+					j.Before = nil
+					barrier.Deps = append(barrier.Deps, j.ID)
+				}
+				jobs = append(jobs, j)
+			}
 		}
 		g, err := schedule.NewGraph(jobs)
 		if err != nil {

@@ -271,3 +271,25 @@ func TestForecastFollowsTheTunedSlots(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, start.Remaining, again.Remaining, "a forecast's slots are its own: the Live is unchanged")
 }
+
+// On several hosts a landed section comes with its copy to the target's
+// machine, which its load waits for: done here, so not run again.
+func TestForecastOfAThreadedDumpOnTwoHosts(t *testing.T) {
+	in := liveInput(400e6, 100e6, 30e6, 1e6)
+	in.Strategy.ThreadedDumpMin, in.Strategy.DumpThreads = 64e6, 2
+	moves := func(h string) bool { return h != "tgt" }
+	in.Hosts = &Hosts{Layout: &schedule.Hosts{Source: "src", Target: "tgt", Moves: moves}, Links: map[string]Link{"src": {MBps: 100}}}
+	l, _ := newLive(t, in)
+	done := setupDone()
+	done[schedule.MoveID("PUB.t0", 1)] = true
+	left := Left{Done: done, Running: map[string]Running{"dump:PUB.t0": {Elapsed: 10 * time.Second, Fraction: 0.6}},
+		Sections: []Section{{Table: "PUB.t0", Section: 1, Records: 2.5e6, Bytes: 250e6}}}
+	sim := simulateLeft(t, l, left)
+	ran := map[string]bool{}
+	for _, sp := range sim.result.Spans {
+		ran[sp.Job.ID] = true
+	}
+	assert.True(t, ran["load:PUB.t0"], "the landed section is loaded")
+	assert.False(t, ran[schedule.MoveID("PUB.t0", 1)], "its copy is done")
+	assert.True(t, ran[schedule.MoveID("PUB.t0", 2)], "the section still to land is copied")
+}

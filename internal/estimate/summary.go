@@ -110,7 +110,9 @@ type Advice struct {
 	Advice string  `json:"advice"`
 }
 
-// Range is the Monte Carlo spread of the window.
+// Range is the Monte Carlo spread of the window, centred on it: P50 is
+// Window, P90 Window stretched by the samples' P90 over their median
+// (monteCarlo).
 type Range struct {
 	P50     Seconds `json:"p50_s"`
 	P90     Seconds `json:"p90_s"`

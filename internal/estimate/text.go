@@ -15,7 +15,8 @@ func (e *Estimate) WriteText(w io.Writer, maxTables int) error {
 	ew := &errWriter{w: w}
 	ew.printf("Estimated outage window: %s", units.FormatDuration(e.Window.D()))
 	if e.Range != nil {
-		ew.printf("  (P50 %s, P90 %s over %d samples)", units.FormatDuration(e.Range.P50.D()), units.FormatDuration(e.Range.P90.D()), e.Range.Samples)
+		// The window is the range's P50 (monteCarlo), said once.
+		ew.printf("  (the P50; P90 %s over %d samples)", units.FormatDuration(e.Range.P90.D()), e.Range.Samples)
 	}
 	if e.Preparation > 0 {
 		ew.printf("\n  preparation: %s before the window (oedl prepare: create-target), not in it", units.FormatDuration(e.Preparation.D()))
