@@ -117,10 +117,19 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch prog {
-	case "proserve":
+	case "proserve": // refuses a database someone holds, as proserve does
+		if f.served[args[0]] {
+			return "** The database is in use in multi-user mode. (276)\n", 1
+		}
+		if f.single[args[0]] {
+			return fmt.Sprintf("** The database %s is in use in single-user mode. (263)\n", args[0]), 1
+		}
 		f.served[args[0]] = true
 		return "", 0
-	case "proshut":
+	case "proshut": // refuses a database no broker serves
+		if !f.served[args[0]] {
+			return fmt.Sprintf("** There is no server for database %s. (1423)\n", args[0]), 1
+		}
 		f.served[args[0]] = false
 		return "Shutdown complete. (1614)\n", 0
 	case "prostrct":
