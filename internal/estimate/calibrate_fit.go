@@ -143,10 +143,9 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 		m.FixedSec[k] = m.Load.StartupSec
 	}
 	m.FixedSec["load-security"] = 2 * m.Load.StartupSec // the load, then the read-back
-	// oedl run asks proutil -C holder before it serves or shuts down a
-	// database: a utility call more than the proserve and proshut timed.
-	m.FixedSec["serve"] += m.Load.StartupSec
-	m.FixedSec["shutdown"] += m.Load.StartupSec
+	// The serve and the shutdown are proserve and proshut alone, as timed:
+	// oedl run asks proutil -C holder only when one of them refuses
+	// (internal/run/serve.go).
 	// The preflight's checks of the source are utility calls one after
 	// another (internal/run/preflight.go: proutil -C holder, prostrct
 	// list, dump_df.p, proutil -C describe; the empty database's copy and

@@ -56,9 +56,6 @@ type costContext struct {
 	// idxbuild into its load; threaded tables stay in idxbuild.
 	buildIndexesOnLoad bool
 	threaded           map[string]bool
-	// prepared: the target was made by oedl prepare; the preflight proves
-	// it (Strategy.Prepared).
-	prepared bool
 	// loadLog is how the run's loads pay their BI notes and checkpoints,
 	// calibratedLog how the loads the model was measured on did (biload.go).
 	loadLog, calibratedLog openedge.LoadLogging
@@ -160,22 +157,16 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 		}
 		return w
 	}
-	w := jobWork{startup: m.FixedSec[string(j.Kind)]}
-	if j.Kind == schedule.KindPreflight && cc.prepared {
-		// A kept preparation is proven before the run starts: the
-		// target's proutil -C holder and a tabanalys of it, empty.
-		w.startup += preparedProofCalls * m.Load.StartupSec
-	}
-	return w
+	// A kept preparation's proof (the target's proutil -C holder and a
+	// tabanalys of it, empty) runs beside the source's checks, which are
+	// more calls: it adds nothing to the preflight's time
+	// (internal/run/prepared_beside.go).
+	return jobWork{startup: m.FixedSec[string(j.Kind)]}
 }
 
-// The utility calls the preflight makes one after another: the source's
-// checks (every run), and the proof of a target oedl prepare made
-// (internal/run/preflight.go).
-const (
-	preflightSourceCalls = 4
-	preparedProofCalls   = 2
-)
+// preflightSourceCalls are the utility calls the preflight makes one after
+// another: the source's checks (internal/run/preflight.go).
+const preflightSourceCalls = 4
 
 // loadTables is the number of tables whose indexes a load deactivates:
 // every member of a batch; one for a table's load or its first .bd

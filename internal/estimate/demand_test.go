@@ -81,27 +81,14 @@ func TestRunCPUPerJob(t *testing.T) {
 
 // TestPreflightCalls: the preflight is priced as what it runs before the
 // run's first event: the model's own figure (calibrate sets it to oedl's
-// 0.1 s and the source's four checks, one utility call each), and with a
-// target oedl prepare made, the proof of it, two calls more.
+// 0.1 s and the source's four checks, one utility call each). A target
+// oedl prepare made is proven beside them (internal/run/prepared_beside.go):
+// no call more, where it once added its holder and tabanalys.
 func TestPreflightCalls(t *testing.T) {
 	m := DefaultModel()
 	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
 	m.Load = PhaseCost{StartupSec: 0.15, StartupCPUSec: 0.01}
 	m.FixedSec[string(schedule.KindPreflight)] = 0.1 + preflightSourceCalls*m.Load.StartupSec
-	tests := []struct {
-		name     string
-		prepared bool
-		want     float64
-	}{
-		{"the source's checks", false, 0.7},
-		{"and the prepared target's holder and tabanalys", true, 1.0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cc := newCostContext(m.Hardware)
-			cc.prepared = tt.prepared
-			w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, cc)
-			assert.InDelta(t, tt.want, w.startup, 1e-12)
-		})
-	}
+	w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, newCostContext(m.Hardware))
+	assert.InDelta(t, 0.7, w.startup, 1e-12)
 }

@@ -64,6 +64,13 @@ type fakeOE struct {
 	// its disk and fails with errno 28, as OpenEdge reports a full disk
 	// (a load leaves half its records in).
 	diskFull map[string]bool
+	// schemaTables: load_df.p creates the source's tables in the target,
+	// empty, so that a tabanalys lists them (oedl prepare checks it).
+	schemaTables bool
+	// waitFor: call -> a call that must have started before it goes on
+	// (it fails after waitForAtMost otherwise): work that must run beside
+	// another, not after it.
+	waitFor map[string]string
 	// describe is what proutil -C describe prints of the source (and
 	// empty, of anything else: $DLC/emptyN's copy, the target).
 	describe, empty openedge.Description
@@ -89,9 +96,14 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 
 func (f *fakeOE) Run(ctx context.Context, c execx.Cmd) (execx.Result, error) {
 	prog := filepath.Base(c.Path)
+	call := prog + " " + strings.Join(c.Args, " ")
 	f.mu.Lock()
-	f.calls = append(f.calls, prog+" "+strings.Join(c.Args, " "))
+	f.calls = append(f.calls, call)
+	first := f.waitFor[call]
 	f.mu.Unlock()
+	if first != "" && !f.awaitCall(first) {
+		return execx.Result{Output: "** " + first + " never started\n", ExitCode: 1}, fmt.Errorf("%s: %w", prog, execx.ErrExit)
+	}
 	out, code := f.exec(ctx, prog, c.Args)
 	if c.Log != nil {
 		fmt.Fprintf(c.Log, "$ %s\n%s[exit %d]\n", execx.Quote(append([]string{c.Path}, c.Args...)), out, code)
@@ -106,6 +118,25 @@ func (f *fakeOE) Run(ctx context.Context, c execx.Cmd) (execx.Result, error) {
 	return res, nil
 }
 
+// waitForAtMost bounds how long a call of waitFor waits for the other.
+const waitForAtMost = 5 * time.Second
+
+// awaitCall reports whether call has started, waiting for it at most
+// waitForAtMost.
+func (f *fakeOE) awaitCall(call string) bool {
+	deadline := time.Now().Add(waitForAtMost)
+	for time.Now().Before(deadline) {
+		f.mu.Lock()
+		seen := slices.Contains(f.calls, call)
+		f.mu.Unlock()
+		if seen {
+			return true
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return false
+}
+
 func (f *fakeOE) db(path string) map[string]int64 {
 	if strings.HasSuffix(path, "src") {
 		return f.source
@@ -117,10 +148,19 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch prog {
-	case "proserve":
+	case "proserve": // refuses a database someone holds, as proserve does
+		if f.served[args[0]] {
+			return "** The database is in use in multi-user mode. (276)\n", 1
+		}
+		if f.single[args[0]] {
+			return fmt.Sprintf("** The database %s is in use in single-user mode. (263)\n", args[0]), 1
+		}
 		f.served[args[0]] = true
 		return "", 0
-	case "proshut":
+	case "proshut": // refuses a database no broker serves
+		if !f.served[args[0]] {
+			return fmt.Sprintf("** There is no server for database %s. (1423)\n", args[0]), 1
+		}
 		f.served[args[0]] = false
 		return "Shutdown complete. (1614)\n", 0
 	case "prostrct":
@@ -146,6 +186,10 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 			return "", 0
 		case strings.Contains(strings.Join(args, " "), "dump_df.p"):
 			return "", writeFile(strings.TrimPrefix(param, "ALL,"), f.df)
+		case f.schemaTables && strings.Contains(strings.Join(args, " "), "load_df.p"):
+			for t := range f.source {
+				f.target[t] = 0
+			}
 		}
 		return "", 0
 	case "proutil":

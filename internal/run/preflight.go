@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,6 +69,12 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err := c.sameDatabase(view); err != nil {
 		return "", err
 	}
+	// A prepared target's proof runs beside the source's checks; every
+	// return waits for it, so that no call outlives the preflight.
+	prepared := r.provePreparedBeside(ctx, pf.st)
+	if prepared != nil {
+		defer func() { _, _ = prepared() }()
+	}
 	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
 		return "", err
 	}
@@ -90,7 +97,7 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 		return "", err
 	}
 	r.warnings = append(r.warnings, r.described.warnings...)
-	dropped, err := r.keepPrepared(ctx, pf.st)
+	dropped, err := r.keepPrepared(ctx, pf.st, prepared)
 	if err != nil {
 		return "", err
 	}
@@ -117,11 +124,18 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 // keepPrepared proves a preparation found in the work directory untouched
 // (provePrepared). One that is not is refused, or under --force dropped
 // (its target created again): dropped then says why.
-func (r *runner) keepPrepared(ctx context.Context, st *openedge.Structure) (dropped string, err error) {
+func (r *runner) keepPrepared(ctx context.Context, st *openedge.Structure, beside preparedProof) (dropped string, err error) {
 	if r.prepared == nil {
 		return "", nil
 	}
-	if err := r.provePrepared(ctx, r.prepared, st); err != nil {
+	decided := false
+	if beside != nil {
+		decided, err = beside()
+	}
+	if !decided {
+		err = r.provePrepared(ctx, r.prepared, st)
+	}
+	if err != nil {
 		var nu *NotUntouchedError
 		if !r.cfg.Force || !errors.As(err, &nu) {
 			return "", err
@@ -263,10 +277,15 @@ func holderText(out string) string {
 }
 
 func (r *runner) holder(ctx context.Context, which string) (int, string, error) {
+	return r.holderTo(ctx, which, r.logWriter())
+}
+
+// holderTo is holder logging its call to log.
+func (r *runner) holderTo(ctx context.Context, which string, log io.Writer) (int, string, error) {
 	c := r.cfg.atDB(which)
 	db, m := c.db(which), r.cfg.machine(c.host)
 	res, err := m.runner.Run(ctx, execx.Cmd{Path: c.bin("proutil"), Args: []string{db, "-C", "holder"},
-		Dir: m.work, Env: c.env(), Timeout: time.Minute, Log: r.log})
+		Dir: m.work, Env: c.env(), Timeout: time.Minute, Log: log})
 	if err != nil && !errors.Is(err, execx.ErrExit) {
 		return -1, res.Output, fmt.Errorf("proutil %s -C holder: %w", db, err)
 	}

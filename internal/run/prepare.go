@@ -153,7 +153,7 @@ func (r *runner) preflightPrepare(ctx context.Context, resumed bool) (string, er
 	if err != nil {
 		return "", err
 	}
-	if _, err := r.keepPrepared(ctx, pf.st); err != nil {
+	if _, err := r.keepPrepared(ctx, pf.st, nil); err != nil {
 		return "", err
 	}
 	space, err := r.proveTargetFiles(ctx, view, pf.st, source, resumed)

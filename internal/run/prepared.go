@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -130,10 +131,25 @@ func (e *NotUntouchedError) Error() string {
 // file): the plan files, then every file's identity (before any utility
 // opens the target), then its counts.
 func (r *runner) provePrepared(ctx context.Context, prep *preparedTarget, st *openedge.Structure) error {
-	c := r.cfg
-	fail := func(why ...string) error {
-		return &PreconditionError{Err: &NotUntouchedError{Target: c.Target, At: prep.at, Why: why}}
+	if err := r.preparedFilesUntouched(prep, st); err != nil {
+		return err
 	}
+	if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
+		return err
+	}
+	return r.preparedCountsUntouched(ctx, prep, r.logWriter())
+}
+
+// notUntouched is the refusal of a prepared target, saying why.
+func (r *runner) notUntouched(prep *preparedTarget, why ...string) error {
+	return &PreconditionError{Err: &NotUntouchedError{Target: r.cfg.Target, At: prep.at, Why: why}}
+}
+
+// preparedFilesUntouched proves the plan files and every file of the
+// prepared target as prepare left them, without opening the target.
+func (r *runner) preparedFilesUntouched(prep *preparedTarget, st *openedge.Structure) error {
+	c := r.cfg
+	fail := func(why ...string) error { return r.notUntouched(prep, why...) }
 	var why []string
 	for _, f := range prep.files {
 		if filepath.Base(f.Path) == PreparedAnalysis {
@@ -170,28 +186,33 @@ func (r *runner) provePrepared(ctx context.Context, prep *preparedTarget, st *op
 	if why = append(why, changed...); len(why) > 0 {
 		return fail(why...)
 	}
-	if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
-		return err
-	}
-	before, err := readAnalysisFile(c.work(PreparedAnalysis))
+	return nil
+}
+
+// preparedCountsUntouched proves the prepared target's tables as empty as
+// prepare left them, by a tabanalys now against the one it took, logging
+// the call to log.
+func (r *runner) preparedCountsUntouched(ctx context.Context, prep *preparedTarget, log io.Writer) error {
+	before, err := readAnalysisFile(r.cfg.work(PreparedAnalysis))
 	if err != nil {
-		return fail(err.Error())
+		return r.notUntouched(prep, err.Error())
 	}
-	now, err := r.targetAnalysis(ctx)
+	now, err := r.targetAnalysis(ctx, log)
 	if err != nil {
 		return err
 	}
 	if d := countsDiffer(before, now); len(d) > 0 {
-		return fail(d...)
+		return r.notUntouched(prep, d...)
 	}
 	return nil
 }
 
-// targetAnalysis runs proutil -C tabanalys on the target and parses it.
-func (r *runner) targetAnalysis(ctx context.Context) (*openedge.Analysis, error) {
+// targetAnalysis runs proutil -C tabanalys on the target and parses it,
+// logging the call to log.
+func (r *runner) targetAnalysis(ctx context.Context, log io.Writer) (*openedge.Analysis, error) {
 	c := r.cfg
 	res, err := c.Runner.Run(ctx, execx.Cmd{Path: c.bin("proutil"), Args: []string{c.Target, "-C", "tabanalys"},
-		Dir: c.Work, Env: c.env(), Timeout: c.MinTimeout, Log: r.logWriter()})
+		Dir: c.Work, Env: c.env(), Timeout: c.MinTimeout, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("proutil %s -C tabanalys: %w: %s", c.Target, err, lastMessage(res.Output))
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -38,24 +39,31 @@ func (e *Executor) holder(ctx context.Context, jobID, which string, log *os.File
 	return -1, fmt.Errorf("proutil -C holder on %s exited %d", db, res.ExitCode)
 }
 
-// serveJob starts a broker for the database unless one already serves it
-// (a resume after kill -9 finds the broker of the killed run still up).
+// serveJob starts a broker unless one already serves it (a resume after
+// kill -9 finds the broker of the killed run still up). proserve is tried
+// first and proutil -C holder asked only when it refuses: proserve starts
+// nothing on a database someone holds (it says so and exits non-zero), so
+// the holder's answer up front was a utility start-up on the window's
+// first step (the dumps wait for the source's broker) that a fresh run
+// never needed; its preflight has just proven the database free.
 func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
 	db := e.cfg.db(j.DB)
-	h, err := e.holder(ctx, j.ID, j.DB, log)
-	if err != nil {
-		return journal.Record{}, err
-	}
-	switch h {
-	case holderMulti:
-		return journal.Record{Message: "already served"}, nil
-	case holderSingle:
-		return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
-			Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
-	}
 	steps := e.cfg.serveSteps(j.DB)
 	res, err := e.runStep(ctx, j.ID, steps[0], e.cfg.timeout(j), log, nil)
 	if err != nil {
+		var jerr *JobError
+		if !errors.As(err, &jerr) || jerr.Timeout > 0 {
+			return journal.Record{}, err
+		}
+		switch h, herr := e.holder(ctx, j.ID, j.DB, log); {
+		case herr != nil:
+			return journal.Record{}, err
+		case h == holderMulti:
+			return journal.Record{Message: "already served"}, nil
+		case h == holderSingle:
+			return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
+				Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
+		}
 		return journal.Record{}, err
 	}
 	rec, err := e.runSteps(ctx, j, steps[1:], log) // the broker's helpers
@@ -89,14 +97,21 @@ func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.Fil
 	if e.isExternallyServed(j.DB) {
 		return journal.Record{Message: "served by someone else: left running"}, nil
 	}
-	h, err := e.holder(ctx, j.ID, j.DB, log)
-	if err != nil {
-		return journal.Record{}, err
+	// proshut first, the holder only when it refuses (as serveJob): the
+	// target's shutdown is on the window's chain, between the last load
+	// and idxbuild, and its broker is this run's.
+	rec, err := e.runSteps(ctx, j, []step{e.cfg.shutdownStep(j.DB)}, log)
+	if err == nil {
+		return rec, nil
 	}
-	if h != holderMulti {
+	var jerr *JobError
+	if !errors.As(err, &jerr) || jerr.Timeout > 0 {
+		return rec, err
+	}
+	if h, herr := e.holder(ctx, j.ID, j.DB, log); herr == nil && h != holderMulti {
 		return journal.Record{Message: "not served"}, nil
 	}
-	return e.runSteps(ctx, j, []step{e.cfg.shutdownStep(j.DB)}, log)
+	return rec, err
 }
 
 // readsServedSource: the job reads the source through the broker this run
