@@ -139,11 +139,14 @@ func (c *Config) procOn(ctx context.Context, host string, pid int) (sysproc.ID, 
 // markedBrokerScript prints the PID of every process whose environment
 // holds the line $1 (the run's mark) and whose argv is the broker of
 // database $2: _mprosrv DB ... (proserve starts it so; the DBA's own
-// broker does not carry the mark of oedl's run).
-const markedBrokerScript = `m="$1"; db="$2"
+// broker does not carry the mark of oedl's run). Only processes that see
+// this shell's files (its mount namespace) count: a container's, which
+// may share the PID space, serves another file of that path.
+const markedBrokerScript = `m="$1"; db="$2"; ns=$(readlink /proc/$$/ns/mnt 2>/dev/null)
 for d in /proc/[0-9]*; do
-  tr '\000' '\n' < "$d/environ" 2>/dev/null | grep -qxF -- "$m" || continue
-  a=$(tr '\000' '\n' < "$d/cmdline" 2>/dev/null | sed -n 1p); b=$(tr '\000' '\n' < "$d/cmdline" 2>/dev/null | sed -n 2p)
+  [ "$(readlink "$d/ns/mnt" 2>/dev/null)" = "$ns" ] || continue
+  { tr '\000' '\n' < "$d/environ"; } 2>/dev/null | grep -qxF -- "$m" || continue
+  a=$({ tr '\000' '\n' < "$d/cmdline"; } 2>/dev/null | sed -n 1p); b=$({ tr '\000' '\n' < "$d/cmdline"; } 2>/dev/null | sed -n 2p)
   [ "${a##*/}" = _mprosrv ] && { [ "$b" = "$db" ] || [ "$b" = "$db.db" ]; } && echo "${d#/proc/}"
 done; exit 0`
 
