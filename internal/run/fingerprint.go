@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -56,18 +57,47 @@ func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
 	// The value goes into the journal; the file would be one more a
 	// refused run leaves in the work directory.
 	defer os.Remove(out)
-	return parseSourceTask(out)
-}
-
-// parseSourceTask reads the one decimal line dump_lasttask.p writes.
-func parseSourceTask(path string) (int64, error) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(out)
 	if err != nil {
 		return 0, precondition("read the source's last transaction id: %v", err)
 	}
+	return parseSourceTask(b, out)
+}
+
+// readSourceTaskOn is readSourceTask on the source's host of a run
+// across hosts: dump_lasttask.p shipped into that host's WORK/abl (as
+// writeHostFiles ships every procedure) and run there by argv, its file
+// written into a scratch directory read back and removed.
+func (r *runner) readSourceTaskOn(ctx context.Context) (int64, error) {
+	c := r.cfg
+	host := c.hostLayout().Source
+	m := c.machine(host)
+	data, err := ablFS.ReadFile("abl/" + ablDumpLastTask)
+	if err != nil {
+		return 0, fmt.Errorf("embedded %s: %w", ablDumpLastTask, err)
+	}
+	proc := path.Join(m.work, "abl", ablDumpLastTask)
+	if err := m.fs.MkdirAll(ctx, path.Dir(proc)); err != nil {
+		return 0, precondition("host %s: %v", host, err)
+	}
+	if err := m.fs.WriteFile(ctx, proc, data); err != nil {
+		return 0, precondition("host %s: %v", host, err)
+	}
+	out, err := r.scratchOutput(ctx, host, SourceTaskFile, func(hc *Config, file string) []string {
+		return []string{hc.bin("_progres"), "-b", "-db", hc.Source, "-1", "-p", proc, "-param", file}
+	})
+	if err != nil {
+		return 0, precondition("read the source's last transaction id on %s: %v", host, err)
+	}
+	return parseSourceTask(out, host+":"+SourceTaskFile)
+}
+
+// parseSourceTask reads the one decimal line dump_lasttask.p writes
+// (name says where it was read).
+func parseSourceTask(b []byte, name string) (int64, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 	if err != nil {
-		return 0, precondition("%s: the source's last transaction id is not a number: %q", path, strings.TrimSpace(string(b)))
+		return 0, precondition("%s: the source's last transaction id is not a number: %q", name, strings.TrimSpace(string(b)))
 	}
 	return v, nil
 }
@@ -109,8 +139,8 @@ func (r *runner) checkSourceUnchanged(recs []journal.Record, b *schedule.Built, 
 		return nil
 	}
 	c := r.cfg
-	return precondition("the source %s changed since this run froze it: its last transaction id (_MstrBlk-Lasttask) is %d, it was %d when the run began (%s, journal record %d); "+
+	return precondition("the source %s%s changed since this run froze it: its last transaction id (_MstrBlk-Lasttask) is %d, it was %d when the run began (%s, journal record %d); "+
 		"the tables dumped before the change and those still to dump would be from two different moments of it. "+
 		"Start the migration again in a new --work directory (the target %s is this run's: remove it or name another)",
-		c.Source, *r.sourceTask, *frozen.SourceTask, frozen.Time.Local().Format("2006-01-02 15:04:05"), frozen.Seq, c.Target)
+		c.Source, r.onHost(schedule.DBSource), *r.sourceTask, *frozen.SourceTask, frozen.Time.Local().Format("2006-01-02 15:04:05"), frozen.Seq, c.Target)
 }

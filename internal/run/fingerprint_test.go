@@ -2,8 +2,6 @@ package run
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,9 +24,7 @@ func TestParseSourceTask(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), SourceTaskFile)
-			require.NoError(t, os.WriteFile(path, []byte(tc.content), 0o644))
-			got, err := parseSourceTask(path)
+			got, err := parseSourceTask([]byte(tc.content), SourceTaskFile)
 			if !tc.ok {
 				var pe *PreconditionError
 				assert.True(t, errors.As(err, &pe), "a precondition (exit 3): %v", err)

@@ -74,7 +74,11 @@ func (r *runner) stopOrphans(ctx context.Context, rp *journal.Replayed) error {
 			r.servedByUs[which] = false
 			continue
 		}
-		if !r.killedRunServes(which) {
+		ours, err := r.killedRunServes(ctx, which)
+		if err != nil {
+			return err
+		}
+		if !ours {
 			continue
 		}
 		if err := r.call(ctx, c.shutdownStep(which)); err != nil {

@@ -226,7 +226,11 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 		case holderFree:
 			return nil
 		case holderMulti:
-			if r.killedRunServes(which) {
+			ours, err := r.killedRunServes(ctx, which)
+			if err != nil {
+				return err
+			}
+			if ours {
 				if err := r.call(ctx, c.shutdownStep(which)); err != nil {
 					return fmt.Errorf("shut down the broker a killed run left on %s: %w", db, err)
 				}

@@ -60,6 +60,14 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 	if r.externallyServed[schedule.DBSource] && len(l.Replicas) > 0 {
 		return "", precondition("the source is dumped online (--online-source): a replica cannot be proven to hold the data of a source that is still changing; take the replicas out of the hosts file")
 	}
+	if !r.externallyServed[schedule.DBSource] {
+		// Free: the run is about to freeze it (fingerprint.go).
+		task, err := r.readSourceTaskOn(ctx)
+		if err != nil {
+			return "", err
+		}
+		r.sourceTask = &task
+	}
 	if err := r.checkSourceSchemaOn(ctx, pf); err != nil {
 		return "", err
 	}

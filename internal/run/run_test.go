@@ -382,15 +382,18 @@ func TestServedByUs(t *testing.T) {
 
 // TestStartedBrokers: a serve's done record names the broker it started;
 // a shutdown forgets it; a serve without one (an older journal, a kill
-// before the record) names none.
+// before the record) names none, nor does a serve started again (a
+// resume's) before its done record.
 func TestStartedBrokers(t *testing.T) {
-	src, tgt := sysproc.ID{PID: 101, Start: 7}, sysproc.ID{PID: 102, Start: 8}
+	src, tgt, rep := sysproc.ID{PID: 101, Start: 7}, sysproc.ID{PID: 102, Start: 8}, sysproc.ID{PID: 103, Start: 9}
 	got := startedBrokers([]journal.Record{
 		{Job: "serve:source", State: journal.Started},
 		{Job: "serve:source", State: journal.Done, Broker: &src},
 		{Job: "serve:target", State: journal.Done, Broker: &tgt},
 		{Job: "shutdown:target", State: journal.Done},
 		{Job: "serve:replica1", State: journal.Done},
+		{Job: "serve:replica:dr", State: journal.Done, Broker: &rep},
+		{Job: "serve:replica:dr", State: journal.Started}, // the resume's, killed in proserve
 	})
 	assert.Equal(t, map[string]sysproc.ID{"source": src}, got)
 }

@@ -68,23 +68,21 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 	}
 	rec, err := e.runSteps(ctx, j, steps[1:], log) // the broker's helpers
 	rec.Message = "broker started"
-	rec.Broker = startedBroker(steps[0], res.Output)
+	rec.Broker = e.startedBroker(ctx, steps[0], res.Output)
 	return rec, err
 }
 
 // startedBroker identifies the broker proserve started, by the PID its
-// (5644) gives and the process's start time; nil when that cannot be told
-// (no PID in the output, the broker already gone, another host).
-func startedBroker(proserve step, out string) *sysproc.ID {
-	if proserve.host != "" {
-		return nil
-	}
+// (5644) gives and the process's start time, read on the broker's host
+// (over ssh for a remote one); nil when that cannot be told (no PID in
+// the output, the broker already gone, a host without /proc).
+func (e *Executor) startedBroker(ctx context.Context, proserve step, out string) *sysproc.ID {
 	pid, ok := openedge.BrokerPID(out)
 	if !ok {
 		return nil
 	}
-	id, err := sysproc.Of(pid)
-	if err != nil {
+	id, running, err := e.cfg.procOn(ctx, proserve.host, pid)
+	if err != nil || !running {
 		return nil
 	}
 	return &id

@@ -2,7 +2,6 @@ package sysproc
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -19,34 +18,21 @@ var bootID = sync.OnceValue(func() string {
 
 // Of names the running process pid.
 func Of(pid int) (ID, error) {
-	f, err := stat(pid)
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return ID{}, err
 	}
-	// After "pid (comm)", field 3 is the state and field 22 the start
-	// time: index 19 of what follows the comm.
-	if len(f) < 20 {
-		return ID{}, fmt.Errorf("/proc/%d/stat: %d fields after the name", pid, len(f))
-	}
-	start, err := strconv.ParseUint(f[19], 10, 64)
-	if err != nil {
-		return ID{}, fmt.Errorf("/proc/%d/stat: start time %q: %w", pid, f[19], err)
-	}
-	return ID{PID: pid, Start: start, Boot: bootID()}, nil
+	id, _, err := Parse(pid, b, bootID())
+	return id, err
 }
 
-// stat returns the fields of /proc/PID/stat after the command name, which
-// is in parentheses and may itself hold spaces and parentheses.
+// stat returns the fields of /proc/PID/stat after the command name.
 func stat(pid int) ([]string, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return nil, err
 	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return nil, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	return strings.Fields(string(b[i+1:])), nil
+	return statFields(pid, b)
 }
 
 func zombie(pid int) bool {

@@ -40,7 +40,14 @@ func (id ID) Alive() bool {
 	if err != nil {
 		return false
 	}
-	return now.Start == id.Start && (id.Boot == "" || now.Boot == "" || now.Boot == id.Boot) && !zombie(id.PID)
+	return id.Same(now) && !zombie(id.PID)
+}
+
+// Same says whether now, the process that has id's PID at present, is
+// the one id names: its start time, on the same boot. Without a start
+// time it is never the same.
+func (id ID) Same(now ID) bool {
+	return id.Start != 0 && now.PID == id.PID && now.Start == id.Start && (id.Boot == "" || now.Boot == "" || now.Boot == id.Boot)
 }
 
 // Signal sends sig to the process and, when it leads its own process

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -91,4 +92,40 @@ func TestWithEnvAndSignal(t *testing.T) {
 	assert.NoError(t, stale.Signal(syscall.SIGKILL))
 	assert.NoError(t, ID{PID: oid.PID, Start: oid.Start + 1}.Signal(syscall.SIGKILL))
 	assert.True(t, oid.Alive(), "a recycled PID is never signalled")
+}
+
+// Parse reads a /proc/PID/stat read on another host: the start time after
+// a command name that holds spaces and parentheses, and whether the
+// process still runs.
+func TestParse(t *testing.T) {
+	tail := " 1 1234 1234 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000000 200"
+	tests := []struct {
+		name    string
+		stat    string
+		start   uint64
+		running bool
+		bad     bool
+	}{
+		{"a broker", "4321 (_mprosrv) S" + tail + "\n", 987654, true, false},
+		{"a name with spaces and parentheses", "4321 (a) b (c) S" + tail, 987654, true, false},
+		{"a zombie", "4321 (_mprosrv) Z" + tail, 987654, false, false},
+		{"cut short", "4321 (_mprosrv) S 1 1234", 0, false, true},
+		{"no name", "4321 _mprosrv S" + tail, 0, false, true},
+		{"a start time not a number", "4321 (x) S" + strings.Replace(tail, "987654", "x", 1), 0, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			id, running, err := Parse(4321, []byte(tc.stat), "boot-1\n")
+			if tc.bad {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, ID{PID: 4321, Start: tc.start, Boot: "boot-1"}, id)
+			assert.Equal(t, tc.running, running)
+			assert.True(t, id.Same(id))
+			assert.False(t, id.Same(ID{PID: 4321, Start: tc.start + 1, Boot: "boot-1"}), "another start: another process")
+			assert.False(t, id.Same(ID{PID: 4321, Start: tc.start, Boot: "boot-2"}), "another boot")
+		})
+	}
 }

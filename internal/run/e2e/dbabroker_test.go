@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -21,28 +23,78 @@ import (
 // run does, and the DBA's broker still serves it. It shut the DBA's broker
 // down (proshut -by: every user disconnected without notice) and dumped
 // the rest of a source the users had been writing (new-user trial 5).
+//
+// The same with a journal that names no broker (one written before oedl
+// recorded them, or a kill between proserve and its record): the DBA's
+// broker is refused by name, not shut down; the killed run's own broker,
+// which carries the run's mark, is still shut down and the run finishes.
 func TestResumeLeavesTheDBAsBrokerUp(t *testing.T) {
-	e := newEnv(t, "sports")
-	cmd, exited := startSlowDump(t, e)
-	waitJournal(t, e, exited, func(r journal.Record) bool { return r.Job == "serve:source" && r.State == journal.Done })
-	require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
-	<-exited
-	require.Equal(t, 16, e.holder(e.source), "the killed run's broker serves the source")
-
-	dlc := func(prog string, args ...string) {
-		c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
-		c.Env = append(os.Environ(), e.extra...)
-		out, err := c.CombinedOutput()
-		require.NoError(t, err, "%s %v\n%s", prog, args, out)
+	tests := []struct {
+		name        string
+		dbaServes   bool
+		noIdentity  bool
+		refusedWith string
+	}{
+		{"the DBA's broker and the killed run's identified", true, false, "oedl did not start"},
+		{"the DBA's broker and a journal naming none", true, true, "cannot prove its own"},
+		{"the killed run's broker and a journal naming none", false, true, ""},
 	}
-	dlc("proshut", e.source, "-by")
-	dlc("proserve", e.source) // the DBA's, for his users
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, "sports")
+			cmd, exited := startSlowDump(t, e)
+			waitJournal(t, e, exited, func(r journal.Record) bool { return r.Job == "serve:source" && r.State == journal.Done })
+			require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone")
+			<-exited
+			require.Equal(t, 16, e.holder(e.source), "the killed run's broker serves the source")
+			if tc.noIdentity {
+				withoutBrokers(t, filepath.Join(e.work, journal.FileName))
+			}
+			if tc.dbaServes {
+				dlc := func(prog string, args ...string) {
+					c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
+					c.Env = append(os.Environ(), e.extra...)
+					out, err := c.CombinedOutput()
+					require.NoError(t, err, "%s %v\n%s", prog, args, out)
+				}
+				dlc("proshut", e.source, "-by")
+				dlc("proserve", e.source) // the DBA's, for his users
+			}
 
-	r := e.oedl(nil, e.runArgs("--resume")...)
-	assert.Equal(t, 3, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "oedl did not start")
-	assert.NotContains(t, r.stderr, "shut down the broker the killed run left on "+e.source)
-	assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
+			r := e.oedl(nil, e.runArgs("--resume")...)
+			if tc.refusedWith == "" {
+				require.Equal(t, 0, r.code, r.stderr)
+				e.verified()
+				return
+			}
+			assert.Equal(t, 3, r.code, r.stderr)
+			assert.Contains(t, r.stderr, tc.refusedWith)
+			assert.Contains(t, r.stderr, e.source)
+			assert.NotContains(t, r.stderr, "shut down the broker the killed run left on "+e.source)
+			assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
+		})
+	}
+}
+
+// withoutBrokers rewrites a journal as oedl wrote it before it recorded
+// the brokers it started (no "broker" on the serves' done records).
+func withoutBrokers(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var out []byte
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		var rec map[string]json.RawMessage
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &rec) != nil || rec["broker"] == nil {
+			out = append(out, line...)
+			continue
+		}
+		delete(rec, "broker")
+		b, err := json.Marshal(rec)
+		require.NoError(t, err)
+		out = append(append(out, b...), '\n')
+	}
+	require.NoError(t, os.WriteFile(path, out, 0o644))
 }
 
 // startSlowDump starts oedl run with the source's largest table dumped
