@@ -207,3 +207,14 @@ func TestRemove(t *testing.T) {
 	assert.FileExists(t, filepath.Join(root, "src", "prod.db"))
 	assert.NoError(t, Remove(found), "what is gone already is not an error")
 }
+
+// TestUnstamped: the files a record names without an identity are those
+// proven by name alone; a stamped one, or one the record does not name,
+// is not.
+func TestUnstamped(t *testing.T) {
+	id := ID{Dev: 1, Ino: 2}
+	rec := &Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1", ID: &id}, {Path: "/t/db.b1"}}}
+	found := []Found{{Entry: Entry{Resolved: "/t/db.db"}}, {Entry: Entry{Resolved: "/t/db.d1"}}, {Entry: Entry{Resolved: "/t/other"}}}
+	assert.Equal(t, []string{"/t/db.db"}, rec.Unstamped(found))
+	assert.Empty(t, rec.Unstamped(nil))
+}

@@ -114,6 +114,19 @@ func (r *Record) without(drop func(RecordFile) bool) *Record {
 	return &c
 }
 
+// Unstamped are the files of found that the record names without an
+// identity: proven by their names alone, since the run that wrote the
+// record was stopped before it stamped them.
+func (r *Record) Unstamped(found []Found) []string {
+	var out []string
+	for _, f := range found {
+		if rf := r.file(f.Resolved); rf != nil && rf.ID == nil {
+			out = append(out, f.Resolved)
+		}
+	}
+	return out
+}
+
 // file is the record of the file at resolved path p, or nil.
 func (r *Record) file(p string) *RecordFile {
 	if r == nil {
