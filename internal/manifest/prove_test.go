@@ -208,13 +208,11 @@ func TestRemove(t *testing.T) {
 	assert.NoError(t, Remove(found), "what is gone already is not an error")
 }
 
-// TestUnstamped: the files a record names without an identity are those
-// proven by name alone; a stamped one, or one the record does not name,
-// is not.
-func TestUnstamped(t *testing.T) {
+// TestStamped: a record proves identities once any file is stamped; one
+// written before the stamp (every file named, none stamped) does not.
+func TestStamped(t *testing.T) {
 	id := ID{Dev: 1, Ino: 2}
-	rec := &Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1", ID: &id}, {Path: "/t/db.b1"}}}
-	found := []Found{{Entry: Entry{Resolved: "/t/db.db"}}, {Entry: Entry{Resolved: "/t/db.d1"}}, {Entry: Entry{Resolved: "/t/other"}}}
-	assert.Equal(t, []string{"/t/db.db"}, rec.Unstamped(found))
-	assert.Empty(t, rec.Unstamped(nil))
+	assert.False(t, (&Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1"}}}).Stamped())
+	assert.True(t, (&Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1", ID: &id}}}).Stamped())
+	assert.False(t, (&Record{}).Stamped())
 }

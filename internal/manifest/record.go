@@ -114,17 +114,16 @@ func (r *Record) without(drop func(RecordFile) bool) *Record {
 	return &c
 }
 
-// Unstamped are the files of found that the record names without an
-// identity: proven by their names alone, since the run that wrote the
-// record was stopped before it stamped them.
-func (r *Record) Unstamped(found []Found) []string {
-	var out []string
-	for _, f := range found {
-		if rf := r.file(f.Resolved); rf != nil && rf.ID == nil {
-			out = append(out, f.Resolved)
+// Stamped reports whether the record holds any file's identity: the run
+// that wrote it got past the stamp after prostrct create. A record that
+// stamped nothing proves its files by their names alone.
+func (r *Record) Stamped() bool {
+	for _, f := range r.Files {
+		if f.ID != nil {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 // file is the record of the file at resolved path p, or nil.

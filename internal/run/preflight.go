@@ -466,18 +466,21 @@ func planSizes(p *plan.Plan) (data, index, lobs int64) {
 	return data, index, lobs
 }
 
-// checkUnstampedEmpty refuses to replace files the target's record names
-// but never stamped when the database there holds records. Such a record
+// checkUnstampedEmpty refuses to replace the files of a target whose
+// record stamped none when the database there holds records. Such a record
 // is a create-target stopped between the record's first write and its
 // stamp (prostrct create formatting the extents, procopy, load_df.p), and
 // it proves the files by their names alone, so whatever was made at those
 // names since passed (safety trial 6: the DBA built his own database there
 // and loaded it; oedl prepare, given again, removed it). A target whose
 // create-target never finished holds no record: the loads come after it.
-// One that cannot be read is taken for the half-made target it may be.
+// One that cannot be read is taken for the half-made target it may be. A
+// record with any identity is past its stamp, and proves those (the run's
+// own record read for a rebuild drops the control area's and the log's,
+// manifest.Record.ForOwnRun, and its target holds the run's loads).
 func (r *runner) checkUnstampedEmpty(ctx context.Context) error {
 	rec := r.proof.rules.Record
-	if r.proof.keep || rec == nil || len(rec.Unstamped(r.proof.replace)) == 0 || !exists(r.cfg.Target+manifest.SuffixControl) {
+	if r.proof.keep || rec == nil || rec.Stamped() || len(r.proof.replace) == 0 || !exists(r.cfg.Target+manifest.SuffixControl) {
 		return nil
 	}
 	a, err := r.targetAnalysis(ctx, r.logWriter())
