@@ -146,7 +146,7 @@ func TestResumeLeavesTheDBAsBrokerUpWhenNoneWasRecorded(t *testing.T) {
 
 	r := e.oedl(nil, e.runArgs("--resume")...)
 	assert.Equal(t, 3, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "oedl did not start")
+	assert.Contains(t, r.stderr, "(276)", "refused: the source in use")
 	assert.NotContains(t, r.stderr, "shut down the broker the killed run left on "+e.source)
 	assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
 }
