@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -181,7 +180,7 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	if err := checkOutputDir("--work", opts.Work); err != nil {
 		return err
 	}
-	if err := checkCalibrateScratch(opts.Work); err != nil {
+	if err := checkCalibrateScratch(opts.Work, strings.TrimSuffix(opts.Source, ".db")+".db", opts.Plan, opts.Out); err != nil {
 		return err
 	}
 	if opts.Out != "" {
@@ -240,19 +239,14 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	return nil
 }
 
-// checkCalibrateScratch refuses a WORK/calibrate that an earlier
-// calibration did not leave: calibrate clears that directory before it
+// checkCalibrateScratch refuses a WORK/calibrate that calibrate may not
+// clear (estimate.CheckScratch): calibrate clears that directory before it
 // builds its scratch database there, and it must not clear someone's
-// files (a DBA's ~/calibrate given --work ~). An earlier calibration's
-// directory holds its calibrate.log.
-func checkCalibrateScratch(work string) error {
-	dir := filepath.Join(work, "calibrate")
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) == 0 {
-		return nil // none yet (or not a directory: calibrate then reports it)
+// files (a DBA's ~/calibrate given --work ~), nor the source, the plan or
+// the output kept in it.
+func checkCalibrateScratch(work string, keep ...string) error {
+	if err := estimate.CheckScratch(work, keep...); err != nil {
+		return UsageError("--work %s: %v: choose another --work", work, err)
 	}
-	if st, err := os.Lstat(filepath.Join(dir, "calibrate.log")); err == nil && st.Mode().IsRegular() {
-		return nil
-	}
-	return UsageError("--work %s: %s holds files that no earlier calibration left (no calibrate.log), and calibrate clears that directory: choose another --work", work, dir)
+	return nil
 }

@@ -53,6 +53,17 @@ func TestExitCodes(t *testing.T) {
 	notes := filepath.Join(foreignWork, "calibrate", "notes.txt")
 	require.NoError(t, os.MkdirAll(filepath.Dir(notes), 0o755))
 	require.NoError(t, os.WriteFile(notes, []byte("x\n"), 0o644))
+	// Beside an earlier calibration's log: a DBA's notes, and the source
+	// itself (safety trial 6: calibrate cleared both).
+	besideLog := t.TempDir()
+	besideNotes := filepath.Join(besideLog, "calibrate", "notes.txt")
+	inScratch := t.TempDir()
+	scratchSource := filepath.Join(inScratch, "calibrate", "dump", "prod.db")
+	for _, f := range []string{filepath.Join(besideLog, "calibrate", "calibrate.log"), besideNotes,
+		filepath.Join(inScratch, "calibrate", "calibrate.log"), scratchSource} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(f), 0o755))
+		require.NoError(t, os.WriteFile(f, []byte("x\n"), 0o644))
+	}
 	foreignVerify := t.TempDir() // another tool's verdict where -o points (safety trial 5)
 	require.NoError(t, os.WriteFile(filepath.Join(foreignVerify, "verify.json"), []byte("x\n"), 0o644))
 	runArgs := func(w string) []string {
@@ -92,6 +103,8 @@ func TestExitCodes(t *testing.T) {
 		{"calibrate: --work is a file", calibrate("--work", file, "-o", filepath.Join(dir, "c.json")), ExitUsage, "is a file"},
 		{"calibrate: -o is a directory", calibrate("--work", filepath.Join(dir, "cw"), "-o", emptyDir), ExitUsage, "is a directory"},
 		{"calibrate: someone's files in WORK/calibrate", calibrate("--work", foreignWork, "-o", filepath.Join(dir, "c.json")), ExitUsage, "no calibrate.log"},
+		{"calibrate: someone's files beside an earlier calibration's", calibrate("--work", besideLog, "-o", filepath.Join(dir, "c.json")), ExitUsage, "holds what no calibration makes (notes.txt)"},
+		{"calibrate: the source in WORK/calibrate", []string{"calibrate", "--source", scratchSource[:len(scratchSource)-len(".db")], "--plan", planDir, "--work", inScratch, "-o", filepath.Join(dir, "c.json")}, ExitUsage, "prod.db is inside"},
 		{"calibrate: -o over someone's file", calibrate("--work", filepath.Join(dir, "cw"), "-o", file), ExitUsage, "is not a file oedl wrote"},
 		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
 
@@ -125,6 +138,8 @@ func TestExitCodes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(got), "no command replaced a file oedl did not write")
 	assert.FileExists(t, notes, "calibrate cleared no one's directory")
+	assert.FileExists(t, besideNotes, "calibrate cleared no one's files beside its log")
+	assert.FileExists(t, scratchSource, "calibrate cleared no source")
 	got, err = os.ReadFile(filepath.Join(foreignVerify, "verify.json"))
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(got), "verify -o replaced someone's verify.json")

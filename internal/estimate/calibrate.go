@@ -132,9 +132,12 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 		}
 	}
 	cfg.Source = strings.TrimSuffix(cfg.Source, ".db")
-	c := &calibrator{cfg: cfg, dir: filepath.Join(cfg.Work, "calibrate"), tables: map[string]*plan.Placement{}}
+	c := &calibrator{cfg: cfg, dir: filepath.Join(cfg.Work, ScratchDir), tables: map[string]*plan.Placement{}}
 	if err := c.preconditions(); err != nil {
 		return nil, err
+	}
+	if err := CheckScratch(cfg.Work, cfg.Source+".db", cfg.PlanDir); err != nil {
+		return nil, err // what it holds is not all the calibration's to clear
 	}
 	if err := os.RemoveAll(c.dir); err != nil {
 		return nil, err

@@ -207,3 +207,12 @@ func TestRemove(t *testing.T) {
 	assert.FileExists(t, filepath.Join(root, "src", "prod.db"))
 	assert.NoError(t, Remove(found), "what is gone already is not an error")
 }
+
+// TestStamped: a record proves identities once any file is stamped; one
+// written before the stamp (every file named, none stamped) does not.
+func TestStamped(t *testing.T) {
+	id := ID{Dev: 1, Ino: 2}
+	assert.False(t, (&Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1"}}}).Stamped())
+	assert.True(t, (&Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1", ID: &id}}}).Stamped())
+	assert.False(t, (&Record{}).Stamped())
+}

@@ -114,6 +114,18 @@ func (r *Record) without(drop func(RecordFile) bool) *Record {
 	return &c
 }
 
+// Stamped reports whether the record holds any file's identity: the run
+// that wrote it got past the stamp after prostrct create. A record that
+// stamped nothing proves its files by their names alone.
+func (r *Record) Stamped() bool {
+	for _, f := range r.Files {
+		if f.ID != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // file is the record of the file at resolved path p, or nil.
 func (r *Record) file(p string) *RecordFile {
 	if r == nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
+	"github.com/oedl/oedl/internal/verify"
 )
 
 // UsageError is bad input found before anything ran (exit 2): a plan
@@ -165,6 +166,9 @@ func (r *runner) proveTargetFiles(ctx context.Context, view manifest.FS, st *ope
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
 			return "", err
 		}
+	}
+	if err := r.checkUnstampedEmpty(ctx); err != nil {
+		return "", err
 	}
 	for _, d := range r.proof.dirs() {
 		if err := writable(d); err != nil {
@@ -460,4 +464,38 @@ func planSizes(p *plan.Plan) (data, index, lobs int64) {
 		lobs += t.LOBBytes
 	}
 	return data, index, lobs
+}
+
+// checkUnstampedEmpty refuses to replace the files of a target whose
+// record stamped none when the database there holds records. Such a record
+// is a create-target stopped between the record's first write and its
+// stamp (prostrct create formatting the extents, procopy, load_df.p), and
+// it proves the files by their names alone, so whatever was made at those
+// names since passed (safety trial 6: the DBA built his own database there
+// and loaded it; oedl prepare, given again, removed it). A target whose
+// create-target never finished holds no record: the loads come after it.
+// One that cannot be read is taken for the half-made target it may be. A
+// record with any identity is past its stamp, and proves those (the run's
+// own record read for a rebuild drops the control area's and the log's,
+// manifest.Record.ForOwnRun, and its target holds the run's loads).
+func (r *runner) checkUnstampedEmpty(ctx context.Context) error {
+	rec := r.proof.rules.Record
+	if r.proof.keep || rec == nil || rec.Stamped() || len(r.proof.replace) == 0 || !exists(r.cfg.Target+manifest.SuffixControl) {
+		return nil
+	}
+	a, err := r.targetAnalysis(ctx, r.logWriter())
+	if err != nil {
+		return nil // no database to read: what a stopped prostrct create leaves
+	}
+	var loaded []string
+	for _, t := range verify.NewSide(a, "target").Tables {
+		if t.Records > 0 {
+			loaded = append(loaded, fmt.Sprintf("%s (%d records)", t.Table, t.Records))
+		}
+	}
+	if len(loaded) == 0 {
+		return nil
+	}
+	return precondition("the target %s holds records: %s; its record %s names its files but stamped none (oedl was stopped while it created the target), so it proves them by name alone, and a target oedl never finished creating holds no record: this database was made there since, and oedl does not remove it; if it is not needed, remove its files yourself, or choose another --target",
+		r.cfg.Target, strings.Join(loaded, ", "), manifest.RecordPath(r.cfg.Target))
 }

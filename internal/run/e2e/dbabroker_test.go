@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +97,58 @@ func withoutBrokers(t *testing.T, path string) {
 		out = append(append(out, b...), '\n')
 	}
 	require.NoError(t, os.WriteFile(path, out, 0o644))
+}
+
+// kill -9 of oedl while proserve starts its broker on the source, before
+// the serve's "done" names that broker (proserve held 2 s by oesim's delay
+// fault); the DBA shuts the broker down and serves the source again
+// himself, for his users, before he resumes. The journal identifies no
+// broker, and the resume took whatever served the source for the killed
+// run's: it shut the DBA's broker down (proshut -by: every user
+// disconnected without notice) and went on (safety trial 6). A broker the
+// killed run started carries its work directory's mark (WorkEnv) and names
+// the database: none does here, so it is left up and the run refused.
+func TestResumeLeavesTheDBAsBrokerUpWhenNoneWasRecorded(t *testing.T) {
+	e := newEnv(t, "sports")
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
+	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=proserve:delay=2s,once")
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitJournal(t, e, exited, func(r journal.Record) bool {
+		if r.Job != "serve:source" || r.State != journal.Running || r.Proc == nil {
+			return false
+		}
+		argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", r.Proc.PID))
+		return strings.Contains(string(argv), "proserve")
+	})
+	require.NoError(t, cmd.Process.Kill(), "kill -9 of oedl alone, its proserve still starting the broker")
+	<-exited
+	deadline := time.Now().Add(time.Minute)
+	for e.holder(e.source) != 16 {
+		require.True(t, time.Now().Before(deadline), "the killed run's proserve never served the source")
+		time.Sleep(20 * time.Millisecond) // the orphaned proserve, another process, starting its broker
+	}
+	recs, err := journal.Read(filepath.Join(e.work, journal.FileName))
+	require.NoError(t, err)
+	for _, r := range recs {
+		require.False(t, r.Job == "serve:source" && r.State == journal.Done, "the kill came after the serve was journalled")
+	}
+
+	dlc := func(prog string, args ...string) {
+		c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
+		c.Env = append(os.Environ(), e.extra...) // the DBA's shell: no oedl mark
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s %v\n%s", prog, args, out)
+	}
+	dlc("proshut", e.source, "-by")
+	dlc("proserve", e.source) // the DBA's, for his users
+
+	r := e.oedl(nil, e.runArgs("--resume")...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "(276)", "refused: the source in use")
+	assert.NotContains(t, r.stderr, "shut down the broker the killed run left on "+e.source)
+	assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
 }
 
 // startSlowDump starts oedl run with the source's largest table dumped
