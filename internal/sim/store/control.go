@@ -76,8 +76,8 @@ type Extent struct {
 	// does: such a database is copied with OS tools and opened from
 	// anywhere. Empty in an absolute-path database. See docs/oesim.md.
 	Relative string `json:"relative,omitempty"`
-	Fixed  bool   `json:"fixed,omitempty"`
-	SizeKB int64  `json:"sizeKB,omitempty"`
+	Fixed    bool   `json:"fixed,omitempty"`
+	SizeKB   int64  `json:"sizeKB,omitempty"`
 }
 
 // TypeII reports whether a cluster belongs to one object.
