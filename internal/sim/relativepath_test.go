@@ -36,6 +36,7 @@ func TestRelativePathDatabase(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(st), " ./rel.d1")
 	env.ok(t, "proutil", db, "-C", "dbanalys")
+	assert.NoFileExists(t, filepath.Join(w, "rel.b1"), "nothing is resolved from the utilities' directory")
 
 	again := filepath.Join(w, "again")
 	env.ok(t, "prodb", again, db)

@@ -205,6 +205,11 @@ func (p Paths) firstBIExtent() string {
 		}
 		bi, _ = firstBIIn(append(b, rest...))
 	}
+	if bi != "" && !filepath.IsAbs(bi) {
+		// A relative-path database's: from the .db's directory, not the
+		// current one (a lock there would create the file).
+		bi = filepath.Join(filepath.Dir(p.Base), bi)
+	}
 	return bi
 }
 
