@@ -24,8 +24,10 @@ type genResult struct {
 // through the storage layer (no .bd round trip): the "before" .st and .df
 // are written next to it, the areas created from the .st (relative extent
 // paths are relative to the database's directory), the rows encoded and
-// stored, the indexes built. The result is an ordinary database.
-func generateDatabase(dbArg, profile string, scale, seed int64) (*genResult, error) {
+// stored, the indexes built. The result is an ordinary database; with
+// relative, a relative-path one (as prodb of a relative-path database
+// makes, then loaded), every extent beside the .db.
+func generateDatabase(dbArg, profile string, scale, seed int64, relative bool) (*genResult, error) {
 	g, err := gen.Generate(profile, scale, seed)
 	if err != nil {
 		return nil, err
@@ -63,6 +65,11 @@ func generateDatabase(dbArg, profile string, scale, seed int64) (*genResult, err
 	areas, err := areasFromStructure(paths, rel, g.BlockSize)
 	if err != nil {
 		return nil, err
+	}
+	if relative {
+		if err := store.MakeRelative(paths, areas); err != nil {
+			return nil, err
+		}
 	}
 	codepage := g.Codepage
 	if codepage == "" {

@@ -35,7 +35,7 @@ func TestAnalysisGolden(t *testing.T) {
 		t.Skip("generates a database")
 	}
 	base := filepath.Join(t.TempDir(), "sports")
-	_, err := generateDatabase(base, "sports", 1<<20, 5)
+	_, err := generateDatabase(base, "sports", 1<<20, 5, false)
 	require.NoError(t, err)
 	db, err := store.Open(store.PathsFor(base))
 	require.NoError(t, err)

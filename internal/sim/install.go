@@ -85,7 +85,13 @@ func makeEmpty(base string, blockSize int) error {
 			}
 		}
 	}
-	_, err := store.Create(p, store.DefaultAreas(p, blockSize), blockSize, DefaultCodepage, false)
+	// The empty databases are relative-path ones, so that prodb of them
+	// makes relative-path databases as OpenEdge's do.
+	areas := store.DefaultAreas(p, blockSize)
+	if err := store.MakeRelative(p, areas); err != nil {
+		return err
+	}
+	_, err := store.Create(p, areas, blockSize, DefaultCodepage, false)
 	return err
 }
 

@@ -61,6 +61,7 @@ func oesimGen(p *proc, args []string) int {
 	profile := fl.String("profile", "erp", "the shape of the database: "+strings.Join(gen.Profiles(), ", "))
 	scale := fl.String("scale", "20MB", "total size of the records, e.g. 200MB")
 	seed := fl.Int64("seed", 1, "seed of the values")
+	relative := fl.Bool("relative", false, "a relative-path database (extents stored as ./name, beside the .db), as prodb of $DLC/empty or sports2000 makes")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK // --help asked for the usage it printed
@@ -80,7 +81,7 @@ func oesimGen(p *proc, args []string) int {
 		}
 	}
 	start := time.Now()
-	res, err := generateDatabase(*db, *profile, size, *seed)
+	res, err := generateDatabase(*db, *profile, size, *seed, *relative)
 	if err != nil {
 		return p.failf("oesim gen: %v", err)
 	}

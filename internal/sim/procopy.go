@@ -55,7 +55,16 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 		return p.fail("oesim.db.void.source", srcPaths.Base)
 	}
 	if !dstPaths.Exists() {
-		if _, err := store.Create(dstPaths, store.DefaultAreas(dstPaths, src.Ctl.BlockSize), src.Ctl.BlockSize, src.Ctl.Codepage, true); err != nil {
+		areas := store.DefaultAreas(dstPaths, src.Ctl.BlockSize)
+		// prodb keeps the source's pathname convention, procopy makes an
+		// absolute-path database (Progress: "PRODB maintains pathname
+		// convention", "PROCOPY uses absolute pathnames").
+		if !procopy && src.Ctl.RelativePath() {
+			if err := store.MakeRelative(dstPaths, areas); err != nil {
+				return p.failErr(err)
+			}
+		}
+		if _, err := store.Create(dstPaths, areas, src.Ctl.BlockSize, src.Ctl.Codepage, true); err != nil {
 			return p.failErr(err)
 		}
 	}

@@ -226,7 +226,11 @@ func prostrctList(p *proc, args []string) int {
 		return p.failErr(err)
 	}
 	p.say("Area Name: Control Area, Type 6, Block Size %d, Extents 1, Records/Block 32, Cluster Size 1", c.BlockSize)
-	p.say("   Ext # 1, Type VARIABLE, Size 32 KByte, Name: %s", paths.Control())
+	control := paths.Control()
+	if c.RelativePath() {
+		control = "./" + filepath.Base(control) // as prostrct list shows a relative-path database
+	}
+	p.say("   Ext # 1, Type VARIABLE, Size 32 KByte, Name: %s", control)
 	p.say("")
 	for _, a := range c.Areas {
 		typ := map[byte]int{'b': 3, 'd': 6, 'a': 7, 't': 4}[a.Type]
@@ -240,7 +244,7 @@ func prostrctList(p *proc, args []string) int {
 			if e.Fixed {
 				kind = "FIXED"
 			}
-			p.say("   Ext # %d, Type %s, Size %d KByte, Name: %s", i+1, kind, size, e.Path)
+			p.say("   Ext # %d, Type %s, Size %d KByte, Name: %s", i+1, kind, size, storedPath(e))
 		}
 		p.say("")
 	}
@@ -257,6 +261,15 @@ func extentSizeKB(e store.Extent) int64 {
 	return 0
 }
 
+// storedPath is an extent's path as the control area holds it: relative
+// to the .db's directory in a relative-path database.
+func storedPath(e store.Extent) string {
+	if e.Relative != "" {
+		return e.Relative
+	}
+	return e.Path
+}
+
 // structureOf is the .st that describes a database as it is.
 func structureOf(c *store.Control) *openedge.Structure {
 	st := &openedge.Structure{}
@@ -266,7 +279,7 @@ func structureOf(c *store.Control) *openedge.Structure {
 			sa.Name, sa.Number, sa.RPB, sa.BPC = a.Name, a.Number, a.RPB, a.BPC
 		}
 		for _, e := range a.Extents {
-			sa.Extents = append(sa.Extents, openedge.Extent{Path: e.Path, Fixed: e.Fixed, SizeKB: e.SizeKB})
+			sa.Extents = append(sa.Extents, openedge.Extent{Path: storedPath(e), Fixed: e.Fixed, SizeKB: e.SizeKB})
 		}
 		st.Areas = append(st.Areas, sa)
 	}
@@ -293,7 +306,9 @@ func prostrctAdd(p *proc, args []string) int {
 		p.msg("oesim.st.valid", fs.pos[1])
 		return exitOK
 	}
-	err = s.db.Update(func(c *store.Control) error { return addAreas(s.paths, c, st) })
+	// Adding areas or extents makes a relative-path database an
+	// absolute-path one (Progress: "PROSTRCT ADD and pathnames").
+	err = s.db.Update(func(c *store.Control) error { c.MakeAbsolute(); return addAreas(s.paths, c, st) })
 	if err != nil {
 		p.sayErr(err)
 		return p.fail("12867")

@@ -32,7 +32,13 @@ type fixture struct {
 // Scales of the generated databases: small, since every run spawns
 // hundreds of utility processes (erp has ~180 tables at this size) and the
 // crash tests run a dozen of them (on sports, 25 tables).
-var scales = map[string]string{"erp": "2MB", "sports": "2MB"}
+var scales = map[string]string{"erp": "2MB", "sports": "2MB", "sports" + relativeSuffix: "2MB"}
+
+// relativeSuffix on a profile makes its source a relative-path database
+// (oesim gen --relative: the control area holds ./sports_7.d1, as after
+// prodb of $DLC/empty or sports2000); the database keeps the profile's
+// name.
+const relativeSuffix = "-relative"
 
 var (
 	fxMu     sync.Mutex
@@ -87,12 +93,16 @@ func (f *fixture) build() error {
 	if out, err := exec.Command(filepath.Join(f.bin, "oesim"), "install", f.dlc).CombinedOutput(); err != nil {
 		return fmt.Errorf("oesim install: %v\n%s", err, out)
 	}
-	profile, scale := f.profile, scales[f.profile]
+	profile, scale := strings.TrimSuffix(f.profile, relativeSuffix), scales[f.profile]
 	f.source = filepath.Join(base, "src", profile)
 	if err := os.MkdirAll(filepath.Dir(f.source), 0o755); err != nil {
 		return err
 	}
-	gen := exec.Command(filepath.Join(f.dlc, "bin", "oesim"), "gen", "--dlc", f.dlc, "--db", f.source, "--profile", profile, "--scale", scale, "--seed", "7")
+	args := []string{"gen", "--dlc", f.dlc, "--db", f.source, "--profile", profile, "--scale", scale, "--seed", "7"}
+	if profile != f.profile {
+		args = append(args, "--relative")
+	}
+	gen := exec.Command(filepath.Join(f.dlc, "bin", "oesim"), args...)
 	gen.Env = append(os.Environ(), "DLC="+f.dlc)
 	if out, err := gen.CombinedOutput(); err != nil {
 		return fmt.Errorf("oesim gen: %v\n%s", err, out)
@@ -132,8 +142,11 @@ type env struct {
 func newEnv(t *testing.T, profile string) *env {
 	f := setup(t, profile)
 	dir := t.TempDir()
-	e := &env{t: t, fx: f, dir: dir, source: filepath.Join(dir, "src", profile),
-		target: filepath.Join(dir, "tgt", profile), work: filepath.Join(dir, "work")}
+	// The copy keeps the database's name: a relative-path database's
+	// control area names its extents.
+	name := filepath.Base(f.source)
+	e := &env{t: t, fx: f, dir: dir, source: filepath.Join(dir, "src", name),
+		target: filepath.Join(dir, "tgt", name), work: filepath.Join(dir, "work")}
 	require.NoError(t, copyDB(f.source, e.source))
 	require.NoError(t, os.MkdirAll(filepath.Dir(e.target), 0o755))
 	// Fault counters ("once") live in a state directory per test.

@@ -81,9 +81,17 @@ func (e *env) runWith(planDir, target, work string, extra ...string) result {
 
 // The README's pattern with the source's own directory as --data-dir and
 // the source's name: oedl plan refuses it, and so do oedl run and its dry
-// run for a plan made elsewhere, naming the source's files.
+// run for a plan made elsewhere, naming the source's files; the same for a
+// relative-path source, whose extents oedl resolves from its .db's
+// directory, not from the scratch directory prostrct list runs in.
 func TestPreflightSourceDirectoryAsDataDir(t *testing.T) {
-	e := newEnv(t, "sports")
+	for _, profile := range []string{"sports", "sports" + relativeSuffix} {
+		t.Run(profile, func(t *testing.T) { sourceDirectoryAsDataDir(t, profile) })
+	}
+}
+
+func sourceDirectoryAsDataDir(t *testing.T, profile string) {
+	e := newEnv(t, profile)
 	counts, before := e.counts(e.source), files(t, filepath.Dir(e.source))
 
 	r := e.oedl(nil, "plan", "--source", e.source, "--dlc", e.fx.dlc, "-o", filepath.Join(e.dir, "refused"), "--data-dir", filepath.Dir(e.source))
@@ -389,4 +397,19 @@ func TestPreflightCodepageDiffers(t *testing.T) {
 	sql, err := os.ReadFile(filepath.Join(e.work, "update-statistics.sql"))
 	require.NoError(t, err)
 	assert.Contains(t, string(sql), `UPDATE TABLE STATISTICS AND INDEX STATISTICS AND ALL COLUMN STATISTICS FOR "PUB"."Customer";`)
+}
+
+// A relative-path source migrates and verifies: every utility oedl runs
+// on it (from scratch and work directories) finds its extents.
+func TestRelativePathSourceRun(t *testing.T) {
+	e := newEnv(t, "sports"+relativeSuffix)
+	list := exec.Command(filepath.Join(e.fx.dlc, "bin", "prostrct"), "list", e.source, filepath.Join(e.dir, "list.st"))
+	list.Env = append(os.Environ(), e.extra...)
+	out, err := list.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Contains(t, string(out), "Name: ./sports_7.d1", "the fixture is a relative-path database")
+	r := e.oedl(nil, e.runArgs()...)
+	require.Equal(t, 0, r.code, r.stderr)
+	e.verified()
+	assert.Equal(t, e.counts(e.source), e.counts(e.target))
 }

@@ -178,7 +178,11 @@ func encodeControl(c *Control) []byte {
 		e.int(int64(a.BPC))
 		e.uint(uint64(len(a.Extents)))
 		for _, x := range a.Extents {
-			e.str(x.Path)
+			if x.Relative != "" {
+				e.str(x.Relative)
+			} else {
+				e.str(x.Path)
+			}
 			e.bool(x.Fixed)
 			e.int(x.SizeKB)
 		}

@@ -69,9 +69,15 @@ type Area struct {
 
 // Extent is one file of an area.
 type Extent struct {
-	Path   string `json:"path"` // absolute
-	Fixed  bool   `json:"fixed,omitempty"`
-	SizeKB int64  `json:"sizeKB,omitempty"`
+	Path string `json:"path"` // absolute
+	// Relative is the path as the control area of a relative-path
+	// database holds it ("./sports_7.d1"), resolved into Path against the
+	// directory of the .db whatever the current directory, as OpenEdge
+	// does: such a database is copied with OS tools and opened from
+	// anywhere. Empty in an absolute-path database. See docs/oesim.md.
+	Relative string `json:"relative,omitempty"`
+	Fixed    bool   `json:"fixed,omitempty"`
+	SizeKB   int64  `json:"sizeKB,omitempty"`
 }
 
 // TypeII reports whether a cluster belongs to one object.
@@ -198,6 +204,11 @@ func (p Paths) firstBIExtent() string {
 			return ""
 		}
 		bi, _ = firstBIIn(append(b, rest...))
+	}
+	if bi != "" && !filepath.IsAbs(bi) {
+		// A relative-path database's: from the .db's directory, not the
+		// current one (a lock there would create the file).
+		bi = filepath.Join(filepath.Dir(p.Base), bi)
 	}
 	return bi
 }
@@ -333,12 +344,66 @@ func decodeControl(p Paths, b []byte) (*Control, controlFile, error) {
 	if err != nil || (c.Format != ControlVersion && c.Format != 1) || (!complete && len(controlMagic)+n != len(b)) {
 		return nil, controlFile{}, msg.E("oesim.db.damaged", p.Control())
 	}
+	resolveRelative(p, c)
 	base := int64(len(controlMagic) + n)
 	notes, err := applyNotes(c, b[base:])
 	if err != nil {
 		return nil, controlFile{}, msg.E("oesim.db.damaged", p.Control())
 	}
 	return c, controlFile{base: base, valid: base + int64(notes), complete: complete}, nil
+}
+
+// resolveRelative gives every extent stored relative its path from the
+// directory of the .db.
+func resolveRelative(p Paths, c *Control) {
+	for _, a := range c.Areas {
+		for i, e := range a.Extents {
+			if !filepath.IsAbs(e.Path) {
+				a.Extents[i].Relative = e.Path
+				a.Extents[i].Path = filepath.Join(filepath.Dir(p.Base), e.Path)
+			}
+		}
+	}
+}
+
+// RelativePath reports whether the database is a relative-path one: every
+// extent stored relative to the .db's directory (prodb of a relative-path
+// database such as $DLC/empty makes one; prostrct add ends it).
+func (c *Control) RelativePath() bool {
+	for _, a := range c.Areas {
+		for _, e := range a.Extents {
+			if e.Relative == "" {
+				return false
+			}
+		}
+	}
+	return len(c.Areas) > 0
+}
+
+// MakeRelative stores every extent of areas relative to the .db's
+// directory, where all of them must be (a relative-path database has all
+// its files beside the control area).
+func MakeRelative(p Paths, areas []*Area) error {
+	dir := filepath.Dir(p.Base)
+	for _, a := range areas {
+		for i, e := range a.Extents {
+			if filepath.Dir(e.Path) != dir {
+				return fmt.Errorf("%s is not in %s: a relative-path database has every extent beside its .db", e.Path, dir)
+			}
+			a.Extents[i].Relative = "./" + filepath.Base(e.Path)
+		}
+	}
+	return nil
+}
+
+// MakeAbsolute stores every extent by its absolute path, as prostrct add
+// leaves a relative-path database.
+func (c *Control) MakeAbsolute() {
+	for _, a := range c.Areas {
+		for i := range a.Extents {
+			a.Extents[i].Relative = ""
+		}
+	}
 }
 
 // WriteControl writes DB.db atomically (temp + rename), with no schema
