@@ -440,36 +440,46 @@ func fitIdxbuildOverlap(m *Model, all sample, work float64, p plan.Idxbuild) {
 	}
 }
 
-// fitTabanalys sets tabanalys's start-up and per-byte cost from two
-// points, the source and the scratch database. When they do not separate
-// the two (the same bytes: the sample was the whole database; or the larger
-// took no longer), the start-up is a utility call's here (the loads') and
-// the rest of their mean time goes with the bytes: what was measured, not
-// the prior's full read.
+// fitTabanalys sets tabanalys's start-up and read rate from its two calls,
+// of the source and of the scratch database, when the disk's counters did
+// not say (measured: calibrate_traffic.go's scanTraffic set the same two
+// from them). A tabanalys reads blocks, not table bytes (a Type I area
+// whole, a Type II area's table clusters: docs/oesim.md, "What an analysis
+// reads"), and the two databases hold a table byte in different numbers
+// of blocks: the source as it grew, the scratch packed by its load as the
+// target will be. So each call is its own rate: its time beyond a utility
+// call's start-up (the loads') over its table bytes. The scratch's prices
+// a loaded database (the target's tabanalys), the source's is
+// SourceScanFactor times it. A line through the two took their difference
+// in blocks for a cost per byte: on oesim's erp 40MB (the source's Type I
+// areas read whole, 61 MiB for 41 MiB of records; the scratch's table
+// clusters) its intercept fell below zero and its slope priced the
+// source's tabanalys at 1.87 device bytes per table byte where it reads
+// 1.5 (branch cal-tba, docs/benchmarks/run.md).
 func fitTabanalys(m *Model, tabs []sample, measured bool) {
 	if len(tabs) != 2 {
 		return
 	}
 	m.Tabanalys.CPUPerMB = 0
-	read := func(ioPerByte float64) {
-		if !measured { // else the counters said
-			m.Tabanalys.ReadPerByte = deviceFactor(ioPerByte, m.Hardware, m.Tabanalys, 1)
+	src, loaded := tabs[0], tabs[1]
+	m.Tabanalys.StartupSec = math.Min(m.Load.StartupSec, math.Min(src.Wall, loaded.Wall))
+	if measured { // the counters said what each reads
+		return
+	}
+	perByte := func(s sample) float64 {
+		if s.Bytes <= 0 {
+			return 0
 		}
+		return deviceFactor(math.Max(0, s.Wall-m.Tabanalys.StartupSec)/s.Bytes, m.Hardware, m.Tabanalys, 1)
 	}
-	if tabs[0].Bytes != tabs[1].Bytes {
-		if slope := (tabs[0].Wall - tabs[1].Wall) / (tabs[0].Bytes - tabs[1].Bytes); slope > 0 {
-			m.Tabanalys.StartupSec = math.Max(0, tabs[1].Wall-slope*tabs[1].Bytes)
-			read(slope)
-			return
-		}
+	m.Tabanalys.ReadPerByte = perByte(loaded)
+	m.SourceScanFactor = 0
+	if m.Tabanalys.ReadPerByte <= 0 { // the scratch read nothing the clock saw: the source's rate for both
+		m.Tabanalys.ReadPerByte = perByte(src)
+		return
 	}
-	wall, bytes := (tabs[0].Wall+tabs[1].Wall)/2, (tabs[0].Bytes+tabs[1].Bytes)/2
-	m.Tabanalys.StartupSec = math.Min(wall, m.Load.StartupSec)
-	if !measured {
-		m.Tabanalys.ReadPerByte = 0
-	}
-	if bytes > 0 {
-		read((wall - m.Tabanalys.StartupSec) / bytes)
+	if s := perByte(src); s > 0 {
+		m.SourceScanFactor = s / m.Tabanalys.ReadPerByte
 	}
 }
 

@@ -86,20 +86,66 @@ func TestIdxbuildPaysPerIndex(t *testing.T) {
 	assert.Equal(t, "5s", phase(t, est, "idxbuild").Duration.D().String(), "0.5 s × (2 + 5 + 3) indexes")
 }
 
+// Each tabanalys call is its own rate: its time beyond a utility call's
+// start-up over its table bytes, the scratch's for a loaded database and
+// the source's SourceScanFactor times it. Fails on the line through the
+// two calls (their difference in blocks taken for a cost per byte): on
+// oesim's erp 40MB it priced the source's tabanalys at 1.87 device bytes
+// per table byte where it reads 1.49.
 func TestFitTabanalys(t *testing.T) {
+	const mbps = 10.486 // 10 MiB/s
+	hw := Hardware{Cores: 2, DiskMBps: mbps, DiskModel: DiskSerial}
+	// call is a tabanalys of bytes of records that reads read bytes of
+	// blocks, after a 0.15 s start-up.
+	call := func(bytes, read float64) sample { return sample{Bytes: bytes, Wall: 0.15 + read/(mbps*1e6)} }
+	tests := []struct {
+		name               string
+		src, loaded        [2]float64 // table bytes, bytes read
+		wantRead, wantScan float64
+	}{
+		// The source's Type I areas read whole (61.4 MiB for 41.1 MiB of
+		// records), the scratch's sample in packed table clusters.
+		{name: "erp: a Type I source, a Type II scratch", src: [2]float64{43.1e6, 64.4e6}, loaded: [2]float64{16.4e6, 19.0e6},
+			wantRead: 19.0 / 16.4, wantScan: (64.4 / 43.1) / (19.0 / 16.4)},
+		// sports: the source's records sparse in their blocks.
+		{name: "sports: a sparse source", src: [2]float64{422e6, 2021e6}, loaded: [2]float64{80e6, 104e6},
+			wantRead: 1.3, wantScan: (2021 / 422.0) / 1.3},
+		{name: "as packed as its copy", src: [2]float64{300e6, 330e6}, loaded: [2]float64{100e6, 110e6},
+			wantRead: 1.1, wantScan: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := DefaultModel()
+			m.Hardware = hw
+			m.Load.StartupSec = 0.15
+			fitTabanalys(m, []sample{call(tt.src[0], tt.src[1]), call(tt.loaded[0], tt.loaded[1])}, false)
+			assert.InDelta(t, 0.15, m.Tabanalys.StartupSec, 1e-9, "a utility call's start-up")
+			assert.InDelta(t, tt.wantRead, m.Tabanalys.ReadPerByte, 1e-6)
+			assert.InDelta(t, tt.wantScan, m.SourceScanFactor, 1e-6)
+			assert.Zero(t, m.Tabanalys.CPUPerMB)
+			// What each analysis is priced to read is what its call read.
+			cc := newCostContext(m.Hardware)
+			read := func(k schedule.Kind, bytes float64) float64 {
+				return m.work(&schedule.Job{Kind: k, Bytes: int64(bytes)}, cc).flows[0].bytes
+			}
+			assert.InEpsilon(t, tt.src[1], read(schedule.KindAnalyzeSource, tt.src[0]), 1e-6, "the source's tabanalys")
+			assert.InEpsilon(t, tt.loaded[1], read(schedule.KindAnalyzeTarget, tt.loaded[0]), 1e-6, "a loaded database's")
+		})
+	}
+}
+
+// The larger database took no longer, or the sample was the whole
+// database: a call's start-up, the rest of each call's time its reading.
+func TestFitTabanalysFlat(t *testing.T) {
 	hw := Hardware{Cores: 2, DiskMBps: 100, DiskModel: DiskSerial}
 	tests := []struct {
-		name          string
-		tabs          []sample
-		startup, read float64
+		name                    string
+		tabs                    []sample
+		startup, read, srcRatio float64
 	}{
-		// 0.2 s + 1 s per 100 MB: one device byte per byte at 100 MB/s.
-		{name: "grows with the bytes", tabs: []sample{{Bytes: 300e6, Wall: 3.2}, {Bytes: 100e6, Wall: 1.2}}, startup: 0.2, read: 1},
-		// The larger database took no longer: a call's start-up (0.05 s),
-		// the rest of the mean (0.02 s for 200 MB) per byte.
-		{name: "does not grow", tabs: []sample{{Bytes: 300e6, Wall: 0.06}, {Bytes: 100e6, Wall: 0.08}}, startup: 0.05, read: 0.01},
-		// The sample was the whole database: one point.
-		{name: "same bytes", tabs: []sample{{Bytes: 20e6, Wall: 0.25}, {Bytes: 20e6, Wall: 0.25}}, startup: 0.05, read: 1},
+		{name: "does not grow", tabs: []sample{{Bytes: 300e6, Wall: 0.08}, {Bytes: 100e6, Wall: 0.08}}, startup: 0.05, read: 0.03, srcRatio: 1.0 / 3},
+		{name: "same bytes", tabs: []sample{{Bytes: 20e6, Wall: 0.25}, {Bytes: 20e6, Wall: 0.25}}, startup: 0.05, read: 1, srcRatio: 1},
+		{name: "the scratch's call all start-up", tabs: []sample{{Bytes: 300e6, Wall: 3.05}, {Bytes: 100e6, Wall: 0.04}}, startup: 0.04, read: 1.0033333333, srcRatio: 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,8 +154,8 @@ func TestFitTabanalys(t *testing.T) {
 			m.Load.StartupSec = 0.05
 			fitTabanalys(m, tt.tabs, false)
 			assert.InDelta(t, tt.startup, m.Tabanalys.StartupSec, 1e-9)
-			assert.InDelta(t, tt.read, m.Tabanalys.ReadPerByte, 1e-9)
-			assert.Zero(t, m.Tabanalys.CPUPerMB)
+			assert.InDelta(t, tt.read, m.Tabanalys.ReadPerByte, 1e-6)
+			assert.InDelta(t, tt.srcRatio, m.SourceScanFactor, 1e-6)
 		})
 	}
 }

@@ -63,7 +63,8 @@ type Model struct {
 	// copy 1.3), so one cost for both made the target's tabanalys 2.6
 	// times what it took (docs/benchmarks/eta.md, i14-eta2). Tabanalys is
 	// priced on a loaded database, as the target is; the source's times
-	// this.
+	// this. Calibrate sets it from what each call read (the disk's
+	// counters) or, without them, from each call's time (fitTabanalys).
 	SourceScanFactor float64 `json:"source_scan_factor,omitempty"`
 
 	// FixedSec is the duration of the jobs that move no table data, by
