@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/oedl/oedl/internal/manifest"
 )
 
 // ScratchDir is the directory in the work directory that a calibration
@@ -59,21 +61,20 @@ func CheckScratch(work string, keep ...string) error {
 	return nil
 }
 
-// resolved is p absolute, with the symbolic links of its longest existing
-// prefix followed.
+// resolved is p absolute and physical (manifest.Resolve: the links of its
+// existing components followed, and ".." taken after them, as the kernel
+// would; filepath.Abs would clean "link/.." away first), or p as given
+// when it cannot be resolved.
 func resolved(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
-	rest := ""
-	for cur := abs; ; cur = filepath.Dir(cur) {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
+	if !filepath.IsAbs(p) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return p
 		}
-		if cur == filepath.Dir(cur) {
-			return abs
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
+		p = wd + string(filepath.Separator) + p
 	}
+	if r, err := manifest.Resolve(manifest.OS{}, p); err == nil {
+		return r
+	}
+	return p
 }

@@ -61,3 +61,22 @@ func TestCheckScratch(t *testing.T) {
 		})
 	}
 }
+
+// A path given through a link that leads into the scratch is inside it:
+// the check compares physical paths, as the removal would reach them.
+func TestCheckScratchFollowsLinks(t *testing.T) {
+	work := t.TempDir()
+	scratch := filepath.Join(work, ScratchDir)
+	require.NoError(t, os.MkdirAll(filepath.Join(scratch, "dump"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(scratch, "calibrate.log"), []byte("x"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(scratch, "dump"), filepath.Join(work, "prod")))
+
+	err := CheckScratch(work, filepath.Join(work, "prod", "prod.db"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is inside")
+
+	// ".." after a link goes up from the link's target, as the kernel goes.
+	err = CheckScratch(work, work+"/prod/../prod.db") // not filepath.Join: it would clean the ".." away
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "is inside")
+}
