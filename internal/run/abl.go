@@ -38,13 +38,22 @@ func writeABL(dir string) error {
 		return err
 	}
 	for _, name := range ablProcedures {
-		data, err := ablFS.ReadFile("abl/" + name)
+		data, err := ablSource(name)
 		if err != nil {
-			return fmt.Errorf("embedded %s: %w", name, err)
+			return err
 		}
 		if err := atomicfile.WriteFile(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ablSource is the text of the embedded procedure name.
+func ablSource(name string) ([]byte, error) {
+	data, err := ablFS.ReadFile("abl/" + name)
+	if err != nil {
+		return nil, fmt.Errorf("embedded %s: %w", name, err)
+	}
+	return data, nil
 }

@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -38,9 +37,9 @@ func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
-	data, err := ablFS.ReadFile("abl/" + ablDumpLastTask)
+	data, err := ablSource(ablDumpLastTask)
 	if err != nil {
-		return 0, fmt.Errorf("embedded %s: %w", ablDumpLastTask, err)
+		return 0, err
 	}
 	proc := filepath.Join(dir, ablDumpLastTask)
 	if err := atomicfile.WriteFile(proc, data); err != nil {
@@ -72,9 +71,9 @@ func (r *runner) readSourceTaskOn(ctx context.Context) (int64, error) {
 	c := r.cfg
 	host := c.hostLayout().Source
 	m := c.machine(host)
-	data, err := ablFS.ReadFile("abl/" + ablDumpLastTask)
+	data, err := ablSource(ablDumpLastTask)
 	if err != nil {
-		return 0, fmt.Errorf("embedded %s: %w", ablDumpLastTask, err)
+		return 0, err
 	}
 	proc := path.Join(m.work, "abl", ablDumpLastTask)
 	if err := m.fs.MkdirAll(ctx, path.Dir(proc)); err != nil {

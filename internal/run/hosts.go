@@ -303,9 +303,9 @@ func (c *Config) writeHostFiles(ctx context.Context, planDir string) error {
 			}
 		}
 		for _, p := range ablProcedures {
-			data, err := ablFS.ReadFile("abl/" + p)
+			data, err := ablSource(p)
 			if err != nil {
-				return fmt.Errorf("embedded %s: %w", p, err)
+				return err
 			}
 			if err := m.fs.WriteFile(ctx, path.Join(m.work, "abl", p), data); err != nil {
 				return fmt.Errorf("host %s: %w", name, err)
