@@ -37,16 +37,17 @@ func NewQueuedWriter(w io.Writer) *QueuedWriter {
 // or after Close.
 func (q *QueuedWriter) Write(b []byte) (int, error) {
 	q.mu.Lock()
-	switch {
-	case q.err != nil:
-		q.mu.Unlock()
-		return 0, q.err
-	case q.closed:
-		q.mu.Unlock()
-		return 0, os.ErrClosed
+	err := q.err
+	if err == nil && q.closed {
+		err = os.ErrClosed
 	}
-	q.pending = append(q.pending, b...)
+	if err == nil {
+		q.pending = append(q.pending, b...)
+	}
 	q.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
 	q.signal()
 	return len(b), nil
 }
