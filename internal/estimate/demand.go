@@ -181,13 +181,19 @@ func loadTables(j *schedule.Job) float64 {
 	return 1
 }
 
+// dumpThreads is the sections a threaded dump writes: threads =
+// min(threadnum, root entries, CPUs), the CPUs when they are known.
+func dumpThreads(j *schedule.Job, cc costContext) int {
+	if cc.hw.Cores > 0 && j.Threads > cc.hw.Cores {
+		return cc.hw.Cores
+	}
+	return j.Threads
+}
+
 // dumpWork splits a threaded dump into brackets: the first, the largest,
 // holds (1+skew)/threads of the table, the others share the rest.
 func (m *Model) dumpWork(j *schedule.Job, cc costContext) jobWork {
-	threads := j.Threads
-	if cc.hw.Cores > 0 && threads > cc.hw.Cores {
-		threads = cc.hw.Cores // threads = min(threadnum, root entries, CPUs)
-	}
+	threads := dumpThreads(j, cc)
 	w := jobWork{startup: m.Dump.startup()}
 	if threads <= 1 {
 		w.flows = []flowDemand{m.Dump.demand(float64(j.Records), float64(j.Bytes), cc.src())}

@@ -176,25 +176,16 @@ func resumeAfterFailedLoad(built *schedule.Built, failed []string, m *Model, ccF
 		case schedule.KindDump, schedule.KindMove:
 			lg.done[j.ID] = !again[j.Table]
 		}
-		if j.Kind == schedule.KindDump && !again[j.Table] && j.Threads > 1 {
-			for k := range threadsOf(j, ccFor) {
-				lg.done[schedule.MoveID(j.Table, k+1)] = true // its sections' copies too
-			}
-		}
 		if j.Kind != schedule.KindDump || again[j.Table] || j.Threads <= 1 {
 			continue
 		}
-		for k, share := range bracketShares(threadsOf(j, ccFor), m.BracketSkew) {
+		for k, share := range bracketShares(dumpThreads(j, ccFor(j.Host)), m.BracketSkew) {
+			lg.done[schedule.MoveID(j.Table, k+1)] = true // its sections' copies too
 			lg.sections = append(lg.sections, Section{Table: j.Table, Section: k + 1,
 				Records: int64(float64(j.Records) * share), Bytes: int64(float64(j.Bytes) * share)})
 		}
 	}
 	return lg
-}
-
-// threadsOf is the sections a threaded dump writes, as dumpWork splits it.
-func threadsOf(j *schedule.Job, ccFor func(string) costContext) int {
-	return min(j.Threads, max(1, ccFor(j.Host).hw.Cores))
 }
 
 func earliest(a, b time.Time) time.Time {
