@@ -285,6 +285,16 @@ func (p *analysisParser) finish() error {
 	return nil
 }
 
+// IndexOnly reports whether the report is an ixanalys (idxanalys): index
+// rows and no table row, so no record counts to plan or verify by.
+func (a *Analysis) IndexOnly() bool {
+	return IndexOnlyOptions(a.Options) && len(a.Tables) == 0
+}
+
+// IndexOnlyReason is why an ixanalys cannot stand for a tabanalys: a DBA who
+// ran the wrong qualifier is told which one to run.
+const IndexOnlyReason = "an index analysis (Options: ixanalys) counts no records: give the report of proutil -C tabanalys or dbanalys"
+
 // IndexOnlyOptions reports whether an "Options:" line is that of an
 // ixanalys (idxanalys), which prints no RECORD BLOCK SUMMARY.
 func IndexOnlyOptions(options string) bool {
