@@ -83,6 +83,7 @@ func (p *analysisParser) errorf(format string, args ...any) error {
 }
 
 func (p *analysisParser) line(raw string) error {
+	raw = stripLineTime(raw)
 	text := strings.TrimSpace(raw)
 	if text == "" {
 		return nil
@@ -120,6 +121,31 @@ func (p *analysisParser) line(raw string) error {
 		return p.indexLine(text, indented)
 	}
 	return nil
+}
+
+// stripLineTime removes the "HH:MM:SS " a capturing script puts before
+// each line of a report ("17:02:34 CHAIN ANALYSIS FOR AREA ...", the form
+// George Potemkin's dbanalys loader takes), keeping the indentation after
+// it, which tells index rows from their table lines. No line of a report
+// starts with a time, so a line that does is such a capture's.
+func stripLineTime(raw string) string {
+	if len(raw) < 8 || raw[2] != ':' || raw[5] != ':' {
+		return raw
+	}
+	for _, i := range [...]int{0, 1, 3, 4, 6, 7} {
+		if raw[i] < '0' || raw[i] > '9' {
+			return raw
+		}
+	}
+	switch {
+	case len(raw) == 8:
+		return ""
+	case raw[8] == ' ':
+		return raw[9:]
+	case raw[8] == '\r':
+		return raw[8:]
+	}
+	return raw
 }
 
 // stripMessageNumber removes the " (NNNN)" old releases append to section

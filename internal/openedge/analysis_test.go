@@ -416,3 +416,28 @@ func TestParseAnalysisLOBs(t *testing.T) {
 		})
 	}
 }
+
+// TestParseAnalysisTimestampedLines: a dbanalys captured through a script
+// that puts the time before every line ("02:15:18   cod-conhec  71 ...", as
+// George Potemkin's dbanalys loader expects them) reads as the report
+// itself: every row, the wrapped name, the indented index rows. Before, no
+// line was recognised and the report was refused as not a tabanalys.
+func TestParseAnalysisTimestampedLines(t *testing.T) {
+	a := parseFixture(t, "../../testdata/tabanalys/timestamped_lines_11.7.dbanalys")
+	require.Len(t, a.Tables, 4)
+	var records int64
+	for _, tb := range a.Tables {
+		records += tb.Records
+	}
+	assert.Equal(t, int64(358908), records)
+	assert.Equal(t, "conhecimento-ocorrencia-historico-detalhe", a.Tables[2].Name)
+	assert.Equal(t, int64(310442), a.Tables[2].Records)
+	require.Len(t, a.Indexes, 4)
+	assert.Equal(t, "pk-ocorrencia", a.Indexes[2].Name)
+	assert.Equal(t, 4096, a.BlockSize)
+	assert.Equal(t, "/db/logistica/log", a.Database)
+
+	// A time must be the whole first word: a row is never taken for one.
+	_, err := ParseAnalysis(strings.NewReader("02:15:07x OpenEdge Release 11.7\n"), "t")
+	require.Error(t, err)
+}
