@@ -71,7 +71,9 @@ type analysisParser struct {
 	summaryLine            int
 	pendingName            string // a wrapped name waiting for its numbers line
 	pendingLine            int
-	pendingMaybe           bool // the pending name has no owner: a row only if numbers follow
+	pendingMaybe           bool   // the pending name has no owner: a row only if numbers follow
+	dfLine                 int    // first line that is a .df's ADD statement, before any summary
+	dfText                 string // its text, for the error
 	areaIdx                map[reportAreaKey]int
 	tables                 chunked[TableStat]
 	indexes                chunked[IndexStat]
@@ -103,6 +105,9 @@ func (p *analysisParser) line(raw string) error {
 		return err
 	}
 	if p.part == partHeader {
+		if p.dfLine == 0 && isDFStatementLine(raw) {
+			p.dfLine, p.dfText = p.lineNo, text
+		}
 		return p.headerLine(heading) // 10.x appends (3868) and the like
 	}
 	if done, err := p.closingLine(text); done || err != nil {
@@ -121,6 +126,18 @@ func (p *analysisParser) line(raw string) error {
 		return p.indexLine(text, indented)
 	}
 	return nil
+}
+
+// isDFStatementLine tells a .df's ADD statement (`ADD TABLE "Customer"`,
+// in column 0 as the Data Dictionary writes it) given for a report, so that
+// the error says which file was swapped for which.
+func isDFStatementLine(raw string) bool {
+	for _, p := range [...]string{"ADD TABLE ", "ADD SEQUENCE ", "ADD FIELD ", "ADD INDEX "} {
+		if strings.HasPrefix(raw, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // stripLineTime removes the "HH:MM:SS " a capturing script puts before
@@ -302,6 +319,9 @@ func (p *analysisParser) finish() error {
 		return fmt.Errorf("%s:%d: %q has no numbers line: the report is cut off", p.name, p.pendingLine, p.pendingName)
 	}
 	if !p.sawRecord && !(p.sawIndex && IndexOnlyOptions(p.a.Options)) {
+		if p.dfLine > 0 {
+			return fmt.Errorf("%s: no RECORD BLOCK SUMMARY: line %d (%s) is a .df statement: this is a .df, not a tabanalys or dbanalys report", p.name, p.dfLine, p.dfText)
+		}
 		return fmt.Errorf("%s: no RECORD BLOCK SUMMARY: not a tabanalys or dbanalys report", p.name)
 	}
 	if err := p.leave(); err != nil {

@@ -264,6 +264,8 @@ func TestParseAnalysisErrors(t *testing.T) {
 	}{
 		{"empty input", "", "r.txt: no RECORD BLOCK SUMMARY"},
 		{"not a report", "hello\nworld\n", "r.txt: no RECORD BLOCK SUMMARY"},
+		{"a .df given for a report", "ADD SEQUENCE \"s\"\n  INITIAL 0\n\nADD TABLE \"Customer\"\n  AREA \"Data\"\n",
+			`r.txt: no RECORD BLOCK SUMMARY: line 1 (ADD SEQUENCE "s") is a .df statement: this is a .df, not a tabanalys or dbanalys report`},
 		{"malformed whole number", report("PUB.Customer  1117  147.1K  98  2x5  134  1117  1.0  1.0\n", 1117),
 			`r.txt:10: PUB.Customer Max "2x5" is not a whole number`},
 		{"malformed size", report("PUB.Customer  1117  147.1Q  98  225  134  1117  1.0  1.0\n", 1117),
