@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/oedl/oedl/internal/diskstats"
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/sysmem"
 	"github.com/oedl/oedl/internal/units"
 )
@@ -176,6 +178,11 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 		return UsageError("give --plan DIR (its target.st and target.df shape the scratch database)")
 	case opts.Out == "" && !opts.JSON:
 		return UsageError("give -o FILE")
+	}
+	if p, err := plan.ReadJSON(filepath.Join(opts.Plan, plan.FilePlan)); err == nil {
+		if err := plan.NeedTargetDF(p, opts.Plan); err != nil {
+			return UsageError("--plan: %v", err)
+		}
 	}
 	if err := checkOutputDir("--work", opts.Work); err != nil {
 		return err

@@ -484,4 +484,7 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		files = append(files, plan.FileDF)
 	}
 	fmt.Fprintf(w, "Wrote %s: %s.\n", opts.Out, strings.Join(files, ", "))
+	if p.Source.DF == "" {
+		fmt.Fprintln(w, "No --df: no target.df, so oedl run, prepare and calibrate cannot build the target from this plan (oedl estimate can price it): plan again with --df FILE or --source DB.")
+	}
 }

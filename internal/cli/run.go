@@ -186,6 +186,9 @@ func (opts *RunOptions) config() (run.Config, error) {
 	if err != nil {
 		return cfg, UsageError("--plan: %v", err)
 	}
+	if err := plan.NeedTargetDF(p, opts.PlanDir); err != nil {
+		return cfg, UsageError("--plan: %v", err)
+	}
 	threaded, err := parseSizeFlag("--threaded-dump-min", opts.ThreadedMin)
 	if err != nil {
 		return cfg, err

@@ -58,6 +58,12 @@ func FuzzParseAnalysis(f *testing.F) {
 	f.Add([]byte("RM CHAIN ANALYSIS\n3 block(s) found in the RM chain of Table object 1\nRECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"L\" : 20\n" +
 		"PUB.logdata 48731204 6.1G 88 301 134 48731510 1.0 1.2\nSubtotals: 48731204 6.1G 88 301 134 48731510 1.0 1.2\nTotals: 48731204 6.1G 88 301 134 48731510 1.0 1.2\n" +
 		"INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"LI\" : 21\nPUB.logdata\n  log-idx 10 4 4 4041143 17.5G 56.9 1.9\nTotals: 4041143 17.5G 56.9 1.9\n"))
+	// a .df given as the report: named as one.
+	f.Add([]byte("ADD SEQUENCE \"s\"\n  INITIAL 0\n\nADD TABLE \"Customer\"\n  AREA \"Data\"\n"))
+	// every line after a capture's "HH:MM:SS " (Potemkin's dbanalys loader).
+	f.Add([]byte("02:15:07 RECORD BLOCK SUMMARY\n02:15:07 RECORD BLOCK SUMMARY FOR AREA \"Frete\": 8\n02:15:08 PUB.conhecimento-ocorrencia\n" +
+		"02:15:08    310442 18.6M 51 77 62 310442 1.0 1.3\n02:15:08\n02:15:09 Totals: 310442 18.6M 51 77 62 310442 1.0 1.3\n" +
+		"02:15:09 INDEX BLOCK SUMMARY\n02:15:09 INDEX BLOCK SUMMARY FOR AREA \"Idx\": 9\n02:15:09 PUB.conhecimento-ocorrencia\n02:15:10   pk 73 3 3 701 2.1M 77.9 1.4\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := ParseAnalysis(bytes.NewReader(in), "fuzz")
 		if err != nil {

@@ -71,7 +71,9 @@ type analysisParser struct {
 	summaryLine            int
 	pendingName            string // a wrapped name waiting for its numbers line
 	pendingLine            int
-	pendingMaybe           bool // the pending name has no owner: a row only if numbers follow
+	pendingMaybe           bool   // the pending name has no owner: a row only if numbers follow
+	dfLine                 int    // first line that is a .df's ADD statement, before any summary
+	dfText                 string // its text, for the error
 	areaIdx                map[reportAreaKey]int
 	tables                 chunked[TableStat]
 	indexes                chunked[IndexStat]
@@ -83,6 +85,7 @@ func (p *analysisParser) errorf(format string, args ...any) error {
 }
 
 func (p *analysisParser) line(raw string) error {
+	raw = stripLineTime(raw)
 	text := strings.TrimSpace(raw)
 	if text == "" {
 		return nil
@@ -102,6 +105,9 @@ func (p *analysisParser) line(raw string) error {
 		return err
 	}
 	if p.part == partHeader {
+		if p.dfLine == 0 && isDFStatementLine(raw) {
+			p.dfLine, p.dfText = p.lineNo, text
+		}
 		return p.headerLine(heading) // 10.x appends (3868) and the like
 	}
 	if done, err := p.closingLine(text); done || err != nil {
@@ -120,6 +126,43 @@ func (p *analysisParser) line(raw string) error {
 		return p.indexLine(text, indented)
 	}
 	return nil
+}
+
+// isDFStatementLine tells a .df's ADD statement (`ADD TABLE "Customer"`,
+// in column 0 as the Data Dictionary writes it) given for a report, so that
+// the error says which file was swapped for which.
+func isDFStatementLine(raw string) bool {
+	for _, p := range [...]string{"ADD TABLE ", "ADD SEQUENCE ", "ADD FIELD ", "ADD INDEX "} {
+		if strings.HasPrefix(raw, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripLineTime removes the "HH:MM:SS " a capturing script puts before
+// each line of a report ("17:02:34 CHAIN ANALYSIS FOR AREA ...", the form
+// George Potemkin's dbanalys loader takes), keeping the indentation after
+// it, which tells index rows from their table lines. No line of a report
+// starts with a time, so a line that does is such a capture's.
+func stripLineTime(raw string) string {
+	if len(raw) < 8 || raw[2] != ':' || raw[5] != ':' {
+		return raw
+	}
+	for _, i := range [...]int{0, 1, 3, 4, 6, 7} {
+		if raw[i] < '0' || raw[i] > '9' {
+			return raw
+		}
+	}
+	switch {
+	case len(raw) == 8:
+		return ""
+	case raw[8] == ' ':
+		return raw[9:]
+	case raw[8] == '\r':
+		return raw[8:]
+	}
+	return raw
 }
 
 // stripMessageNumber removes the " (NNNN)" old releases append to section
@@ -276,6 +319,9 @@ func (p *analysisParser) finish() error {
 		return fmt.Errorf("%s:%d: %q has no numbers line: the report is cut off", p.name, p.pendingLine, p.pendingName)
 	}
 	if !p.sawRecord && !(p.sawIndex && IndexOnlyOptions(p.a.Options)) {
+		if p.dfLine > 0 {
+			return fmt.Errorf("%s: no RECORD BLOCK SUMMARY: line %d (%s) is a .df statement: this is a .df, not a tabanalys or dbanalys report", p.name, p.dfLine, p.dfText)
+		}
 		return fmt.Errorf("%s: no RECORD BLOCK SUMMARY: not a tabanalys or dbanalys report", p.name)
 	}
 	if err := p.leave(); err != nil {
@@ -284,6 +330,16 @@ func (p *analysisParser) finish() error {
 	p.sumUnsummarizedAreas()
 	return nil
 }
+
+// IndexOnly reports whether the report is an ixanalys (idxanalys): index
+// rows and no table row, so no record counts to plan or verify by.
+func (a *Analysis) IndexOnly() bool {
+	return IndexOnlyOptions(a.Options) && len(a.Tables) == 0
+}
+
+// IndexOnlyReason is why an ixanalys cannot stand for a tabanalys: a DBA who
+// ran the wrong qualifier is told which one to run.
+const IndexOnlyReason = "an index analysis (Options: ixanalys) counts no records: give the report of proutil -C tabanalys or dbanalys"
 
 // IndexOnlyOptions reports whether an "Options:" line is that of an
 // ixanalys (idxanalys), which prints no RECORD BLOCK SUMMARY.

@@ -264,6 +264,8 @@ func TestParseAnalysisErrors(t *testing.T) {
 	}{
 		{"empty input", "", "r.txt: no RECORD BLOCK SUMMARY"},
 		{"not a report", "hello\nworld\n", "r.txt: no RECORD BLOCK SUMMARY"},
+		{"a .df given for a report", "ADD SEQUENCE \"s\"\n  INITIAL 0\n\nADD TABLE \"Customer\"\n  AREA \"Data\"\n",
+			`r.txt: no RECORD BLOCK SUMMARY: line 1 (ADD SEQUENCE "s") is a .df statement: this is a .df, not a tabanalys or dbanalys report`},
 		{"malformed whole number", report("PUB.Customer  1117  147.1K  98  2x5  134  1117  1.0  1.0\n", 1117),
 			`r.txt:10: PUB.Customer Max "2x5" is not a whole number`},
 		{"malformed size", report("PUB.Customer  1117  147.1Q  98  225  134  1117  1.0  1.0\n", 1117),
@@ -415,4 +417,29 @@ func TestParseAnalysisLOBs(t *testing.T) {
 			assert.Equal(t, tt.want, a.LOBs)
 		})
 	}
+}
+
+// TestParseAnalysisTimestampedLines: a dbanalys captured through a script
+// that puts the time before every line ("02:15:18   cod-conhec  71 ...", as
+// George Potemkin's dbanalys loader expects them) reads as the report
+// itself: every row, the wrapped name, the indented index rows. Before, no
+// line was recognised and the report was refused as not a tabanalys.
+func TestParseAnalysisTimestampedLines(t *testing.T) {
+	a := parseFixture(t, "../../testdata/tabanalys/timestamped_lines_11.7.dbanalys")
+	require.Len(t, a.Tables, 4)
+	var records int64
+	for _, tb := range a.Tables {
+		records += tb.Records
+	}
+	assert.Equal(t, int64(358908), records)
+	assert.Equal(t, "conhecimento-ocorrencia-historico-detalhe", a.Tables[2].Name)
+	assert.Equal(t, int64(310442), a.Tables[2].Records)
+	require.Len(t, a.Indexes, 4)
+	assert.Equal(t, "pk-ocorrencia", a.Indexes[2].Name)
+	assert.Equal(t, 4096, a.BlockSize)
+	assert.Equal(t, "/db/logistica/log", a.Database)
+
+	// A time must be the whole first word: a row is never taken for one.
+	_, err := ParseAnalysis(strings.NewReader("02:15:07x OpenEdge Release 11.7\n"), "t")
+	require.Error(t, err)
 }

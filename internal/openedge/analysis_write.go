@@ -59,7 +59,7 @@ func WriteAnalysis(w io.Writer, a *Analysis) error {
 	}
 	// An ixanalys prints only the index summary; anything else with tables
 	// prints the record summary, and the index summary when there are indexes.
-	indexOnly := IndexOnlyOptions(a.Options) && len(a.Tables) == 0
+	indexOnly := a.IndexOnly()
 	if !indexOnly {
 		p.recordSummary()
 	}

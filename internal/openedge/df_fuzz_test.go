@@ -37,6 +37,7 @@ func FuzzParseDF(f *testing.F) {
 		}
 	}
 	f.Add([]byte("ADD TABLE \"T\" AREA \"A\"\r\n  INDEX-FIELD\n"))
+	f.Add([]byte("OpenEdge Release 11.7.4 as of Fri Jul 13 19:01:25 EDT 2018\n\nPROGRESS Database Analysis\n")) // a report given as the .df
 	f.Add([]byte("\xef\xbb\xbfADD INDEX \"i\" ON \"t\" \n  WORD\n.\nPSC\n.\n 12 \n\n"))
 	f.Add([]byte("\xff\xfeA\x00D\x00D\x00 \x00T\x00")) // UTF-16LE (Notepad's "Unicode"): refused
 	f.Fuzz(func(t *testing.T, in []byte) {

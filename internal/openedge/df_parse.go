@@ -141,6 +141,8 @@ func parseDF(data []byte, name string) (*DF, error) {
 			lines = append(lines, l)
 			p.curToks.addLine(toks)
 			d.stmts = append(d.stmts, cur)
+		case cur == nil && isReportLine(l.raw[toks[0].off:]):
+			return nil, lineErrorf(line, "%s outside a statement: this is a tabanalys or dbanalys report, not a .df", abbrev(l.raw[toks[0].off:]))
 		case cur == nil:
 			return nil, lineErrorf(line, "%s outside a statement (an option must follow its ADD line with no blank line between)", abbrev(l.raw[toks[0].off:]))
 		default:
@@ -288,4 +290,11 @@ func (s *nameSet) add(t *DFTable, name string, line int) int {
 	s.large[t] = m
 	delete(s.small, t)
 	return 0
+}
+
+// isReportLine tells the first lines of a tabanalys or dbanalys report (the
+// banner, message 3867's title) given for a .df, so that the error says the
+// files were swapped instead of pointing at .df syntax.
+func isReportLine(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("OpenEdge Release ")) || bytes.HasPrefix(b, []byte("PROGRESS Database Analysis"))
 }

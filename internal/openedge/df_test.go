@@ -275,6 +275,10 @@ func TestParseDFErrors(t *testing.T) {
 	}{
 		{"unterminated string", "ADD TABLE \"T\"\n  DESCRIPTION \"never\nclosed\n", `x.df:2: unterminated string starting "never`},
 		{"option outside a statement", "ADD TABLE \"T\"\n\n  AREA \"Data\"\n", `x.df:3: AREA "Data" outside a statement`},
+		{"a tabanalys given for a .df", "OpenEdge Release 11.7.4 as of Fri Jul 13 19:01:25 EDT 2018\n\nPROGRESS Database Analysis\n",
+			`x.df:1: OpenEdge Release 11.7.4 as of Fri Jul 13... outside a statement: this is a tabanalys or dbanalys report, not a .df`},
+		{"a report without its banner", "\nPROGRESS Database Analysis\n\nDatabase: /db/prod\n",
+			`x.df:2: PROGRESS Database Analysis outside a statement: this is a tabanalys or dbanalys report, not a .df`},
 		{"option before any statement", "  DUMP-NAME \"t\"\n", `x.df:1: DUMP-NAME "t" outside a statement`},
 		{"ADD INDEX without ON", "ADD INDEX \"i\" \"T\"\n  AREA \"x\"\n", `x.df:1: ADD INDEX "i" without ON "table"`},
 		{"ADD INDEX ON nothing", "ADD INDEX \"i\" ON\n", `x.df:1: ADD INDEX "i" without ON "table"`},

@@ -19,7 +19,8 @@ const realWorld = "../../testdata"
 // oesim's prostrct as it is (prostrct create -validate reads the file's own
 // bytes: CRLF, Windows paths, e lines, quoted paths), then creates a
 // database from it with its paths moved into the test's directory, and
-// reads prostrct list back: the same areas, the e line's area included.
+// reads prostrct list back: the same areas with the same numbers, the e
+// line's area included.
 func TestRealWorldStructuresThroughProstrct(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(realWorld, "st", "*.st"))
 	require.NoError(t, err)
@@ -56,6 +57,9 @@ func TestRealWorldStructuresThroughProstrct(t *testing.T) {
 				require.NotNil(t, got, "area %q listed", a.Name)
 				assert.Equal(t, a.Type, got.Type)
 				assert.Len(t, got.Extents, len(a.Extents))
+				if a.Number != 0 {
+					assert.Equal(t, a.Number, got.Number, "area %q keeps its number, in whatever order the file gives them", a.Name)
+				}
 			}
 		})
 	}

@@ -126,6 +126,9 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		return nil, 0, errors.New(joinProblems(problems).Error() + "\n" + singleTenantOnly)
 	}
+	if len(tables) == 0 && in.Analysis.IndexOnly() {
+		return nil, 0, fmt.Errorf("%s: %s", name, openedge.IndexOnlyReason)
+	}
 	if len(tables) == 0 {
 		return nil, skipped, fmt.Errorf("%s: no application tables (only %d system tables)", name, skipped)
 	}

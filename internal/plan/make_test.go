@@ -190,6 +190,9 @@ func TestMakeRejects(t *testing.T) {
 		{"only system tables", func(in *Input) {
 			in.Analysis = &openedge.Analysis{Tables: []openedge.TableStat{{Owner: "PUB", Name: "_File", Records: 3, Bytes: 300}}}
 		}, nil, "no application tables"},
+		{"an ixanalys: no record summary", func(in *Input) {
+			in.Analysis = &openedge.Analysis{Options: "ixanalys", Indexes: []openedge.IndexStat{{Owner: "PUB", Table: "customer", Name: "id", Number: 12}}}
+		}, nil, "an index analysis (Options: ixanalys) counts no records: give the report of proutil -C tabanalys or dbanalys"},
 		{"df has an extra table", func(in *Input) {
 			in.DFTables = append(append([]*openedge.DFTable{}, in.DFTables...), &openedge.DFTable{Name: "ghost", Line: 42})
 		}, nil, `erp.df:42: table "ghost" is not in the tabanalys report erp.tba`},

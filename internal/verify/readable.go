@@ -25,6 +25,9 @@ func Readable(a *openedge.Analysis, file string) error {
 				file, ar.Name, ar.Number, ar.Records, got)
 		}
 	}
+	if a.IndexOnly() {
+		return fmt.Errorf("%s: %s", file, openedge.IndexOnlyReason)
+	}
 	if len(NewSide(a, file).Tables) == 0 {
 		return fmt.Errorf("%s: no application table in the report (%d meta-schema or SQL catalog rows): nothing to compare; a report whose rows cannot be read as owner.table rows is no proof, and neither is one of an empty database",
 			file, len(a.Tables))

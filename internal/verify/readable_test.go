@@ -24,6 +24,8 @@ func TestReadable(t *testing.T) {
 			Areas:  []openedge.AreaSummary{{Name: "Data", Number: 7, Records: 1127}},
 		}, ""},
 		{"no table at all", openedge.Analysis{}, "no application table"},
+		{"an ixanalys", openedge.Analysis{Options: "ixanalys", Indexes: []openedge.IndexStat{{Owner: "PUB", Table: "customer", Name: "id"}}},
+			"an index analysis (Options: ixanalys) counts no records: give the report of proutil -C tabanalys or dbanalys"},
 		{"meta-schema only", openedge.Analysis{Tables: []openedge.TableStat{row("PUB", "_File", "Schema Area", 6, 30)}}, "no application table"},
 		{"an area counts records its rows do not", openedge.Analysis{
 			Tables: []openedge.TableStat{row("PUB", "customer", "Data", 7, 1117)},
