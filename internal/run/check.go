@@ -40,6 +40,9 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 	if err != nil {
 		return Checked{}, err
 	}
+	if err := c.checkStartupPF(); err != nil {
+		return Checked{}, err
+	}
 	view := manifest.OS{}
 	r := &runner{cfg: c, externallyServed: map[string]bool{}}
 	var source *manifest.Files
@@ -58,6 +61,9 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 		switch {
 		case err == nil && len(recs) > 0:
 			resumed = true
+			if err := checkWorkDirsNoLink(c.Work); err != nil {
+				return Checked{}, err
+			}
 			rp := journal.Replay(recs)
 			r.resumeKeepsTarget = rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
 			r.recordWritten = journalWroteRecord(rp)
