@@ -36,6 +36,9 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 	if c.Source == c.Target {
 		return Checked{}, &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
 	}
+	if err := c.pathsOnOneLine(); err != nil {
+		return Checked{}, err
+	}
 	pf, err := readPlanFiles(c)
 	if err != nil {
 		return Checked{}, err
