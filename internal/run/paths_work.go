@@ -174,9 +174,9 @@ func OpenWorkLog(path string) (*os.File, error) {
 }
 
 // workDirs are the directories oedl keeps in a work directory: it writes
-// its logs and dumps there and empties each dump's directory before the
-// dump.
-var workDirs = []string{"logs", "dump", "sort", "abl", SecurityDir, TargetSecurityDir}
+// its logs, dumps and batch lists there and empties each dump's directory
+// before the dump.
+var workDirs = []string{"logs", "dump", "sort", "abl", "batches", SecurityDir, TargetSecurityDir}
 
 // checkWorkDirsNoLink refuses a resume whose work directory has a symbolic
 // link where oedl keeps one of its directories. A first run refuses any
