@@ -66,6 +66,10 @@ func TestExitCodes(t *testing.T) {
 	}
 	foreignVerify := t.TempDir() // another tool's verdict where -o points (safety trial 5)
 	require.NoError(t, os.WriteFile(filepath.Join(foreignVerify, "verify.json"), []byte("x\n"), 0o644))
+	// A database shut down: its .lk and .lg are absent, their names its
+	// own (safety trial 7: --work there made a directory at its lock).
+	shut := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(shut, "prod.db"), []byte("x\n"), 0o644))
 	runArgs := func(w string) []string {
 		return []string{"run", "--source", filepath.Join(dir, "src"), "--target", filepath.Join(dir, "tgt"), "--plan", planDir, "--work", w}
 	}
@@ -109,6 +113,11 @@ func TestExitCodes(t *testing.T) {
 		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
 
 		{"run: --work is a file", runArgs(file), ExitUsage, "is a file"},
+		{"run: --work at a database's absent lock file", runArgs(filepath.Join(shut, "prod.lk")), ExitUsage, "under the name of a file of the database " + filepath.Join(shut, "prod")},
+		{"run: --work under a database's absent log", runArgs(filepath.Join(shut, "prod.lg", "work")), ExitUsage, filepath.Join(shut, "prod.lg") + " would be made"},
+		{"plan: -o at a database's .st", plan("-o", filepath.Join(shut, "prod.st")), ExitUsage, "(prod.st, which OpenEdge makes"},
+		{"verify: -o at a database's lock", append(verifyArgs, "-o", filepath.Join(shut, "prod.lk")), ExitUsage, "oedl makes nothing under another database's names"},
+		{"report: --html at a database's log", []string{"report", "--work", work, "--html", filepath.Join(shut, "prod.lg")}, ExitUsage, "oedl makes nothing under another database's names"},
 		{"run: --work read-only", runArgs(filepath.Join(ro, "work")), ExitPrecondition, "cannot write"},
 		{"run: a comma in --work", runArgs(filepath.Join(dir, "a,b")), ExitUsage, "comma"},
 		{"run: no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", emptyDir, "--work", filepath.Join(dir, "w")}, ExitUsage, "plan.json"},

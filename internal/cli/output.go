@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/oedl/oedl/internal/manifest"
 )
 
 // Every command checks where it will write before it does any work, so
@@ -20,6 +22,9 @@ import (
 // checkOutputDir checks that dir (given with flag) is, or can be created
 // as, a writable directory. It creates nothing.
 func checkOutputDir(flag, dir string) error {
+	if err := notADatabasesName(flag, dir); err != nil {
+		return err
+	}
 	st, err := os.Stat(dir)
 	if err == nil && !st.IsDir() {
 		return UsageError("%s %s is a file, not a directory", flag, dir)
@@ -36,6 +41,9 @@ func checkOutputDir(flag, dir string) error {
 // `--html prod.db` or `-o prod.st` must not replace a database's file, nor
 // anyone else's.
 func checkOutputFile(flag, path string, ours func(head []byte) bool) error {
+	if err := notADatabasesName(flag, path); err != nil {
+		return err
+	}
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
 		return UsageError("%s %s is a directory, not a file", flag, path)
@@ -50,6 +58,28 @@ func checkOutputFile(flag, path string, ours func(head []byte) bool) error {
 		}
 	}
 	return checkAncestor(flag, path, filepath.Dir(path))
+}
+
+// notADatabasesName refuses (exit 2) an output path that does not exist
+// yet, or a directory to be made on its way, named as a file of a
+// database beside its DB.db: `--work /db/prod.lk` made a directory at the
+// source's lock file (absent while it is shut down), and the source could
+// not be opened until the DBA removed it (safety trial 7).
+func notADatabasesName(flag, path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil // the checks after say what is wrong with it
+	}
+	for p := abs; p != filepath.Dir(p); p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			return nil
+		}
+		if db := manifest.DatabaseNamed(manifest.OS{}, p); db != "" {
+			return UsageError("%s %s: %s would be made under the name of a file of the database %s (%s, which OpenEdge makes when it opens or lists it): oedl makes nothing under another database's names; choose another name",
+				flag, path, p, db, filepath.Base(p))
+		}
+	}
+	return nil
 }
 
 // makeOutputParent makes the directory of an output file that

@@ -169,6 +169,11 @@ func (c *calibrator) preconditions() error {
 	if cfg.Work == "" {
 		return fmt.Errorf("%w: no work directory", ErrPrecondition)
 	}
+	// The scratch database gets the plan's .df through load_df.p.
+	cwd, _ := os.Getwd()
+	if err := openedge.NoStartupDatabase(os.Getenv("PROSTARTUP"), cfg.DLC, cwd, os.ReadFile); err != nil {
+		return fmt.Errorf("%w: %v", ErrPrecondition, err)
+	}
 	return nil
 }
 

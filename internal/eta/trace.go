@@ -3,8 +3,10 @@ package eta
 import (
 	"encoding/json"
 	"os"
+	"syscall"
 	"time"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/event"
 )
@@ -26,8 +28,15 @@ func (t *Tracker) trace(ev event.Event, left estimate.Left, f *estimate.Forecast
 	if err != nil {
 		return err
 	}
-	out, err := os.OpenFile(t.cfg.TracePath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// In the work directory, appended to as oedl's logs are: never
+	// through a link, nor into a file with a second name (a resume's work
+	// directory is not checked again; safety trial 7).
+	out, err := os.OpenFile(t.cfg.TracePath, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
+		return err
+	}
+	if err := atomicfile.OneName(out); err != nil {
+		out.Close()
 		return err
 	}
 	if _, err := out.Write(append(data, '\n')); err != nil {

@@ -139,6 +139,56 @@ func (o *Owned) check(host, p string) error {
 	return fmt.Errorf("%s%s: %w", hostPrefix(host), p, ErrNotOwned)
 }
 
+// between lists the directories from below the owned root that holds p
+// down to p's parent: a removal or rename of p goes through them, and if
+// one is a symbolic link, p is not in the owned tree at all (the DBA moved
+// WORK/dump to another disk and linked it back: rm -rf of
+// WORK/dump/PUB.Customer would empty a directory of his there). None for an
+// allowed file (proven by the manifest, links included) or a path no root
+// holds.
+func (o *Owned) between(p string) []string {
+	if o.files[p] {
+		return nil
+	}
+	for _, r := range o.roots {
+		if r == "/" || !strings.HasPrefix(p, r+"/") {
+			continue
+		}
+		var dirs []string
+		for d := path.Dir(p); d != r && strings.HasPrefix(d, r+"/"); d = path.Dir(d) {
+			dirs = append(dirs, d)
+		}
+		return dirs
+	}
+	return nil
+}
+
+// ErrThroughLink is a change refused because a directory on the way from
+// the owned root to the path is a symbolic link.
+var ErrThroughLink = errors.New("a symbolic link in oedl's work directory: oedl removes and renames only in its own directories, never through a link")
+
+// checkNoLink refuses a change of p when a directory between its owned
+// root and p is a symbolic link (fs reads the host's files; its Lstat does
+// not follow the last link).
+func (o *Owned) checkNoLink(ctx context.Context, fsys interface {
+	Lstat(ctx context.Context, paths ...string) (map[string]Info, error)
+}, host, p string) error {
+	dirs := o.between(p)
+	if len(dirs) == 0 {
+		return nil
+	}
+	infos, err := fsys.Lstat(ctx, dirs...)
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if in, ok := infos[dirs[i]]; ok && in.Mode&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s%s: %s is %w", hostPrefix(host), p, dirs[i], ErrThroughLink)
+		}
+	}
+	return nil
+}
+
 func hostPrefix(host string) string {
 	if host == "" {
 		return ""

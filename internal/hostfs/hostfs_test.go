@@ -228,3 +228,39 @@ func FuzzParseStat(f *testing.F) {
 		}
 	})
 }
+
+// An owned tree is changed only through its own directories: WORK/dump
+// moved to another disk and linked back, a dump's directory emptied there
+// would be a directory of the DBA's of that name (safety trial 7). The
+// link itself, the last name, may go: removing it removes no file.
+func TestOwnedNeverThroughALink(t *testing.T) {
+	ctx := context.Background()
+	for name, f := range map[string]FS{"local": &Local{}, "remote": &Remote{Name: "here", R: execx.Local{}}} {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			work, other := filepath.Join(base, "work"), filepath.Join(base, "other")
+			mine := filepath.Join(other, "PUB.Customer", "mine.txt")
+			require.NoError(t, os.MkdirAll(filepath.Dir(mine), 0o755))
+			require.NoError(t, os.WriteFile(mine, []byte("the DBA's"), 0o644))
+			require.NoError(t, os.MkdirAll(work, 0o755))
+			require.NoError(t, os.Symlink(other, filepath.Join(work, "dump")))
+			f.(interface{ Own(...string) }).Own(work)
+
+			dumpDir := filepath.Join(work, "dump", "PUB.Customer")
+			for op, err := range map[string]error{
+				"fresh":     f.Fresh(ctx, dumpDir),
+				"removeall": f.RemoveAll(ctx, dumpDir),
+				"rename":    f.Rename(ctx, filepath.Join(dumpDir, "mine.txt"), filepath.Join(work, "x")),
+			} {
+				assert.ErrorIs(t, err, ErrThroughLink, op)
+				assert.ErrorContains(t, err, filepath.Join(work, "dump")+" is", op)
+			}
+			got, err := os.ReadFile(mine)
+			require.NoError(t, err)
+			assert.Equal(t, "the DBA's", string(got))
+
+			require.NoError(t, f.RemoveAll(ctx, filepath.Join(work, "dump")), "the link itself")
+			assert.FileExists(t, mine)
+		})
+	}
+}

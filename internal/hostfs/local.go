@@ -86,18 +86,18 @@ func (*Local) Sums(ctx context.Context, paths ...string) ([]Sum, error) {
 
 func (*Local) MkdirAll(_ context.Context, dir string) error { return os.MkdirAll(dir, 0o755) }
 
-func (l *Local) RemoveAll(_ context.Context, p string) error {
-	if err := l.check("", p); err != nil {
+func (l *Local) RemoveAll(ctx context.Context, p string) error {
+	if err := l.owned(ctx, p); err != nil {
 		return err
 	}
 	return os.RemoveAll(p)
 }
 
-func (l *Local) Rename(_ context.Context, from, to string) error {
-	if err := l.check("", from); err != nil {
+func (l *Local) Rename(ctx context.Context, from, to string) error {
+	if err := l.owned(ctx, from); err != nil {
 		return err
 	}
-	if err := l.check("", to); err != nil {
+	if err := l.owned(ctx, to); err != nil {
 		return err
 	}
 	return os.Rename(from, to)
@@ -120,7 +120,7 @@ func (*Local) ReadTo(ctx context.Context, p string, w io.Writer) error {
 }
 
 func (l *Local) WriteFrom(ctx context.Context, p string, r io.Reader) error {
-	if err := l.check("", p); err != nil {
+	if err := l.owned(ctx, p); err != nil {
 		return err
 	}
 	f, err := os.Create(p)
@@ -152,7 +152,7 @@ func (c ctxReader) Read(p []byte) (int, error) {
 }
 
 func (l *Local) WriteChecked(ctx context.Context, part, dst string, r io.Reader, want Sum) (Sum, error) {
-	if err := l.check("", dst); err != nil {
+	if err := l.owned(ctx, dst); err != nil {
 		return Sum{}, err
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -175,8 +175,8 @@ func (l *Local) WriteChecked(ctx context.Context, part, dst string, r io.Reader,
 	return g, os.Rename(part, dst)
 }
 
-func (l *Local) Fresh(_ context.Context, dir string) error {
-	if err := l.check("", dir); err != nil {
+func (l *Local) Fresh(ctx context.Context, dir string) error {
+	if err := l.owned(ctx, dir); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(dir); err != nil {
@@ -197,4 +197,13 @@ func (l *Local) SumsIn(ctx context.Context, dir string) ([]Sum, error) {
 		}
 	}
 	return l.Sums(ctx, paths...)
+}
+
+// owned refuses a change of p outside what this FS owns, or through a
+// symbolic link inside it.
+func (l *Local) owned(ctx context.Context, p string) error {
+	if err := l.check("", p); err != nil {
+		return err
+	}
+	return l.checkNoLink(ctx, l, "", p)
 }

@@ -185,7 +185,7 @@ func (r *Remote) MkdirAll(ctx context.Context, dir string) error {
 }
 
 func (r *Remote) RemoveAll(ctx context.Context, p string) error {
-	if err := r.check(r.Name, p); err != nil {
+	if err := r.owned(ctx, p); err != nil {
 		return err
 	}
 	_, _, err := r.call(ctx, "remove "+p, `rm -rf -- "$1"`, p)
@@ -199,7 +199,7 @@ func (r *Remote) RemoveAll(ctx context.Context, p string) error {
 // without -r refuses a directory and removes a symbolic link, not what it
 // leads to (safety trial 5).
 func (r *Remote) RemoveFile(ctx context.Context, p string) error {
-	if err := r.check(r.Name, p); err != nil {
+	if err := r.owned(ctx, p); err != nil {
 		return err
 	}
 	_, _, err := r.call(ctx, "remove "+p, `rm -f -- "$1"`, p)
@@ -207,10 +207,10 @@ func (r *Remote) RemoveFile(ctx context.Context, p string) error {
 }
 
 func (r *Remote) Rename(ctx context.Context, from, to string) error {
-	if err := r.check(r.Name, from); err != nil {
+	if err := r.owned(ctx, from); err != nil {
 		return err
 	}
-	if err := r.check(r.Name, to); err != nil {
+	if err := r.owned(ctx, to); err != nil {
 		return err
 	}
 	_, _, err := r.call(ctx, "rename "+from, `mv -f -- "$1" "$2"`, from, to)
@@ -245,7 +245,7 @@ func (r *Remote) ReadTo(ctx context.Context, p string, w io.Writer) error {
 }
 
 func (r *Remote) WriteFrom(ctx context.Context, p string, rd io.Reader) error {
-	if err := r.check(r.Name, p); err != nil {
+	if err := r.owned(ctx, p); err != nil {
 		return err
 	}
 	res, err := r.sh(ctx, writeFromScript, []string{p}, execx.Cmd{StdinFrom: rd})
@@ -318,10 +318,10 @@ func unixMode(m uint32) fs.FileMode {
 }
 
 func (r *Remote) WriteChecked(ctx context.Context, part, dst string, rd io.Reader, want Sum) (Sum, error) {
-	if err := r.check(r.Name, dst); err != nil {
+	if err := r.owned(ctx, dst); err != nil {
 		return Sum{}, err
 	}
-	if err := r.check(r.Name, part); err != nil {
+	if err := r.owned(ctx, part); err != nil {
 		return Sum{}, err
 	}
 	var out bytes.Buffer
@@ -342,7 +342,7 @@ func (r *Remote) WriteChecked(ctx context.Context, part, dst string, rd io.Reade
 }
 
 func (r *Remote) Fresh(ctx context.Context, dir string) error {
-	if err := r.check(r.Name, dir); err != nil {
+	if err := r.owned(ctx, dir); err != nil {
 		return err
 	}
 	_, _, err := r.call(ctx, "empty "+dir, freshScript, dir)
@@ -371,4 +371,13 @@ func (r *Remote) SumsIn(ctx context.Context, dir string) ([]Sum, error) {
 		sums = append(sums, Sum{Path: path.Join(dir, f[2]), Size: n, SHA256: strings.ToLower(f[1])})
 	}
 	return sums, nil
+}
+
+// owned refuses a change of p outside what this FS owns, or through a
+// symbolic link inside it.
+func (r *Remote) owned(ctx context.Context, p string) error {
+	if err := r.check(r.Name, p); err != nil {
+		return err
+	}
+	return r.checkNoLink(ctx, r, r.Name, p)
 }

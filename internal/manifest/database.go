@@ -115,6 +115,13 @@ func ExistingDatabase(view FS, name, db string, st *openedge.Structure) (*Files,
 	return f, nil
 }
 
+// DatabaseNamed is the database beside path whose own file path is named
+// as (its DB.db exists there: prod.lk, prod.lg, prod.st, prod_9.d1 beside
+// prod.db), "" when none: a file or directory made at that name takes it
+// from that database (an output directory made at the source's absent
+// .lk leaves the source unopenable).
+func DatabaseNamed(view FS, path string) string { return databaseOf(view, path) }
+
 // databaseOf guesses whose file an existing file is from its name: the
 // database DB.db beside it whose name it carries ("" when there is none).
 func databaseOf(view FS, resolved string) string {

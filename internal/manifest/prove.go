@@ -92,6 +92,8 @@ func Prove(view FS, entries []Entry, r Rules) ([]Found, error) {
 	recordOK := r.Record != nil && filepath.Clean(r.Record.Target) == filepath.Clean(r.Target)
 	for _, e := range entries {
 		planned[e.Resolved] = true
+	}
+	for _, e := range entries {
 		if link, err := leafIsLink(view, e.Path); err != nil {
 			return nil, err
 		} else if link {
@@ -103,6 +105,11 @@ func Prove(view FS, entries []Entry, r Rules) ([]Found, error) {
 			return nil, err
 		}
 		if !exists {
+			if c, ok, err := anotherDatabasesName(view, r, planned, e); err != nil {
+				return nil, err
+			} else if ok {
+				bad = append(bad, c)
+			}
 			continue
 		}
 		id, hasID := identify(view, e.Resolved, fi)
@@ -200,4 +207,46 @@ func leafIsLink(view FS, p string) (bool, error) {
 	}
 	fi, exists, err := stat(view, filepath.Join(dir, filepath.Base(p)))
 	return exists && fi.Mode()&fs.ModeSymlink != 0, err
+}
+
+// anotherDatabasesName finds, on the way the run makes the new file e
+// (the file itself and each directory above it that does not exist yet),
+// a name of another database's own files beside its DB.db: its .lk and
+// .lg, which OpenEdge makes only when the database is opened, its .st,
+// which prostrct list writes, an extent name it does not use yet. Made
+// there, the new file (or a directory for it) takes that name from the
+// database: a directory named like the source's .lk left the source
+// unopenable, "The broker ... did not start" (safety trial 7); a file
+// there would be written by the other database's next open.
+//
+// A database whose DB.db is itself a file of the new database is not
+// named again: that file is in the way already, and says so.
+func anotherDatabasesName(view FS, r Rules, planned map[string]bool, e Entry) (Conflict, bool, error) {
+	for p := e.Resolved; p != filepath.Dir(p); p = filepath.Dir(p) {
+		_, exists, err := stat(view, p)
+		if err != nil {
+			return Conflict{}, false, err
+		}
+		if exists {
+			return Conflict{}, false, nil
+		}
+		db := databaseOf(view, p)
+		if db == "" || filepath.Clean(db) == filepath.Clean(r.Target) || planned[db+SuffixControl] {
+			continue
+		}
+		where := "named"
+		if p != e.Resolved {
+			where = "to be made in the new directory " + p + ","
+		}
+		c := Conflict{Entry: e, Is: fmt.Sprintf("%s as a file of the database %s (%s: OpenEdge makes it under that name when the database is opened or listed); oedl makes nothing under another database's names", where, db, filepath.Base(p))}
+		if fi, ok, err := stat(view, db+SuffixControl); err == nil && ok {
+			id, hasID := identify(view, db+SuffixControl, fi)
+			if what, isProtected := lookup(r.Protected, id, hasID, db+SuffixControl); isProtected {
+				c.Is = fmt.Sprintf("%s as a file of %s (%s: OpenEdge makes it under that name when the database is opened or listed), whose control area is %s; oedl makes nothing under another database's names", where, "the source", filepath.Base(p), what)
+				c.Source = true
+			}
+		}
+		return c, true, nil
+	}
+	return Conflict{}, false, nil
 }

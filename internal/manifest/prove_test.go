@@ -216,3 +216,43 @@ func TestStamped(t *testing.T) {
 	assert.True(t, (&Record{Files: []RecordFile{{Path: "/t/db.db"}, {Path: "/t/db.d1", ID: &id}}}).Stamped())
 	assert.False(t, (&Record{}).Stamped())
 }
+
+// Safety trial 7: a .st path that does not exist yet but carries a name
+// of another database's own files beside its DB.db: the source's .lk
+// (absent while it is shut down) was made a directory for an extent, and
+// the source's broker no longer started. Refused, as the file itself or
+// as a directory to be made on its way, and said to be the source's when
+// it is.
+func TestProveRefusesAnotherDatabasesNames(t *testing.T) {
+	root := tree(t, proveTree...)
+	src := sourceOf(t, root)
+	rules := Rules{Protected: []*Files{src}, Target: filepath.Join(root, "tgt", "new")}
+	for _, c := range []struct {
+		name, path string // the .st path of the extent
+		source     bool
+		is         string
+	}{
+		{"the source's lock file as a directory", "src/prod.lk", true, "to be made in the new directory " + filepath.Join(root, "src/prod.lk") + ","},
+		{"the source's log as an extent file", "src/prod.lg/", true, "to be made in the new directory"},
+		{"an extent name the source does not use yet", "src/prod_9.d1", true, "named as a file of the source (prod_9.d1"},
+		{"another database's .st", "other/prod.st", false, "as a file of the database " + filepath.Join(root, "other", "prod") + " (prod.st"},
+		{"another database's lock, through a link", "ln/other/prod.lk/", false, "as a file of the database " + filepath.Join(root, "other", "prod") + " (prod.lk"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := parseST(t, "b .\nd \"Schema Area\":6,64;1 .\nd \"Data\":7,64;8 "+filepath.Join(root, c.path)+"\n")
+			entries, err := NewDatabase(OS{}, rules.Target, st, filepath.Join(root, "tgt"))
+			require.NoError(t, err)
+			cs := conflicts(t, func() error { _, err := Prove(OS{}, entries, rules); return err }())
+			require.Len(t, cs, 1)
+			assert.Equal(t, c.source, cs[0].Source)
+			assert.Contains(t, cs[0].Is, c.is)
+		})
+	}
+	t.Run("the target's own names", func(t *testing.T) {
+		st := parseST(t, "b .\nd \"Schema Area\":6,64;1 .\nd \"Data\":7,64;8 "+filepath.Join(root, "tgt", "new_7.d1")+"\n")
+		entries, err := NewDatabase(OS{}, rules.Target, st, filepath.Join(root, "tgt"))
+		require.NoError(t, err)
+		_, err = Prove(OS{}, entries, rules)
+		assert.NoError(t, err)
+	})
+}

@@ -121,7 +121,7 @@ var shellVar = regexp.MustCompile(`^\$([A-Z][A-Z0-9_]*)$`)
 // stops at the first that fails), the others as comments saying why not.
 func Script(target string, steps []Step) string {
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\n# Written by oedl run: the steps after the load of " + target + " that oedl does not take itself.\n")
+	b.WriteString("#!/bin/sh\n# Written by oedl run: the steps after the load of " + oneLine(target) + " that oedl does not take itself.\n")
 	b.WriteString("# Read it, set the variables it names, and run it; each step says why it applies.\nset -e\n")
 	vars := map[string]bool{}
 	for _, s := range steps {
@@ -140,13 +140,23 @@ func Script(target string, steps []Step) string {
 		if !s.Applies {
 			verdict, prefix = "does not apply", "# "
 		}
-		fmt.Fprintf(&b, "\n# %s: %s: %s\n", s.Name, verdict, s.Why)
+		fmt.Fprintf(&b, "\n# %s: %s: %s\n", s.Name, verdict, oneLine(s.Why))
 		for _, argv := range s.Commands {
-			b.WriteString(prefix + Quote(argv) + "\n")
+			line := Quote(argv)
+			if prefix != "" {
+				// every line of a step that does not apply stays a comment
+				line = strings.ReplaceAll(line, "\n", "\n"+prefix)
+			}
+			b.WriteString(prefix + line + "\n")
 		}
 	}
 	return b.String()
 }
+
+// oneLine keeps a comment's text on its line: after a line break the rest
+// would be a command of the script (a path holding one; oedl run refuses
+// such paths, this is the script's own guard).
+func oneLine(s string) string { return strings.NewReplacer("\n", "\\n", "\r", "\\r").Replace(s) }
 
 // Quote is execx.Quote but a "$NAME" argument is expanded by the shell.
 func Quote(argv []string) string {

@@ -95,3 +95,26 @@ func TestWriteHonoursTheUmask(t *testing.T) {
 		assert.Equal(t, want, st.Mode().Perm(), name)
 	}
 }
+
+// A path with a line break (oedl run refuses one; the script guards
+// itself too): in a comment, or in a command of a step that does not
+// apply, the rest of the path was a line of its own, a command the DBA's
+// shell ran (safety trial 7). Run with its variables set, the script now
+// stops at its first command of oedl's (no sqlexp here) having run
+// nothing of the path.
+func TestScriptKeepsALineBreakInAComment(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	pwned := filepath.Join(dir, "PWNED")
+	target := "/db/nl\ntouch " + pwned + "\n/x/prod"
+	steps := Build(filepath.Join(dir, "nodlc"), target, "/work/run\ntouch "+pwned+"\n", []string{"PUB.Customer"}, Source{Known: true})
+	script := Script(target, steps)
+	cmd := exec.Command(sh, "-c", script)
+	cmd.Env = append(os.Environ(), "OEDL_SQL_PORT=1", "OEDL_SQL_USER=u", "OEDL_SQL_PASSWORD=p", "OEDL_BACKUP=b")
+	out, err := cmd.CombinedOutput()
+	assert.Error(t, err, "stops at the missing sqlexp: %s", out)
+	assert.NoFileExists(t, pwned, "%s", script)
+}

@@ -36,8 +36,14 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 	if c.Source == c.Target {
 		return Checked{}, &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
 	}
+	if err := c.pathsOnOneLine(); err != nil {
+		return Checked{}, err
+	}
 	pf, err := readPlanFiles(c)
 	if err != nil {
+		return Checked{}, err
+	}
+	if err := c.checkStartupPF(); err != nil {
 		return Checked{}, err
 	}
 	view := manifest.OS{}
@@ -58,6 +64,9 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 		switch {
 		case err == nil && len(recs) > 0:
 			resumed = true
+			if err := checkWorkDirsNoLink(c.Work); err != nil {
+				return Checked{}, err
+			}
 			rp := journal.Replay(recs)
 			r.resumeKeepsTarget = rp.IsDone(string(schedule.KindCreateTarget)) && exists(c.Target+".db")
 			r.recordWritten = journalWroteRecord(rp)

@@ -316,6 +316,22 @@ func (c *Config) validate() error {
 	case c.Source == c.Target:
 		return &UsageError{Err: fmt.Errorf("--source and --target are the same database: %s", c.Source)}
 	}
+	return c.pathsOnOneLine()
+}
+
+// pathsOnOneLine refuses a path with a line break (exit 2). OpenEdge
+// cannot name a database or an extent so (a .st line cannot hold it; oedl
+// plan refuses it too), and post-load.sh, a script the DBA runs, names the
+// target, the work directory and $DLC in comments: a comment ends at the
+// break and the rest of the path was a command (safety trial 7).
+func (c *Config) pathsOnOneLine() error {
+	for _, p := range []struct{ flag, path string }{
+		{"--source", c.Source}, {"--target", c.Target}, {"--work", c.Work}, {"--plan", c.PlanDir}, {"--dlc", c.DLC},
+	} {
+		if strings.ContainsAny(p.path, "\n\r") {
+			return &UsageError{Err: fmt.Errorf("%s %q: a path with a line break cannot name an OpenEdge database, and would break the scripts oedl writes (post-load.sh)", p.flag, p.path)}
+		}
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/hostfs"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
@@ -406,6 +408,9 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 	if err := e.pushInputs(ctx, j); err != nil {
 		return schedule.Outcome{}, journal.Record{}, err
 	}
+	if err := e.clearOutputs(ctx, j); err != nil {
+		return schedule.Outcome{}, journal.Record{}, err
+	}
 	rec, err := e.runSteps(ctx, j, e.cfg.steps(j, nil), log)
 	return schedule.Outcome{}, rec, err
 }
@@ -435,6 +440,31 @@ func (e *Executor) runSteps(ctx context.Context, j *schedule.Job, steps []step, 
 		rec.Files = append(rec.Files, pf)
 	}
 	return rec, nil
+}
+
+// clearOutputs removes the names of the files job j's utility writes in
+// the work directory, an earlier attempt's: dump_df.p, dump_seqvals.p and
+// dump_security.p open their output as ABL's OUTPUT TO does, truncating
+// whatever the name leads to: through a symbolic link, or into a file
+// with a second name, they would write into a database's extent (a
+// resume's work directory is not checked again; safety trial 7). Only a
+// name goes: what it led to stays as it was, and a directory there is
+// refused, not emptied.
+func (e *Executor) clearOutputs(ctx context.Context, j *schedule.Job) error {
+	m := e.cfg.machine(j.Host)
+	for _, name := range producedNames(j) {
+		p := e.cfg.at(j.Host).work(name)
+		var err error
+		if r, ok := m.fs.(*hostfs.Remote); ok {
+			err = r.RemoveFile(ctx, p)
+		} else if err = os.Remove(p); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: the earlier output's name is removed before %s writes it again: %w", p, j.ID, err)
+		}
+	}
+	return nil
 }
 
 // producedFiles are the outputs (besides saved console output) that prove

@@ -172,3 +172,31 @@ func OpenWorkLog(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// workDirs are the directories oedl keeps in a work directory: it writes
+// its logs, dumps and batch lists there and empties each dump's directory
+// before the dump.
+var workDirs = []string{"logs", "dump", "sort", "abl", "batches", SecurityDir, TargetSecurityDir}
+
+// checkWorkDirsNoLink refuses a resume whose work directory has a symbolic
+// link where oedl keeps one of its directories. A first run refuses any
+// link there (checkWork); a resume's work directory was not checked again,
+// and WORK/dump moved to another disk and linked back made the resume
+// empty each dump's directory there (rm -rf of OTHER/PUB.Customer: a
+// directory of the DBA's of that name with it) and append its logs among
+// his files (safety trial 7).
+func checkWorkDirsNoLink(work string) error {
+	var bad []manifest.Conflict
+	for _, d := range workDirs {
+		p := filepath.Join(work, d)
+		if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: p, Resolved: p, What: "in the work directory"},
+				Is: "a symbolic link: oedl writes, and empties its dumps' directories, only in its own directories, never through a link"})
+		}
+	}
+	if len(bad) > 0 {
+		return &PreconditionError{Err: &manifest.ConflictError{Conflicts: bad,
+			Advice: "put the directory back in the work directory (mv it over the link), then --resume; or start again with a new --work"}}
+	}
+	return nil
+}

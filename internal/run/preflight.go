@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -209,6 +210,24 @@ func (r *runner) checkDLC(utilities []string) error {
 	}
 	if empty := c.emptyDB() + ".db"; !exists(empty) {
 		return precondition("%s not found: the target is a copy of it, of the plan's block size", empty)
+	}
+	if slices.Contains(utilities, "_progres") {
+		return c.checkStartupPF()
+	}
+	return nil
+}
+
+// checkStartupPF refuses a startup parameter file that connects a database
+// (openedge.NoStartupDatabase), exit 3: the machine's set-up, not the
+// command line, is to change. Without $DLC here (a dry run for another
+// machine) there is nothing to read.
+func (c *Config) checkStartupPF() error {
+	if c.DLC == "" {
+		return nil
+	}
+	cwd, _ := os.Getwd()
+	if err := openedge.NoStartupDatabase(os.Getenv("PROSTARTUP"), c.DLC, cwd, os.ReadFile); err != nil {
+		return precondition("%v", err)
 	}
 	return nil
 }

@@ -94,6 +94,8 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		if err := checkWork(c.Work, planJSON, false); err != nil {
 			return nil, err
 		}
+	} else if err := checkWorkDirsNoLink(c.Work); err != nil {
+		return nil, err
 	}
 	r := &runner{cfg: c, servedByUs: map[string]bool{}, externallyServed: map[string]bool{}, prepareOnly: true}
 	defer r.releaseTarget()

@@ -189,6 +189,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 			jw.Path(), len(recs))
 	case c.Resume && len(recs) > 0:
 		resumed = true
+		if err := checkWorkDirsNoLink(c.Work); err != nil {
+			return nil, none, err
+		}
 		if err := c.adoptSettings(rp, planHash); err != nil {
 			return nil, none, err
 		}
