@@ -274,3 +274,34 @@ func TestCheckLargeFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanLargeFiles: a plan of a 50 GB table keeps every extent under
+// 2 GiB by default; with --max-extent 8GB its extents need large files,
+// plan.json says so, placement.md tells the DBA, and Check takes it.
+func TestPlanLargeFiles(t *testing.T) {
+	giant := profiles()[0]
+	require.Equal(t, "giant", giant.name)
+	for _, tt := range []struct {
+		name      string
+		maxExtent int64
+		large     bool
+	}{{"default", DefaultMaxExtentBytes, false}, {"--max-extent 8GB", 8 * units.GB, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, df := giant.input(t)
+			o := giant.options()
+			o.MaxExtentBytes = tt.maxExtent
+			p, err := Make(in, o)
+			require.NoError(t, err)
+			assert.Equal(t, tt.large, p.LargeFiles)
+			assert.Equal(t, tt.large, len(p.Structure().LargeFileExtents(p.BlockSize)) > 0)
+			files, err := Render(p, df)
+			require.NoError(t, err)
+			for _, f := range files {
+				if f.Name == FilePlacement {
+					assert.Equal(t, tt.large, strings.Contains(string(f.Data), "**Large files:**"))
+				}
+			}
+			require.NoError(t, Check(p, p.Structure(), nil))
+		})
+	}
+}
