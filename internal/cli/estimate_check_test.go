@@ -64,3 +64,22 @@ func edit(t *testing.T, path string, re *regexp.Regexp, repl string) {
 	require.True(t, re.Match(data), "%s: nothing matches %s", path, re)
 	require.NoError(t, os.WriteFile(path, re.ReplaceAll(data, []byte(repl)), 0o644))
 }
+
+// TestDryRunOnHostsChecksPlan: oedl run --dry-run --hosts proves no host's
+// files (that is the run's preflight, over each connection), but the plan
+// directory is on this machine: it is held together as everywhere else.
+func TestDryRunOnHostsChecksPlan(t *testing.T) {
+	dir := t.TempDir()
+	hf := filepath.Join(dir, "hosts.yaml")
+	require.NoError(t, os.WriteFile(hf, []byte("hosts:\n  prod:\n    role: source\n    ssh: p1\n    work: /w\n    db: /p\n  new:\n    role: target\n    db: /n\n"), 0o644))
+	planDir := estimatePlanDir(t)
+	args := []string{"run", "--dry-run", "--hosts", hf, "--plan", planDir, "--work", filepath.Join(dir, "work"), "--tune", "off"}
+	code, _, errOut := runOEDL(args...)
+	require.Equal(t, ExitOK, code, errOut)
+
+	edit(t, filepath.Join(planDir, "target.st"), regexp.MustCompile(`(d "a0":7),64;8`), "${1},64;64")
+	code, _, errOut = runOEDL(args...)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, errOut, "target.st:")
+	assert.Contains(t, errOut, "does not hold together")
+}
