@@ -42,10 +42,14 @@ func TestLargeFileExtents(t *testing.T) {
 	assert.NoFileExists(t, e.target+".db")
 
 	setLargeFiles(t, filepath.Join(planDir, "plan.json"))
+	work := filepath.Join(t.TempDir(), "work")
 	r = e.oedl([]string{"OESIM_LARGE_FILES=no"}, "run", "--source", e.source, "--target", e.target, "--plan", planDir,
-		"--work", filepath.Join(t.TempDir(), "work"), "--dlc", e.fx.dlc, "--no-tui", "--job-timeout", "2m")
+		"--work", work, "--dlc", e.fx.dlc, "--no-tui", "--job-timeout", "2m")
 	assert.NotEqual(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout+r.stderr, where+"an extent of 2097152 KB needs large files, which this installation")
+	assert.Contains(t, r.stderr, "FAILED  create-target")
+	log, err := os.ReadFile(filepath.Join(work, "logs", "create-target.log"))
+	require.NoError(t, err)
+	assert.Contains(t, string(log), where+"an extent of 2097152 KB needs large files, which this installation")
 	assert.NoFileExists(t, e.target+".db")
 	assert.Equal(t, counts, e.counts(e.source))
 }
