@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/oedl/oedl/internal/openedge"
-
 	"github.com/oedl/oedl/internal/units"
 )
 

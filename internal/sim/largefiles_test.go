@@ -14,8 +14,8 @@ import (
 // 12.0-12.5 under a Workgroup license) prostrct create refuses every
 // extent over 2 GiB less 16 blocks (KB P4211: 2,097,024 KB at 8 KB),
 // fixed or a variable extent's maximum, naming its line, and creates
-// nothing; the largest size it takes is created. oesim's default (12.8)
-// takes them all.
+// nothing, and prostrct add refuses them as well; the largest size it
+// takes is created. oesim's default (12.8) takes them all.
 func TestProstrctCreateLargeFiles(t *testing.T) {
 	env := newDLC(t)
 	w := env.work
@@ -63,6 +63,15 @@ func TestProstrctCreateLargeFiles(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(w, "big_7.d1"))
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, fi.Size(), int64(2097024)*1024)
+
+	// prostrct add refuses them too, and leaves the database as it was.
+	addSt := filepath.Join(w, "add.st")
+	require.NoError(t, os.WriteFile(addSt, []byte("d \"More\":8,64;8 "+w+" f 2097152\nd \"More\":8,64;8 "+w+"\n"), 0o644))
+	r = env.run(t, noLarge, "", "prostrct", "add", db, addSt)
+	assert.Equal(t, exitFail, r.code, r.out)
+	assert.Contains(t, r.out, addSt+":1: an extent of 2097152 KB needs large files")
+	assert.Contains(t, r.out, "(12867)")
+	assert.NoFileExists(t, filepath.Join(w, "big_8.d1"))
 
 	r = env.run(t, []string{"OESIM_LARGE_FILES=maybe"}, "", "prostrct", "create", filepath.Join(w, "x"), stPath, "-validate")
 	assert.NotEqual(t, exitOK, r.code)

@@ -318,6 +318,9 @@ func prostrctAdd(p *proc, args []string) int {
 	}
 	defer s.close()
 	st, rc := readStructure(p, fs.pos[1])
+	if rc == 0 {
+		rc = refuseLargeFiles(p, st, s.db.Ctl.BlockSize)
+	}
 	if rc != 0 {
 		p.msg("12867")
 		return rc
