@@ -350,7 +350,7 @@ func estimatePlan(path string) (*plan.Plan, error) {
 	if len(p.Tables) == 0 {
 		return nil, UsageError("%s: the plan has no tables", path)
 	}
-	if _, err := plan.ReadTarget(dir, p); err != nil {
+	if _, err := plan.ReadTarget(dir, p, false); err != nil {
 		return nil, UsageError("%v", err)
 	}
 	return p, nil

@@ -239,7 +239,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		// The plan directory is on this machine: held together as run,
 		// estimate and calibrate hold it (the hosts' files wait for the
 		// preflight's connections).
-		if _, err := plan.ReadTarget(cfg.PlanDir, cfg.Plan); err != nil {
+		if _, err := plan.ReadTarget(cfg.PlanDir, cfg.Plan, true); err != nil {
 			var invalid *plan.InvalidError
 			if errors.As(err, &invalid) {
 				return UsageError("%v", err)

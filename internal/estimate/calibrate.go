@@ -173,7 +173,7 @@ func (c *calibrator) preconditions() error {
 	if err != nil {
 		return &plan.InvalidError{Err: err}
 	}
-	if _, err := plan.ReadTarget(cfg.PlanDir, p); err != nil {
+	if _, err := plan.ReadTarget(cfg.PlanDir, p, true); err != nil {
 		return err
 	}
 	if cfg.Work == "" {

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -23,12 +25,21 @@ type Target struct {
 // the directory is not a plan); a file that does not parse, or a plan that
 // does not hold together, as *InvalidError naming the file and line (bad
 // input, exit 2).
-func ReadTarget(dir string, p *Plan) (*Target, error) {
+//
+// needDF false (estimate) takes a plan made without --df, which has no
+// target.df: plan.json and target.st are still checked.
+func ReadTarget(dir string, p *Plan, needDF bool) (*Target, error) {
 	stPath := filepath.Join(dir, FileStructure)
 	dfPath := filepath.Join(dir, FileDF)
-	for _, name := range []string{FileStructure, FileDF} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			return nil, fmt.Errorf("%s not found in the plan directory %s: %w", name, dir, err)
+	if _, err := os.Stat(dfPath); !needDF && errors.Is(err, fs.ErrNotExist) {
+		dfPath = ""
+	}
+	for _, path := range []string{stPath, dfPath} {
+		if path == "" {
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("%s not found in the plan directory %s: %w", filepath.Base(path), dir, err)
 		}
 	}
 	t := &Target{}
@@ -40,13 +51,15 @@ func ReadTarget(dir string, p *Plan) (*Target, error) {
 	if t.Structure, err = openedge.ParseStructure(f, stPath); err != nil {
 		return nil, &InvalidError{Err: err}
 	}
-	g, err := os.Open(dfPath)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Close()
-	if t.DF, err = openedge.ParseDF(g, dfPath); err != nil {
-		return nil, &InvalidError{Err: err}
+	if dfPath != "" {
+		g, err := os.Open(dfPath)
+		if err != nil {
+			return nil, err
+		}
+		defer g.Close()
+		if t.DF, err = openedge.ParseDF(g, dfPath); err != nil {
+			return nil, &InvalidError{Err: err}
+		}
 	}
 	if err := Check(p, t.Structure, t.DF); err != nil {
 		return nil, &InvalidError{Err: fmt.Errorf("the plan %s does not hold together:\n%w", dir, err)}

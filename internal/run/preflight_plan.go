@@ -28,7 +28,7 @@ type planFiles struct {
 // plan that disagrees with itself fails here, naming file and line (exit
 // 2), not in create-target after the dumps.
 func readPlanFiles(c *Config) (*planFiles, error) {
-	t, err := plan.ReadTarget(c.PlanDir, c.Plan)
+	t, err := plan.ReadTarget(c.PlanDir, c.Plan, true)
 	var invalid *plan.InvalidError
 	switch {
 	case errors.As(err, &invalid):
