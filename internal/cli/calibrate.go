@@ -223,7 +223,11 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 		PlanDir: opts.Plan, Hardware: hw, KnownDisk: known, Stats: stats, SampleTables: opts.SampleTables, SampleMax: max, Streams: opts.Streams,
 		Runner: opts.Runner, Log: opts.IO.ErrOut})
 	if err != nil {
-		if errors.Is(err, estimate.ErrPrecondition) {
+		var invalid *plan.InvalidError
+		switch {
+		case errors.As(err, &invalid):
+			return UsageError("%v", err)
+		case errors.Is(err, estimate.ErrPrecondition):
 			return PreconditionError(err)
 		}
 		return FailedError(err)

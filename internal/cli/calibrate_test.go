@@ -17,6 +17,14 @@ import (
 
 func TestCalibratePreconditions(t *testing.T) {
 	dir := t.TempDir()
+	// A DLC and a source that pass the file checks, for a plan that does
+	// not hold together: refused as bad input before any utility runs.
+	dlc := filepath.Join(dir, "dlc")
+	require.NoError(t, os.MkdirAll(filepath.Join(dlc, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", "proutil"), nil, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src.db"), nil, 0o644))
+	broken := estimatePlanDir(t)
+	edit(t, filepath.Join(broken, "target.st"), regexp.MustCompile(`(d "a0":7),64;8`), "${1},64;64")
 	tests := []struct {
 		name   string
 		args   []string
@@ -26,6 +34,8 @@ func TestCalibratePreconditions(t *testing.T) {
 		{"no source", []string{"--work", dir, "--plan", dir, "-o", "x.json"}, ExitUsage, "--source"},
 		{"no plan", []string{"--source", "db", "--work", dir, "-o", "x.json"}, ExitUsage, "--plan"},
 		{"no DLC", []string{"--source", "db", "--work", dir, "--plan", dir, "-o", "x.json", "--dlc", filepath.Join(dir, "nodlc")}, ExitPrecondition, "proutil"},
+		{"a plan that does not hold together", []string{"--source", filepath.Join(dir, "src"), "--work", filepath.Join(dir, "work"), "--plan", broken, "-o", "x.json", "--dlc", dlc},
+			ExitUsage, "target.st:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

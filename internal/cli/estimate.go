@@ -329,10 +329,16 @@ func (opts *EstimateOptions) setup() (*estimateSetup, error) {
 	return s, nil
 }
 
-// estimatePlan reads plan.json from a plan directory or names the file itself.
+// estimatePlan reads plan.json from a plan directory or names the file
+// itself, and holds it together with the directory's target.st and
+// target.df as oedl run does (plan.ReadTarget): a plan run would refuse
+// is not priced.
 func estimatePlan(path string) (*plan.Plan, error) {
+	dir := path
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, "plan.json")
+		path = filepath.Join(path, plan.FilePlan)
+	} else {
+		dir = filepath.Dir(path)
 	}
 	p, err := plan.ReadJSON(path)
 	if err != nil {
@@ -343,6 +349,9 @@ func estimatePlan(path string) (*plan.Plan, error) {
 	}
 	if len(p.Tables) == 0 {
 		return nil, UsageError("%s: the plan has no tables", path)
+	}
+	if _, err := plan.ReadTarget(dir, p, false); err != nil {
+		return nil, UsageError("%v", err)
 	}
 	return p, nil
 }

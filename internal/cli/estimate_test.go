@@ -14,25 +14,34 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 )
 
-// estimatePlanDir writes a small plan.json: one large table and a tail.
+// estimatePlanDir writes a small plan directory: one large table and a
+// tail in four areas, with the target.st and target.df the plan renders
+// (estimate holds them together with plan.json, as run does).
 func estimatePlanDir(t *testing.T) string {
 	t.Helper()
 	p := &plan.Plan{Version: plan.PlanVersion, BlockSize: 8192, Machine: plan.Machine{Cores: 4, MemoryBytes: 8 << 30},
 		Source:   plan.Source{Database: "prod"},
 		Idxbuild: plan.Idxbuild{TB: 64, TM: 32, TMB: 64, SG: 64, TF: 80, Threadnum: 2, Mergethreads: 2, Datascanthreads: 4}}
+	for i := range 4 {
+		p.Areas = append(p.Areas, plan.Area{Name: fmt.Sprintf("a%d", i), Number: 7 + i, Kind: plan.AreaData, RPB: 64, BPC: 8,
+			Extents: []plan.Extent{{Path: "."}}})
+	}
+	var tables []*openedge.DFTable
 	for i := range 30 {
 		bytes := int64(2e9) / int64((i+1)*(i+1))
-		p.Tables = append(p.Tables, plan.Placement{Table: fmt.Sprintf("PUB.t%02d", i), Owner: "PUB", Name: fmt.Sprintf("t%02d", i),
-			Records: bytes / 120, Bytes: bytes, Indexes: 3, DataArea: fmt.Sprintf("a%d", i%4)})
+		name, area := fmt.Sprintf("t%02d", i), fmt.Sprintf("a%d", i%4)
+		p.Tables = append(p.Tables, plan.Placement{Table: "PUB." + name, Owner: "PUB", Name: name,
+			Records: bytes / 120, Bytes: bytes, Indexes: 3, DataArea: area})
+		p.Areas[i%4].Tables = append(p.Areas[i%4].Tables, "PUB."+name)
+		tables = append(tables, &openedge.DFTable{Name: name, Area: area,
+			Fields: []*openedge.DFField{{Name: "id", Type: "integer"}}})
 	}
-	dir := t.TempDir()
-	f, err := os.Create(filepath.Join(dir, "plan.json"))
-	require.NoError(t, err)
-	require.NoError(t, plan.WriteJSON(f, p))
-	require.NoError(t, f.Close())
+	dir := filepath.Join(t.TempDir(), "plan")
+	require.NoError(t, plan.WriteDir(dir, p, openedge.NewDF(tables, nil, "UTF-8")))
 	return dir
 }
 

@@ -236,6 +236,17 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	}
 	cfg.Model = m // the default job counts are sized with it, in the dry run too
 	if opts.DryRun && cfg.Hosts != nil {
+		// The plan directory is on this machine: held together as run,
+		// estimate and calibrate hold it (the hosts' files wait for the
+		// preflight's connections).
+		if _, err := plan.ReadTarget(cfg.PlanDir, cfg.Plan, true); err != nil {
+			var invalid *plan.InvalidError
+			if errors.As(err, &invalid) {
+				return UsageError("%v", err)
+			}
+			return PreconditionError(err)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together\n")
 		fmt.Fprintf(opts.IO.ErrOut, "not checked: the hosts' files are proven at the run's preflight, over each host's connection\n")
 		fmt.Fprintf(opts.IO.ErrOut, "not checked: the source's codepage and block sizes against the target's (describe is not compared across hosts: compare them by hand)\n")
 		return dryRun(opts.IO.Out, cfg, m, note)

@@ -161,10 +161,20 @@ func (c *calibrator) preconditions() error {
 	if _, err := os.Stat(strings.TrimSuffix(cfg.Source, ".db") + ".db"); err != nil {
 		return fmt.Errorf("%w: source database: %v", ErrPrecondition, err)
 	}
-	for _, f := range []string{"target.st", "target.df", "plan.json"} {
+	for _, f := range []string{plan.FileStructure, plan.FileDF, plan.FilePlan} {
 		if _, err := os.Stat(filepath.Join(cfg.PlanDir, f)); err != nil {
 			return fmt.Errorf("%w: the scratch database is built from the plan: %v", ErrPrecondition, err)
 		}
+	}
+	// The scratch database is made from the plan as run makes the target:
+	// a plan run would refuse (plan.ReadTarget) is refused here, naming
+	// file and line (a *plan.InvalidError: bad input), before any utility.
+	p, err := plan.ReadJSON(filepath.Join(cfg.PlanDir, plan.FilePlan))
+	if err != nil {
+		return &plan.InvalidError{Err: err}
+	}
+	if _, err := plan.ReadTarget(cfg.PlanDir, p, true); err != nil {
+		return err
 	}
 	if cfg.Work == "" {
 		return fmt.Errorf("%w: no work directory", ErrPrecondition)

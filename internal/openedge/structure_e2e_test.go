@@ -74,4 +74,15 @@ func TestStructureErrorsThroughProstrct(t *testing.T) {
 	assert.NotZero(t, code)
 	assert.Contains(t, out, "bad.st:3: area \"Data\": records per block 48 is not a power of 2")
 	assert.Contains(t, out, "bad.st:3: area \"Data\": a variable extent must be the last extent of its area (line 4 follows)")
+
+	// The database's limits, not the grammar's: a Type II Schema Area, a
+	// variable transaction log extent, an extent over 1 TB.
+	st = "b .\nd \"Schema Area\":6,64;8 .\nt . f 1024\nt .\nd \"Data\":7,64;8 . f 1073741952\nd \"Data\":7,64;8 .\n"
+	require.NoError(t, os.WriteFile(filepath.Join(d.work, "limits.st"), []byte(st), 0o644))
+	out, code = d.run(openedge.ToolProstrct, openedge.ProstrctCreateArgs("limits", "limits.st", 8192))
+	assert.NotZero(t, code)
+	assert.Contains(t, out, "limits.st:2: area \"Schema Area\": the Schema Area is a Type I area")
+	assert.Contains(t, out, "limits.st:4: t area: the transaction log area has fixed extents only")
+	assert.Contains(t, out, "limits.st:5: area \"Data\": extent size 1073741952 KB is more than 1 TB")
+	assert.NoFileExists(t, filepath.Join(d.work, "limits.db"))
 }

@@ -192,6 +192,20 @@ func TestStructureValidate(t *testing.T) {
 			`x.st:1: area "BI": records per block and blocks per cluster are only for data areas`,
 			`x.st:2: area "AI": records per block and blocks per cluster are only for data areas`,
 		}},
+		{"schema area is Type I", "d \"Schema Area\":6,64;8 .\n", []string{
+			`x.st:1: area "Schema Area": the Schema Area is a Type I area (blocks per cluster 1), not 8`,
+		}},
+		{"transaction log has fixed extents only", "t . f 1024\nt .\n", []string{
+			`x.st:2: t area: the transaction log area has fixed extents only`,
+		}},
+		{"an extent of 1 TB is the largest", "d \"Data\":7 /a f 1073741824\nd \"Data\":7 /b f 1073741952\nd \"Data\":7 /c v 1073741825\n", []string{
+			`x.st:2: area "Data": extent size 1073741952 KB is more than 1 TB`,
+			`x.st:3: area "Data": extent size 1073741825 KB is more than 1 TB`,
+		}},
+		{"1024 extents are the most", strings.Repeat("d \"Data\":7 . f 1024\n", 1024) + "d \"Data\":7 .\n", []string{
+			`x.st:1025: area "Data": 1025 extents; an area has at most 1024`,
+		}},
+		{"1024 extents are valid", strings.Repeat("d \"Data\":7 . f 1024\n", 1023) + "d \"Data\":7 .\n", nil},
 		{"several problems sorted by line", "d \"Data\":7,3;8 .\nd \"Index\":7,32;9 .\n", []string{
 			`x.st:1: area "Data": records per block 3 is not a power of 2`,
 			`x.st:2: area "Index" uses area number 7`,
@@ -301,4 +315,35 @@ func withoutLines(s *Structure) *Structure {
 		c.Areas = append(c.Areas, &ac)
 	}
 	return c
+}
+
+// TestLargeFileExtents: without large files an extent stays below 2 GiB,
+// at the largest multiple of 16 blocks (Progress KB P4211's table), and
+// LargeFileExtents names the extents over it as prostrct rounds them.
+func TestLargeFileExtents(t *testing.T) {
+	for _, tt := range []struct {
+		blockSize int
+		want      int64
+	}{{1024, 2097136}, {2048, 2097120}, {4096, 2097088}, {8192, 2097024}} {
+		assert.Equal(t, tt.want, MaxExtentKBWithoutLargeFiles(tt.blockSize), "block size %d", tt.blockSize)
+	}
+	tests := []struct {
+		name  string
+		text  string
+		lines []int // of the extents that need large files
+	}{
+		{"the largest without", "d \"Data\":7 . f 2097024\nd \"Data\":7 .\n", nil},
+		{"rounded up past the limit", "d \"Data\":7 . f 2097025\nd \"Data\":7 .\n", []int{1}},
+		{"exactly 2 GiB", "b . f 2097152\nb .\nd \"Data\":7 . f 1024\n", []int{1}},
+		{"a variable extent's maximum", "d \"Data\":7 . f 1024\nd \"Data\":7 . v 3145728\na . f 4194304\n", []int{2, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var lines []int
+			for _, e := range parseSTString(t, tt.text).LargeFileExtents(8192) {
+				lines = append(lines, e.Line)
+			}
+			assert.Equal(t, tt.lines, lines)
+		})
+	}
 }

@@ -7,13 +7,55 @@ import (
 	"strings"
 )
 
-// Limits of the .st grammar (openedge-formats.md §5.1).
+// Limits of the .st grammar (openedge-formats.md §5.1) and of the
+// database (docs/formats-st-df.md, "What prostrct refuses").
 const (
 	maxRPB         = 256
 	maxAreaNum     = 32000
 	minExtentKB    = 32 // "size = numeric value > 32"
 	variableExtent = "variable"
+	// MaxExtentsPerArea: "a maximum of 1024 extents per area".
+	MaxExtentsPerArea = 1024
+	// MaxExtentKB: one extent holds at most 1 TB, with large files.
+	MaxExtentKB = 1 << 30
+	// twoGiBKB is where an extent needs large files: without them every
+	// extent stays below 2 GiB (MaxExtentKBWithoutLargeFiles).
+	twoGiBKB = 2 << 20
 )
+
+// MaxExtentKBWithoutLargeFiles is the largest extent a database without
+// large files takes at that block size: the largest multiple of 16 blocks
+// below 2 GiB, the sizes Progress KB P4211 tabulates (2,097,024 KB at 8 KB
+// blocks, 2,097,136 at 1 KB). A larger fixed extent, or a variable one
+// with a larger maximum, needs large files.
+func MaxExtentKBWithoutLargeFiles(blockSize int) int64 {
+	unit := int64(blockSize) * 16 / 1024
+	if unit <= 0 {
+		return twoGiBKB - 1
+	}
+	return (twoGiBKB - 1) / unit * unit
+}
+
+// LargeFileExtents are the extents of s that need large files at that
+// block size (fixed sizes as prostrct rounds them, RoundExtentKB): a
+// database without large files refuses them, so prostrct create fails or,
+// for a variable extent's maximum, the extent stops at 2 GiB (8898).
+func (s *Structure) LargeFileExtents(blockSize int) []Extent {
+	limit := MaxExtentKBWithoutLargeFiles(blockSize)
+	var out []Extent
+	for _, a := range s.Areas {
+		for _, e := range a.Extents {
+			size := e.SizeKB
+			if e.Fixed {
+				size = RoundExtentKB(size, blockSize)
+			}
+			if size > limit {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
 
 // Validate applies the rules prostrct applies before it creates anything and
 // returns every violation, each as "file:line: problem", joined with
@@ -28,7 +70,10 @@ const (
 //   - every line of an area repeats the same number, RPB and BPC;
 //   - no two areas share a number;
 //   - an area has at most one variable extent and it is the last one;
-//   - an extent size, when given, is more than 32 KB.
+//   - an extent size, when given, is more than 32 KB and at most 1 TB;
+//   - an area has at most 1024 extents;
+//   - the Schema Area is Type I (blocks per cluster 1);
+//   - the transaction log area (t) has fixed extents only.
 func (s *Structure) Validate() error {
 	v := stValidator{s: s}
 	for _, m := range s.mismatches {
@@ -85,7 +130,19 @@ func (v *stValidator) area(a *StructArea) {
 	if a.Type == AreaEncryption {
 		v.encryptionArea(a, label)
 	}
+	if a.isSchema() && a.BPC > 1 {
+		v.addf(a.Line, "%s: the Schema Area is a Type I area (blocks per cluster 1), not %d", label, a.BPC)
+	}
+	if len(a.Extents) > MaxExtentsPerArea {
+		v.addf(a.Extents[MaxExtentsPerArea].Line, "%s: %d extents; an area has at most %d", label, len(a.Extents), MaxExtentsPerArea)
+	}
 	for i, e := range a.Extents {
+		if a.Type == AreaTransaction && !e.Fixed {
+			v.addf(e.Line, "%s: the transaction log area has fixed extents only", label)
+		}
+		if e.SizeKB > MaxExtentKB {
+			v.addf(e.Line, "%s: extent size %d KB is more than 1 TB (%d KB), the largest extent OpenEdge has", label, e.SizeKB, int64(MaxExtentKB))
+		}
 		if !e.Fixed && i != len(a.Extents)-1 {
 			v.addf(e.Line, "%s: a %s extent must be the last extent of its area (line %d follows)", label, variableExtent, a.Extents[i+1].Line)
 		}

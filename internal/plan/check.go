@@ -30,6 +30,7 @@ func Check(p *Plan, st *openedge.Structure, df *openedge.DF) error {
 			c.errs = append(c.errs, err)
 		}
 		c.structure(p, st)
+		c.largeFiles(p, st)
 	}
 	if df != nil {
 		c.df(p, df)
@@ -57,6 +58,7 @@ func (c *checker) plan(p *Plan) {
 	if p.BlockSize != 0 && !validBlockSize(p.BlockSize) { // 0: the run's default, 8192
 		c.addf("%s: block_size %d; a database block is 1024, 2048, 4096 or 8192 bytes", FilePlan, p.BlockSize)
 	}
+	c.bi(p)
 	byName := map[string]*Area{}
 	byNum := map[int]*Area{}
 	for i := range p.Areas {
@@ -146,6 +148,28 @@ func (c *checker) plan(p *Plan) {
 	}
 }
 
+// bi checks the BI settings run gives proutil truncate bi, as proutil
+// checks them: -bi a cluster of 16 KB to 256 MB (262128 KB) in multiples
+// of 16 (proutil rounds up; the plan writes what it will get), and
+// -biblocksize 1, 2, 4, 8 or 16 KB and not below the database block.
+// 0 leaves the database's own value.
+func (c *checker) bi(p *Plan) {
+	if kb := p.BI.ClusterSizeKB; kb != 0 && (kb < 16 || kb > 262128 || kb%16 != 0) {
+		c.addf("%s: bi cluster_size_kb %d; a BI cluster is a multiple of 16 KB from 16 to 262128 (truncate bi -bi)", FilePlan, kb)
+	}
+	bs := p.BlockSize
+	if bs == 0 {
+		bs = DefaultBlockSize
+	}
+	switch kb := p.BI.BlockSizeKB; {
+	case kb == 0:
+	case kb != 1 && kb != 2 && kb != 4 && kb != 8 && kb != 16:
+		c.addf("%s: bi block_size_kb %d; a BI block is 1, 2, 4, 8 or 16 KB (truncate bi -biblocksize)", FilePlan, kb)
+	case kb*1024 < bs:
+		c.addf("%s: bi block_size_kb %d is smaller than the database block (%d bytes)", FilePlan, kb, bs)
+	}
+}
+
 // structure checks that target.st has the plan's areas, as the plan has
 // them, and no other data area.
 func (c *checker) structure(p *Plan, st *openedge.Structure) {
@@ -166,6 +190,26 @@ func (c *checker) structure(p *Plan, st *openedge.Structure) {
 		if sa.Type == openedge.AreaData && !strings.EqualFold(sa.Name, openedge.SchemaAreaName) && !inPlan[strings.ToLower(sa.Name)] {
 			c.addf("%s:%d: area %q is not an area of %s (renamed or added in one file only?)", st.Source, sa.Line, sa.Name, FilePlan)
 		}
+	}
+}
+
+// largeFiles refuses an extent of 2 GiB or more in a plan that does not
+// say the target has large files (plan.json large_files): a database
+// without them refuses it at prostrct create, or stops the load when a
+// variable extent's maximum is reached (8898). oedl plan writes one only
+// with --max-extent above 2GB, and says so; a hand-edited target.st must
+// say so too.
+func (c *checker) largeFiles(p *Plan, st *openedge.Structure) {
+	if p.LargeFiles {
+		return
+	}
+	bs := p.BlockSize
+	if bs == 0 {
+		bs = DefaultBlockSize
+	}
+	for _, e := range st.LargeFileExtents(bs) {
+		c.addf("%s:%d: an extent of %d KB needs large files (without them an extent stays at most %d KB at %d-byte blocks) and %s does not say large_files: split it, or plan again with --max-extent above 2GB for a target with large files",
+			st.Source, e.Line, openedge.RoundExtentKB(e.SizeKB, bs), openedge.MaxExtentKBWithoutLargeFiles(bs), bs, FilePlan)
 	}
 }
 

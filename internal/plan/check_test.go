@@ -74,6 +74,10 @@ func TestCheck(t *testing.T) {
 		}, "is listed in data area"},
 		{"data_area naming a missing area", func(p *Plan) { p.Tables[0].DataArea = "Nowhere" }, `has data_area "Nowhere", which is not an area of the plan`},
 		{"negative size", func(p *Plan) { p.Tables[0].Bytes = -1 }, "has a negative size"},
+		{"BI cluster not a multiple of 16", func(p *Plan) { p.BI.ClusterSizeKB = 100 }, "bi cluster_size_kb 100"},
+		{"BI cluster over 256 MB", func(p *Plan) { p.BI.ClusterSizeKB = 262144 }, "bi cluster_size_kb 262144"},
+		{"BI block size", func(p *Plan) { p.BI.BlockSizeKB = 32 }, "bi block_size_kb 32; a BI block is 1, 2, 4, 8 or 16 KB"},
+		{"BI block under the database block", func(p *Plan) { p.BI.BlockSizeKB = 4 }, "bi block_size_kb 4 is smaller than the database block (8192 bytes)"},
 		{"negative extent", func(p *Plan) { p.Areas[0].Extents[0].SizeKB = -128 }, "extent 1 has size -128 KB"},
 		{"area renamed only in plan.json", func(p *Plan) {
 			i := dataAreaIndex(p, AreaData)

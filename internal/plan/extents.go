@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -11,7 +12,7 @@ import (
 const minFixedBytes = units.MB
 
 // maxExtentsPerArea is OpenEdge's limit on the extents of one area.
-const maxExtentsPerArea = 1024
+const maxExtentsPerArea = openedge.MaxExtentsPerArea
 
 // dirRing hands out directories round-robin, across all areas, so that
 // extents spread evenly over the data disks (seed 000 §6.5, manual
@@ -53,7 +54,7 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	}
 	unit := extentUnitKB(o.BlockSize)
 	needKB := ceilDiv(need, 1024)
-	maxKB := o.MaxExtentBytes / 1024 / unit * unit
+	maxKB := o.maxExtentKB()
 	n := ceilDiv(needKB, maxKB)
 	if n >= maxExtentsPerArea {
 		return nil, "", fmt.Errorf("%s + %d%% headroom needs %d extents of at most --max-extent %s; an area has at most %d: raise --max-extent",
@@ -67,7 +68,7 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	ext = append(ext, Extent{Path: ring.take()})
 	why := fmt.Sprintf("%s + %d%% headroom = %s in %d fixed extent(s) of %s (max %s), then a variable extent",
 		space, o.HeadroomPct, units.FormatIEC(need), n,
-		units.FormatIEC(sizeKB*1024), units.FormatIEC(o.MaxExtentBytes))
+		units.FormatIEC(sizeKB*1024), units.FormatIEC(maxKB*1024))
 	return ext, why, nil
 }
 

@@ -67,6 +67,7 @@ func Make(in Input, o Options) (*Plan, error) {
 	p.Idxbuild = tuneIdxbuild(o.Machine, o.BlockSize)
 	p.BI = tuneBI(o, biDir, recordBytes(p.Tables))
 	p.Totals = totalsOf(p)
+	p.LargeFiles = len(p.Structure().LargeFileExtents(p.BlockSize)) > 0
 	p.Startup, p.Processes = startupParams(o, p.Totals.Bytes+p.Totals.IndexBytes)
 	// Four variable AI extents, alternating over the AI directories (seed
 	// 000 §6.10) so that a full extent is archived off one disk while the

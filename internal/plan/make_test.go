@@ -180,6 +180,7 @@ func TestMakeRejects(t *testing.T) {
 		{"zero medium", nil, func(o *Options) { o.MediumBytes = 0 }, "--medium"},
 		{"negative top", nil, func(o *Options) { o.TopN = -1 }, "--top"},
 		{"max extent under a cluster", nil, func(o *Options) { o.MaxExtentBytes = 2 * units.MB }, "512-block cluster"},
+		{"max extent over 1 TB", nil, func(o *Options) { o.MaxExtentBytes = 1<<40 + 1 }, "more than 1 TB, the largest extent OpenEdge has"},
 		{"block size", nil, func(o *Options) { o.BlockSize = 16384 }, "--block-size 16384"},
 		{"empty data dir", nil, func(o *Options) { o.DataDirs = []string{"/d1", " "} }, "--data-dir #2"},
 		{"quote in a path", nil, func(o *Options) { o.DataDirs = []string{`/d"1`} }, "double quote"},

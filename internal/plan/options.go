@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -63,6 +64,20 @@ func DefaultOptions() Options {
 	}
 }
 
+// maxExtentKB is the largest extent the plan writes, in KB, a multiple of
+// 16 blocks: --max-extent, but below 2 GiB unless --max-extent is above
+// 2 GiB (the DBA asks for large files). The default 2GB is a cap a
+// database without large files refuses by one unit (2,097,152 KB against
+// its 2,097,024 at 8 KB blocks), so it gives the largest size it takes.
+func (o Options) maxExtentKB() int64 {
+	unit := extentUnitKB(o.BlockSize)
+	kb := o.MaxExtentBytes / 1024 / unit * unit
+	if o.MaxExtentBytes <= 2*units.GB {
+		kb = min(kb, openedge.MaxExtentKBWithoutLargeFiles(o.BlockSize))
+	}
+	return kb
+}
+
 // largestCluster is the biggest Type II cluster: an extent smaller than one
 // cluster of a BPC 512 area could not hold a single object.
 const largestCluster = 512
@@ -88,6 +103,9 @@ func (o Options) validate() error {
 	if min := int64(largestCluster) * int64(o.BlockSize); o.MaxExtentBytes < min {
 		return fmt.Errorf("--max-extent %s: smaller than one 512-block cluster (%s at %d-byte blocks)",
 			units.FormatIEC(o.MaxExtentBytes), units.FormatIEC(min), o.BlockSize)
+	}
+	if o.MaxExtentBytes > openedge.MaxExtentKB*1024 {
+		return fmt.Errorf("--max-extent %s: more than 1 TB, the largest extent OpenEdge has", units.FormatIEC(o.MaxExtentBytes))
 	}
 	for i, d := range o.DataDirs {
 		if strings.TrimSpace(d) == "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -193,4 +194,114 @@ func TestTuneIdxbuild(t *testing.T) {
 func TestDetectMachine(t *testing.T) {
 	m := DetectMachine()
 	assert.GreaterOrEqual(t, m.Cores, 1)
+}
+
+// TestExtentsStayUnder2GiB: without --max-extent above 2GB every extent
+// the plan writes is one a database without large files takes (below
+// 2 GiB, Progress KB P4211), however the data divides; above it the plan
+// says the target needs large files, and Check holds plan.json to it.
+func TestExtentsStayUnder2GiB(t *testing.T) {
+	tests := []struct {
+		name       string
+		blockSize  int
+		maxExtent  int64
+		data       int64
+		wantFixed  []int64 // KB of each fixed extent
+		largeFiles bool
+	}{
+		{"exactly the default cap: two extents, not one of 2 GiB", 8192, 2 * units.GB, 2 * units.GB, []int64{1048576, 1048576}, false},
+		{"just under the limit: one", 8192, 2 * units.GB, 2097024 * units.KB, []int64{2097024}, false},
+		{"1 KB blocks, the limit is 2097136", 1024, 2 * units.GB, 2097136 * units.KB, []int64{2097136}, false},
+		{"a cap above 2GB asks for large files", 8192, 4 * units.GB, 4 * units.GB, []int64{4194304}, true},
+		{"a cap above 2GB that no area reaches", 8192, 4 * units.GB, units.GB, []int64{1048576}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := testOptions()
+			o.BlockSize, o.MaxExtentBytes, o.HeadroomPct = tt.blockSize, tt.maxExtent, 0
+			ext, _, err := layoutExtents(tt.data, tt.data, true, o, &dirRing{dirs: []string{"/d"}})
+			require.NoError(t, err)
+			var fixed []int64
+			for _, e := range ext {
+				if e.Fixed {
+					fixed = append(fixed, e.SizeKB)
+				}
+			}
+			assert.Equal(t, tt.wantFixed, fixed)
+
+			p := &Plan{Version: PlanVersion, BlockSize: tt.blockSize,
+				Areas: []Area{{Name: "Big", Number: 7, Kind: AreaData, RPB: 64, BPC: 512, Extents: ext}}}
+			assert.Equal(t, tt.largeFiles, len(p.Structure().LargeFileExtents(tt.blockSize)) > 0)
+		})
+	}
+}
+
+// TestCheckLargeFiles: a target.st extent of 2 GiB or more is refused,
+// naming its line, unless plan.json says the target has large files.
+func TestCheckLargeFiles(t *testing.T) {
+	p := &Plan{Version: PlanVersion, BlockSize: 8192, Areas: []Area{{Name: "Big", Number: 7, Kind: AreaData, RPB: 64, BPC: 512,
+		Extents: []Extent{{Path: "/d", Fixed: true, SizeKB: 2097024}, {Path: "/d", Fixed: true, SizeKB: 2097024}, {Path: "/d"}}}}}
+	st := p.Structure()
+	require.NoError(t, Check(p, st, nil), "extents under 2 GiB need nothing")
+
+	tests := []struct {
+		name       string
+		text       string
+		largeFiles bool
+		want       string // "" valid
+	}{
+		{"one extent hand-edited to 2 GiB", "d \"Schema Area\":6,64;1 .\nd \"Big\":7,64;512 /d f 2097152\nd \"Big\":7,64;512 /d\n", false,
+			"target.st:2: an extent of 2097152 KB needs large files"},
+		{"a BI extent of 3 GB", "b /bi f 3145728\nb /bi\nd \"Schema Area\":6,64;1 .\nd \"Big\":7,64;512 /d\n", false,
+			"target.st:1: an extent of 3145728 KB needs large files"},
+		{"a variable extent's maximum over 2 GiB", "d \"Schema Area\":6,64;1 .\nd \"Big\":7,64;512 /d v 4194304\n", false,
+			"target.st:2: an extent of 4194304 KB needs large files"},
+		{"plan.json says large files", "d \"Schema Area\":6,64;1 .\nd \"Big\":7,64;512 /d f 4194304\nd \"Big\":7,64;512 /d\n", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := openedge.ParseStructure(strings.NewReader(tt.text), FileStructure)
+			require.NoError(t, err)
+			q := clone(t, p)
+			q.LargeFiles = tt.largeFiles
+			err = Check(q, st, nil)
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
+
+// TestPlanLargeFiles: a plan of a 50 GB table keeps every extent under
+// 2 GiB by default; with --max-extent 8GB its extents need large files,
+// plan.json says so, placement.md tells the DBA, and Check takes it.
+func TestPlanLargeFiles(t *testing.T) {
+	giant := profiles()[0]
+	require.Equal(t, "giant", giant.name)
+	for _, tt := range []struct {
+		name      string
+		maxExtent int64
+		large     bool
+	}{{"default", DefaultMaxExtentBytes, false}, {"--max-extent 8GB", 8 * units.GB, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, df := giant.input(t)
+			o := giant.options()
+			o.MaxExtentBytes = tt.maxExtent
+			p, err := Make(in, o)
+			require.NoError(t, err)
+			assert.Equal(t, tt.large, p.LargeFiles)
+			assert.Equal(t, tt.large, len(p.Structure().LargeFileExtents(p.BlockSize)) > 0)
+			files, err := Render(p, df)
+			require.NoError(t, err)
+			for _, f := range files {
+				if f.Name == FilePlacement {
+					assert.Equal(t, tt.large, strings.Contains(string(f.Data), "**Large files:**"))
+				}
+			}
+			require.NoError(t, Check(p, p.Structure(), nil))
+		})
+	}
 }

@@ -103,7 +103,7 @@ const (
 func tuneBI(o Options, biDir string, loadBytes int64) BI {
 	unit := extentUnitKB(o.BlockSize)
 	clusters := min(loadBytes/1024/biClusterKB, biMaxClusters)
-	size := min(clusters*biClusterKB, o.MaxExtentBytes/1024) / unit * unit
+	size := min(clusters*biClusterKB, o.maxExtentKB()) / unit * unit
 	bi := BI{BlockSizeKB: biBlockKB, ClusterSizeKB: biClusterKB}
 	why := fmt.Sprintf("truncate bi -bi %d: 16M clusters keep checkpoints apart during the load (KB 20566: 4-32M; Progress' “Performance Tuning Made Simple” uses 16M); "+
 		"-biblocksize %d: fewer, larger BI writes; ", biClusterKB, biBlockKB)

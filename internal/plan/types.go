@@ -32,6 +32,12 @@ type Plan struct {
 	// empty database already has.
 	Skipped int `json:"skipped_system_tables,omitempty"`
 
+	// LargeFiles: the target needs large files (an extent of 2 GiB or
+	// more, from --max-extent above 2GB). Without it every extent stays
+	// below 2 GiB, which any release and license takes (docs/decisions.md,
+	// "Extents under 2 GiB unless the DBA asks").
+	LargeFiles bool `json:"large_files,omitempty"`
+
 	Areas  []Area      `json:"areas"`  // target storage areas, area-number order
 	Tables []Placement `json:"tables"` // every table of the source, largest first
 

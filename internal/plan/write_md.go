@@ -51,6 +51,13 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		units.FormatIEC(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, units.FormatIEC(pol.MaxExtentBytes),
 		mdCell(strings.Join(pol.DataDirs, ", ")))
 
+	if p.LargeFiles {
+		fmt.Fprintf(bw, "* **Large files:** some extents are over 2 GiB (--max-extent %s), so the target needs large files: "+
+			"every license from OpenEdge 12.6, Enterprise in 12.0 to 12.5 (on by default), Enterprise in 11.x "+
+			"after proutil -C enablelargefiles. Without them prostrct create refuses these extents.\n",
+			units.FormatIEC(pol.MaxExtentBytes))
+	}
+
 	bw.WriteString("\n## Areas\n\n" + approximateNote(p) + "| # | Area | Kind | RPB | BPC | Tables | Size | Extents | Reason |\n|---:|---|---|---:|---:|---:|---:|---|---|\n")
 	for _, a := range p.Areas {
 		size := units.FormatIEC(a.Bytes)

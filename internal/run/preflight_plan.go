@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -22,37 +24,21 @@ type planFiles struct {
 }
 
 // readPlanFiles reads target.st and target.df and holds them together with
-// plan.json (plan.Check): a plan that disagrees with itself fails here,
-// naming file and line (exit 2), not in create-target after the dumps.
+// plan.json (plan.ReadTarget, which estimate and calibrate use too): a
+// plan that disagrees with itself fails here, naming file and line (exit
+// 2), not in create-target after the dumps.
 func readPlanFiles(c *Config) (*planFiles, error) {
-	for _, f := range []string{plan.FileStructure, plan.FileDF} {
-		if !exists(filepath.Join(c.PlanDir, f)) {
-			return nil, precondition("%s not found in the plan directory %s: run oedl plan first", f, c.PlanDir)
-		}
-	}
-	pf := &planFiles{}
-	stPath := filepath.Join(c.PlanDir, plan.FileStructure)
-	f, err := os.Open(stPath)
-	if err != nil {
+	t, err := plan.ReadTarget(c.PlanDir, c.Plan, true)
+	var invalid *plan.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		return nil, &UsageError{Err: err}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, precondition("%v: run oedl plan first", err)
+	case err != nil:
 		return nil, precondition("%v", err)
 	}
-	defer f.Close()
-	if pf.st, err = openedge.ParseStructure(f, stPath); err != nil {
-		return nil, &UsageError{Err: err}
-	}
-	dfPath := filepath.Join(c.PlanDir, plan.FileDF)
-	g, err := os.Open(dfPath)
-	if err != nil {
-		return nil, precondition("%v", err)
-	}
-	defer g.Close()
-	if pf.df, err = openedge.ParseDF(g, dfPath); err != nil {
-		return nil, &UsageError{Err: err}
-	}
-	if err := plan.Check(c.Plan, pf.st, pf.df); err != nil {
-		return nil, &UsageError{Err: fmt.Errorf("the plan %s does not hold together:\n%w", c.PlanDir, err)}
-	}
-	return pf, nil
+	return &planFiles{st: t.Structure, df: t.DF}, nil
 }
 
 // checkSourceSchema dumps the source's definitions (prodict/dump_df.p,

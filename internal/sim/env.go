@@ -19,6 +19,11 @@ type environment struct {
 	faults *fault.Set
 	disk   *vdisk.Disk
 	slow   *throttle // a slow=RATE fault on this call, or nil
+	// noLargeFiles (OESIM_LARGE_FILES=no) plays an installation whose
+	// databases cannot have large files: OpenEdge 11.x before proutil
+	// -C enablelargefiles, or 12.0 to 12.5 under a Workgroup or Personal
+	// license. oesim otherwise plays 12.8, where every database has them.
+	noLargeFiles bool
 }
 
 // throttle holds one utility call's own I/O to a rate (fault.Slow): the
@@ -52,7 +57,15 @@ func loadEnvironment() (*environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &environment{faults: fs, disk: d}, nil
+	env := &environment{faults: fs, disk: d}
+	switch v := os.Getenv("OESIM_LARGE_FILES"); v {
+	case "", "yes":
+	case "no":
+		env.noLargeFiles = true
+	default:
+		return nil, fmt.Errorf("OESIM_LARGE_FILES=%q: want yes or no", v)
+	}
+	return env, nil
 }
 
 func (e *environment) startup() {

@@ -51,6 +51,23 @@ func readStructure(p *proc, path string) (*openedge.Structure, int) {
 	return st, 0
 }
 
+// refuseLargeFiles: on an installation without large files
+// (OESIM_LARGE_FILES=no) an extent of 2 GiB or more, fixed or a variable
+// extent's maximum, cannot be created; every such line is named.
+func refuseLargeFiles(p *proc, st *openedge.Structure, blockSize int) int {
+	if p.env == nil || !p.env.noLargeFiles {
+		return 0
+	}
+	big := st.LargeFileExtents(blockSize)
+	for _, e := range big {
+		p.msg("oesim.st.largefiles", st.Source, e.Line, openedge.RoundExtentKB(e.SizeKB, blockSize), openedge.MaxExtentKBWithoutLargeFiles(blockSize))
+	}
+	if len(big) > 0 {
+		return p.fail("oesim.st.invalid", st.Source)
+	}
+	return 0
+}
+
 func prostrctCreate(p *proc, args []string) int {
 	fs, err := parseFlags(args, "-blocksize")
 	if err != nil || len(fs.pos) < 1 {
@@ -67,6 +84,9 @@ func prostrctCreate(p *proc, args []string) int {
 	}
 	st, rc := readStructure(p, stPath)
 	if rc != 0 {
+		return rc
+	}
+	if rc := refuseLargeFiles(p, st, bs); rc != 0 {
 		return rc
 	}
 	areas, err := areasFromStructure(paths, st, bs)
@@ -298,6 +318,9 @@ func prostrctAdd(p *proc, args []string) int {
 	}
 	defer s.close()
 	st, rc := readStructure(p, fs.pos[1])
+	if rc == 0 {
+		rc = refuseLargeFiles(p, st, s.db.Ctl.BlockSize)
+	}
 	if rc != 0 {
 		p.msg("12867")
 		return rc
