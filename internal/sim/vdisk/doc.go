@@ -46,11 +46,8 @@
 // Quantum. A booking on the shared device costs a few microseconds of
 // system calls, too much to pay for every record. So a process books at
 // least a quantum (1 ms of device time) at once and uses the surplus as
-// credit for its next charges: charging every record stays cheap and no
-// charge is ever free. What credit is left when the process ends goes back
-// to the device (Close): the next bookings start that much earlier, so a
-// utility call's last quantum, seldom used whole, costs the device only
-// what was used of it (before, up to 1 ms a call, hundreds of calls a run).
+// credit for its next charges: charging every record stays cheap, no
+// charge is ever free, and a process books at most one quantum too many.
 //
 // Sharing. The pipes' ends, the bucket and the counters are in the file
 // vdisk.state in the oesim state directory ($OESIM_STATE, else

@@ -81,35 +81,6 @@ func (t *timeline) bookNanos(now time.Time, nanos float64) time.Time {
 	return time.Unix(0, t.end[0])
 }
 
-// giveBack returns device time a process booked and did not use (unused:
-// nanoseconds of a serial device, or bytes and operations): the device's
-// next bookings start that much earlier, never before now. Those already
-// made keep their ends, so the time they queued behind it is not given
-// back to them; the bucket keeps what it drained, and the operations and
-// bytes go back at the burst rate, the fewest nanoseconds: the device is
-// never charged less than it served. The busy time counted ahead for it
-// goes too.
-func (t *timeline) giveBack(d *device, now time.Time, unused [2]float64) {
-	nanos := unused
-	if !d.serial {
-		for p, rate := range [2]float64{d.bytesPerSec, d.opsPerSec} {
-			nanos[p] = 0
-			if rate > 0 {
-				nanos[p] = unused[p] / rate * 1e9
-			}
-		}
-	}
-	n := now.UnixNano()
-	last := max(t.end[0], t.end[1])
-	for p := range t.end {
-		if t.end[p] > n && nanos[p] > 0 {
-			t.end[p] = max(n, t.end[p]-int64(nanos[p]))
-		}
-	}
-	moved := uint64(max(0, last-max(t.end[0], t.end[1])))
-	t.stats.BusyNanos -= min(moved, t.stats.BusyNanos)
-}
-
 // book reserves a device with separate ceilings for bytes and ops starting
 // no earlier than now and returns when the reservation ends.
 func (t *timeline) book(d *device, now time.Time, bytes, ops float64) time.Time {

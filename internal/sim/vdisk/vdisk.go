@@ -70,8 +70,8 @@ type Config struct {
 	// rounded up to it and the surplus is credit that later charges of the
 	// process use without booking again. It keeps a charge per record
 	// cheap (a booking on the shared device costs a few microseconds of
-	// system calls); the credit left when the process ends goes back to
-	// the device (Close). No charge is ever free.
+	// system calls) at the price of at most one quantum booked too many
+	// per process; no charge is ever free.
 	Quantum time.Duration
 }
 
@@ -467,10 +467,8 @@ func flock(fd, how int) error {
 	}
 }
 
-// Close adds the kernel counters not yet added to the shared ones, gives
-// the device back the time booked ahead and not used (the process's credit
-// when it ends: a booking is at least a quantum, and a utility call's last
-// one is seldom used whole), and releases the state file.
+// Close adds the kernel counters not yet added to the shared ones and
+// releases the state file.
 func (d *Disk) Close() error {
 	if d == nil {
 		return nil
@@ -480,22 +478,11 @@ func (d *Disk) Close() error {
 	// A stream's last request, even when not whole.
 	stats.Reads += uint64(math.Ceil(d.seq[0] - 1e-9))
 	stats.Writes += uint64(math.Ceil(d.seq[1] - 1e-9))
-	unused := d.surplus
-	d.stats, d.seq, d.surplus = Stats{}, [2]float64{}, [2]float64{}
+	d.stats, d.seq = Stats{}, [2]float64{}
 	d.mu.Unlock()
-	end := func(t *timeline) time.Duration {
-		t.stats.add(stats)
-		t.giveBack(&d.dev, d.cfg.Clock.Now(), unused)
-		return 0
-	}
 	var err error
-	switch {
-	case d.path == "":
-		d.mu.Lock()
-		end(&d.tl)
-		d.mu.Unlock()
-	case stats != (Stats{}) || unused != [2]float64{}:
-		_, err = d.withState(end)
+	if stats != (Stats{}) && d.path != "" {
+		_, err = d.withState(func(t *timeline) time.Duration { t.stats.add(stats); return 0 })
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

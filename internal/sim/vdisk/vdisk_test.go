@@ -329,39 +329,3 @@ func TestChargeErrorIsNotCredit(t *testing.T) {
 		assert.ErrorContains(t, d.Charge(1, 0), filepath.Join(dir, StateFile), "charge %d", i)
 	}
 }
-
-// A process that ends with credit booked ahead and not used gives it back:
-// the next booking on the device starts where the process's own charges
-// ended, not where its last quantum would have. Its own charges stay
-// booked: nothing is free.
-func TestCloseGivesBackTheUnusedCredit(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		cfg  Config
-		want time.Duration // the second process's wait: 1 ms of the first's + its own quantum (10 ms before)
-	}{
-		{"serial", Config{IOPS: 1000}, 6 * time.Millisecond},
-		{"separate ceilings", Config{Volume: "io1", IOPS: 1000, VolumeGiB: 100}, 6 * time.Millisecond},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			for _, shared := range []bool{false, true} {
-				clock := &fakeClock{now: t0}
-				cfg := c.cfg
-				cfg.Clock, cfg.Quantum = clock, 5*time.Millisecond
-				if shared {
-					cfg.StateDir = t.TempDir()
-				}
-				first := New(cfg)
-				require.NoError(t, first.Charge(0, 1)) // books 5 ms for 1
-				require.NoError(t, first.Close())
-				next := first // a private device's time line is the handle's own
-				if shared {
-					next = New(cfg)
-				}
-				require.NoError(t, next.Charge(0, 1))
-				require.NoError(t, next.Close())
-				assert.Equal(t, []time.Duration{5 * time.Millisecond, c.want}, clock.sleeps, "shared=%v", shared)
-			}
-		})
-	}
-}
