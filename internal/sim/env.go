@@ -109,6 +109,16 @@ func (e *environment) randomRead(n, size int64) error {
 	return diskErr(e.disk.Random(n, size, false))
 }
 
+// cachedRead charges a read of size bytes at offset of file through the
+// host's page cache: from the device the first time the block is read,
+// free after (vdisk.Disk.CachedRead).
+func (e *environment) cachedRead(file string, offset, size int64) error {
+	if e == nil {
+		return nil
+	}
+	return diskErr(e.disk.CachedRead(file, offset, size))
+}
+
 // randomWrite charges n writes of size bytes the utility waits for.
 func (e *environment) randomWrite(n, size int64) error {
 	if e == nil {

@@ -93,12 +93,16 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 	// The blocks a variable extent grows by are formatted as they are
 	// added, written in order as prostrct create writes a fixed extent's.
 	db.ChargeFormatting(p.env.seqWrite)
-	// Connecting reads the database's master block and appends to its log:
-	// two small requests the utility waits for, what a start costs a disk
-	// in requests whatever the table.
-	err = p.env.randomRead(1, int64(db.Ctl.BlockSize))
+	// Connecting reads the database's master block and appends to its log,
+	// both through the host's page cache as OpenEdge's files are without
+	// -directio (docs/oesim.md, "What a utility call costs the disk"): the
+	// block comes from the device only the first time any call reads it;
+	// the log's page is written back later, merged with the file's other
+	// dirty pages (a written-behind write: its bytes, no request of its
+	// own, nobody waiting for it).
+	err = p.env.cachedRead(paths.Control(), 0, int64(db.Ctl.BlockSize))
 	if err == nil {
-		err = p.env.randomWrite(1, 4096)
+		err = p.env.seqWrite(logPageBytes)
 	}
 	if err != nil {
 		s.close()
@@ -106,6 +110,11 @@ func (p *proc) open(dbArg string, acc access) (*session, int) {
 	}
 	return s, 0
 }
+
+// logPageBytes is what a call's lines in the database's log cost the
+// device: the page they dirty, written back (at most: lines of several
+// calls that share a page are written back together).
+const logPageBytes = 4096
 
 // noIntegrity applies -i to a load: single-user, the lease is marked so
 // that dying from here on leaves the database damaged (509); online, -i is
