@@ -69,7 +69,9 @@ type analysisParser struct {
 	summaryArea            int    // index in a.Areas awaiting its Subtotals: line, or -1
 	summarized             []bool // per a.Areas: "Summary for AREA" seen
 	summaryLine            int
-	pendingName            string // a wrapped name waiting for its numbers line
+	blockCount             *int64   // the summary's block count, its line due next after Totals: (3921)
+	blockUse               *float64 // the summary's block space use, its line due after the count (3922)
+	pendingName            string   // a wrapped name waiting for its numbers line
 	pendingLine            int
 	pendingMaybe           bool // the pending name has no owner: a row only if numbers follow
 	areaIdx                map[reportAreaKey]int
@@ -426,6 +428,7 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		p.clearSummary()
 		switch p.part {
 		case partRecord:
+			p.blockCount, p.blockUse = &p.a.RMBlocks, &p.a.RMUsedPct
 			f := p.split(text[len("Totals:"):])
 			if len(f) == 0 {
 				return true, p.errorf("Totals: has no numbers")
@@ -435,27 +438,37 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 			}
 			p.recordTotals = true
 		case partIndex:
+			p.blockCount, p.blockUse = &p.a.IndexBlocks, &p.a.IndexUsedPct
 			p.ixTotals = true
 		}
 		// What follows the totals (block counts, the size key) has no rows.
 		p.part, p.haveArea = partSkip, false
 		return true, nil
-	case strings.HasSuffix(text, " RM block(s) found in the database."):
-		n, err := p.int64Field("RM block count", strings.TrimSuffix(text, " RM block(s) found in the database."))
-		p.a.RMBlocks = n
-		return true, err
-	case strings.HasSuffix(text, " index block(s) found in the database."):
-		n, err := p.int64Field("index block count", strings.TrimSuffix(text, " index block(s) found in the database."))
-		p.a.IndexBlocks = n
-		return true, err
-	case strings.HasSuffix(text, "% of the RM block space is used."):
-		f, err := p.floatField("RM block use", strings.TrimSuffix(text, "% of the RM block space is used."))
-		p.a.RMUsedPct = f
-		return true, err
-	case strings.HasSuffix(text, "% of the index block space is used."):
-		f, err := p.floatField("index block use", strings.TrimSuffix(text, "% of the index block space is used."))
-		p.a.IndexUsedPct = f
+	case p.blockCount != nil || p.blockUse != nil:
+		return p.blockLine(text)
+	}
+	return false, nil
+}
+
+// blockLine reads the lines that follow a summary's Totals:, its block
+// count ("1103 RM block(s) found in the database.", 3921) and then its
+// block space use ("52.35% of the RM block space is used.", 3922). They
+// are messages, worded by the message file (PROMSGS): they are read by
+// their place and their first word, a whole number then a percentage,
+// never by their words. A line that is neither ends the wait, and is not
+// one of them.
+func (p *analysisParser) blockLine(text string) (bool, error) {
+	first, _, _ := strings.Cut(text, " ")
+	if p.blockCount != nil && allDigits(first) {
+		n, err := p.int64Field("block count", first)
+		*p.blockCount, p.blockCount = n, nil
 		return true, err
 	}
+	if pct, ok := strings.CutSuffix(first, "%"); ok && p.blockUse != nil {
+		f, err := p.floatField("block space use", pct)
+		*p.blockUse, p.blockCount, p.blockUse = f, nil, nil
+		return true, err
+	}
+	p.blockCount, p.blockUse = nil, nil
 	return false, nil
 }
