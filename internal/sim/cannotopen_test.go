@@ -83,9 +83,9 @@ func TestCannotOpenSaysItsErrno(t *testing.T) {
 }
 
 // TestCannotOpenMessage: an open refused for permission, which root cannot
-// be given, prints (43) with errno 13 in either language.
+// be given, prints (43) with errno 13 in every language.
 func TestCannotOpenMessage(t *testing.T) {
-	for _, l := range []msg.Lang{msg.English, msg.Portuguese} {
+	for _, l := range msg.Langs() {
 		var out bytes.Buffer
 		p := &proc{name: "proutil", stdout: &out, stderr: &out, texts: msg.Builtin(l)}
 		err := fmt.Errorf("lock: %w", &fs.PathError{Op: "open", Path: "/db/prod.lk", Err: syscall.EACCES})
