@@ -90,9 +90,10 @@ func TestCannotOpenMessage(t *testing.T) {
 		p := &proc{name: "proutil", stdout: &out, stderr: &out, texts: msg.Builtin(l)}
 		err := fmt.Errorf("lock: %w", &fs.PathError{Op: "open", Path: "/db/prod.lk", Err: syscall.EACCES})
 		assert.Equal(t, exitFail, p.failErr(err))
-		m, ok := openedge.FindMessage(out.String(), openedge.MsgCannotOpen)
+		m, errno, ok := openedge.CannotOpen(out.String())
 		require.True(t, ok, out.String())
-		assert.Contains(t, m.Text, "/db/prod.lk, errno = 13.")
+		assert.Contains(t, m.Text, "/db/prod.lk")
+		assert.Equal(t, syscall.EACCES, errno, "the last number, in any language")
 	}
 }
 
