@@ -36,6 +36,32 @@ func TestParseAnalysisTranslatedBlockLines(t *testing.T) {
 	}
 }
 
+// The header's labels are messages (3868 "Database: %s", 8361 "Blocksize:
+// %i", 14178, 3869 "Options:", 3870 "Date:"): a message file words them,
+// the layout stays. oedl read them by their English labels, and a
+// translated header left the source's block size 0, which the plan's
+// check and the estimate's price read as unknown.
+func TestParseAnalysisTranslatedHeader(t *testing.T) {
+	german := strings.NewReplacer("\nDatabase: ", "\nDatenbank: ", "\nBlocksize: ", "\nBlockgröße: ",
+		"\nRecSpaceSearchDepth: ", "\nSuchtiefe des Datensatzplatzes: ", "\nOptions: ", "\nOptionen: ", "\nDate: ", "\nDatum: ")
+	for _, path := range analysisFixtures(t) {
+		f := filepath.Base(path)
+		t.Run(f, func(t *testing.T) {
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			de := german.Replace(string(b))
+			require.NotContains(t, de, "Blocksize:")
+			want := parseFixture(t, path)
+			require.Positive(t, want.BlockSize)
+			got, err := ParseAnalysis(strings.NewReader(de), f)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+	_, err := ParseAnalysis(strings.NewReader("PROGRESS Database Analysis\nDatenbank: /db/x\nBlockgröße: acht\n"), "x")
+	assert.ErrorContains(t, err, `x:3: the block size (the header's second value) "acht" is not a number`)
+}
+
 // Report headings are messages too (6129 "RECORD BLOCK SUMMARY", 14212,
 // 16656 "Summary for AREA", 9894 "Subtotals:", 6130 "Totals:"), but the
 // only non-English reports seen keep them in English (docs/oesim.md), and

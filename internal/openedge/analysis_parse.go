@@ -69,6 +69,8 @@ type analysisParser struct {
 	summaryArea            int    // index in a.Areas awaiting its Subtotals: line, or -1
 	summarized             []bool // per a.Areas: "Summary for AREA" seen
 	summaryLine            int
+	headerValues           int      // "label: value" lines of the header read so far
+	sawOptions             bool     // the header's options line was read (it may be empty)
 	blockCount             *int64   // the summary's block count, its line due next after Totals: (3921)
 	blockUse               *float64 // the summary's block space use, its line due after the count (3922)
 	pendingName            string   // a wrapped name waiting for its numbers line
@@ -145,30 +147,41 @@ func stripMessageNumber(s string) (string, bool) {
 	return strings.TrimRight(s[:open], " "), true
 }
 
+// headerLine reads the report's header by its layout, never its labels,
+// which are messages a message file words (3868 "Database:", 8361
+// "Blocksize:", 14178 "RecSpaceSearchDepth:", 3869 "Options:", 3870
+// "Date:"): after the "OpenEdge Release" line, the "label: value" lines
+// come in that order, RecSpaceSearchDepth only from 11.x on (a whole
+// number where 10.x has the options).
 func (p *analysisParser) headerLine(text string) error {
-	key, value, ok := strings.Cut(text, ":")
-	value = strings.TrimSpace(value)
-	switch {
-	case strings.HasPrefix(text, "OpenEdge Release ") && p.a.Release == "":
+	if strings.HasPrefix(text, "OpenEdge Release ") && p.a.Release == "" {
 		p.a.Release = text
-	case !ok:
-	case key == "Database":
+		return nil
+	}
+	_, value, ok := strings.Cut(text, ":")
+	if !ok {
+		return nil
+	}
+	value = strings.TrimSpace(value)
+	p.headerValues++
+	switch {
+	case p.headerValues == 1:
 		p.a.Database = value
-	case key == "Blocksize":
+	case p.headerValues == 2:
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 {
-			return p.errorf("Blocksize %q is not a number", value)
+			return p.errorf("the block size (the header's second value) %q is not a number", value)
 		}
 		p.a.BlockSize = n
-	case key == "RecSpaceSearchDepth":
+	case p.headerValues == 3 && allDigits(value) && value != "":
 		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 {
+		if err != nil {
 			return p.errorf("RecSpaceSearchDepth %q is not a number", value)
 		}
 		p.a.RecSpaceSearchDepth = n
-	case key == "Options":
-		p.a.Options = value
-	case key == "Date":
+	case p.a.Options == "" && !p.sawOptions:
+		p.a.Options, p.sawOptions = value, true
+	case p.a.Date == "":
 		p.a.Date = value
 	}
 	return nil
