@@ -57,6 +57,7 @@ func TestCannotOpenSaysItsErrno(t *testing.T) {
 	langs := []struct{ name, promsgs string }{
 		{"en", filepath.Join(env.dlc, "promsgs")},
 		{"pt", filepath.Join(env.dlc, "prolang", "brz", "promsgs.brz")},
+		{"de", filepath.Join(env.dlc, "prolang", "ger", "promsgs.ger")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
