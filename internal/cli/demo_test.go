@@ -86,46 +86,55 @@ func TestDemoShowsTheDecisions(t *testing.T) {
 	assert.EqualValues(t, 0, recs[0].Settings["loads_per_area"], "no per-area cap beyond OpenEdge's (run's default)")
 }
 
-// TestDemoPortuguese: `PROMSGS=<a Portuguese message file> oedl demo`.
-// The utilities speak Portuguese (the file is oesim's, written as the
-// demo's own DLC would hold it), and the demo ends verified all the same:
-// oedl reads numbers, exit codes and structure, never words.
-func TestDemoPortuguese(t *testing.T) {
+// TestDemoInOtherLanguages: `PROMSGS=<a translated message file> oedl
+// demo`. The utilities speak the language (the file is oesim's, written as
+// the demo's own DLC would hold it), and the demo ends verified all the
+// same: oedl reads numbers, exit codes and structure, never words.
+func TestDemoInOtherLanguages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds oesim and runs a migration")
 	}
 	oesim := simtest.Oesim(t)
 	msgs := t.TempDir()
 	require.NoError(t, msg.Install(msgs))
-	t.Setenv("PROMSGS", filepath.Join(msgs, "prolang", "brz", "promsgs.brz"))
-	dir := filepath.Join(t.TempDir(), "demo")
-	var stdout, stderr bytes.Buffer
-	// IsTerminal: the live screen draws the run, into the buffer.
-	code := Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr, IsTerminal: true},
-		[]string{"demo", "--dir", dir, "--profile", "sports", "--scale", "2MB", "--oesim", oesim})
-	require.Equal(t, ExitOK, code, stderr.String())
-	assert.Contains(t, stderr.String(), "verified", "the screen's end")
-
-	work := filepath.Join(dir, "work")
-	idx, err := filepath.Glob(filepath.Join(work, "logs", "idxbuild*"))
-	require.NoError(t, err)
-	require.NotEmpty(t, idx)
-	data, err := os.ReadFile(idx[0])
-	require.NoError(t, err)
-	assert.Contains(t, string(data), "índices foram reconstruídos. (11465)")
-
-	for _, args := range [][]string{
-		{"verify", "--before", filepath.Join(work, "source.tba"), "--after", filepath.Join(work, "target.tba")},
-		{"report", "--work", work},
+	for _, tt := range []struct {
+		name, promsgs, rebuilt string
+	}{
+		{"Portuguese", "prolang/brz/promsgs.brz", "índices foram reconstruídos. (11465)"},
+		{"German", "prolang/ger/promsgs.ger", "Indizes wurden neu aufgebaut. (11465)"},
 	} {
-		stdout.Reset()
-		stderr.Reset()
-		code = Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr}, args)
-		assert.Equal(t, ExitOK, code, "%v: %s", args, stderr.String())
-		// The demo's own next step agrees with the run's verdict: the
-		// baseline's (2486) is the run's broker, not an approximation.
-		// (The report keeps the run's own warnings, such as the price of
-		// its -i loads, said at its start.)
-		assert.NotContains(t, stderr.String(), "approximation", "%v", args)
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("PROMSGS", filepath.Join(msgs, filepath.FromSlash(tt.promsgs)))
+			dir := filepath.Join(t.TempDir(), "demo")
+			var stdout, stderr bytes.Buffer
+			// IsTerminal: the live screen draws the run, into the buffer.
+			code := Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr, IsTerminal: true},
+				[]string{"demo", "--dir", dir, "--profile", "sports", "--scale", "2MB", "--oesim", oesim})
+			require.Equal(t, ExitOK, code, stderr.String())
+			assert.Contains(t, stderr.String(), "verified", "the screen's end")
+
+			work := filepath.Join(dir, "work")
+			idx, err := filepath.Glob(filepath.Join(work, "logs", "idxbuild*"))
+			require.NoError(t, err)
+			require.NotEmpty(t, idx)
+			data, err := os.ReadFile(idx[0])
+			require.NoError(t, err)
+			assert.Contains(t, string(data), tt.rebuilt)
+
+			for _, args := range [][]string{
+				{"verify", "--before", filepath.Join(work, "source.tba"), "--after", filepath.Join(work, "target.tba")},
+				{"report", "--work", work},
+			} {
+				stdout.Reset()
+				stderr.Reset()
+				code = Execute(context.Background(), &IOStreams{In: &bytes.Buffer{}, Out: &stdout, ErrOut: &stderr}, args)
+				assert.Equal(t, ExitOK, code, "%v: %s", args, stderr.String())
+				// The demo's own next step agrees with the run's verdict: the
+				// baseline's (2486) is the run's broker, not an approximation.
+				// (The report keeps the run's own warnings, such as the price of
+				// its -i loads, said at its start.)
+				assert.NotContains(t, stderr.String(), "approximation", "%v", args)
+			}
+		})
 	}
 }

@@ -32,6 +32,7 @@ func TestPlanSourceCannotOpen(t *testing.T) {
 	}{
 		{"permission denied", msg.English, 13, ExitPrecondition, "as the database's owner"},
 		{"permission denied, in Portuguese", msg.Portuguese, 13, ExitPrecondition, "as the database's owner"},
+		{"permission denied, in German", msg.German, 13, ExitPrecondition, "as the database's owner"},
 		{"operation not permitted", msg.English, 1, ExitPrecondition, "as the database's owner"},
 		{"an I/O error is the utility's failure", msg.English, 5, ExitFailed, "errno = 5"},
 		// A source on a read-only filesystem (a snapshot mounted ro): the
@@ -39,6 +40,7 @@ func TestPlanSourceCannotOpen(t *testing.T) {
 		// exit" (new-user trial 6).
 		{"read-only filesystem", msg.English, 30, ExitPrecondition, "read-only filesystem"},
 		{"read-only filesystem, in Portuguese", msg.Portuguese, 30, ExitPrecondition, "mount it read-write"},
+		{"read-only filesystem, in German", msg.German, 30, ExitPrecondition, "mount it read-write"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

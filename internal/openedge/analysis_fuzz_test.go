@@ -3,6 +3,7 @@ package openedge
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,6 +53,10 @@ func FuzzParseAnalysis(f *testing.F) {
 		"Subtotals: 272 19.5K 32 222 73 272 1.0 1.3\nTotals: 272 19.5K 32 222 73 272 1.0 1.3\n"))
 	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Dados\" :7\nRECORD BLOCK SUMMARY FOR GROUP g: 3\nPUB.a.Initial(Composite)\n 1 1.0B 1 1 1 1 1.0 1.0\n" +
 		"Summary for AREA \"Dados\" :7\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\nTotals: 1 1.0B 1 1 1 1 1.0 1.0\n"))
+	// The block lines after Totals: worded by a German message file: read
+	// by place and first word.
+	german := strings.NewReplacer("Database:", "Datenbank:", "Blocksize:", "Blockgröße:")
+	f.Add([]byte(german.Replace(report("", 0)) + "2211 RM-Block(s) in der Datenbank gefunden.\n88.10% des RM-Blockplatzes sind belegt.\n"))
 	// An online report's (2486) warning; the oe10 RM chain and an index
 	// summary in G without SHARED OBJECTS (10.2B dbanalys).
 	f.Add([]byte("[Warning] database in use - reported statistics are approximations. (2486)\n" + report("", 0)))

@@ -69,7 +69,11 @@ type analysisParser struct {
 	summaryArea            int    // index in a.Areas awaiting its Subtotals: line, or -1
 	summarized             []bool // per a.Areas: "Summary for AREA" seen
 	summaryLine            int
-	pendingName            string // a wrapped name waiting for its numbers line
+	headerValues           int      // "label: value" lines of the header read so far
+	sawOptions             bool     // the header's options line was read (it may be empty)
+	blockCount             *int64   // the summary's block count, its line due next after Totals: (3921)
+	blockUse               *float64 // the summary's block space use, its line due after the count (3922)
+	pendingName            string   // a wrapped name waiting for its numbers line
 	pendingLine            int
 	pendingMaybe           bool   // the pending name has no owner: a row only if numbers follow
 	dfLine                 int    // first line that is a .df's ADD statement, before any summary
@@ -186,30 +190,41 @@ func stripMessageNumber(s string) (string, bool) {
 	return strings.TrimRight(s[:open], " "), true
 }
 
+// headerLine reads the report's header by its layout, never its labels,
+// which are messages a message file words (3868 "Database:", 8361
+// "Blocksize:", 14178 "RecSpaceSearchDepth:", 3869 "Options:", 3870
+// "Date:"): after the "OpenEdge Release" line, the "label: value" lines
+// come in that order, RecSpaceSearchDepth only from 11.x on (a whole
+// number where 10.x has the options).
 func (p *analysisParser) headerLine(text string) error {
-	key, value, ok := strings.Cut(text, ":")
-	value = strings.TrimSpace(value)
-	switch {
-	case strings.HasPrefix(text, "OpenEdge Release ") && p.a.Release == "":
+	if strings.HasPrefix(text, "OpenEdge Release ") && p.a.Release == "" {
 		p.a.Release = text
-	case !ok:
-	case key == "Database":
+		return nil
+	}
+	_, value, ok := strings.Cut(text, ":")
+	if !ok {
+		return nil
+	}
+	value = strings.TrimSpace(value)
+	p.headerValues++
+	switch {
+	case p.headerValues == 1:
 		p.a.Database = value
-	case key == "Blocksize":
+	case p.headerValues == 2:
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 {
-			return p.errorf("Blocksize %q is not a number", value)
+			return p.errorf("the block size (the header's second value) %q is not a number", value)
 		}
 		p.a.BlockSize = n
-	case key == "RecSpaceSearchDepth":
+	case p.headerValues == 3 && allDigits(value) && value != "":
 		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 {
+		if err != nil {
 			return p.errorf("RecSpaceSearchDepth %q is not a number", value)
 		}
 		p.a.RecSpaceSearchDepth = n
-	case key == "Options":
-		p.a.Options = value
-	case key == "Date":
+	case p.a.Options == "" && !p.sawOptions:
+		p.a.Options, p.sawOptions = value, true
+	case p.a.Date == "":
 		p.a.Date = value
 	}
 	return nil
@@ -482,6 +497,7 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		p.clearSummary()
 		switch p.part {
 		case partRecord:
+			p.blockCount, p.blockUse = &p.a.RMBlocks, &p.a.RMUsedPct
 			f := p.split(text[len("Totals:"):])
 			if len(f) == 0 {
 				return true, p.errorf("Totals: has no numbers")
@@ -491,27 +507,37 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 			}
 			p.recordTotals = true
 		case partIndex:
+			p.blockCount, p.blockUse = &p.a.IndexBlocks, &p.a.IndexUsedPct
 			p.ixTotals = true
 		}
 		// What follows the totals (block counts, the size key) has no rows.
 		p.part, p.haveArea = partSkip, false
 		return true, nil
-	case strings.HasSuffix(text, " RM block(s) found in the database."):
-		n, err := p.int64Field("RM block count", strings.TrimSuffix(text, " RM block(s) found in the database."))
-		p.a.RMBlocks = n
-		return true, err
-	case strings.HasSuffix(text, " index block(s) found in the database."):
-		n, err := p.int64Field("index block count", strings.TrimSuffix(text, " index block(s) found in the database."))
-		p.a.IndexBlocks = n
-		return true, err
-	case strings.HasSuffix(text, "% of the RM block space is used."):
-		f, err := p.floatField("RM block use", strings.TrimSuffix(text, "% of the RM block space is used."))
-		p.a.RMUsedPct = f
-		return true, err
-	case strings.HasSuffix(text, "% of the index block space is used."):
-		f, err := p.floatField("index block use", strings.TrimSuffix(text, "% of the index block space is used."))
-		p.a.IndexUsedPct = f
+	case p.blockCount != nil || p.blockUse != nil:
+		return p.blockLine(text)
+	}
+	return false, nil
+}
+
+// blockLine reads the lines that follow a summary's Totals:, its block
+// count ("1103 RM block(s) found in the database.", 3921) and then its
+// block space use ("52.35% of the RM block space is used.", 3922). They
+// are messages, worded by the message file (PROMSGS): they are read by
+// their place and their first word, a whole number then a percentage,
+// never by their words. A line that is neither ends the wait, and is not
+// one of them.
+func (p *analysisParser) blockLine(text string) (bool, error) {
+	first, _, _ := strings.Cut(text, " ")
+	if p.blockCount != nil && allDigits(first) {
+		n, err := p.int64Field("block count", first)
+		*p.blockCount, p.blockCount = n, nil
 		return true, err
 	}
+	if pct, ok := strings.CutSuffix(first, "%"); ok && p.blockUse != nil {
+		f, err := p.floatField("block space use", pct)
+		*p.blockUse, p.blockCount, p.blockUse = f, nil, nil
+		return true, err
+	}
+	p.blockCount, p.blockUse = nil, nil
 	return false, nil
 }

@@ -288,7 +288,7 @@ func TestParseAnalysisErrors(t *testing.T) {
 			"r.txt:10: Summary for AREA has no Subtotals: line"},
 		{"malformed area heading", "RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA Data: x\n",
 			`r.txt:2: malformed area heading`},
-		{"bad block size", "Blocksize: big\nRECORD BLOCK SUMMARY\n", `r.txt:1: Blocksize "big" is not a number`},
+		{"bad block size", "Database: /db/x\nBlocksize: big\nRECORD BLOCK SUMMARY\n", `r.txt:2: the block size (the header's second value) "big" is not a number`},
 		{"index before its table", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
 			"r.txt:13: index CustNum before its table line"},
 		{"partition line without its index", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum:1 2 4 9.9K 62.2 1.8\n",

@@ -61,6 +61,7 @@ func TestParseDumpOutput(t *testing.T) {
 		wantErr string
 	}{
 		{"dump_12.7_threaded.out", DumpResult{Records: 1117, Threads: 2, Brackets: []int64{895, 222}}, ""},
+		{"dump_12.7_threaded_de.out", DumpResult{Records: 1117, Threads: 2, Brackets: []int64{895, 222}}, ""},
 		{"dump_single.out", DumpResult{Records: 1117, Threads: 1}, ""},
 		{"dump_cannot_open.out", DumpResult{}, "dump exited 0 without its success message (6254); last message: Cannot find or open file /db/s2k.db, errno = 2. (43)"},
 		{"load_ok.out", DumpResult{}, "without its success message (6254)"},
@@ -94,6 +95,7 @@ func TestParseLoadOutput(t *testing.T) {
 		{"load_ok.out", LoadResult{}, ""},
 		{"load_with_count.out", LoadResult{Records: 1117, CountKnown: true}, ""},
 		{"load_rebuild_warning.out", LoadResult{Records: 91023, CountKnown: true, Deactivated: []string{"order-line", "item-num"}}, ""},
+		{"load_rebuild_warning_de.out", LoadResult{Records: 91023, CountKnown: true, Deactivated: []string{"order-line", "item-num"}}, ""},
 		{"dump_single.out", LoadResult{}, "load exited 0 without its success message (6256)"},
 	}
 	for _, tt := range tests {
@@ -152,9 +154,11 @@ func TestParseIdxbuildOutput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, IdxbuildResult{Indexes: 12, Errors: 0}, got)
 
-	got, err = ParseIdxbuildOutput(readOutput(t, "idxbuild_errors.out"))
-	require.ErrorContains(t, err, "idxbuild rebuilt 11 indexes with 1 error(s)")
-	assert.Equal(t, IdxbuildResult{Indexes: 11, Errors: 1}, got, "numbers are reported with the error")
+	for _, f := range []string{"idxbuild_errors.out", "idxbuild_errors_de.out"} {
+		got, err = ParseIdxbuildOutput(readOutput(t, f))
+		require.ErrorContains(t, err, "idxbuild rebuilt 11 indexes with 1 error(s)", f)
+		assert.Equal(t, IdxbuildResult{Indexes: 11, Errors: 1}, got, "%s: numbers are reported with the error", f)
+	}
 
 	_, err = ParseIdxbuildOutput(readOutput(t, "idxbuild_ai_enabled.out"))
 	require.ErrorContains(t, err, "without its success message (11465); last message: You cannot perform this operation with after-imaging or 2phase enabled (1525)")
@@ -217,7 +221,8 @@ func TestCheckSuccess(t *testing.T) {
 // FuzzScanMessages: no panic; every message found is on its line, at its
 // end, and HasMessage agrees with ScanMessages.
 func FuzzScanMessages(f *testing.F) {
-	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "load_batch_pt_crlf.out", "describe_11.7.out"} {
+	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "load_batch_pt_crlf.out", "describe_11.7.out",
+		"dump_12.7_threaded_de.out", "load_rebuild_warning_de.out", "idxbuild_errors_de.out"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "messages", name))
 		if err != nil {
 			f.Fatal(err)

@@ -57,6 +57,7 @@ func TestCannotOpenSaysItsErrno(t *testing.T) {
 	langs := []struct{ name, promsgs string }{
 		{"en", filepath.Join(env.dlc, "promsgs")},
 		{"pt", filepath.Join(env.dlc, "prolang", "brz", "promsgs.brz")},
+		{"de", filepath.Join(env.dlc, "prolang", "ger", "promsgs.ger")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,16 +84,17 @@ func TestCannotOpenSaysItsErrno(t *testing.T) {
 }
 
 // TestCannotOpenMessage: an open refused for permission, which root cannot
-// be given, prints (43) with errno 13 in either language.
+// be given, prints (43) with errno 13 in every language.
 func TestCannotOpenMessage(t *testing.T) {
-	for _, l := range []msg.Lang{msg.English, msg.Portuguese} {
+	for _, l := range msg.Langs() {
 		var out bytes.Buffer
 		p := &proc{name: "proutil", stdout: &out, stderr: &out, texts: msg.Builtin(l)}
 		err := fmt.Errorf("lock: %w", &fs.PathError{Op: "open", Path: "/db/prod.lk", Err: syscall.EACCES})
 		assert.Equal(t, exitFail, p.failErr(err))
-		m, ok := openedge.FindMessage(out.String(), openedge.MsgCannotOpen)
+		m, errno, ok := openedge.CannotOpen(out.String())
 		require.True(t, ok, out.String())
-		assert.Contains(t, m.Text, "/db/prod.lk, errno = 13.")
+		assert.Contains(t, m.Text, "/db/prod.lk")
+		assert.Equal(t, syscall.EACCES, errno, "the last number, in any language")
 	}
 }
 

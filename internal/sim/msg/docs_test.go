@@ -21,7 +21,7 @@ const (
 )
 
 // TestDocsListCatalog: docs/oesim.md lists every message oesim prints, in
-// both languages, with how sure each text is, exactly as the catalog has
+// every language, with how sure each text is, exactly as the catalog has
 // them.
 func TestDocsListCatalog(t *testing.T) {
 	data, err := os.ReadFile(docsPath)
@@ -39,13 +39,17 @@ func TestDocsListCatalog(t *testing.T) {
 
 func markdownTable() string {
 	var b strings.Builder
-	b.WriteString("| Message | English | Portuguese | Seen |\n|---|---|---|---|\n")
+	b.WriteString("| Message | English | Portuguese | German | Seen |\n|---|---|---|---|---|\n")
 	for _, e := range Catalog {
 		key := e.Key
 		if e.Num > 0 {
 			key = "(" + strconv.Itoa(e.Num) + ")"
 		}
-		b.WriteString("| " + key + " | " + cell(e.EN) + " | " + cell(e.PT) + " | " + e.Seen + " |\n")
+		b.WriteString("| " + key)
+		for _, l := range Langs() {
+			b.WriteString(" | " + cell(e.format(l)))
+		}
+		b.WriteString(" | " + e.Seen + " |\n")
 	}
 	return b.String()
 }

@@ -1,16 +1,18 @@
 // Package msg is oesim's message catalog: every line a simulated utility
-// prints from its message file, in English and Portuguese, in one table
-// (catalog.go) that oesim prints from and docs/oesim.md is checked against.
+// prints from its message file. catalog.go holds the keys, numbers and the
+// English texts (what docs/oesim.md is checked against); each translation
+// is one table of its own, key to format (portuguese.go, german.go).
 //
 // OpenEdge prints its messages from the file named by the PROMSGS
 // environment variable, $DLC/promsgs when it is not set; the translated
 // files are $DLC/prolang/<language>/promsgs.<language> (brz: Brazilian
-// Portuguese). The message numbers are the same in every language, which
-// is why oedl reads numbers and never words. oesim does the same: Install
-// writes $DLC/promsgs (English) and $DLC/prolang/{brz,por}/promsgs.{brz,por}
-// (Portuguese) from the catalog, and a utility prints from the file
-// PROMSGS names. The files are oesim's own text format (the real ones are
-// binary): a header line, then one "key<TAB>format" line per message.
+// Portuguese, ger: German). The message numbers are the same in every
+// language, which is why oedl reads numbers and never words. oesim does
+// the same: Install writes $DLC/promsgs (English) and one file per
+// prolang directory of Files from the catalog, and a utility prints from
+// the file PROMSGS names. The files are oesim's own text format (the real
+// ones are binary): a header line, then one "key<TAB>format" line per
+// message.
 package msg
 
 import (
@@ -32,16 +34,36 @@ type Lang int
 const (
 	English Lang = iota
 	Portuguese
+	German
 )
 
-func (l Lang) code() string {
-	if l == Portuguese {
-		return "pt"
-	}
-	return "en"
+// language is what a Lang stands for: the code its message file's header
+// names and its translation's table (nil for English, the catalog's own).
+type language struct {
+	code  string
+	table map[string]string
 }
 
-// Entry is one message: a line a utility prints, in both languages.
+// langs are the languages, by Lang.
+var langs = []language{
+	English:    {"en", nil},
+	Portuguese: {"pt", portuguese},
+	German:     {"de", german},
+}
+
+// Langs are every language of the catalog.
+func Langs() []Lang {
+	ls := make([]Lang, len(langs))
+	for i := range langs {
+		ls[i] = Lang(i)
+	}
+	return ls
+}
+
+func (l Lang) code() string { return langs[l].code }
+
+// Entry is one message: a line a utility prints; its translations are in
+// the language tables, under Key.
 type Entry struct {
 	// Key is the message number ("11465") or, for a line that has none, a
 	// name ("idxbuild.done"); oesim's own messages start with "oesim.".
@@ -49,17 +71,19 @@ type Entry struct {
 	// Num is the OpenEdge message number printed at the end of the line
 	// as " (NNNN)"; 0 for a line without one.
 	Num int
-	// EN and PT are fmt formats with the same verbs in the same order; a
-	// "\n" splits a message printed on two lines (6203, 6204, 17816),
-	// the number going after the last one.
-	EN, PT string
-	// Seen says how sure the texts are (docs/oesim.md): "both" (both
-	// texts seen in real output), "real" (the English seen, the
-	// Portuguese oesim's), "real-pt" (the Portuguese seen, the English
-	// its translation), "doc" (documentation or the Data Dictionary's
-	// source), "inf" (inferred), "mem" (remembered, not found), "number"
-	// (the number seen, the text oesim's), "oesim" (oesim's own words,
-	// printed with "(oesim)" instead of a number).
+	// EN is a fmt format; every translation has the same verbs in the
+	// same order. A "\n" splits a message printed on two lines (6203,
+	// 6204, 17816), the number going after the last one.
+	EN string
+	// Seen says how sure the English and Portuguese texts are
+	// (docs/oesim.md): "both" (both texts seen in real output), "real"
+	// (the English seen, the Portuguese oesim's), "real-pt" (the
+	// Portuguese seen, the English its translation), "doc" (documentation
+	// or the Data Dictionary's source), "inf" (inferred), "mem"
+	// (remembered, not found), "number" (the number seen, the text
+	// oesim's), "oesim" (oesim's own words, printed with "(oesim)"
+	// instead of a number). The German texts are all oesim's translation:
+	// no real German utility output was found (docs/oesim.md).
 	Seen string
 }
 
@@ -110,9 +134,11 @@ func Builtin(l Lang) *Texts {
 	return t
 }
 
+// format is the message's format in language l: its translation, the
+// English when the language's table lacks it.
 func (e *Entry) format(l Lang) string {
-	if l == Portuguese {
-		return e.PT
+	if f, ok := langs[l].table[e.Key]; ok {
+		return f
 	}
 	return e.EN
 }
@@ -174,13 +200,12 @@ func Read(r io.Reader, name string) (*Texts, error) {
 		return nil, fmt.Errorf("%s: not an oesim message file (no %q header)", name, strings.TrimSpace(fileHeader))
 	}
 	t := &Texts{formats: map[string]string{}}
-	switch code := strings.TrimPrefix(sc.Text(), fileHeader); code {
-	case "en":
-	case "pt":
-		t.Lang = Portuguese
-	default:
+	code := strings.TrimPrefix(sc.Text(), fileHeader)
+	l := slices.IndexFunc(langs, func(x language) bool { return x.code == code })
+	if l < 0 {
 		return nil, fmt.Errorf("%s: unknown language %q", name, code)
 	}
+	t.Lang = Lang(l)
 	for n := 2; sc.Scan(); n++ {
 		key, f, ok := strings.Cut(sc.Text(), "\t")
 		if !ok {
@@ -203,6 +228,7 @@ var Files = []struct {
 	{filepath.Join("prolang", "ame", "promsgs.ame"), English},
 	{filepath.Join("prolang", "brz", "promsgs.brz"), Portuguese},
 	{filepath.Join("prolang", "por", "promsgs.por"), Portuguese},
+	{filepath.Join("prolang", "ger", "promsgs.ger"), German},
 }
 
 // Install writes every message file under dlc.

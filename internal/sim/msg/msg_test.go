@@ -15,16 +15,21 @@ import (
 
 var verb = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
 
-// Every message has both texts, with the same verbs in the same order (a
-// translation that swapped or dropped one would print garbage), and a
-// numbered message's key is its number.
+// Every message has a text in every language, with the same verbs in the
+// same order and on as many lines (a translation that swapped or dropped
+// one would print garbage), and a numbered message's key is its number.
 func TestCatalogEntries(t *testing.T) {
 	seen := map[string]bool{"both": true, "real": true, "real-pt": true, "doc": true, "inf": true, "mem": true, "number": true, "oesim": true}
 	for _, e := range Catalog {
 		t.Run(e.Key, func(t *testing.T) {
 			require.NotEmpty(t, e.EN)
-			require.NotEmpty(t, e.PT)
-			assert.Equal(t, verb.FindAllString(e.EN, -1), verb.FindAllString(e.PT, -1), "verbs of EN and PT")
+			for _, l := range Langs()[1:] {
+				f, ok := langs[l].table[e.Key]
+				require.True(t, ok, "no %s text", l.code())
+				require.NotEmpty(t, f, l.code())
+				assert.Equal(t, verb.FindAllString(e.EN, -1), verb.FindAllString(f, -1), "verbs of en and %s", l.code())
+				assert.Equal(t, strings.Count(e.EN, "\n"), strings.Count(f, "\n"), "%s: same number of lines", l.code())
+			}
 			assert.True(t, seen[e.Seen], "Seen %q", e.Seen)
 			if e.Num > 0 {
 				assert.Equal(t, strconv.Itoa(e.Num), e.Key)
@@ -32,8 +37,18 @@ func TestCatalogEntries(t *testing.T) {
 			} else {
 				assert.Equal(t, e.Seen == "oesim", strings.HasPrefix(e.Key, "oesim."), "oesim's own messages are the oesim.* keys")
 			}
-			assert.Equal(t, strings.Count(e.EN, "\n"), strings.Count(e.PT, "\n"), "same number of lines")
 		})
+	}
+}
+
+// A translation's table holds only the catalog's keys: a key the catalog
+// lost would be a text no utility prints.
+func TestTranslationsHoldCatalogKeysOnly(t *testing.T) {
+	for _, l := range Langs()[1:] {
+		for k := range langs[l].table {
+			_, ok := byKey[k]
+			assert.True(t, ok, "%s: %q is no catalog key", l.code(), k)
+		}
 	}
 }
 
@@ -47,10 +62,13 @@ func TestSprintf(t *testing.T) {
 	assert.Equal(t, "** A tabela x não foi encontrada no banco. (oesim)", pt.Sprintf("oesim.table.notfound", "x"))
 	assert.Panics(t, func() { pt.Sprintf("no.such.key") })
 	assert.Equal(t, "** Table t was not found in the database. (oesim)", E("oesim.table.notfound", "t").Error())
+	de := Builtin(German)
+	assert.Equal(t, "556 Indizes wurden neu aufgebaut. (11465)", de.Sprintf("11465", 556))
+	assert.Equal(t, "Thread 7 hat entladen:\n12 Datensätze für Intervall 2. (17816)", de.Sprintf("17816", 7, 12, 2))
 }
 
 func TestFilesRoundTrip(t *testing.T) {
-	for _, l := range []Lang{English, Portuguese} {
+	for _, l := range Langs() {
 		var b bytes.Buffer
 		require.NoError(t, Write(&b, l))
 		got, err := Read(&b, "promsgs")
@@ -78,6 +96,10 @@ func TestOpen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Portuguese, tx.Lang)
 	assert.Equal(t, "Load binario completo. (6256)", tx.Sprintf("6256"))
+	tx, err = Open(filepath.Join(dlc, "prolang", "ger", "promsgs.ger"), dlc)
+	require.NoError(t, err)
+	assert.Equal(t, German, tx.Lang)
+	assert.Equal(t, "Binäres Laden abgeschlossen. (6256)", tx.Sprintf("6256"))
 
 	// A message missing from an older file prints the catalog's English.
 	old := filepath.Join(t.TempDir(), "promsgs.old")
@@ -99,7 +121,7 @@ func TestOpen(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	// Seeds: the head of each real file (a whole file slows the fuzzer
 	// to a crawl).
-	for _, l := range []Lang{English, Portuguese} {
+	for _, l := range Langs() {
 		var b bytes.Buffer
 		if err := Write(&b, l); err != nil {
 			f.Fatal(err)
