@@ -28,7 +28,7 @@ func TestForceRefusesATargetUsedSince(t *testing.T) {
 	tests := []struct {
 		name string
 		use  func(t *testing.T, target string)
-		want []string // in the error; none: --force replaces
+		want func(target string) []string // in the error; nil: --force replaces
 	}{
 		{name: "untouched since the run left it", use: func(*testing.T, string) {}},
 		{name: "a transaction grew the control area", use: func(t *testing.T, target string) {
@@ -37,10 +37,12 @@ func TestForceRefusesATargetUsedSince(t *testing.T) {
 			_, err = f.WriteString("a block more")
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
-		}, want: []string{target(".db") + " changed since the oedl run in", "size: "}},
+		}, want: func(target string) []string { return []string{target + ".db changed since the oedl run in", "size: "} }},
 		{name: "the control area written in place", use: func(t *testing.T, target string) {
 			require.NoError(t, os.Chtimes(target+".db", long, long))
-		}, want: []string{target(".db") + " changed since the oedl run in", "modified 2021-05-06T07:08:09"}},
+		}, want: func(target string) []string {
+			return []string{target + ".db changed since the oedl run in", "modified 2021-05-06T07:08:09"}
+		}},
 		{name: "a record of an older oedl", use: func(t *testing.T, target string) {
 			path := target + manifest.RecordSuffix
 			data, err := os.ReadFile(path)
@@ -56,7 +58,7 @@ func TestForceRefusesATargetUsedSince(t *testing.T) {
 			data, err = json.Marshal(rec)
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(path, data, 0o644))
-		}, want: []string{"records no size or times of", "written by an oedl older than"}},
+		}, want: func(string) []string { return []string{"records no size or times of", "written by an oedl older than"} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,30 +72,19 @@ func TestForceRefusesATargetUsedSince(t *testing.T) {
 			again := cfg
 			again.Work, again.Force = filepath.Join(t.TempDir(), "work2"), true
 			_, err = Run(context.Background(), again)
-			if len(tt.want) == 0 {
+			if tt.want == nil {
 				require.NoError(t, err)
 				return
 			}
 			var pe *PreconditionError
 			require.ErrorAs(t, err, &pe)
-			for _, w := range append(tt.want, "--force replaces a target only while it is exactly as the oedl run that made it left it, and "+cfg.Target+" is not",
+			for _, w := range append(tt.want(cfg.Target), "--force replaces a target only while it is exactly as the oedl run that made it left it, and "+cfg.Target+" is not",
 				"remove it yourself (prodel", "or choose another --target") {
-				assert.Contains(t, err.Error(), filepathIn(w, cfg.Target))
+				assert.Contains(t, err.Error(), w)
 			}
 			assert.Equal(t, before, sums(t, filepath.Dir(cfg.Target)), "every file of the target as it was")
 		})
 	}
-}
-
-// target names a file of the test's target by suffix, for want; the test
-// puts the real target in its place.
-func target(suffix string) string { return "TARGET" + suffix }
-
-func filepathIn(s, target string) string {
-	if len(s) >= 6 && s[:6] == "TARGET" {
-		return target + s[6:]
-	}
-	return s
 }
 
 // sums is the SHA-256 of every file in dir, by name.
