@@ -132,7 +132,7 @@ func (opts *RunOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&opts.Retries, "retries", 2, "retries of a failed job (a load: repairs of its area)")
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
-	f.BoolVar(&opts.Force, "force", false, "replace an existing target database, only one an earlier oedl run made (its DB.oedl.json record proves each file)")
+	f.BoolVar(&opts.Force, "force", false, "replace an existing target database, only one an earlier oedl run made (its DB.oedl.json record proves each file) and only while it is exactly as that run left it (a target served, opened or written since is refused, exit 3)")
 	f.BoolVar(&opts.OnlineSource, "online-source", false, "dump a source served by a broker oedl did not start (users may still be writing: the copy is not consistent; warned on screen and in the report)")
 	f.StringSliceVar(&opts.AllowChange, "allow-change", nil, "let the target differ from the source in "+strings.Join(run.Changes, ", ")+" (describe; refused with exit 3 otherwise unless the plan decided it): warned on screen and in the report")
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")

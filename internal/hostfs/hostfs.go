@@ -38,6 +38,8 @@ type Info struct {
 	Dev   uint64
 	Ino   uint64
 	Birth int64 // creation time in nanoseconds (0: the filesystem keeps none)
+	Mtime int64 // modification time in nanoseconds
+	Ctime int64 // inode change time in nanoseconds
 }
 
 // Name is the last element of the path.

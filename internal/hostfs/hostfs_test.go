@@ -201,21 +201,24 @@ func TestCopy(t *testing.T) {
 }
 
 func TestParseStat(t *testing.T) {
-	infos, err := ParseStat([]byte("a b\x0081a4\x0012\x0064\x007\x001795472730.744163719\x00dir\x0041ed\x004096\x0064\x008\x000.000000000\x00"))
+	infos, err := ParseStat([]byte("a b\x0081a4\x0012\x0064\x007\x001795472730.744163719\x001795472731.5\x001795472732.000000001\x00dir\x0041ed\x004096\x0064\x008\x000.000000000\x001.0\x002.0\x00"))
 	require.NoError(t, err)
 	require.Len(t, infos, 2)
-	assert.Equal(t, Info{Path: "a b", Mode: 0o644, Size: 12, Dev: 64, Ino: 7, Birth: 1795472730744163719}, infos[0])
+	assert.Equal(t, Info{Path: "a b", Mode: 0o644, Size: 12, Dev: 64, Ino: 7, Birth: 1795472730744163719,
+		Mtime: 1795472731500000000, Ctime: 1795472732000000001}, infos[0])
 	assert.True(t, infos[1].IsDir())
 	assert.Zero(t, infos[1].Birth)
-	for _, bad := range []string{"x\x00zz\x001\x001\x001\x000\x00", "x\x00", "x\x0081a4\x00-1\x001\x001\x000\x00", "\x0081a4\x001\x001\x001\x000\x00", "x\x0081a4\x001\x001\x001\x001.x\x00"} {
+	for _, bad := range []string{"x\x00zz\x001\x001\x001\x000\x000\x000\x00", "x\x00", "x\x0081a4\x00-1\x001\x001\x000\x000\x000\x00",
+		"\x0081a4\x001\x001\x001\x000\x000\x000\x00", "x\x0081a4\x001\x001\x001\x001.x\x000\x000\x00", "x\x0081a4\x001\x001\x001\x000\x00m\x000\x00",
+		"x\x0081a4\x0012\x0064\x007\x000.0\x00"} {
 		_, err := ParseStat([]byte(bad))
 		assert.Error(t, err, "%q", bad)
 	}
 }
 
 func FuzzParseStat(f *testing.F) {
-	f.Add([]byte("a b\x0081a4\x0012\x0064\x007\x001795472730.744163719\x00"))
-	f.Add([]byte("dir\x0041ed\x004096\x0064\x008\x000.000000000\x00"))
+	f.Add([]byte("a b\x0081a4\x0012\x0064\x007\x001795472730.744163719\x001795472731.5\x001795472732.0\x00"))
+	f.Add([]byte("dir\x0041ed\x004096\x0064\x008\x000.000000000\x001.0\x002.0\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		infos, err := ParseStat(data)
 		if err != nil {

@@ -37,7 +37,8 @@ func (*Local) Lstat(_ context.Context, paths ...string) (map[string]Info, error)
 }
 
 func localInfo(p string, fi fs.FileInfo) Info {
-	i := Info{Path: p, Mode: fi.Mode(), Size: fi.Size()}
+	st := manifest.StateOf(fi)
+	i := Info{Path: p, Mode: fi.Mode(), Size: fi.Size(), Mtime: st.Mtime, Ctime: st.Ctime}
 	if id, ok := manifest.IDOf(fi); ok {
 		i.Dev, i.Ino = id.Dev, id.Ino
 		i.Birth, _ = manifest.OS{}.Birth(p)

@@ -24,10 +24,15 @@ type Remote struct {
 func (r *Remote) Host() string { return r.Name }
 
 // statFormat describes one file as GNU stat prints it: the name as
-// given, the raw mode in hex, size, device, inode and birth time
-// (seconds.nanoseconds, 0 when the filesystem keeps none), each field
-// NUL-terminated so that no name can break the record.
-const statFormat = `%n\0%f\0%s\0%d\0%i\0%.9W\0`
+// given, the raw mode in hex, size, device, inode, birth time
+// (seconds.nanoseconds, 0 when the filesystem keeps none), modification
+// and inode change time (what proves a target unchanged since oedl left
+// it, manifest.State), each field NUL-terminated so that no name can
+// break the record.
+const statFormat = `%n\0%f\0%s\0%d\0%i\0%.9W\0%.9Y\0%.9Z\0`
+
+// statFields is the number of fields of one statFormat record.
+const statFields = 8
 
 // sumFunc reads stdin and prints its SHA-256 first, with the first tool
 // of sha256sum, shasum, openssl that the host has.
@@ -261,36 +266,40 @@ func ParseStat(data []byte) ([]Info, error) {
 	if len(fields) > 0 && len(fields[len(fields)-1]) == 0 {
 		fields = fields[:len(fields)-1]
 	}
-	if len(fields)%6 != 0 {
-		return nil, fmt.Errorf("stat output of %d fields is not records of 6", len(fields))
+	if len(fields)%statFields != 0 {
+		return nil, fmt.Errorf("stat output of %d fields is not records of %d", len(fields), statFields)
 	}
-	out := make([]Info, 0, len(fields)/6)
-	for i := 0; i < len(fields); i += 6 {
-		f := fields[i : i+6]
+	out := make([]Info, 0, len(fields)/statFields)
+	for i := 0; i < len(fields); i += statFields {
+		f := fields[i : i+statFields]
 		mode, err1 := strconv.ParseUint(string(f[1]), 16, 32)
 		size, err2 := strconv.ParseInt(string(f[2]), 10, 64)
 		dev, err3 := strconv.ParseUint(string(f[3]), 10, 64)
 		ino, err4 := strconv.ParseUint(string(f[4]), 10, 64)
-		birth, err5 := parseBirth(string(f[5]))
-		if err := errors.Join(err1, err2, err3, err4, err5); err != nil || len(f[0]) == 0 || size < 0 {
-			return nil, fmt.Errorf("stat record %d (%q) not understood", i/6+1, f[0])
+		birth, err5 := parseTime(string(f[5]))
+		mtime, err6 := parseTime(string(f[6]))
+		ctime, err7 := parseTime(string(f[7]))
+		if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil || len(f[0]) == 0 || size < 0 {
+			return nil, fmt.Errorf("stat record %d (%q) not understood", i/statFields+1, f[0])
 		}
-		out = append(out, Info{Path: string(f[0]), Mode: unixMode(uint32(mode)), Size: size, Dev: dev, Ino: ino, Birth: birth})
+		out = append(out, Info{Path: string(f[0]), Mode: unixMode(uint32(mode)), Size: size, Dev: dev, Ino: ino, Birth: birth,
+			Mtime: mtime, Ctime: ctime})
 	}
 	return out, nil
 }
 
-// parseBirth reads seconds.nanoseconds ("0.000000000": not kept).
-func parseBirth(s string) (int64, error) {
+// parseTime reads seconds.nanoseconds (a birth time "0.000000000": not
+// kept).
+func parseTime(s string) (int64, error) {
 	sec, frac, _ := strings.Cut(s, ".")
 	n, err := strconv.ParseInt(sec, 10, 64)
 	if err != nil || n < 0 || n > 1<<33 {
-		return 0, fmt.Errorf("birth %q", s)
+		return 0, fmt.Errorf("time %q", s)
 	}
 	var ns int64
 	if frac != "" {
 		if len(frac) > 9 || strings.Trim(frac, "0123456789") != "" {
-			return 0, fmt.Errorf("birth %q", s)
+			return 0, fmt.Errorf("time %q", s)
 		}
 		ns, _ = strconv.ParseInt((frac + "000000000")[:9], 10, 64)
 	}

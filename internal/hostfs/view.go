@@ -123,14 +123,15 @@ func (v *View) Birth(name string) (int64, bool) {
 func (v *View) ReadFile(name string) ([]byte, error) { return v.fs.ReadFile(v.ctx, name) }
 
 // fileInfo is an Info as fs.FileInfo; Sys is a *syscall.Stat_t with the
-// device and inode, as manifest.IDOf reads them.
+// device and inode, as manifest.IDOf reads them, and the change time, as
+// manifest.StateOf does.
 type fileInfo struct{ i Info }
 
 func (f fileInfo) Name() string       { return f.i.Name() }
 func (f fileInfo) Size() int64        { return f.i.Size }
 func (f fileInfo) Mode() fs.FileMode  { return f.i.Mode }
-func (f fileInfo) ModTime() time.Time { return time.Time{} }
+func (f fileInfo) ModTime() time.Time { return time.Unix(0, f.i.Mtime) }
 func (f fileInfo) IsDir() bool        { return f.i.IsDir() }
 func (f fileInfo) Sys() any {
-	return &syscall.Stat_t{Dev: f.i.Dev, Ino: f.i.Ino, Size: f.i.Size}
+	return &syscall.Stat_t{Dev: f.i.Dev, Ino: f.i.Ino, Size: f.i.Size, Ctim: syscall.NsecToTimespec(f.i.Ctime)}
 }

@@ -27,11 +27,15 @@ const RecordVersion = 1
 // device and inode (or, for the run that wrote it, names it at all: it
 // was proven absent when that run began).
 type Record struct {
-	V      int          `json:"v"`
-	Target string       `json:"target"` // the database, resolved, without .db
-	Work   string       `json:"work"`   // the work directory of the run that made it
-	Time   time.Time    `json:"time"`
-	Files  []RecordFile `json:"files"`
+	V      int       `json:"v"`
+	Target string    `json:"target"` // the database, resolved, without .db
+	Work   string    `json:"work"`   // the work directory of the run that made it
+	Time   time.Time `json:"time"`
+	// Left is when the run last stamped the record after its last write
+	// to the target (the end of an invocation, of a preparation): nil
+	// while the run may still write (and in records of older oedl).
+	Left  *time.Time   `json:"left,omitempty"`
+	Files []RecordFile `json:"files"`
 }
 
 // RecordFile is one file of the recorded database.
@@ -39,6 +43,9 @@ type RecordFile struct {
 	Path string `json:"path"` // resolved
 	What string `json:"what,omitempty"`
 	ID   *ID    `json:"id,omitempty"` // nil until the file exists
+	// State is the file as the last stamp saw it (left.go): what proves
+	// it unchanged since, for --force.
+	State *State `json:"state,omitempty"`
 }
 
 // RecordPath is the record of database db.
@@ -60,7 +67,9 @@ func NewRecord(target, work string, entries []Entry) *Record {
 // is none of the protected files. A run stamps its target once prostrct
 // create has made it and again when it ends: a utility may replace a file
 // of the database (oesim writes DB.db anew; OpenEdge updates it in place),
-// and the record must name the files as the run leaves them.
+// and the record must name the files as the run leaves them, with their
+// size and times (left.go). A stamp is not the end of the run's writes:
+// Leave says when it is.
 func (r *Record) Stamp(view FS, protected ...*Files) error {
 	for i := range r.Files {
 		f := &r.Files[i]
@@ -79,7 +88,8 @@ func (r *Record) Stamp(view FS, protected ...*Files) error {
 			continue
 		}
 		if _, isProtected := lookup(protected, id, true, f.Path); !isProtected {
-			f.ID = &id
+			st := StateOf(fi)
+			f.ID, f.State = &id, &st
 		}
 	}
 	return nil

@@ -40,6 +40,13 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	if err != nil {
 		return journal.Record{}, err
 	}
+	if len(found) > 0 && !ownRecord(rules.Record, e.cfg.Work) {
+		// Another run's target, proven left alone by the preflight
+		// minutes ago: a broker started since would have written it.
+		if err := forceLeftAlone(e.cfg, rules.Record, view); err != nil {
+			return journal.Record{}, err
+		}
+	}
 	if err := manifest.RemoveWith(view, tf.remove, found); err != nil {
 		return journal.Record{}, fmt.Errorf("replace the earlier target: %w", err)
 	}

@@ -118,10 +118,40 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		}
 		return nil, pathError(err) // files in the way: exit 3
 	}
+	if !p.keep && len(found) > 0 && !(resumed && ownRecord(rec, c.Work)) {
+		if err := forceLeftAlone(c, rec, view); err != nil {
+			return nil, err
+		}
+	}
 	if !p.keep {
 		p.replace = found
 	}
 	return p, nil
+}
+
+// ownRecord: the record is the one this run's work directory wrote.
+func ownRecord(rec *manifest.Record, work string) bool {
+	return rec != nil && filepath.Clean(rec.Work) == filepath.Clean(work)
+}
+
+// forceLeftAlone refuses to replace a target that is not exactly as the
+// oedl run that made it left it (force-live): a DBA may have gone live on
+// it since, and shut it down again, and OpenEdge writes in place, so the
+// identities the record proves are unchanged. Only a resume of the run
+// that owns the target is spared: its own writes since the last stamp
+// (a kill -9 leaves none at the end) are the run's, and it proves the
+// files by identity (ForOwnRun).
+func forceLeftAlone(c *Config, rec *manifest.Record, view manifest.FS) error {
+	if rec == nil {
+		return nil
+	}
+	err := rec.UnchangedSinceLeft(view)
+	var nl *manifest.NotLeftError
+	if !errors.As(err, &nl) {
+		return err
+	}
+	return precondition("--force replaces a target only while it is exactly as the oedl run that made it left it, and %s is not: %s. It is not oedl's to replace any more (a DBA may have gone live on it: OpenEdge writes a database in place, so its files keep the identities %s names). Check what it is, then remove it yourself (prodel %s, or rm of the files %s names), or choose another --target",
+		c.Target, nl.Why, manifest.RecordPath(c.Target), execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
 }
 
 // conflictAdvice says what to do about files in the way.
@@ -269,6 +299,7 @@ func (r *runner) stampTarget() error {
 	if err := rec.Stamp(tf.view, r.proof.rules.Protected...); err != nil {
 		return err
 	}
+	rec.Leave() // the invocation's last write to the target is behind it
 	return tf.write(rec, path)
 }
 
