@@ -76,6 +76,7 @@ func (in *Input) context() costContext {
 	cc.idx, cc.nTables = in.Plan.Idxbuild, len(in.Plan.Tables)
 	cc.tables = make(map[string]*plan.Placement, len(in.Plan.Tables))
 	cc.buildIndexesOnLoad = in.Strategy.BuildIndexes
+	cc.createsTarget = !in.Strategy.Prepared
 	cc.calibratedLog = calibratedLogging(int64(in.Plan.BlockSize))
 	cc.loadLog = runLogging(in.Plan, in.Strategy)
 	cc.threaded = map[string]bool{}

@@ -167,6 +167,12 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		if args[0] == "list" { // the source's structure, into the file named
 			return "", writeFile(args[2], "b "+args[1]+".b1\nd \"Schema Area\":6,64;1 "+args[1]+".d1\n")
 		}
+		if slices.Contains(args, "-validate") { // checks, creates nothing
+			if exists(args[1] + ".db") {
+				return "** The database " + args[1] + " already exists.\n", 1
+			}
+			return "", 0
+		}
 		f.target = map[string]int64{}
 		return "", writeFile(args[1]+".db", "fake")
 	case "procopy":
