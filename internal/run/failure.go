@@ -10,6 +10,7 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -75,26 +76,47 @@ func (f failure) unjournalled(jerr error) failure {
 	return f
 }
 
-// errnoNoSpace matches the errno OpenEdge prints with a failed write
-// ("... errno = 28.", "errno 28"): ENOSPC on Linux, the disk is full. The
-// number decides, not the words around it.
+// errnoNoSpace matches errno 28 after the C name errno ("errno = 28",
+// "errno 28"), which no message file translates: ENOSPC on Linux. It is
+// read only on a line without a message number (oesim's own "** Error
+// writing F, errno = 28: ... (oesim)", whose real text is not known);
+// a numbered line is decided by its number (openedge.NoSpace).
 var errnoNoSpace = regexp.MustCompile(`errno\s*=?\s*28\b`)
 
 // diskFull reports whether a utility's output says its disk filled up.
-func diskFull(output string) bool { return errnoNoSpace.MatchString(output) }
+func diskFull(output string) bool { return noSpaceLine(output) != "" }
 
-// noSpaceLine is the last line of output with errno 28: the one that
-// names the file (and so the disk) that filled up. The utility's last
-// line says less: idxbuild ends with "Index rebuild complete.  1
-// error(s) encountered.", which was all the DBA read of a full disk.
+// noSpaceLine is the last line of output that says the disk filled up:
+// a (6091), a (290) or (43) with errno 28 (openedge.NoSpace), or an
+// unnumbered line with errno 28. It names the file (and so the disk);
+// the utility's last line says less: idxbuild ends with "Index rebuild
+// complete.  1 error(s) encountered.", which was all the DBA read of a
+// full disk.
 func noSpaceLine(output string) string {
 	lines := strings.Split(output, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		if errnoNoSpace.MatchString(lines[i]) {
-			return strings.TrimSpace(lines[i])
+		l := lines[i]
+		if len(openedge.ScanMessages(l)) > 0 {
+			if _, ok := openedge.NoSpace(l); ok {
+				return strings.TrimSpace(l)
+			}
+			continue
+		}
+		if errnoNoSpace.MatchString(l) {
+			return strings.TrimSpace(l)
 		}
 	}
 	return ""
+}
+
+// refusalOf is the message number of a utility's refusal that another
+// attempt cannot change (JobError.Refusal), 0 for any other failure.
+func refusalOf(err error) int {
+	var jerr *JobError
+	if errors.As(err, &jerr) {
+		return jerr.Refusal
+	}
+	return 0
 }
 
 // diskFilled ends job j, whose utility reported errno 28, for good in this
