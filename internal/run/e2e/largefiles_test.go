@@ -100,3 +100,36 @@ func setLargeFiles(t *testing.T, path string) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, data, 0o644))
 }
+
+// TestRunAfterARefusedPrepare: a refused `oedl prepare` leaves its log in
+// the work directory (logs/prepare.log, appended to by every invocation,
+// as run.log); a first `oedl run` with the same --work takes that
+// directory, as it takes one holding a refused run's run.log, and the
+// refused preparation's log is left as it was.
+func TestRunAfterARefusedPrepare(t *testing.T) {
+	e := newEnv(t, "sports")
+	planDir := copyPlan(t, e.fx.planDir, filepath.Join(t.TempDir(), "plan"))
+	stPath := filepath.Join(planDir, "target.st")
+	st, err := os.ReadFile(stPath)
+	require.NoError(t, err)
+	re := regexp.MustCompile(`(?m)^(d "[^"]+":([7-9]|\d\d+),\d+;\d+ \S+)\n`)
+	loc := re.FindSubmatchIndex(st)
+	require.NotNil(t, loc, "target.st has a data area:\n%s", st)
+	edited := string(st[:loc[0]]) + string(st[loc[2]:loc[3]]) + " f 2097152\n" + string(st[loc[0]:])
+	require.NoError(t, os.WriteFile(stPath, []byte(edited), 0o644))
+	setLargeFiles(t, filepath.Join(planDir, "plan.json"))
+
+	work := filepath.Join(t.TempDir(), "work")
+	r := e.oedl([]string{"OESIM_LARGE_FILES=no"}, "prepare", "--source", e.source, "--target", e.target, "--plan", planDir,
+		"--work", work, "--dlc", e.fx.dlc)
+	require.Equal(t, 2, r.code, r.stderr)
+	prepLog := filepath.Join(work, "logs", "prepare.log")
+	before, err := os.ReadFile(prepLog)
+	require.NoError(t, err, "the refused preparation's log")
+
+	r = e.runWith(planDir, e.target, work)
+	require.Equal(t, 0, r.code, r.stderr)
+	after, err := os.ReadFile(prepLog)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "left as it was")
+}
