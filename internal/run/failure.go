@@ -76,33 +76,28 @@ func (f failure) unjournalled(jerr error) failure {
 	return f
 }
 
-// errnoNoSpace matches errno 28 after the C name errno ("errno = 28",
-// "errno 28"), which no message file translates: ENOSPC on Linux. It is
-// read only on a line without a message number (oesim's own "** Error
-// writing F, errno = 28: ... (oesim)", whose real text is not known);
-// a numbered line is decided by its number (openedge.NoSpace).
+// errnoNoSpace matches errno 28 where OpenEdge's templates print an
+// errno: after the C name errno ("..., errno = 28.", "errno 28"), which no
+// message file translates (the Portuguese and German (43) keep it). ENOSPC
+// on Linux.
 var errnoNoSpace = regexp.MustCompile(`errno\s*=?\s*28\b`)
 
 // diskFull reports whether a utility's output says its disk filled up.
 func diskFull(output string) bool { return noSpaceLine(output) != "" }
 
 // noSpaceLine is the last line of output that says the disk filled up:
-// a (6091), a (290) or (43) with errno 28 (openedge.NoSpace), or an
-// unnumbered line with errno 28. It names the file (and so the disk);
-// the utility's last line says less: idxbuild ends with "Index rebuild
-// complete.  1 error(s) encountered.", which was all the DBA read of a
-// full disk.
+// by its number, a (6091), or a (290) or (43) whose errno is 28
+// (openedge.NoSpace: (290) prints its errno without the name, "I/O error
+// 28", so only its number tells); or by errno 28 after the name errno,
+// numbered or not (oesim's own "** Error writing F, errno = 28: ...
+// (oesim)"). It names the file (and so the disk); the utility's last
+// line says less: idxbuild ends with "Index rebuild complete.  1
+// error(s) encountered.", which was all the DBA read of a full disk.
 func noSpaceLine(output string) string {
 	lines := strings.Split(output, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := lines[i]
-		if len(openedge.ScanMessages(l)) > 0 {
-			if _, ok := openedge.NoSpace(l); ok {
-				return strings.TrimSpace(l)
-			}
-			continue
-		}
-		if errnoNoSpace.MatchString(l) {
+		if _, ok := openedge.NoSpace(l); ok || errnoNoSpace.MatchString(l) {
 			return strings.TrimSpace(l)
 		}
 	}

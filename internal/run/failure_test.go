@@ -58,13 +58,13 @@ func TestDiskFullNamesTheFile(t *testing.T) {
 	}
 }
 
-// TestNotDiskFullByTheWords: a numbered line is decided by its number:
-// (290) with errno 5 is not a full disk though its address is 28, and an
-// "errno = 28" inside a (43) of errno 2 (a path) is not either.
+// TestNotDiskFullByTheWords: the errno decides, not a 28 elsewhere: a
+// (290) of errno 5 whose address is 28, a count of 28 records.
 func TestNotDiskFullByTheWords(t *testing.T) {
 	for _, out := range []string{
-		"SYSTEM ERROR: I/O error 5 in bkioRead, ret -1, file 9(/db/new_8.d1), addr 28. (290)\n",
-		"** Cannot find or open file /w/errno = 28/x.bd, errno = 2. (43)\n",
+		"SYSTEM ERROR: I/O error 5 in bkioRead, ret -1, file 9(/db/new_28.d1), addr 28. (290)\n",
+		"Dumped 28 records. (13932)\n",
+		"** Cannot find or open file /db/x28.d1, errno = 2. (43)\n",
 	} {
 		assert.False(t, diskFull(out), out)
 	}
