@@ -1,8 +1,6 @@
 package openedge
 
 import (
-	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -48,29 +46,17 @@ func NoSpace(out string) (Message, bool) {
 // carries none: (290)'s first number, (43)'s last (its template ends
 // with it: CannotOpen). The words around it are never read.
 func messageErrno(m Message) syscall.Errno {
-	var n int
-	var ok bool
 	switch m.Num {
 	case MsgSystemIOError:
-		n, ok = FirstNumber(m.Text)
+		if n, err := firstInt(m); err == nil {
+			return syscall.Errno(n)
+		}
 	case MsgCannotOpen:
-		n, ok = LastNumber(m.Text)
+		if n, ok := LastNumber(m.Text); ok {
+			return syscall.Errno(n)
+		}
 	}
-	if !ok {
-		return 0
-	}
-	return syscall.Errno(n)
-}
-
-// FirstNumber is the first whole number in a message's text ((290)'s
-// errno).
-func FirstNumber(s string) (int, bool) {
-	f := strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
-	if len(f) == 0 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(f[0])
-	return n, err == nil
+	return 0
 }
 
 // Refusal finds a message of out that says another attempt fails the

@@ -25,17 +25,7 @@ func TestLargeFileExtents(t *testing.T) {
 	e := newEnv(t, "sports")
 	counts := e.counts(e.source)
 	planDir := copyPlan(t, e.fx.planDir, filepath.Join(t.TempDir(), "plan"))
-	stPath := filepath.Join(planDir, "target.st")
-	st, err := os.ReadFile(stPath)
-	require.NoError(t, err)
-	// The first data area's variable extent becomes a fixed one of 2 GiB
-	// followed by the variable one: a line prostrct reads as is.
-	re := regexp.MustCompile(`(?m)^(d "[^"]+":([7-9]|\d\d+),\d+;\d+ \S+)\n`)
-	loc := re.FindSubmatchIndex(st)
-	require.NotNil(t, loc, "target.st has a data area:\n%s", st)
-	line := strings.Count(string(st[:loc[0]]), "\n") + 1
-	edited := string(st[:loc[0]]) + string(st[loc[2]:loc[3]]) + " f 2097152\n" + string(st[loc[0]:])
-	require.NoError(t, os.WriteFile(stPath, []byte(edited), 0o644))
+	stPath, line := addLargeExtent(t, planDir)
 	where := "target.st:" + strconv.Itoa(line) + ": "
 
 	r := e.runWith(planDir, e.target, filepath.Join(t.TempDir(), "work"))
@@ -89,6 +79,23 @@ func TestLargeFileExtents(t *testing.T) {
 	assert.NoFileExists(t, e.target+".db")
 }
 
+// addLargeExtent makes the first data area's variable extent of the
+// plan's target.st a fixed one of 2 GiB followed by the variable one (a
+// line prostrct reads as is), and returns the .st and that line.
+func addLargeExtent(t *testing.T, planDir string) (stPath string, line int) {
+	t.Helper()
+	stPath = filepath.Join(planDir, "target.st")
+	st, err := os.ReadFile(stPath)
+	require.NoError(t, err)
+	re := regexp.MustCompile(`(?m)^(d "[^"]+":([7-9]|\d\d+),\d+;\d+ \S+)\n`)
+	loc := re.FindSubmatchIndex(st)
+	require.NotNil(t, loc, "target.st has a data area:\n%s", st)
+	line = strings.Count(string(st[:loc[0]]), "\n") + 1
+	edited := string(st[:loc[0]]) + string(st[loc[2]:loc[3]]) + " f 2097152\n" + string(st[loc[0]:])
+	require.NoError(t, os.WriteFile(stPath, []byte(edited), 0o644))
+	return stPath, line
+}
+
 func setLargeFiles(t *testing.T, path string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -109,14 +116,7 @@ func setLargeFiles(t *testing.T, path string) {
 func TestRunAfterARefusedPrepare(t *testing.T) {
 	e := newEnv(t, "sports")
 	planDir := copyPlan(t, e.fx.planDir, filepath.Join(t.TempDir(), "plan"))
-	stPath := filepath.Join(planDir, "target.st")
-	st, err := os.ReadFile(stPath)
-	require.NoError(t, err)
-	re := regexp.MustCompile(`(?m)^(d "[^"]+":([7-9]|\d\d+),\d+;\d+ \S+)\n`)
-	loc := re.FindSubmatchIndex(st)
-	require.NotNil(t, loc, "target.st has a data area:\n%s", st)
-	edited := string(st[:loc[0]]) + string(st[loc[2]:loc[3]]) + " f 2097152\n" + string(st[loc[0]:])
-	require.NoError(t, os.WriteFile(stPath, []byte(edited), 0o644))
+	addLargeExtent(t, planDir)
 	setLargeFiles(t, filepath.Join(planDir, "plan.json"))
 
 	work := filepath.Join(t.TempDir(), "work")
