@@ -113,7 +113,7 @@ func TestExitCodes(t *testing.T) {
 		{"calibrate: -o read-only", calibrate("--work", filepath.Join(dir, "cw"), "-o", filepath.Join(ro, "c.json")), ExitPrecondition, "cannot write"},
 
 		{"run: --work is a file", runArgs(file), ExitUsage, "is a file"},
-		{"run: --work at a database's absent lock file", runArgs(filepath.Join(shut, "prod.lk")), ExitUsage, "under the name of a file of the database " + filepath.Join(shut, "prod")},
+		{"run: --work at a database's absent lock file", runArgs(filepath.Join(shut, "prod.lk")), ExitUsage, "nothing is there yet, but " + filepath.Join(shut, "prod.lk") + " would be made under the name of a file of the database " + filepath.Join(shut, "prod")},
 		{"run: --work under a database's absent log", runArgs(filepath.Join(shut, "prod.lg", "work")), ExitUsage, filepath.Join(shut, "prod.lg") + " would be made"},
 		{"plan: -o at a database's .st", plan("-o", filepath.Join(shut, "prod.st")), ExitUsage, "(prod.st, which OpenEdge makes"},
 		{"verify: -o at a database's lock", append(verifyArgs, "-o", filepath.Join(shut, "prod.lk")), ExitUsage, "oedl makes nothing under another database's names"},

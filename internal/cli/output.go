@@ -75,7 +75,7 @@ func notADatabasesName(flag, path string) error {
 			return nil
 		}
 		if db := manifest.DatabaseNamed(manifest.OS{}, p); db != "" {
-			return UsageError("%s %s: %s would be made under the name of a file of the database %s (%s, which OpenEdge makes when it opens or lists it): oedl makes nothing under another database's names; choose another name",
+			return UsageError("%s %s: nothing is there yet, but %s would be made under the name of a file of the database %s (%s, which OpenEdge makes when it opens or lists it): oedl makes nothing under another database's names; choose another name",
 				flag, path, p, db, filepath.Base(p))
 		}
 	}

@@ -257,6 +257,9 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 			return runExit(ctx, err, cfg.Work)
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked.Note)
+		if checked.Validated {
+			fmt.Fprintf(opts.IO.ErrOut, "checked: this installation's prostrct create -validate takes target.st (it writes nothing)\n")
+		}
 		if checked.Describe != "" {
 			fmt.Fprintf(opts.IO.ErrOut, "checked: the source's codepage and block sizes against the target's (%s)\n", checked.Describe)
 		}

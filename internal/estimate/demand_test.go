@@ -89,6 +89,12 @@ func TestPreflightCalls(t *testing.T) {
 	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
 	m.Load = PhaseCost{StartupSec: 0.15, StartupCPUSec: 0.01}
 	m.FixedSec[string(schedule.KindPreflight)] = 0.1 + preflightSourceCalls*m.Load.StartupSec
-	w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, newCostContext(m.Hardware))
-	assert.InDelta(t, 0.7, w.startup, 1e-12)
+	cc := newCostContext(m.Hardware)
+	w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, cc)
+	assert.InDelta(t, 0.7, w.startup, 1e-12, "a kept target: the source's checks")
+	// A target the run creates is validated first (prostrct create
+	// -validate, internal/run/validate.go): one start-up more.
+	cc.createsTarget = true
+	w = m.work(&schedule.Job{Kind: schedule.KindPreflight}, cc)
+	assert.InDelta(t, 0.85, w.startup, 1e-12, "and the target's .st validated")
 }

@@ -36,6 +36,10 @@ type Conflict struct {
 	Entry
 	Is     string // what the file is, as far as the proof can tell
 	Source bool   // it is a file of a protected database
+	// Absent: the file does not exist; it (or a directory made for it)
+	// would take the name of another database's file
+	// (anotherDatabasesName).
+	Absent bool
 }
 
 // ConflictError names every file in the way (exit 3).
@@ -46,12 +50,7 @@ type ConflictError struct {
 
 func (e *ConflictError) Error() string {
 	var b strings.Builder
-	if len(e.Conflicts) == 1 {
-		b.WriteString("a file the run would create already exists")
-	} else {
-		fmt.Fprintf(&b, "%d files the run would create already exist", len(e.Conflicts))
-	}
-	b.WriteString(", and oedl never creates over a file it cannot prove it made:")
+	b.WriteString(e.headline())
 	for i, c := range e.Conflicts {
 		if i == 20 && len(e.Conflicts) > 21 {
 			fmt.Fprintf(&b, "\n  ... and %d more", len(e.Conflicts)-i)
@@ -67,6 +66,29 @@ func (e *ConflictError) Error() string {
 		b.WriteString("\n" + e.Advice)
 	}
 	return b.String()
+}
+
+// headline says what the conflicts are: files that exist, names that do
+// not exist yet but are another database's, or both.
+func (e *ConflictError) headline() string {
+	absent := 0
+	for _, c := range e.Conflicts {
+		if c.Absent {
+			absent++
+		}
+	}
+	n, existing := len(e.Conflicts), len(e.Conflicts)-absent
+	switch {
+	case absent == 0 && n == 1:
+		return "a file the run would create already exists, and oedl never creates over a file it cannot prove it made:"
+	case absent == 0:
+		return fmt.Sprintf("%d files the run would create already exist, and oedl never creates over a file it cannot prove it made:", n)
+	case existing == 0 && n == 1:
+		return "a file the run would create does not exist yet but has the name of another database's file, and oedl makes nothing under another database's names:"
+	case existing == 0:
+		return fmt.Sprintf("%d files the run would create do not exist yet but have the names of another database's files, and oedl makes nothing under another database's names:", n)
+	}
+	return fmt.Sprintf("%d files the run would create are in the way (there already: %d; not there yet but named as another database's files: %d): oedl never creates over a file it cannot prove it made, nor under another database's names:", n, existing, absent)
 }
 
 // Source reports whether a conflict is a file of a protected database.
@@ -238,7 +260,7 @@ func anotherDatabasesName(view FS, r Rules, planned map[string]bool, e Entry) (C
 		if p != e.Resolved {
 			where = "to be made in the new directory " + p + ","
 		}
-		c := Conflict{Entry: e, Is: fmt.Sprintf("%s as a file of the database %s (%s: OpenEdge makes it under that name when the database is opened or listed); oedl makes nothing under another database's names", where, db, filepath.Base(p))}
+		c := Conflict{Entry: e, Absent: true, Is: fmt.Sprintf("%s as a file of the database %s (%s: OpenEdge makes it under that name when the database is opened or listed); oedl makes nothing under another database's names", where, db, filepath.Base(p))}
 		if fi, ok, err := stat(view, db+SuffixControl); err == nil && ok {
 			id, hasID := identify(view, db+SuffixControl, fi)
 			if what, isProtected := lookup(r.Protected, id, hasID, db+SuffixControl); isProtected {

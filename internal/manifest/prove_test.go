@@ -242,12 +242,25 @@ func TestProveRefusesAnotherDatabasesNames(t *testing.T) {
 			st := parseST(t, "b .\nd \"Schema Area\":6,64;1 .\nd \"Data\":7,64;8 "+filepath.Join(root, c.path)+"\n")
 			entries, err := NewDatabase(OS{}, rules.Target, st, filepath.Join(root, "tgt"))
 			require.NoError(t, err)
-			cs := conflicts(t, func() error { _, err := Prove(OS{}, entries, rules); return err }())
+			_, err = Prove(OS{}, entries, rules)
+			cs := conflicts(t, err)
 			require.Len(t, cs, 1)
 			assert.Equal(t, c.source, cs[0].Source)
 			assert.Contains(t, cs[0].Is, c.is)
+			// Nothing is there yet: the message says what it is.
+			assert.NotContains(t, err.Error(), "already exist")
+			assert.Contains(t, err.Error(), "does not exist yet but has the name of another database's file")
 		})
 	}
+	t.Run("one there and one under another database's name", func(t *testing.T) {
+		st := parseST(t, "b .\nd \"Schema Area\":6,64;1 .\nd \"Data\":7,64;8 "+filepath.Join(root, "src/prod.lk")+
+			"\nd \"More\":8,64;8 "+filepath.Join(root, "src", "prod.d1")+"\n")
+		entries, err := NewDatabase(OS{}, rules.Target, st, filepath.Join(root, "tgt"))
+		require.NoError(t, err)
+		_, err = Prove(OS{}, entries, rules)
+		require.Len(t, conflicts(t, err), 2)
+		assert.Contains(t, err.Error(), "2 files the run would create are in the way (there already: 1; not there yet but named as another database's files: 1)")
+	})
 	t.Run("the target's own names", func(t *testing.T) {
 		st := parseST(t, "b .\nd \"Schema Area\":6,64;1 .\nd \"Data\":7,64;8 "+filepath.Join(root, "tgt", "new_7.d1")+"\n")
 		entries, err := NewDatabase(OS{}, rules.Target, st, filepath.Join(root, "tgt"))

@@ -94,11 +94,18 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 			return Checked{}, err
 		}
 	}
-	if _, err := r.proveTarget(view, pf.st, source, resumed); err != nil {
+	if r.proof, err = r.proveTarget(view, pf.st, source, resumed); err != nil {
 		return Checked{}, err
 	}
 	out := Checked{Note: note + "; checked at the run's preflight only: the source's schema against the plan, who holds the databases, disk space",
 		Prepared: r.prepared != nil}
+	if executable(c.bin("prostrct")) {
+		// prostrct -validate writes nothing (validate.go): the dry run
+		// may ask it.
+		if out.Validated, err = r.validateTarget(ctx); err != nil {
+			return Checked{}, err
+		}
+	}
 	emptyDB := c.emptyDB()
 	switch {
 	case source == nil:
@@ -124,11 +131,14 @@ func Check(ctx context.Context, cfg Config) (Checked, error) {
 // Prepared: the work directory holds a preparation of this plan whose
 // target is as oedl prepare left it, so the run keeps that target:
 // create-target is not in its window (Config.KeepingPrepared).
+//
+// Validated: prostrct create -validate took target.st (validate.go).
 type Checked struct {
-	Note     string
-	Describe string
-	Warnings []string
-	Prepared bool
+	Note      string
+	Describe  string
+	Warnings  []string
+	Prepared  bool
+	Validated bool
 }
 
 func executable(p string) bool {

@@ -178,7 +178,7 @@ func (c *Config) createSteps() []step {
 	}
 	dir := filepath.Dir(c.Target)
 	steps := []step{
-		{argv: []string{c.bin("prostrct"), "create", c.Target, filepath.Join(c.PlanDir, "target.st"), "-blocksize", strconv.Itoa(bs)}, dir: dir},
+		{argv: []string{c.bin("prostrct"), "create", c.Target, c.targetST(), "-blocksize", strconv.Itoa(bs)}, dir: dir},
 		{argv: []string{c.bin("procopy"), c.emptyDB(), c.Target}, dir: dir, utility: "procopy"},
 		{argv: []string{c.bin("_progres"), "-b", "-db", c.Target, "-1", "-p", "prodict/load_df.p", "-param", filepath.Join(c.PlanDir, "target.df")}, dir: dir},
 	}

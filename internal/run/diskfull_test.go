@@ -64,3 +64,42 @@ func loadsOf(oe *fakeOE, dir string) int {
 	}
 	return n
 }
+
+// TestRefusalIsNotRetried: a dump whose utility says, by message number
+// and errno, that every attempt ends the same way (a file it may not
+// open, a database of another version) fails at once with that message,
+// in every language; one that may pass next time (EMFILE: too many open
+// files) keeps its --retries.
+func TestRefusalIsNotRetried(t *testing.T) {
+	tests := []struct {
+		name, out, want string
+		calls           int
+	}{
+		{"permission denied, en", "** Cannot find or open file /db/src_8.d1, errno = 13. (43)\n", "errno = 13. (43)", 1},
+		{"permission denied, pt", "** Impossível localizar ou abrir o arquivo /db/src_8.d1, errno = 13. (43)\nDumped 0 records. (13932)\n", "errno = 13. (43)", 1},
+		{"read-only, de", "** Datei /db/src.lk kann nicht gefunden oder geöffnet werden, errno = 30. (43)\n", "errno = 30. (43)", 1},
+		{"another version", "** Database has the wrong version number. (db: 8376, pro: 8365). (44)\n", "(44)", 1},
+		{"too many open files is retried", "** Cannot find or open file /w/dump/PUB.order-line/order-line.bd, errno = 24. (43)\n", "errno = 24. (43)", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := fakeSetup(t, testTables...)
+			oe := newFakeOE(cfg.Plan)
+			oe.refuse["dump PUB.order-line"] = tt.out
+			cfg.Runner, cfg.Retries = oe, 2
+
+			_, err := Run(context.Background(), cfg)
+			var fe *FailedError
+			require.True(t, errors.As(err, &fe), "%v", err)
+			require.Len(t, fe.Failed, 1, "%v", err)
+			f := fe.Failed[0]
+			assert.Equal(t, "dump:PUB.order-line", f.ID)
+			assert.Equal(t, tt.calls, f.Attempt)
+			assert.Equal(t, tt.calls, dumpsOf(oe, "PUB.order-line"))
+			assert.Contains(t, f.Err, tt.want, "its message")
+			if tt.calls == 1 {
+				assert.Contains(t, f.Err, "not tried again")
+			}
+		})
+	}
+}

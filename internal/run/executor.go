@@ -299,6 +299,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			return out
 		}
 		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)
+		if n := refusalOf(err); n != 0 && retryable(j.Kind) && try <= e.cfg.Retries {
+			f.text += fmt.Sprintf(" (not tried again: its message (%d) says every attempt ends so)", n)
+		}
 		e.noteFailure(j.ID, f)
 		if !f.retrying {
 			return schedule.Outcome{Err: err}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -75,26 +76,42 @@ func (f failure) unjournalled(jerr error) failure {
 	return f
 }
 
-// errnoNoSpace matches the errno OpenEdge prints with a failed write
-// ("... errno = 28.", "errno 28"): ENOSPC on Linux, the disk is full. The
-// number decides, not the words around it.
+// errnoNoSpace matches errno 28 where OpenEdge's templates print an
+// errno: after the C name errno ("..., errno = 28.", "errno 28"), which no
+// message file translates (the Portuguese and German (43) keep it). ENOSPC
+// on Linux.
 var errnoNoSpace = regexp.MustCompile(`errno\s*=?\s*28\b`)
 
 // diskFull reports whether a utility's output says its disk filled up.
-func diskFull(output string) bool { return errnoNoSpace.MatchString(output) }
+func diskFull(output string) bool { return noSpaceLine(output) != "" }
 
-// noSpaceLine is the last line of output with errno 28: the one that
-// names the file (and so the disk) that filled up. The utility's last
+// noSpaceLine is the last line of output that says the disk filled up:
+// by its number, a (6091), or a (290) or (43) whose errno is 28
+// (openedge.NoSpace: (290) prints its errno without the name, "I/O error
+// 28", so only its number tells); or by errno 28 after the name errno,
+// numbered or not (oesim's own "** Error writing F, errno = 28: ...
+// (oesim)"). It names the file (and so the disk); the utility's last
 // line says less: idxbuild ends with "Index rebuild complete.  1
 // error(s) encountered.", which was all the DBA read of a full disk.
 func noSpaceLine(output string) string {
 	lines := strings.Split(output, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		if errnoNoSpace.MatchString(lines[i]) {
-			return strings.TrimSpace(lines[i])
+		l := lines[i]
+		if _, ok := openedge.NoSpace(l); ok || errnoNoSpace.MatchString(l) {
+			return strings.TrimSpace(l)
 		}
 	}
 	return ""
+}
+
+// refusalOf is the message number of a utility's refusal that another
+// attempt cannot change (JobError.Refusal), 0 for any other failure.
+func refusalOf(err error) int {
+	var jerr *JobError
+	if errors.As(err, &jerr) {
+		return jerr.Refusal
+	}
+	return 0
 }
 
 // diskFilled ends job j, whose utility reported errno 28, for good in this

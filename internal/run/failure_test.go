@@ -29,6 +29,18 @@ func TestDiskFullNamesTheFile(t *testing.T) {
 		{"in Portuguese, the last of two",
 			"** Erro ao gravar /w/a.bd, errno = 28: sem espaço. (oesim)\n** Erro ao gravar /w/b.bd, errno = 28: sem espaço. (oesim)\nfim\n",
 			"** Erro ao gravar /w/b.bd, errno = 28: sem espaço. (oesim)"},
+		// Real OpenEdge: (290)'s errno is the first number of its text
+		// ("I/O error 28"), (6091) is a full disk whatever it says
+		// (Progress KB 18401, P22954); the words are never read.
+		{"(290) I/O error 28, en",
+			"Processing area 8 : (11463)\nSYSTEM ERROR: I/O error 28 in bkioWrite, ret -1, file 9(/db/new_8.d1), addr 8192. (290)\nIndex rebuild complete.  1 error(s) encountered.Elapsed time:0.004\n",
+			"SYSTEM ERROR: I/O error 28 in bkioWrite, ret -1, file 9(/db/new_8.d1), addr 8192. (290)"},
+		{"(290) I/O error 28, pt",
+			"ERRO DE SISTEMA: erro de E/S 28 em bkioWrite, ret -1, arquivo 9(/db/new_8.d1), end 8192. (290)\nfim\n",
+			"ERRO DE SISTEMA: erro de E/S 28 em bkioWrite, ret -1, arquivo 9(/db/new_8.d1), end 8192. (290)"},
+		{"(6091), de",
+			"bkioWrite:Nicht genug Plattenplatz bei write, fd 9, len 16384, offset 1073741824, Datei /db/new_8.d1. (6091)\nEnde\n",
+			"bkioWrite:Nicht genug Plattenplatz bei write, fd 9, len 16384, offset 1073741824, Datei /db/new_8.d1. (6091)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,5 +55,17 @@ func TestDiskFullNamesTheFile(t *testing.T) {
 			assert.Equal(t, event.ReasonDiskFull, jerr.Cause)
 			assert.Equal(t, tt.want, jerr.Message)
 		})
+	}
+}
+
+// TestNotDiskFullByTheWords: the errno decides, not a 28 elsewhere: a
+// (290) of errno 5 whose address is 28, a count of 28 records.
+func TestNotDiskFullByTheWords(t *testing.T) {
+	for _, out := range []string{
+		"SYSTEM ERROR: I/O error 5 in bkioRead, ret -1, file 9(/db/new_28.d1), addr 28. (290)\n",
+		"Dumped 28 records. (13932)\n",
+		"** Cannot find or open file /db/x28.d1, errno = 2. (43)\n",
+	} {
+		assert.False(t, diskFull(out), out)
 	}
 }

@@ -64,6 +64,9 @@ type fakeOE struct {
 	// its disk and fails with errno 28, as OpenEdge reports a full disk
 	// (a load leaves half its records in).
 	diskFull map[string]bool
+	// refuse: "dump <table>" -> what its every call prints before it
+	// exits 1 (a refusal another attempt does not change, or not).
+	refuse map[string]string
 	// schemaTables: load_df.p creates the source's tables in the target,
 	// empty, so that a tabanalys lists them (oedl prepare checks it).
 	schemaTables bool
@@ -86,7 +89,7 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
-		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, diskFull: map[string]bool{}}
+		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, diskFull: map[string]bool{}, refuse: map[string]string{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -166,6 +169,12 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 	case "prostrct":
 		if args[0] == "list" { // the source's structure, into the file named
 			return "", writeFile(args[2], "b "+args[1]+".b1\nd \"Schema Area\":6,64;1 "+args[1]+".d1\n")
+		}
+		if slices.Contains(args, "-validate") { // checks, creates nothing
+			if exists(args[1] + ".db") {
+				return "** The database " + args[1] + " already exists.\n", 1
+			}
+			return "", 0
 		}
 		f.target = map[string]int64{}
 		return "", writeFile(args[1]+".db", "fake")
@@ -254,6 +263,9 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 			delete(f.brokerDiesAt, table)
 			f.served[db] = false
 			return "** The server has terminated. (oesim)\n", 1
+		}
+		if out, ok := f.refuse["dump "+table]; ok {
+			return out, 1
 		}
 		if f.diskFull["dump "+table] {
 			delete(f.diskFull, "dump "+table)

@@ -98,8 +98,10 @@ func harmlessWorkFile(path string, e fs.DirEntry, planJSON []byte) bool {
 		return regular && err == nil && string(data) == string(planJSON)+"\n"
 	case "logs":
 		// logs/run.log is appended to by every invocation, a refused one
-		// included.
-		return dir && emptyTree(path, "run.log")
+		// included; logs/prepare.log by every oedl prepare, and one
+		// refused before it journalled anything leaves it with nothing
+		// else (the run never writes it: it is left as it is).
+		return dir && emptyTree(path, "run.log", "prepare.log")
 	case "dump", "sort", SecurityDir, TargetSecurityDir:
 		// made before the first journal record (the security directories
 		// because dump_security.p cannot make them).

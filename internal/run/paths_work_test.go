@@ -45,6 +45,12 @@ func TestCheckWork(t *testing.T) {
 		{"oedl.log a link", func(t *testing.T, w string) { link(t, w, LogFile) }, LogFile},
 		{"oedl.lock a link", func(t *testing.T, w string) { link(t, w, LockFile) }, LockFile},
 		{"an empty journal a link", func(t *testing.T, w string) { link(t, w, journal.FileName) }, journal.FileName},
+		{"a refused prepare's log and an empty journal", func(t *testing.T, w string) {
+			write(t, filepath.Join(w, "logs", "prepare.log"), "refused")
+			write(t, filepath.Join(w, journal.PrepareFileName), "")
+		}, ""},
+		{"logs/prepare.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "prepare.log")) }, "logs"},
+		{"another log in logs", func(t *testing.T, w string) { write(t, filepath.Join(w, "logs", "dump:PUB.t.log"), "x") }, "logs"},
 		{"logs/run.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "run.log")) }, "logs"},
 		{"plan.json a link to the same plan", func(t *testing.T, w string) {
 			target := filepath.Join(t.TempDir(), "plan.json")

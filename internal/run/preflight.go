@@ -110,6 +110,9 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if space, err = r.validatedSpace(ctx, space); err != nil {
+		return "", err
+	}
 	onto := r.targetSummary("run")
 	if r.prepared != nil {
 		onto = fmt.Sprintf("the target oedl prepare made at %s is kept: its %d files are the ones it made, its tables as empty as it left them",

@@ -162,6 +162,9 @@ func (r *runner) preflightPrepare(ctx context.Context, resumed bool) (string, er
 	if err != nil {
 		return "", err
 	}
+	if space, err = r.validatedSpace(ctx, space); err != nil {
+		return "", err
+	}
 	onto := r.targetSummary("preparation")
 	return fmt.Sprintf("DLC %s; source %s (%d files, listed online); %s; %s", c.DLC, c.Source, source.Len(), onto, space), nil
 }

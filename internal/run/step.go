@@ -35,6 +35,9 @@ type JobError struct {
 	ExitCode int
 	Signal   string
 	Timeout  time.Duration
+	// Refusal is the number of a message that says another attempt fails
+	// the same way (openedge.Refusal): the job is not tried again.
+	Refusal int
 }
 
 // Error is the reason and the utility's message. The log's path is not in
@@ -140,6 +143,11 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 		case errors.As(cerr, &ue) && ue.ExitCode != 0:
 			jerr.Cause, jerr.ExitCode = event.ReasonExit, ue.ExitCode
 			jerr.Reason = fmt.Sprintf("%s exited with code %d", name, ue.ExitCode)
+			if m, ok := openedge.Refusal(res.Output); ok {
+				// Its reason, not its last line: the one the attempts
+				// would all end on.
+				jerr.Refusal, last = m.Num, strings.TrimSpace(strings.Split(res.Output, "\n")[m.Line-1])
+			}
 		case errors.As(cerr, &ue) && ue.Marker != 0:
 			jerr.Cause = event.ReasonNoSuccess
 			jerr.Reason = fmt.Sprintf("%s printed no success message (%d)", name, ue.Marker)
@@ -224,5 +232,6 @@ func (r resumableError) Unwrap() error { return r.error }
 func isPermanent(err error) bool {
 	var r resumableError
 	var refused refusedError
-	return errors.As(err, &r) || errors.As(err, &refused)
+	var jerr *JobError
+	return errors.As(err, &r) || errors.As(err, &refused) || errors.As(err, &jerr) && jerr.Refusal != 0
 }

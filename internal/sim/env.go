@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/sim/fault"
+	"github.com/oedl/oedl/internal/sim/store"
 	"github.com/oedl/oedl/internal/sim/vdisk"
 )
 
@@ -192,6 +194,8 @@ func applyEarlyFault(p *proc, fp *faultPlan) int {
 	case fp.is(fault.Exit) && fp.strike():
 		p.msg("oesim.fault.exit", fp.rule.Text, fp.n())
 		return int(fp.n())
+	case fp.is(fault.OpenErrno) && fp.strike():
+		return p.fail("43", faultFile(p), fp.n())
 	case fp.is(fault.CrashAfter) && atStart && fp.strike():
 		fault.CrashNow()
 	case (fp.is(fault.Hang) || (fp.is(fault.HangAfter) && atStart)) && fp.strike():
@@ -202,6 +206,19 @@ func applyEarlyFault(p *proc, fp *faultPlan) int {
 		p.env.slow = &throttle{perSecond: float64(fp.n()), start: time.Now()}
 	}
 	return -1
+}
+
+// faultFile is the file an open-errno fault says could not be opened:
+// the control area of the database the utility was called on (its first
+// argument, as proutil and prostrct take it), else the utility itself.
+func faultFile(p *proc) string {
+	for _, a := range p.args {
+		if !strings.HasPrefix(a, "-") {
+			return store.PathsFor(a).Control()
+		}
+		break
+	}
+	return p.name
 }
 
 // recordFault is the per-record check of crash-after and hang-after: call

@@ -111,7 +111,7 @@ func parseRule(text string, pos, col int, src string) (*Rule, error) {
 	}
 	ak, ok := kinds[r.Kind]
 	if !ok {
-		return nil, fail(kindOff, "unknown fault %q (known: crash, crash-after=N, exit=N, hang, hang-after=N, corrupt[=N], truncate-after=N, diskfull-after=SIZE, delay=DURATION, slow=SIZE)", name)
+		return nil, fail(kindOff, "unknown fault %q (known: crash, crash-after=N, exit=N, hang, hang-after=N, corrupt[=N], truncate-after=N, diskfull-after=SIZE, delay=DURATION, slow=SIZE, open-errno=N)", name)
 	}
 	arg = strings.TrimSpace(arg)
 	argOff := kindOff + len(name) + 1
@@ -138,6 +138,11 @@ func parseRule(text string, pos, col int, src string) (*Rule, error) {
 		r.N, err = strconv.ParseInt(arg, 10, 64)
 		if err != nil || r.N < 1 || r.N > 255 {
 			return nil, fail(argOff, "exit=%s: want an exit code from 1 to 255", arg)
+		}
+	case argErrno:
+		r.N, err = strconv.ParseInt(arg, 10, 64)
+		if err != nil || r.N < 1 || r.N > 255 {
+			return nil, fail(argOff, "open-errno=%s: want an errno from 1 to 255", arg)
 		}
 	case argBytes:
 		r.N, err = units.ParseBytes(arg)

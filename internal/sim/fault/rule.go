@@ -31,6 +31,10 @@ const (
 	DiskFullAfter Kind = "diskfull-after"
 	// Delay adds a start-up delay (Rule.Delay) before the utility works.
 	Delay Kind = "delay"
+	// OpenErrno makes the utility fail at once as one that cannot open
+	// its database's file, with (43) and errno N (13 permission denied,
+	// 24 too many open files...): a refusal oedl tells by its number.
+	OpenErrno Kind = "open-errno"
 	// Slow caps this utility run's own disk I/O at N bytes a second, on
 	// top of the shared virtual disk: one slow call (a load that must be
 	// caught in flight) without slowing the rest of the run.
@@ -48,6 +52,7 @@ var kinds = map[Kind]argKind{
 	DiskFullAfter: argBytes,
 	Delay:         argDuration,
 	Slow:          argBytes,
+	OpenErrno:     argErrno,
 }
 
 type argKind int
@@ -59,6 +64,7 @@ const (
 	argExitCode
 	argBytes
 	argDuration
+	argErrno
 )
 
 // Rule is one parsed fault rule.
@@ -91,7 +97,7 @@ func (r *Rule) String() string {
 	}
 	b.WriteString(":" + string(r.Kind))
 	switch kinds[r.Kind] {
-	case argCount, argExitCode, argBytes:
+	case argCount, argExitCode, argBytes, argErrno:
 		b.WriteString("=" + strconv.FormatInt(r.N, 10))
 	case argOptionalCount:
 		if r.N != 1 {

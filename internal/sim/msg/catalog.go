@@ -284,6 +284,8 @@ var Catalog = []Entry{
 		EN: "** %s:%d: an extent of %d KB needs large files, which this installation's databases cannot have; without them an extent is at most %d KB."},
 	{Key: "oesim.st.valid", Num: 0, Seen: "oesim",
 		EN: "The structure file %s is valid."},
+	{Key: "oesim.st.noroom", Num: 0, Seen: "oesim",
+		EN: "** There is not enough free space for the extents in %s: %d KB needed, %d KB available."},
 	{Key: "oesim.st.sharedfile", Num: 0, Seen: "oesim",
 		EN: "** %s:%d: extent %s is the same file as %s; two extents cannot share a file."},
 	{Key: "oesim.st.addarea", Num: 0, Seen: "oesim",

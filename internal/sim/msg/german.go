@@ -149,6 +149,7 @@ var german = map[string]string{
 	"oesim.st.invalid":            "** Die Strukturdatei %s ist ungültig.",
 	"oesim.st.largefiles":         "** %s:%d: ein Extent von %d KB braucht große Dateien (Large Files), die die Datenbanken dieser Installation nicht haben können; ohne sie ist ein Extent höchstens %d KB groß.",
 	"oesim.st.valid":              "Die Strukturdatei %s ist gültig.",
+	"oesim.st.noroom":             "** Nicht genug freier Platz für die Extents in %s: %d KB nötig, %d KB verfügbar.",
 	"oesim.st.sharedfile":         "** %s:%d: Extent %s ist dieselbe Datei wie %s; zwei Extents können keine Datei teilen.",
 	"oesim.st.addarea":            "** oesims prostrct add behandelt nur Datenbereiche (Zeile %d).",
 	"oesim.convchar.done":         "Codepage der Datenbank auf %s gesetzt.",

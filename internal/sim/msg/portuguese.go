@@ -144,6 +144,7 @@ var portuguese = map[string]string{
 	"oesim.st.invalid":            "** O arquivo de estrutura %s não é válido.",
 	"oesim.st.largefiles":         "** %s:%d: uma extensão de %d KB exige arquivos grandes, que os bancos desta instalação não podem ter; sem eles uma extensão tem no máximo %d KB.",
 	"oesim.st.valid":              "O arquivo de estrutura %s é válido.",
+	"oesim.st.noroom":             "** Não há espaço livre suficiente para as extensões em %s: %d KB necessários, %d KB disponíveis.",
 	"oesim.st.sharedfile":         "** %s:%d: a extensão %s é o mesmo arquivo que %s; duas extensões não podem compartilhar um arquivo.",
 	"oesim.st.addarea":            "** o prostrct add do oesim trata apenas áreas de dados (linha %d).",
 	"oesim.convchar.done":         "Página de código do banco configurada para %s.",

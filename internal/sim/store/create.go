@@ -36,20 +36,8 @@ func DefaultAreas(p Paths, blockSize int) []*Area {
 // to): nothing is created or changed then (docs/oesim.md, "prostrct create
 // and existing files").
 func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (*Control, error) {
-	if p.Exists() {
-		return nil, msg.E("oesim.db.exists", p.Control())
-	}
-	for _, a := range areas {
-		for _, e := range a.Extents {
-			if _, err := os.Lstat(e.Path); err == nil {
-				return nil, fmt.Errorf("** %s already exists: prostrct create does not write over an existing file; the database was not created. (oesim)", e.Path)
-			}
-		}
-	}
-	switch blockSize {
-	case 1024, 2048, 4096, 8192:
-	default:
-		return nil, msg.E("oesim.db.blocksize.invalid", blockSize)
+	if err := CheckCreate(p, areas, blockSize); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(p.Base), 0o755); err != nil {
 		return nil, err
@@ -89,6 +77,29 @@ func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (
 		return nil, err
 	}
 	return c, nil
+}
+
+// CheckCreate is every refusal of Create that comes before it writes
+// anything: the database exists, a file is where an extent would be, the
+// block size is not one OpenEdge has. prostrct create -validate runs it
+// and writes nothing.
+func CheckCreate(p Paths, areas []*Area, blockSize int) error {
+	if p.Exists() {
+		return msg.E("oesim.db.exists", p.Control())
+	}
+	for _, a := range areas {
+		for _, e := range a.Extents {
+			if _, err := os.Lstat(e.Path); err == nil {
+				return fmt.Errorf("** %s already exists: prostrct create does not write over an existing file; the database was not created. (oesim)", e.Path)
+			}
+		}
+	}
+	switch blockSize {
+	case 1024, 2048, 4096, 8192:
+	default:
+		return msg.E("oesim.db.blocksize.invalid", blockSize)
+	}
+	return nil
 }
 
 // Remove deletes every file of a database (DB.db last).

@@ -1,0 +1,129 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+)
+
+// validateTarget asks the installation's own prostrct whether it will
+// create the target from target.st: `prostrct create TARGET target.st
+// -blocksize N -validate`, the create-target call with -validate, run
+// where that call runs. prostrct checks the file's syntax and content and
+// the room for its extents, and creates nothing ("The add or create will
+// not execute, even if there are no errors": Progress, "Validating
+// structure description files", Database Management 12.2). A refusal
+// found here stops the run before the source is frozen, where found at
+// create-target it stopped it inside the window.
+//
+// It runs only when this invocation creates the target over nothing: a
+// target kept (prepared, or a resume's own) is not created; one that
+// replaces an earlier oedl target still has that target's files where
+// the new ones go, which prostrct refuses (create-target removes them
+// first). done is false then.
+func (r *runner) validateTarget(ctx context.Context) (done bool, err error) {
+	if r.prepared != nil || r.proof == nil || r.proof.keep || len(r.proof.replace) > 0 {
+		return false, nil
+	}
+	c := r.cfg
+	s := c.createSteps()[0]
+	s.argv = append(s.argv, "-validate")
+	if _, err := os.Stat(s.dir); err != nil {
+		return false, nil // the dry run, before the target's directory is made
+	}
+	m := c.machine(s.host)
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: s.dir, Env: c.at(s.host).env(),
+		Timeout: 5 * time.Minute, Log: r.logWriter()})
+	switch {
+	case err == nil:
+		return true, nil
+	case !errors.Is(err, execx.ErrExit):
+		return false, precondition("%s (validating the target's structure before anything is written): %v", execx.Quote(s.argv), err)
+	}
+	return false, structureRefused(s.argv, c.targetST(), res.Output)
+}
+
+// validatedSpace is the preflight's space summary, saying that prostrct
+// took target.st when it was asked (validateTarget).
+func (r *runner) validatedSpace(ctx context.Context, space string) (string, error) {
+	done, err := r.validateTarget(ctx)
+	if done {
+		space += "; target.st taken by prostrct create -validate"
+	}
+	return space, err
+}
+
+// targetST is the plan's target.st, as createSteps names it.
+func (c *Config) targetST() string { return filepath.Join(c.PlanDir, "target.st") }
+
+// structureRefused is prostrct -validate's refusal of stPath. Named by
+// the line the utility names (its "FILE:LINE" form, whatever the message
+// language) it is bad input, exit 2: the plan's target.st has a line this
+// installation refuses (a large extent where it has no large files, a
+// syntax it does not take). Without a line it is the target's
+// filesystems (no room, a file there), exit 3.
+func structureRefused(argv []string, stPath, out string) error {
+	lines := structureLines(stPath, out)
+	what := errorLines(out)
+	if len(lines) == 0 {
+		return precondition("%s refused the target's structure, so the run stopped before anything was written or frozen: %s", execx.Quote(argv), what)
+	}
+	text := readLines(stPath)
+	var named []string
+	for _, n := range lines {
+		l := fmt.Sprintf("%s line %d", stPath, n)
+		if n-1 < len(text) {
+			l += fmt.Sprintf(" (%s)", strings.TrimSpace(text[n-1]))
+		}
+		named = append(named, l)
+	}
+	return &UsageError{Err: fmt.Errorf("%s: this installation's prostrct refuses %s, so the run stopped before anything was written or frozen: %s; make the plan again for this target (oedl plan), or correct the line",
+		strings.Join(named, "; "), stPath, what)}
+}
+
+// structureLines are the .st lines a utility's output names, in order,
+// once each: "PATH:LINE" after the .st's path.
+func structureLines(stPath, out string) []int {
+	re := regexp.MustCompile(regexp.QuoteMeta(stPath) + `:(\d+)`)
+	var lines []int
+	seen := map[int]bool{}
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		n, err := strconv.Atoi(m[1])
+		if err == nil && !seen[n] {
+			seen[n] = true
+			lines = append(lines, n)
+		}
+	}
+	return lines
+}
+
+// errorLines are the utility's error lines ("** ..."), or its last line
+// when it printed none.
+func errorLines(out string) string {
+	var errs []string
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "**") {
+			errs = append(errs, l)
+		}
+	}
+	if len(errs) == 0 {
+		return lastMessage(out)
+	}
+	return strings.Join(errs, " ")
+}
+
+func readLines(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return strings.Split(string(b), "\n")
+}
