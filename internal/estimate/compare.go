@@ -105,6 +105,11 @@ func why(best, base Candidate, hw Hardware) string {
 	if best.Strategy.Name == base.Strategy.Name {
 		return fmt.Sprintf("%s is already the fastest of these on %s", base.Strategy.Name, hw)
 	}
+	if units.FormatDuration((base.Window - best.Window).D()) == "0s" {
+		// A gain the table prints as nothing is a tie, not a verdict.
+		return fmt.Sprintf("%s is as fast as any of these on %s (the fastest, %s, is less than 0.1s shorter)",
+			base.Strategy.Name, hw, best.Strategy.Name)
+	}
 	dl, ix := base.DumpLoad-best.DumpLoad, base.Idxbuild-best.Idxbuild
 	var reasons []string
 	if dl > 0 {

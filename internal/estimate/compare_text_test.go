@@ -5,7 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,3 +40,18 @@ func TestComparisonSaysWhatItsColumnsMean(t *testing.T) {
 		}
 	}
 }
+
+// A "winner" whose gain the table rounds to nothing is a tie: it read
+// "8 dump / 4 load jobs saves 0s over as planned: its dump+load span is 0s
+// shorter; that is 0% of the window" (nu-trial8, a calibrated 30 MB erp).
+func TestWhyCallsARoundedTieATie(t *testing.T) {
+	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: Seconds(2900 * time.Millisecond), DumpLoad: Seconds(1500 * time.Millisecond), Idxbuild: Seconds(1200 * time.Millisecond)}
+	best := Candidate{Strategy: Strategy{Name: "8 dump / 4 load jobs"}, Window: Seconds(2880 * time.Millisecond), DumpLoad: Seconds(1480 * time.Millisecond), Idxbuild: Seconds(1200 * time.Millisecond)}
+	got := why(best, base, Hardware{Cores: 2})
+	assert.NotContains(t, got, "saves 0s")
+	assert.True(t, strings.HasPrefix(got, "as planned is as fast as any of these on 2 cores"), got)
+	assert.True(t, strings.HasSuffix(got, "(the fastest, 8 dump / 4 load jobs, is less than 0.1s shorter)"), got)
+}
+
+// sec is one second of Seconds, for candidates written by hand.
+const sec = Seconds(time.Second)
