@@ -97,9 +97,9 @@ func harmlessWorkFile(path string, e fs.DirEntry, planJSON []byte) bool {
 		data, err := os.ReadFile(path)
 		return regular && err == nil && string(data) == string(planJSON)+"\n"
 	case "logs":
-		// logs/run.log is appended to by every invocation, a refused one
-		// included.
-		return dir && emptyTree(path, "run.log")
+		// logs/run.log (logs/prepare.log for oedl prepare) is appended to
+		// by every invocation, a refused one included.
+		return dir && emptyTree(path, "run.log", "prepare.log")
 	case "dump", "sort", SecurityDir, TargetSecurityDir:
 		// made before the first journal record (the security directories
 		// because dump_security.p cannot make them).

@@ -45,6 +45,17 @@ func TestCheckWork(t *testing.T) {
 		{"oedl.log a link", func(t *testing.T, w string) { link(t, w, LogFile) }, LogFile},
 		{"oedl.lock a link", func(t *testing.T, w string) { link(t, w, LockFile) }, LockFile},
 		{"an empty journal a link", func(t *testing.T, w string) { link(t, w, journal.FileName) }, journal.FileName},
+		// What a refused `oedl prepare` leaves (its preflight found the
+		// target's files existing): its log and an empty prepare journal.
+		// The next prepare or run in the same --work was refused for them,
+		// "give a new or empty --work directory" (nu-trial8).
+		{"a refused preparation", func(t *testing.T, w string) {
+			write(t, filepath.Join(w, LockFile), "1")
+			write(t, filepath.Join(w, LogFile), "x")
+			write(t, filepath.Join(w, journal.PrepareFileName), "")
+			write(t, filepath.Join(w, "logs", "prepare.log"), "x")
+		}, ""},
+		{"logs/prepare.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "prepare.log")) }, "logs"},
 		{"logs/run.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "run.log")) }, "logs"},
 		{"plan.json a link to the same plan", func(t *testing.T, w string) {
 			target := filepath.Join(t.TempDir(), "plan.json")
