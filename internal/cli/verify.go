@@ -110,6 +110,12 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	if err := verify.Distinct(before, after, opts.Before, opts.After); err != nil {
 		return UsageError("%v", err)
 	}
+	if before.Database != "" && before.Database == after.Database {
+		// Right when the target was made at the source's path; else the
+		// after report is the source's again, and MATCH proves nothing.
+		fmt.Fprintf(opts.IO.ErrOut, "note: both reports are of the database %s: the target must have been made at the source's path, or %s is the source's again\n",
+			before.Database, opts.After)
+	}
 	res := verify.Compare(verify.NewSide(before, opts.Before), verify.NewSide(after, opts.After))
 	if opts.Out != "" {
 		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
