@@ -281,6 +281,9 @@ const (
 	TargetAnalysis = "target.tba"
 	SourceDF       = "source.df"
 	SequenceValues = "sequences.d"
+	// TargetSequenceValues are the target's, read back after
+	// load_seqvals.p by the same dump_seqvals.p, for verify.
+	TargetSequenceValues = "sequences.target.d"
 	// SecurityDir holds the source's users, grants and views
 	// (dump_security.p); TargetSecurityDir the target's, read back after
 	// load_security.p, for verify.
