@@ -149,16 +149,25 @@ func checkPaths(o Options) error {
 		if strings.ContainsAny(d.path, "\"\n\r") {
 			return fmt.Errorf("path %q: a .st file cannot hold a double quote or a line break in a path", d.path)
 		}
-		if isWindowsPath(d.path) {
+		if IsWindowsPath(d.path) {
 			return fmt.Errorf("%s \"%s\" is a Windows path (a drive letter or a backslash): oedl runs on Unix only; give the Unix directory on the target's machine", d.flag, d.path)
 		}
 	}
 	return nil
 }
 
-// isWindowsPath tells a path written for Windows: a drive letter
-// ("D:\db", "e:/bi") or a backslash separator (".\db").
-func isWindowsPath(p string) bool {
-	drive := len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
-	return drive || strings.ContainsRune(p, '\\')
+// IsWindowsPath tells a path written for Windows: a drive letter
+// ("D:\db", "e:/bi", also once made absolute: "/home/dba/D:/db") or a
+// backslash separator (".\db"). oedl runs on Unix only, where such a path
+// names a file under the current directory.
+func IsWindowsPath(p string) bool {
+	if strings.ContainsRune(p, '\\') {
+		return true
+	}
+	for _, el := range strings.Split(p, "/") {
+		if len(el) == 2 && el[1] == ':' && (el[0]|0x20 >= 'a' && el[0]|0x20 <= 'z') {
+			return true
+		}
+	}
+	return false
 }
