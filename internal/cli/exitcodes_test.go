@@ -129,6 +129,7 @@ func TestExitCodes(t *testing.T) {
 		{"verify: -o is a file", append(verifyArgs, "-o", file), ExitUsage, "is a file"},
 		{"verify: -o over someone's verify.json", append(verifyArgs, "-o", foreignVerify), ExitUsage, "verify.json exists and is not a file oedl wrote"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
+		{"verify: one report twice", []string{"verify", "--before", "testdata/verify/before.tba", "--after", "testdata/verify/before.tba"}, ExitUsage, "--before and --after are the same file"},
 		{"verify: nothing to compare", []string{"verify", "--before", "testdata/verify/meta-only.tba", "--after", "testdata/verify/meta-only.tba"}, ExitUsage, "no application table"},
 
 		{"report: --html is a directory", []string{"report", "--work", work, "--html", emptyDir}, ExitUsage, "is a directory"},

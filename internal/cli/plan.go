@@ -449,8 +449,18 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 	for _, t := range p.Tables {
 		classes[t.Class]++
 	}
+	size := units.FormatIEC(p.Totals.Bytes)
+	var lobs int64
+	for _, t := range p.Tables {
+		lobs += t.LOBBytes
+	}
+	if lobs > 0 {
+		// LOBs are often most of a table's bytes, and the dumps, loads and
+		// estimate carry them: say them beside the records' size.
+		size = fmt.Sprintf("%s of records and %s of LOBs", size, units.FormatIEC(lobs))
+	}
 	fmt.Fprintf(w, "Planned %d tables (%s, %s records): %d large, %d medium, %d small, %d empty.\n",
-		p.Totals.Tables, units.FormatIEC(p.Totals.Bytes), units.Thousands(p.Totals.Records),
+		p.Totals.Tables, size, units.Thousands(p.Totals.Records),
 		classes[plan.ClassLarge], classes[plan.ClassMedium], classes[plan.ClassSmall], classes[plan.ClassEmpty])
 	if p.Source.Approximate {
 		fmt.Fprintln(w, "These sizes are approximations: the analysis was made while the source was in use (2486); placement.md says so too.")

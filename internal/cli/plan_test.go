@@ -369,3 +369,14 @@ func TestPlanSummarySaysApproximate(t *testing.T) {
 		assert.Equal(t, online, strings.Contains(first, "(2486)"), "said with the sizes:\n%s", stderr)
 	}
 }
+
+// TestPlanSummaryCountsLOBs: a table whose LOBs are most of its bytes
+// (the KB's 11.7.5 dbanalys: 16.1K of records, 611.4M of LOBs) was
+// summarised "Planned 1 tables (16.1 KiB, ...)", the LOBs unsaid though the
+// plan and the estimate carry them (nu-trial8).
+func TestPlanSummaryCountsLOBs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "plan")
+	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", "../../testdata/tabanalys/lob_database_summary_11.7.dbanalys", "-o", out}, fixedMachine...)...)
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "Planned 1 tables (16.1 KiB of records and 611.4 MiB of LOBs, 420 records)")
+}

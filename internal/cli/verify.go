@@ -49,7 +49,8 @@ EXIT STATUS
   0 every table matches; 1 mismatches (named on stderr); 2 unreadable or
   malformed report, or one that proves nothing: no application table, or
   table rows that do not add up to their area's summary (rows it could not
-  read as tables).`,
+  read as tables), or one analysis twice (the same file, or the same
+  database with the same Date: in both headers).`,
 		Example: `  oedl verify --before work/source.tba --after work/target.tba
   oedl verify --before prod.tba --after new.tba --json | jq .mismatches`,
 		Args: cobra.NoArgs,
@@ -105,6 +106,15 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 			fmt.Fprintf(opts.IO.ErrOut, "warning: %s was made while the database was in use (%d): its counts are approximations, and so is this comparison\n",
 				r.file, openedge.MsgOnlineAnalysis)
 		}
+	}
+	if err := verify.Distinct(before, after, opts.Before, opts.After); err != nil {
+		return UsageError("%v", err)
+	}
+	if before.Database != "" && before.Database == after.Database {
+		// Right when the target was made at the source's path; else the
+		// after report is the source's again, and MATCH proves nothing.
+		fmt.Fprintf(opts.IO.ErrOut, "note: both reports are of the database %s: the target must have been made at the source's path, or %s is the source's again\n",
+			before.Database, opts.After)
 	}
 	res := verify.Compare(verify.NewSide(before, opts.Before), verify.NewSide(after, opts.After))
 	if opts.Out != "" {

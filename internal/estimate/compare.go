@@ -24,7 +24,21 @@ type Candidate struct {
 type Comparison struct {
 	Candidates []Candidate `json:"candidates"`
 	Why        string      `json:"why"`
+	// Hardware is the machine every candidate was simulated on, as the
+	// estimate prints it: a comparison read without it promises nothing.
+	Hardware string `json:"hardware"`
 }
+
+// comparisonIntro and comparisonLegend say what a comparison's rows and
+// columns are, on the screen and on the page: it is read by whoever
+// promises the window, who cannot guess ε or what "window" spans
+// (nu-trial8).
+const (
+	comparisonIntro  = "Outage window by strategy on %s, fastest first (each strategy is one simulation with the model's mean costs; the plain estimate gives the P50/P90 range)"
+	comparisonLegend = "window: the whole outage, from the source stopped to the target verified; " +
+		"dump+load: from the first dump to the last load; idxbuild: the index rebuild after the loads; " +
+		"ε: how far the loads overlap the dumps (0: each load waits for the last dump, 1: every load runs beside a dump)"
+)
 
 // Strategies are the alternatives `oedl estimate --compare` weighs against
 // base: staged instead of overlapped, half and twice the job counts, and
@@ -68,7 +82,7 @@ func Strategies(base Strategy) []Strategy {
 
 // Compare estimates every strategy on the same plan and hardware.
 func Compare(ctx context.Context, in Input, strategies []Strategy) (*Comparison, error) {
-	c := &Comparison{}
+	c := &Comparison{Hardware: in.Hardware.String()}
 	for _, s := range strategies {
 		x := in
 		x.Strategy, x.Samples = s, 0
@@ -90,6 +104,11 @@ func Compare(ctx context.Context, in Input, strategies []Strategy) (*Comparison,
 func why(best, base Candidate, hw Hardware) string {
 	if best.Strategy.Name == base.Strategy.Name {
 		return fmt.Sprintf("%s is already the fastest of these on %s", base.Strategy.Name, hw)
+	}
+	if units.FormatDuration((base.Window - best.Window).D()) == "0s" {
+		// A gain the table prints as nothing is a tie, not a verdict.
+		return fmt.Sprintf("%s is as fast as any of these on %s (the fastest, %s, is less than 0.1s shorter)",
+			base.Strategy.Name, hw, best.Strategy.Name)
 	}
 	dl, ix := base.DumpLoad-best.DumpLoad, base.Idxbuild-best.Idxbuild
 	var reasons []string
@@ -126,6 +145,9 @@ const closeCall = 0.10
 
 // WriteComparison prints the candidates and the verdict.
 func WriteComparison(w io.Writer, c *Comparison) error {
+	if _, err := fmt.Fprintf(w, comparisonIntro+":\n\n", c.Hardware); err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "strategy\tdump+load\tε\tidxbuild\twindow")
 	for _, x := range c.Candidates {
@@ -135,6 +157,6 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%s.\n", c.Why)
+	_, err := fmt.Fprintf(w, "\n%s.\n\n%s.\n", comparisonLegend, c.Why)
 	return err
 }

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"io"
 
@@ -82,9 +83,9 @@ func WriteWhatIfHTMLFile(path, title string, rows []WhatIfRow) error {
 func (c *Comparison) WriteHTMLFile(path, title string) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		return comparePage.Execute(w, struct {
-			Title string
-			C     *Comparison
-		}{title, c})
+			Title, Intro, Legend string
+			C                    *Comparison
+		}{title, fmt.Sprintf(comparisonIntro, c.Hardware), comparisonLegend, c})
 	})
 }
 
@@ -116,8 +117,10 @@ var whatIfPage = template.Must(template.New("whatif").Funcs(pageFuncs).Parse(pag
 
 var comparePage = template.Must(template.New("compare").Funcs(pageFuncs).Parse(pageHead + `
 <p class="big">{{.C.Why}}.</p>
+<p>{{.Intro}}.</p>
 <table><tr><th>strategy</th><th>dump+load</th><th>ε</th><th>idxbuild</th><th>window</th></tr>
 {{range .C.Candidates}}<tr><td>{{.Strategy.Name}}<br><small>{{.Strategy.Describe}}</small></td><td>{{dur .DumpLoad}}</td><td>{{printf "%.2f" .Overlap}}</td><td>{{dur .Idxbuild}}</td><td><b>{{dur .Window}}</b></td></tr>
 {{end}}</table>
+<p><small>{{.Legend}}.</small></p>
 </body></html>
 `))

@@ -205,7 +205,11 @@ func latest(a, b time.Time) time.Time {
 // Line is the estimate's one line on -i, in the style of its header.
 func (p *IntegrityPrice) Line() string {
 	gain := fmt.Sprintf("%s faster than crash-safe loads", units.FormatDuration(p.Faster.D()))
-	if p.Faster <= 0 {
+	switch {
+	case units.FormatDuration(p.Faster.D().Abs()) == "0s":
+		// Not "0s slower": what the line would print is no difference.
+		gain = "the same window as crash-safe loads here"
+	case p.Faster < 0:
 		gain = fmt.Sprintf("%s slower than crash-safe loads here", units.FormatDuration((-p.Faster).D()))
 	}
 	return fmt.Sprintf("without crash protection (-i), %s; %s; --no-integrity=false to load crash-safe", gain, p.failure())

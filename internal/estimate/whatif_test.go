@@ -131,21 +131,21 @@ func TestEstimateWeighsLoadWrites(t *testing.T) {
 	assert.Less(t, noInt, tuned, "-i: a fifth of the notes, nothing synced")
 
 	// -i winning a comparison says what it gives up.
-	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: 100, DumpLoad: 80, Idxbuild: 20}
-	best := Candidate{Strategy: Strategy{Name: "loads without crash protection (-i)", NoIntegrity: true}, Window: 50, DumpLoad: 30, Idxbuild: 20}
+	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: 100 * sec, DumpLoad: 80 * sec, Idxbuild: 20 * sec}
+	best := Candidate{Strategy: Strategy{Name: "loads without crash protection (-i)", NoIntegrity: true}, Window: 50 * sec, DumpLoad: 30 * sec, Idxbuild: 20 * sec}
 	assert.Contains(t, why(best, base, hw), "gives up crash protection")
 }
 
 // A gain under closeCall of the window is reported as within the
 // estimate's accuracy, not as a verdict.
 func TestWhyCallsCloseCallsClose(t *testing.T) {
-	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: 100, DumpLoad: 80, Idxbuild: 20}
+	base := Candidate{Strategy: Strategy{Name: "as planned"}, Window: 100 * sec, DumpLoad: 80 * sec, Idxbuild: 20 * sec}
 	for _, tc := range []struct {
 		best  Candidate
 		close bool
 	}{
-		{Candidate{Strategy: Strategy{Name: "build indexes on load"}, Window: 95, DumpLoad: 90, Idxbuild: 5}, true},
-		{Candidate{Strategy: Strategy{Name: "8 dump / 4 load jobs"}, Window: 80, DumpLoad: 60, Idxbuild: 20}, false},
+		{Candidate{Strategy: Strategy{Name: "build indexes on load"}, Window: 95 * sec, DumpLoad: 90 * sec, Idxbuild: 5 * sec}, true},
+		{Candidate{Strategy: Strategy{Name: "8 dump / 4 load jobs"}, Window: 80 * sec, DumpLoad: 60 * sec, Idxbuild: 20 * sec}, false},
 	} {
 		got := why(tc.best, base, Hardware{Cores: 2})
 		assert.Contains(t, got, tc.best.Strategy.Name+" saves")

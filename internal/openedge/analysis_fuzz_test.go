@@ -51,6 +51,8 @@ func FuzzParseAnalysis(f *testing.F) {
 	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Info Area\" : 7\nTable Records Size Min Max Mean Count Factor Factor\n" +
 		"Customer 83 12.1K 118 222 149 83 1.0 1.5\nInvoice 147 5613B 32 45 38 147 1.0 1.2\nVendor-Product-Cross-Reference\n 42 1931B 40 51 45 42 1.0 1.1\n" +
 		"Subtotals: 272 19.5K 32 222 73 272 1.0 1.3\nTotals: 272 19.5K 32 222 73 272 1.0 1.3\n"))
+	// A page header between the rows (nu-trial8): refused at its label line.
+	f.Add([]byte(report("PUB.a 1 1.0B 1 1 1 1 1.0 1.0\n\fPROGRESS Database Analysis\nDatabase: /db/x\nBlocksize: 8192\nPUB.b 1 1.0B 1 1 1 1 1.0 1.0\n", 2)))
 	f.Add([]byte("RECORD BLOCK SUMMARY\nRECORD BLOCK SUMMARY FOR AREA \"Dados\" :7\nRECORD BLOCK SUMMARY FOR GROUP g: 3\nPUB.a.Initial(Composite)\n 1 1.0B 1 1 1 1 1.0 1.0\n" +
 		"Summary for AREA \"Dados\" :7\nSubtotals: 1 1.0B 1 1 1 1 1.0 1.0\nTotals: 1 1.0B 1 1 1 1 1.0 1.0\n"))
 	// The block lines after Totals: worded by a German message file: read

@@ -44,6 +44,12 @@ func (p *analysisParser) tableLine(text string, indented bool) error {
 		if !owned && !isNumberField(f[1]) {
 			return nil // column headers, "Size key:"
 		}
+		if !owned && strings.HasSuffix(f[0], ":") {
+			// No ABL name holds a colon: this is a header's "label: value"
+			// (Blocksize:, RecSpaceSearchDepth:), which proutil prints once.
+			return p.errorf("%q is a line of a report's header, inside the RECORD BLOCK SUMMARY: "+
+				"a page break or a second report in this file; give the report as proutil wrote it", text)
+		}
 		if !p.haveArea {
 			return p.errorf("table row %s outside an area", f[0])
 		}

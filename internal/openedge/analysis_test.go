@@ -298,6 +298,11 @@ func TestParseAnalysisErrors(t *testing.T) {
 		{"index section cut off", report("", 0) + "INDEX BLOCK SUMMARY\nINDEX BLOCK SUMMARY FOR AREA \"Data\": 7\nPUB.Customer\n  CustNum 12 1 2 4 9.9K 62.2 1.8\n",
 			"INDEX BLOCK SUMMARY ends without its Totals: line: the report is cut off"},
 		{"two record summaries", report("", 0) + "RECORD BLOCK SUMMARY\n", "r.txt:11: a second RECORD BLOCK SUMMARY"},
+		// A page header (or a second report's header) between the rows:
+		// its "Blocksize: 8192" read as a table row without owner said
+		// "table row Blocksize: has 1 numbers, want 8" (nu-trial8).
+		{"header line among the rows", report(row+"Blocksize: 8192\n", 1117),
+			`r.txt:11: "Blocksize: 8192" is a line of a report's header, inside the RECORD BLOCK SUMMARY`},
 		{"line too long", "RECORD BLOCK SUMMARY\n" + strings.Repeat("x", 5<<20), "r.txt:2: bufio.Scanner: token too long"},
 		// A row oedl does not read as one (new-user trial 5): before the
 		// Subtotals:/Totals: check these parsed, one table short, and

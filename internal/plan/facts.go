@@ -197,10 +197,12 @@ func matchDF(tables []*table, in Input, reportName string) error {
 	var problems []string
 	var multiTenant []string // first: the reason the plan cannot be made at all
 	seen := map[*openedge.DFTable]bool{}
+	missing := 0
 	for _, t := range tables {
 		d := byName[strings.ToLower(t.name)]
 		if d == nil {
 			problems = append(problems, fmt.Sprintf("%s: table %s is not in the .df %s", reportName, t.qualified(), dfName))
+			missing++
 			continue
 		}
 		seen[d] = true
@@ -226,12 +228,24 @@ func matchDF(tables []*table, in Input, reportName string) error {
 			problems = append(problems, fmt.Sprintf("%s:%d: table %q is not in the tabanalys report %s", dfName, d.Line, d.Name, reportName))
 		}
 	}
+	if missing > 0 {
+		// First, so that the list's cut never hides it: what to give instead.
+		problems = append([]string{fmt.Sprintf(dfMissesTables, dfName, missing, len(tables))}, problems...)
+	}
 	err := joinProblems(append(multiTenant, problems...))
 	if len(multiTenant) > 0 {
 		return errors.New(err.Error() + "\n" + singleTenantOnly)
 	}
 	return err
 }
+
+// dfMissesTables says what --df must be when it lacks tables the report
+// counts: an incremental .df (UPDATE statements, a few ADDs) or the dump of
+// some tables only gave one "not in the .df" line per table and no advice
+// (nu-trial8).
+const dfMissesTables = "%s: %d of the report's %d tables are not in this .df: give the source's full definitions " +
+	"(Data Dictionary: Admin > Dump Data and Definitions > Data Definitions (.df file), ALL tables), " +
+	"not an incremental .df or the definitions of some tables"
 
 // utf8NamesOnly is why a table name whose bytes are not UTF-8 (a name
 // with accents in an ISO8859-1, 1252 or 850 database, as the report

@@ -184,6 +184,12 @@ func TestMakeRejects(t *testing.T) {
 		{"block size", nil, func(o *Options) { o.BlockSize = 16384 }, "--block-size 16384"},
 		{"empty data dir", nil, func(o *Options) { o.DataDirs = []string{"/d1", " "} }, "--data-dir #2"},
 		{"quote in a path", nil, func(o *Options) { o.DataDirs = []string{`/d"1`} }, "double quote"},
+		// A path copied from a Windows .st (nu-trial8): oedl runs on Unix,
+		// where "D:\oedata" was a directory of that name under the current one.
+		{"drive letter", nil, func(o *Options) { o.DataDirs = []string{"/d1", `D:\oedata`} }, `--data-dir "D:\oedata" is a Windows path`},
+		{"backslashes", nil, func(o *Options) { o.AIDirs = []string{`.\ai`} }, `--ai-dir ".\ai" is a Windows path`},
+		{"drive letter, forward slash", nil, func(o *Options) { o.BIDir = "e:/bi" }, `--bi-dir "e:/bi" is a Windows path`},
+		{"windows target", nil, func(o *Options) { o.Target = `C:\db\prod` }, `--target "C:\db\prod" is a Windows path`},
 		{"no cores", nil, func(o *Options) { o.Machine.Cores = 0 }, "--cores"},
 		{"no memory", nil, func(o *Options) { o.Machine.MemoryBytes = 0 }, "--memory"},
 		{"negative headroom", nil, func(o *Options) { o.HeadroomPct = -5 }, "--headroom"},
@@ -255,7 +261,13 @@ func TestMismatchListIsBounded(t *testing.T) {
 	require.Error(t, err)
 	lines := strings.Split(err.Error(), "\n")
 	assert.Len(t, lines, 11)
-	assert.Equal(t, "... and 40 more", lines[10])
+	assert.Equal(t, "... and 41 more", lines[10])
+	// The first line says what to give instead, whatever the list hides
+	// (nu-trial8: an incremental .df given as --df printed 335 lines
+	// "table ... is not in the .df" and nothing else).
+	assert.Contains(t, lines[0], "tiny.df: 50 of the report's 50 tables are not in this .df")
+	assert.Contains(t, lines[0], "the source's full definitions")
+	assert.Contains(t, lines[0], "not an incremental .df")
 }
 
 // TestMakeCountsWordIndexes: the plan tells which of a table's indexes are

@@ -130,14 +130,44 @@ func (o Options) validate() error {
 	return nil
 }
 
-// checkPaths rejects directories a .st line cannot carry: a double quote
-// ends the !"..." form and a newline ends the line.
+// checkPaths rejects directories a .st line cannot carry (a double quote
+// ends the !"..." form and a newline ends the line) and Windows paths: oedl
+// runs on Unix only (it does not build for Windows), where `D:\oedata`,
+// copied from a Windows .st, is a directory of that name under the one
+// prostrct create runs in (nu-trial8).
 func checkPaths(o Options) error {
-	all := append(append(append([]string{}, o.DataDirs...), o.AIDirs...), o.BIDir, o.Target)
+	type named struct{ flag, path string }
+	var all []named
+	for _, d := range o.DataDirs {
+		all = append(all, named{"--data-dir", d})
+	}
+	for _, d := range o.AIDirs {
+		all = append(all, named{"--ai-dir", d})
+	}
+	all = append(all, named{"--bi-dir", o.BIDir}, named{"--target", o.Target})
 	for _, d := range all {
-		if strings.ContainsAny(d, "\"\n\r") {
-			return fmt.Errorf("path %q: a .st file cannot hold a double quote or a line break in a path", d)
+		if strings.ContainsAny(d.path, "\"\n\r") {
+			return fmt.Errorf("path %q: a .st file cannot hold a double quote or a line break in a path", d.path)
+		}
+		if IsWindowsPath(d.path) {
+			return fmt.Errorf("%s \"%s\" is a Windows path (a drive letter or a backslash): oedl runs on Unix only; give the Unix directory on the target's machine", d.flag, d.path)
 		}
 	}
 	return nil
+}
+
+// IsWindowsPath tells a path written for Windows: a drive letter
+// ("D:\db", "e:/bi", also once made absolute: "/home/dba/D:/db") or a
+// backslash separator (".\db"). oedl runs on Unix only, where such a path
+// names a file under the current directory.
+func IsWindowsPath(p string) bool {
+	if strings.ContainsRune(p, '\\') {
+		return true
+	}
+	for _, el := range strings.Split(p, "/") {
+		if len(el) == 2 && el[1] == ':' && (el[0]|0x20 >= 'a' && el[0]|0x20 <= 'z') {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -100,6 +101,7 @@ func ganttSVG(w io.Writer, title string, bars []Bar, maxRows int) error {
 	}
 	rows := layoutRows(bars, maxRows)
 	kinds := kindsInOrder(bars)
+	failed := slices.ContainsFunc(bars, func(b Bar) bool { return b.Failed })
 
 	var total time.Duration
 	for _, b := range bars {
@@ -113,7 +115,7 @@ func ganttSVG(w io.Writer, title string, bars []Bar, maxRows int) error {
 	chartW := svgWidth - labelWidth - rightMargin
 	x := func(d time.Duration) float64 { return labelWidth + chartW*float64(d)/float64(axisEnd) }
 
-	legendH := legendRow * float64(legendLines(kinds))
+	legendH := legendRow * float64(legendLines(kinds, failed))
 	top := titleHeight + legendH + axisHeight
 	height := top + rowHeight*float64(max(len(rows), 1)) + 10
 
@@ -127,7 +129,7 @@ func ganttSVG(w io.Writer, title string, bars []Bar, maxRows int) error {
 	p(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p(`<text x="10" y="19" font-size="15" font-weight="600" fill="#222">%s</text>`+"\n", esc(title))
 	p(`<text x="%.1f" y="19" text-anchor="end" fill="#555">%d jobs, %s</text>`+"\n", svgWidth-rightMargin, len(bars), units.FormatDuration(total))
-	writeLegend(p, kinds)
+	writeLegend(p, kinds, failed)
 
 	// Axis: ticks and grid lines.
 	axisY := titleHeight + legendH + axisHeight - 6
@@ -140,6 +142,9 @@ func ganttSVG(w io.Writer, title string, bars []Bar, maxRows int) error {
 		}
 		p(`<text x="%.1f" y="%.1f" text-anchor="%s">%s</text>`+"\n", x(t), axisY-2, anchor, formatTick(t))
 	}
+	// What the ticks measure, where the row labels are: times from the
+	// start, not clock times (nu-trial8: a manager reading an estimate).
+	p(`<text x="%.1f" y="%.1f" text-anchor="end">elapsed time</text>`+"\n", labelWidth-8, axisY-2)
 	p("</g>\n")
 
 	if len(rows) == 0 {
@@ -319,17 +324,27 @@ func kindsInOrder(bars []Bar) []string {
 
 const legendPerLine = 7
 
-func legendLines(kinds []string) int { return (len(kinds)+2)/legendPerLine + 1 }
+func legendLines(kinds []string, failed bool) int {
+	markings := 1 // critical path
+	if failed {
+		markings++
+	}
+	return (len(kinds)+markings)/legendPerLine + 1
+}
 
-// writeLegend lists the kinds present, then the two markings.
-func writeLegend(p func(string, ...any), kinds []string) {
+// writeLegend lists the kinds present, then the markings: the critical
+// path, and "failed" when a bar failed (an estimate's never do: nu-trial8
+// found the entry read as a prediction of failure).
+func writeLegend(p func(string, ...any), kinds []string, failed bool) {
 	type entry struct{ name, fill, stroke string }
 	var es []entry
 	for _, k := range kinds {
 		es = append(es, entry{k, KindColour(k), ""})
 	}
-	es = append(es, entry{"critical path", "#ffffff", ` stroke="#111" stroke-width="2"`},
-		entry{"failed", "url(#gantt-failed)", ` stroke="#d62728"`})
+	es = append(es, entry{"critical path", "#ffffff", ` stroke="#111" stroke-width="2"`})
+	if failed {
+		es = append(es, entry{"failed", "url(#gantt-failed)", ` stroke="#d62728"`})
+	}
 	p(`<g class="legend" fill="#333">` + "\n")
 	for i, e := range es {
 		lx := 10 + float64(i%legendPerLine)*140

@@ -57,6 +57,26 @@ func TestGanttSVGMarksCriticalAndFailed(t *testing.T) {
 	assert.Contains(t, out, "8 jobs, 6m40s</text>", "the makespan is in the header")
 }
 
+// The chart of an estimate is read by a manager (nu-trial8): its legend
+// listed "failed" for a run that has not happened, and the axis did not
+// say what its times are.
+func TestGanttSVGLegendListsOnlyWhatIsDrawn(t *testing.T) {
+	bars := sampleBars()
+	for i := range bars {
+		bars[i].Failed = false
+	}
+	var buf bytes.Buffer
+	require.NoError(t, GanttSVG(&buf, "oedl estimate: prod", bars))
+	out := buf.String()
+	assert.NotContains(t, out, ">failed</text>", "nothing failed: no legend entry")
+	assert.Contains(t, out, ">critical path</text>")
+	assert.Contains(t, out, ">elapsed time</text>", "the axis says what it measures")
+
+	buf.Reset()
+	require.NoError(t, GanttSVG(&buf, "Actual run", sampleBars()))
+	assert.Contains(t, buf.String(), ">failed</text>", "a failed bar keeps its legend entry")
+}
+
 func TestGanttSVGGroupsBeyondMaxRows(t *testing.T) {
 	var bars []Bar
 	for i := range 3000 {

@@ -84,7 +84,10 @@ func (c *Config) jobSteps(j *schedule.Job, files []string) []step {
 	case schedule.KindDumpSeq:
 		return []step{{argv: c.progres(schedule.DBSource, c.ablPath(ablDumpSeq), c.work(SequenceValues))}}
 	case schedule.KindLoadSeq:
-		return []step{{argv: c.progres(schedule.DBTarget, c.ablPath(ablLoadSeq), c.work(SequenceValues))}}
+		// Load, then read the target back, as load-security does: verify
+		// compares what the target holds.
+		return []step{{argv: c.progres(schedule.DBTarget, c.ablPath(ablLoadSeq), c.work(SequenceValues))},
+			{argv: c.progres(schedule.DBTarget, c.ablPath(ablDumpSeq), c.work(TargetSequenceValues))}}
 	case schedule.KindDumpSecurity:
 		return []step{{argv: c.progres(schedule.DBSource, c.ablPath(ablDumpSecurity), c.work(SecurityDir))}}
 	case schedule.KindLoadSecurity:

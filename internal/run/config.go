@@ -281,6 +281,9 @@ const (
 	TargetAnalysis = "target.tba"
 	SourceDF       = "source.df"
 	SequenceValues = "sequences.d"
+	// TargetSequenceValues are the target's, read back after
+	// load_seqvals.p by the same dump_seqvals.p, for verify.
+	TargetSequenceValues = "sequences.target.d"
 	// SecurityDir holds the source's users, grants and views
 	// (dump_security.p); TargetSecurityDir the target's, read back after
 	// load_security.p, for verify.
@@ -323,13 +326,21 @@ func (c *Config) validate() error {
 // cannot name a database or an extent so (a .st line cannot hold it; oedl
 // plan refuses it too), and post-load.sh, a script the DBA runs, names the
 // target, the work directory and $DLC in comments: a comment ends at the
-// break and the rest of the path was a command (safety trial 7).
+// break and the rest of the path was a command (safety trial 7). It
+// refuses a --source or --target written for Windows too (nu-trial8).
 func (c *Config) pathsOnOneLine() error {
 	for _, p := range []struct{ flag, path string }{
 		{"--source", c.Source}, {"--target", c.Target}, {"--work", c.Work}, {"--plan", c.PlanDir}, {"--dlc", c.DLC},
 	} {
 		if strings.ContainsAny(p.path, "\n\r") {
 			return &UsageError{Err: fmt.Errorf("%s %q: a path with a line break cannot name an OpenEdge database, and would break the scripts oedl writes (post-load.sh)", p.flag, p.path)}
+		}
+	}
+	for _, p := range []struct{ flag, path string }{{"--source", c.Source}, {"--target", c.Target}} {
+		if plan.IsWindowsPath(p.path) {
+			// The run would create a database of that name under the
+			// current directory (nu-trial8), as plan refuses for extents.
+			return &UsageError{Err: fmt.Errorf("%s \"%s\" is a Windows path (a drive letter or a backslash): oedl runs on Unix only; give the database's Unix path", p.flag, p.path)}
 		}
 	}
 	return nil

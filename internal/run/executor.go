@@ -487,6 +487,8 @@ func producedNames(j *schedule.Job) []string {
 		return []string{SourceDF}
 	case schedule.KindDumpSeq:
 		return []string{SequenceValues}
+	case schedule.KindLoadSeq:
+		return []string{TargetSequenceValues}
 	case schedule.KindDumpSecurity:
 		return securityFiles(SecurityDir)
 	case schedule.KindLoadSecurity:

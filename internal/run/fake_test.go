@@ -74,6 +74,11 @@ type fakeOE struct {
 	// (it fails after waitForAtMost otherwise): work that must run beside
 	// another, not after it.
 	waitFor map[string]string
+	// seqs: database -> the value of its sequence next-cust (the source's
+	// 1000); seqLoadLost: load_seqvals.p sets nothing and exits 0.
+	seqs        map[string]int64
+	seqSource   string
+	seqLoadLost bool
 	// describe is what proutil -C describe prints of the source (and
 	// empty, of anything else: $DLC/emptyN's copy, the target).
 	describe, empty openedge.Description
@@ -89,7 +94,7 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
-		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, diskFull: map[string]bool{}, refuse: map[string]string{}}
+		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, diskFull: map[string]bool{}, seqs: map[string]int64{}, refuse: map[string]string{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -184,7 +189,20 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		param := args[len(args)-1]
 		switch {
 		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
-			return "", writeFile(param, "\"next-cust\" 1000\n")
+			db := args[2] // _progres -b -db DB -p ...
+			if f.seqSource == "" {
+				f.seqSource = db // the dump of the source comes first
+			}
+			v := f.seqs[db]
+			if db == f.seqSource {
+				v = 1000
+			}
+			return "", writeFile(param, fmt.Sprintf("\"next-cust\" %d\n", v))
+		case strings.Contains(strings.Join(args, " "), ablLoadSeq):
+			if !f.seqLoadLost {
+				f.seqs[args[2]] = 1000
+			}
+			return "", 0
 		case strings.Contains(strings.Join(args, " "), ablDumpLastTask):
 			return "", writeFile(param, "1\n") // nothing writes the fake source
 		case strings.Contains(strings.Join(args, " "), ablDumpSecurity):

@@ -22,6 +22,11 @@ func TestPathsWithALineBreakAreUsageErrors(t *testing.T) {
 		"--work":   func(c *Config) { c.Work = "/dl/work\nrm" },
 		"--plan":   func(c *Config) { c.PlanDir = "/dl/plan\n" },
 		"--dlc":    func(c *Config) { c.DLC = "/usr/dlc\nx" },
+		// A database named as on Windows (nu-trial8): on Unix the run
+		// would create "D:\db\prod" under the current directory.
+		`--target "D:\db\prod" is a Windows path`: func(c *Config) { c.Target = `D:\db\prod` },
+		`--source ".\prod" is a Windows path`:     func(c *Config) { c.Source = `.\prod` },
+		`is a Windows path`:                       func(c *Config) { c.Target = "/home/dba/D:/db/prod" }, // "D:/db/prod" made absolute
 	} {
 		c := good
 		bad(&c)

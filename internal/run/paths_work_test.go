@@ -51,6 +51,16 @@ func TestCheckWork(t *testing.T) {
 		}, ""},
 		{"logs/prepare.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "prepare.log")) }, "logs"},
 		{"another log in logs", func(t *testing.T, w string) { write(t, filepath.Join(w, "logs", "dump:PUB.t.log"), "x") }, "logs"},
+		// What a refused `oedl prepare` leaves (its preflight found the
+		// target's files existing): its log and an empty prepare journal.
+		// The next prepare or run in the same --work was refused for them,
+		// "give a new or empty --work directory" (nu-trial8).
+		{"a refused preparation", func(t *testing.T, w string) {
+			write(t, filepath.Join(w, LockFile), "1")
+			write(t, filepath.Join(w, LogFile), "x")
+			write(t, filepath.Join(w, journal.PrepareFileName), "")
+			write(t, filepath.Join(w, "logs", "prepare.log"), "x")
+		}, ""},
 		{"logs/run.log a link", func(t *testing.T, w string) { link(t, w, filepath.Join("logs", "run.log")) }, "logs"},
 		{"plan.json a link to the same plan", func(t *testing.T, w string) {
 			target := filepath.Join(t.TempDir(), "plan.json")

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/oedl/oedl/internal/openedge"
 )
@@ -31,6 +32,28 @@ func Readable(a *openedge.Analysis, file string) error {
 	if len(NewSide(a, file).Tables) == 0 {
 		return fmt.Errorf("%s: no application table in the report (%d meta-schema or SQL catalog rows): nothing to compare; a report whose rows cannot be read as owner.table rows is no proof, and neither is one of an empty database",
 			file, len(a.Tables))
+	}
+	return nil
+}
+
+// Distinct refuses a comparison of one analysis with itself: the same file
+// twice (by any name), or two files of one analysis, the same database
+// analysed at the same second by the header's "Date:" (a copy, or the
+// source's report given for the target's). Each would match table by
+// table and say MATCH of a target nobody looked at (nu-trial8). The same
+// database at another date is a real case: a target made at the source's
+// path after the source was moved away. A report without a date (made by
+// hand; a -csoutput file's time stamp is its date) is judged by the file
+// alone.
+func Distinct(before, after *openedge.Analysis, beforeFile, afterFile string) error {
+	bi, berr := os.Stat(beforeFile)
+	ai, aerr := os.Stat(afterFile)
+	if berr == nil && aerr == nil && os.SameFile(bi, ai) {
+		return fmt.Errorf("--before and --after are the same file (%s, %s): give the source's report before the migration and the target's after it", beforeFile, afterFile)
+	}
+	if before.Date != "" && before.Date == after.Date && before.Database == after.Database {
+		return fmt.Errorf("%s and %s are one analysis: database %s, Date: %s in both headers; give the source's report before the migration and the target's after it",
+			beforeFile, afterFile, before.Database, before.Date)
 	}
 	return nil
 }

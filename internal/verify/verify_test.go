@@ -116,6 +116,18 @@ func TestChecksumIsSha256sumOfList(t *testing.T) {
 	assert.True(t, back.OK)
 }
 
+// A verdict MATCH above two different checksums, with nothing said, read
+// as a contradiction (nu-trial8: a target whose .df spelled a table name
+// in capitals); the note verify.json carried is printed under them.
+func TestWriteTextSaysWhyMatchingChecksumsDiffer(t *testing.T) {
+	r := Compare(NewSide(analysis("src", tbl("cu_mstr", 254)), "prod.dba"), NewSide(analysis("dst", tbl("CU_MSTR", 254)), "new.tba"))
+	require.True(t, r.OK)
+	var buf bytes.Buffer
+	require.NoError(t, WriteText(&buf, r))
+	assert.Contains(t, buf.String(), "MATCH")
+	assert.Contains(t, buf.String(), "note:    every table matches; the checksums differ only because table names differ in letter case")
+}
+
 func TestWriteTextGolden(t *testing.T) {
 	r := Compare(NewSide(analysis("src", tbl("Customer", 1117), tbl("Order", 3953), tbl("Item", 55)), "work/source.tba"),
 		NewSide(analysis("dst", tbl("Customer", 1116), tbl("Order", 3953)), "work/target.tba"))

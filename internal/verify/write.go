@@ -51,6 +51,10 @@ func WriteText(w io.Writer, r *Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if r.Note != "" {
+		// Why the verdict and the checksums above it seem to disagree.
+		fmt.Fprintf(w, "note:    %s\n", r.Note)
+	}
 	if err := writeSecurityText(w, r.Security); err != nil {
 		return err
 	}
