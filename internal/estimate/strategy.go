@@ -32,6 +32,10 @@ type Strategy struct {
 	// (--tune-target=false). Both change what a load writes (biload.go).
 	NoIntegrity   bool `json:"no_integrity,omitempty"`
 	UntunedTarget bool `json:"untuned_target,omitempty"`
+	// TargetElsewhere: the target is created on another device than the
+	// source's, so the dumps start beside its formatting instead of after
+	// it (schedule.BuildOptions.DumpsAfterCreate).
+	TargetElsewhere bool `json:"target_elsewhere,omitempty"`
 }
 
 // DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
@@ -62,6 +66,10 @@ func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.
 		ServeTarget:     schedule.Served(s.LoadJobs),
 		ThreadedDumpMin: s.ThreadedDumpMin,
 		DumpThreads:     s.DumpThreads,
+		// The estimate's machine has one disk: an unprepared target is
+		// formatted on the device the dumps read unless the run says it
+		// is elsewhere.
+		DumpsAfterCreate: !s.Prepared && !s.TargetElsewhere,
 	}
 }
 
