@@ -18,7 +18,7 @@ func TestStrategyDumpsAfterCreate(t *testing.T) {
 	}{
 		{"created in the window on the one disk", Strategy{DumpJobs: 4, LoadJobs: 2}, true},
 		{"prepared before the window", Strategy{DumpJobs: 4, LoadJobs: 2, Prepared: true}, false},
-		{"the target on another device", Strategy{DumpJobs: 4, LoadJobs: 2, TargetElsewhere: true}, false},
+		{"the target on another device", Strategy{DumpJobs: 4, LoadJobs: 2, DumpsBesideCreate: true}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,10 +32,11 @@ type Strategy struct {
 	// (--tune-target=false). Both change what a load writes (biload.go).
 	NoIntegrity   bool `json:"no_integrity,omitempty"`
 	UntunedTarget bool `json:"untuned_target,omitempty"`
-	// TargetElsewhere: the target is created on another device than the
-	// source's, so the dumps start beside its formatting instead of after
-	// it (schedule.BuildOptions.DumpsAfterCreate).
-	TargetElsewhere bool `json:"target_elsewhere,omitempty"`
+	// DumpsBesideCreate: every dump starts beside the target's creation
+	// (its formatting on another device than the source's, or a kit that
+	// does not wait for it) instead of the disk-bound ones after it
+	// (schedule.BuildOptions.DumpsAfterCreate).
+	DumpsBesideCreate bool `json:"dumps_beside_create,omitempty"`
 }
 
 // DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
@@ -69,7 +70,7 @@ func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.
 		// The estimate's machine has one disk: an unprepared target is
 		// formatted on the device the dumps read unless the run says it
 		// is elsewhere.
-		DumpsAfterCreate: !s.Prepared && !s.TargetElsewhere,
+		DumpsAfterCreate: !s.Prepared && !s.DumpsBesideCreate,
 	}
 }
 

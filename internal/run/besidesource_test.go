@@ -30,12 +30,12 @@ func TestTargetBesideSource(t *testing.T) {
 			c := &Config{Source: filepath.Join(dir, "src"), Target: tt.target}
 			assert.Equal(t, tt.beside, c.targetBesideSource())
 			c.dumpsAfterCreate = !c.prepared && c.targetBesideSource()
-			b, err := schedule.Build(&plan.Plan{Tables: []plan.Placement{{Table: "PUB.a", Bytes: 1 << 20, Records: 100, DataArea: "d"}}}, c.buildOptions())
+			b, err := schedule.Build(&plan.Plan{Tables: []plan.Placement{{Table: "PUB.a", Bytes: 1 << 30, Records: 1 << 20, DataArea: "d"}}}, c.buildOptions())
 			if !assert.NoError(t, err) {
 				return
 			}
 			assert.Equal(t, tt.beside, slices.Contains(b.Job(schedule.DumpID("PUB.a")).Deps, string(schedule.KindCreateTarget)))
-			assert.Equal(t, !tt.beside, c.Strategy().TargetElsewhere)
+			assert.Equal(t, !tt.beside, c.Strategy().DumpsBesideCreate)
 		})
 	}
 }

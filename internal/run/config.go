@@ -215,7 +215,7 @@ func (c Config) Strategy() estimate.Strategy {
 	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes,
 		BatchLoads: c.BatchLoads, Prepared: c.prepared, NoIntegrity: c.NoIntegrity, UntunedTarget: !c.TuneTarget,
-		TargetElsewhere: c.hostLayout() == nil && !c.targetBesideSource()}
+		DumpsBesideCreate: c.hostLayout() == nil && !c.targetBesideSource()}
 }
 
 // KeepingPrepared is c for a run that keeps the target oedl prepare made

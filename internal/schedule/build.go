@@ -138,9 +138,20 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	dumpSec := add(&Job{ID: string(KindDumpSecurity), Kind: KindDumpSecurity, DB: DBSource, Deps: []string{sourceReady}, Slot: side})
 	create := add(&Job{ID: string(KindCreateTarget), Kind: KindCreateTarget, DB: DBTarget, Deps: []string{pre.ID}})
 	targetReady := create.ID
-	tableDumpReady := []string{sourceReady}
+	// The dumps that would take the device from the formatting: those
+	// whose bytes cost more than their start-up. A smaller one waits on
+	// its start-up, not on the disk, and runs beside the formatting (873
+	// of seed003's tables held back behind it left the disk idle between
+	// their start-ups).
+	diskBoundDump := int64(-1)
 	if o.DumpsAfterCreate && hs == nil {
-		tableDumpReady = append(tableDumpReady, create.ID)
+		diskBoundDump = startupBytes(cost, KindDump, SlotDump)
+	}
+	dumpReady0 := func(bytes int64) []string {
+		if diskBoundDump >= 0 && bytes >= diskBoundDump {
+			return []string{sourceReady, create.ID}
+		}
+		return []string{sourceReady}
 	}
 	if o.ServeTarget {
 		targetReady = add(&Job{ID: ServeID(DBTarget), Kind: KindServe, DB: DBTarget, Deps: []string{create.ID}}).ID
@@ -179,7 +190,7 @@ func Build(p *plan.Plan, o BuildOptions) (*Built, error) {
 	threaded := map[string]bool{}
 	for _, t := range p.Tables {
 		d := &Job{ID: DumpID(t.Table), Kind: KindDump, Table: t.Table, Area: "",
-			Records: t.Records, Bytes: t.DumpBytes(), Deps: append([]string(nil), tableDumpReady...), Slot: SlotDump}
+			Records: t.Records, Bytes: t.DumpBytes(), Deps: dumpReady0(t.DumpBytes()), Slot: SlotDump}
 		if host := placed[t.Table]; host != "" {
 			d.Host, d.DB, d.Deps = host, DBSource, dumpReady[host]
 			if host != hs.Source {
