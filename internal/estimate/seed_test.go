@@ -80,7 +80,11 @@ func readSeedHardware(t testing.TB) Hardware {
 // its 8 cores, kept on every machine as a script does, and no per-area cap
 // on loads (Type II areas).
 func seedStrategy(hw Hardware, staged bool) Strategy {
-	return Strategy{Staged: staged, DumpJobs: 16, LoadJobs: 8, LoadsPerArea: -1, ThreadedDumpMin: 2e9, DumpThreads: 4}
+	// The seed's dumps did not wait for its target (restored from an
+	// empty copy before the outage, docs/decisions.md
+	// "The target prepared before the window"): its figures are of
+	// dumps beside it.
+	return Strategy{Staged: staged, DumpJobs: 16, LoadJobs: 8, LoadsPerArea: -1, ThreadedDumpMin: 2e9, DumpThreads: 4, DumpsBesideCreate: true}
 }
 
 // TestSeed003Fit is a model-fit assertion: with the seed's hardware profile

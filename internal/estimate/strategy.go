@@ -32,6 +32,11 @@ type Strategy struct {
 	// (--tune-target=false). Both change what a load writes (biload.go).
 	NoIntegrity   bool `json:"no_integrity,omitempty"`
 	UntunedTarget bool `json:"untuned_target,omitempty"`
+	// DumpsBesideCreate: every dump starts beside the target's creation
+	// (its formatting on another device than the source's, or a kit that
+	// does not wait for it) instead of the disk-bound ones after it
+	// (schedule.BuildOptions.DumpsAfterCreate).
+	DumpsBesideCreate bool `json:"dumps_beside_create,omitempty"`
 }
 
 // DefaultStrategy is the core rule of `oedl run`'s defaults on hw, before
@@ -62,6 +67,10 @@ func (s Strategy) BuildOptions(cost func(*schedule.Job) time.Duration) schedule.
 		ServeTarget:     schedule.Served(s.LoadJobs),
 		ThreadedDumpMin: s.ThreadedDumpMin,
 		DumpThreads:     s.DumpThreads,
+		// The estimate's machine has one disk: an unprepared target is
+		// formatted on the device the dumps read unless the run says it
+		// is elsewhere.
+		DumpsAfterCreate: !s.Prepared && !s.DumpsBesideCreate,
 	}
 }
 

@@ -208,7 +208,7 @@ func spansFromJournal(recs []journal.Record, p *plan.Plan) *schedule.Result {
 			if r.Job == journal.RunJob && r.Settings != nil {
 				s := r.Settings
 				o = schedule.BuildOptions{ServeSource: schedule.Served(int(s["dump_jobs"])), ServeTarget: schedule.Served(int(s["load_jobs"])),
-					ThreadedDumpMin: s["threaded_dump_min"], DumpThreads: int(s["dump_threads"])}
+					ThreadedDumpMin: s["threaded_dump_min"], DumpThreads: int(s["dump_threads"]), DumpsAfterCreate: s["dumps_after_create"] == 1}
 				break
 			}
 		}

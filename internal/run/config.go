@@ -113,6 +113,10 @@ type Config struct {
 	// prepared: the run keeps a target oedl prepare made, so its estimate
 	// leaves create-target out of the window (set by the run itself).
 	prepared bool
+	// dumpsAfterCreate: the target is created in the window on the
+	// filesystem the source is on, so the table dumps wait for its
+	// formatting (schedule.BuildOptions.DumpsAfterCreate; set by the run).
+	dumpsAfterCreate bool
 
 	// Set by fill on several hosts: the machines, and for a Config seen
 	// from a host (at), which host and the work directory here.
@@ -210,7 +214,8 @@ func (c Config) Strategy() estimate.Strategy {
 	c.fill()
 	return estimate.Strategy{Name: "oedl run", DumpJobs: c.DumpJobs, LoadJobs: c.LoadJobs, LoadsPerArea: c.LoadsPerArea,
 		ThreadedDumpMin: max(0, c.ThreadedDumpMin), DumpThreads: c.DumpThreads, BuildIndexes: c.BuildIndexes,
-		BatchLoads: c.BatchLoads, Prepared: c.prepared, NoIntegrity: c.NoIntegrity, UntunedTarget: !c.TuneTarget}
+		BatchLoads: c.BatchLoads, Prepared: c.prepared, NoIntegrity: c.NoIntegrity, UntunedTarget: !c.TuneTarget,
+		DumpsBesideCreate: c.hostLayout() == nil && !c.targetBesideSource()}
 }
 
 // KeepingPrepared is c for a run that keeps the target oedl prepare made
@@ -243,6 +248,8 @@ func (c *Config) buildOptions() schedule.BuildOptions {
 		DumpThreads: c.DumpThreads,
 		Cost:        c.Cost,
 		Hosts:       c.hostLayout(),
+
+		DumpsAfterCreate: c.dumpsAfterCreate,
 	}
 	if c.ThreadedDumpMin > 0 {
 		o.ThreadedDumpMin = c.ThreadedDumpMin
@@ -251,6 +258,23 @@ func (c *Config) buildOptions() schedule.BuildOptions {
 		o.Batch = schedule.BatchOptions{TableMax: schedule.StartupBytes(c.Cost)}
 	}
 	return o
+}
+
+// targetBesideSource says whether the target's files go to the filesystem
+// the source's are on (of the target's nearest existing directory): one
+// device, whose bandwidth the target's formatting and the dumps share. A
+// filesystem that cannot be read is taken as another device (the dumps
+// then start beside the creation, as before).
+func (c *Config) targetBesideSource() bool {
+	if c.hostLayout() != nil {
+		return false
+	}
+	src, err := fsOf(filepath.Dir(c.Source))
+	if err != nil {
+		return false
+	}
+	tgt, err := fsOf(filepath.Dir(c.Target))
+	return err == nil && src == tgt
 }
 
 func (c *Config) served(db string) bool {

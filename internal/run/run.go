@@ -250,6 +250,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 
 	c.prepared = r.prepared != nil || (resumed && keptPrepared(rp) != nil)
+	c.dumpsAfterCreate = !c.prepared && c.targetBesideSource()
 	estCtx, cancelEst := context.WithCancel(ctx)
 	defer cancelEst()
 	own := c.estimateOwnGraph(estCtx) // beside the preflight
@@ -619,7 +620,7 @@ func (c *Config) settings() map[string]int64 {
 	return map[string]int64{"dump_jobs": int64(c.DumpJobs), "load_jobs": int64(c.LoadJobs),
 		"loads_per_area": int64(c.LoadsPerArea), "threaded_dump_min": c.ThreadedDumpMin, "dump_threads": int64(c.DumpThreads),
 		"build_indexes": build, "batch_loads": boolSetting(c.BatchLoads), "no_integrity": boolSetting(c.NoIntegrity),
-		"tune_target": boolSetting(c.TuneTarget), "tune": boolSetting(c.Tune)}
+		"tune_target": boolSetting(c.TuneTarget), "tune": boolSetting(c.Tune), "dumps_after_create": boolSetting(c.dumpsAfterCreate)}
 }
 
 func boolSetting(b bool) int64 {

@@ -70,10 +70,15 @@ const BatchFactor = 1
 // uses (a calibrated model, or DefaultCost). 0 when cost grows with
 // nothing.
 func StartupBytes(cost func(*Job) time.Duration) int64 {
+	return startupBytes(cost, KindLoad, SlotLoad)
+}
+
+// startupBytes is StartupBytes for a job of kind k in slot s.
+func startupBytes(cost func(*Job) time.Duration, k Kind, s Slot) int64 {
 	if cost == nil {
 		cost = DefaultCost
 	}
-	at := func(b int64) time.Duration { return cost(&Job{Kind: KindLoad, Bytes: b, Slot: SlotLoad}) }
+	at := func(b int64) time.Duration { return cost(&Job{Kind: k, Bytes: b, Slot: s}) }
 	empty := at(0)
 	const limit = 1 << 40
 	if empty <= 0 || at(limit) < 2*empty {
