@@ -30,6 +30,9 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 	if err != nil {
 		return "", err
 	}
+	if err := c.checkStartupPFOn(ctx); err != nil {
+		return "", err
+	}
 	for _, h := range append([]string{l.Source}, l.Replicas...) {
 		hc := c.at(h)
 		ok, err := c.existsOn(ctx, h, hc.Source+manifest.SuffixControl)
