@@ -71,6 +71,11 @@ type FS interface {
 	MkdirAll(ctx context.Context, dir string) error
 	// RemoveAll removes path and what it holds, only where the FS owns it.
 	RemoveAll(ctx context.Context, path string) error
+	// RemoveFile removes the single file (or symbolic link) path, never a
+	// directory, only where the FS owns it; a missing file is no error.
+	RemoveFile(ctx context.Context, path string) error
+	// Allow adds single files the FS may remove or replace (Owned.Allow).
+	Allow(files ...string)
 	// Rename moves a file within one filesystem (atomic), where the FS owns both names.
 	Rename(ctx context.Context, from, to string) error
 	// WriteFile writes data to path through a temporary name.

@@ -118,22 +118,40 @@ func conformance(t *testing.T, f FS, dir string, side func(script string)) {
 	assert.Empty(t, st)
 }
 
-// A target's file the proof allowed is removed as a file: one that became
-// a directory since is refused, its tree left whole (safety trial 5).
-func TestRemoteRemoveFileNeverATree(t *testing.T) {
+// A target's file the proof allowed is removed as a file, on either kind
+// of host: one that became a directory since is refused, its tree left
+// whole (safety trial 5); a symbolic link goes, not what it leads to; a
+// missing name is no error; a file not owned is refused.
+func TestRemoveFileNeverATree(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	r := &Remote{Name: "here", R: execx.Local{}}
-	file, tree := filepath.Join(dir, "prod_7.d1"), filepath.Join(dir, "prod_8.d1")
-	require.NoError(t, os.WriteFile(file, []byte("made"), 0o644))
-	require.NoError(t, os.MkdirAll(tree, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(tree, "keep"), []byte("someone's"), 0o644))
-	r.Allow(file, tree)
-	require.NoError(t, r.RemoveFile(ctx, file))
-	assert.NoFileExists(t, file)
-	assert.Error(t, r.RemoveFile(ctx, tree))
-	assert.FileExists(t, filepath.Join(tree, "keep"))
-	assert.ErrorIs(t, r.RemoveFile(ctx, filepath.Join(dir, "other")), ErrNotOwned)
+	for name, f := range map[string]FS{"local": &Local{}, "remote": &Remote{Name: "here", R: execx.Local{}}} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			file, tree := filepath.Join(dir, "prod_7.d1"), filepath.Join(dir, "prod_8.d1")
+			link, linked := filepath.Join(dir, "prod_9.d1"), filepath.Join(t.TempDir(), "someone.d1")
+			require.NoError(t, os.WriteFile(file, []byte("made"), 0o644))
+			require.NoError(t, os.MkdirAll(tree, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(tree, "keep"), []byte("someone's"), 0o644))
+			require.NoError(t, os.WriteFile(linked, []byte("someone's"), 0o644))
+			require.NoError(t, os.Symlink(linked, link))
+			missing, empty := filepath.Join(dir, "prod_10.d1"), filepath.Join(dir, "prod_11.d1")
+			require.NoError(t, os.Mkdir(empty, 0o755))
+			f.Allow(file, tree, link, missing, empty)
+
+			require.NoError(t, f.RemoveFile(ctx, file))
+			assert.NoFileExists(t, file)
+			assert.Error(t, f.RemoveFile(ctx, tree))
+			assert.FileExists(t, filepath.Join(tree, "keep"))
+			assert.Error(t, f.RemoveFile(ctx, empty), "not even an empty directory (os.Remove would take it)")
+			assert.DirExists(t, empty)
+			require.NoError(t, f.RemoveFile(ctx, link))
+			_, err := os.Lstat(link)
+			assert.ErrorIs(t, err, fs.ErrNotExist, "the link goes")
+			assert.FileExists(t, linked, "what it led to stays")
+			assert.NoError(t, f.RemoveFile(ctx, missing))
+			assert.ErrorIs(t, f.RemoveFile(ctx, filepath.Join(dir, "other")), ErrNotOwned)
+		})
+	}
 }
 
 func TestLocalConformance(t *testing.T) {
@@ -251,9 +269,10 @@ func TestOwnedNeverThroughALink(t *testing.T) {
 
 			dumpDir := filepath.Join(work, "dump", "PUB.Customer")
 			for op, err := range map[string]error{
-				"fresh":     f.Fresh(ctx, dumpDir),
-				"removeall": f.RemoveAll(ctx, dumpDir),
-				"rename":    f.Rename(ctx, filepath.Join(dumpDir, "mine.txt"), filepath.Join(work, "x")),
+				"fresh":      f.Fresh(ctx, dumpDir),
+				"removeall":  f.RemoveAll(ctx, dumpDir),
+				"rename":     f.Rename(ctx, filepath.Join(dumpDir, "mine.txt"), filepath.Join(work, "x")),
+				"removefile": f.RemoveFile(ctx, filepath.Join(dumpDir, "mine.txt")),
 			} {
 				assert.ErrorIs(t, err, ErrThroughLink, op)
 				assert.ErrorContains(t, err, filepath.Join(work, "dump")+" is", op)

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/manifest"
@@ -92,6 +93,19 @@ func (l *Local) RemoveAll(ctx context.Context, p string) error {
 		return err
 	}
 	return os.RemoveAll(p)
+}
+
+// RemoveFile unlinks p: unlink(2) refuses a directory (EISDIR), so a
+// name that became a directory since it was proven a file is refused,
+// not emptied, as rm -f refuses it on a remote host (Remote.RemoveFile).
+func (l *Local) RemoveFile(ctx context.Context, p string) error {
+	if err := l.owned(ctx, p); err != nil {
+		return err
+	}
+	if err := syscall.Unlink(p); err != nil && !errors.Is(err, syscall.ENOENT) {
+		return &fs.PathError{Op: "remove", Path: p, Err: err}
+	}
+	return nil
 }
 
 func (l *Local) Rename(ctx context.Context, from, to string) error {

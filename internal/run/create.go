@@ -115,9 +115,8 @@ func (c *Config) targetFiles(ctx context.Context) targetFS {
 	return targetFS{host: l.Target, view: hostfs.NewView(ctx, m.fs),
 		remove: func(p string) error {
 			// Allowed one by one: the file the proof found oedl's.
-			r := m.fs.(*hostfs.Remote)
-			r.Allow(p)
-			return r.RemoveFile(ctx, p)
+			m.fs.Allow(p)
+			return m.fs.RemoveFile(ctx, p)
 		},
 		write: func(rec *manifest.Record, p string) error {
 			data, err := rec.Bytes()

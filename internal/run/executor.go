@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/hostfs"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
@@ -457,13 +455,7 @@ func (e *Executor) clearOutputs(ctx context.Context, j *schedule.Job) error {
 	m := e.cfg.machine(j.Host)
 	for _, name := range producedNames(j) {
 		p := e.cfg.at(j.Host).work(name)
-		var err error
-		if r, ok := m.fs.(*hostfs.Remote); ok {
-			err = r.RemoveFile(ctx, p)
-		} else if err = os.Remove(p); errors.Is(err, fs.ErrNotExist) {
-			err = nil
-		}
-		if err != nil {
+		if err := m.fs.RemoveFile(ctx, p); err != nil {
 			return fmt.Errorf("%s: the earlier output's name is removed before %s writes it again: %w", p, j.ID, err)
 		}
 	}
