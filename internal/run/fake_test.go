@@ -60,6 +60,11 @@ type fakeOE struct {
 	// with it (proshut by someone, a crash) and fails, as the dumps
 	// connected to a broker that goes do.
 	brokerDiesAt map[string]bool
+	// shutdownRace: database -> what happens to its broker between the
+	// holder's (276) and the next proshut, which then answers (1423) (a
+	// broker dying, or started and not yet listening); run once, with
+	// f.mu held.
+	shutdownRace map[string]func(f *fakeOE)
 	// diskFull: "dump <table>" or "load <table>" -> its next call fills
 	// its disk and fails with errno 28, as OpenEdge reports a full disk
 	// (a load leaves half its records in).
@@ -94,7 +99,7 @@ func newFakeOE(p *plan.Plan) *fakeOE {
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
-		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, diskFull: map[string]bool{}, seqs: map[string]int64{}, refuse: map[string]string{}}
+		holdLimit: map[string]int{}, conns: map[string]int{}, full: map[string]chan struct{}{}, brokerDiesAt: map[string]bool{}, shutdownRace: map[string]func(*fakeOE){}, diskFull: map[string]bool{}, seqs: map[string]int64{}, refuse: map[string]string{}}
 	for _, t := range p.Tables {
 		f.source[t.Table] = t.Records
 		f.areaOf[t.Table] = t.DataArea
@@ -145,6 +150,19 @@ func (f *fakeOE) awaitCall(call string) bool {
 	return false
 }
 
+// count counts the calls of the fake that were exactly call.
+func (f *fakeOE) count(call string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		if c == call {
+			n++
+		}
+	}
+	return n
+}
+
 func (f *fakeOE) db(path string) map[string]int64 {
 	if strings.HasSuffix(path, "src") {
 		return f.source
@@ -166,7 +184,12 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		f.served[args[0]] = true
 		return "", 0
 	case "proshut": // refuses a database no broker serves
-		if !f.served[args[0]] {
+		race := f.shutdownRace[args[0]]
+		if race != nil {
+			delete(f.shutdownRace, args[0])
+			race(f)
+		}
+		if race != nil || !f.served[args[0]] {
 			return fmt.Sprintf("** There is no server for database %s. (1423)\n", args[0]), 1
 		}
 		f.served[args[0]] = false

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/sysproc"
@@ -66,27 +65,13 @@ func (r *runner) stopOrphans(ctx context.Context, rp *journal.Replayed) error {
 			r.servedByUs[which] = false
 			continue
 		}
-		h, out, err := r.holder(ctx, which)
+		shut, err := r.shutDownKilledBroker(ctx, which)
 		if err != nil {
 			return err
 		}
-		if h != holderMulti {
-			r.servedByUs[which] = false
-			continue
+		if shut {
+			r.notice(fmt.Sprintf("shut down the broker the killed run left on %s", db))
 		}
-		ours, err := r.killedRunServes(ctx, which)
-		if err != nil {
-			return err
-		}
-		if !ours {
-			continue
-		}
-		if err := r.call(ctx, c.shutdownStep(which)); err != nil {
-			return precondition("the broker a killed run left on %s did not shut down (%v)%s: shut it down with proshut %s -by, then resume again",
-				db, err, holderText(out), execx.ShellQuote(db))
-		}
-		r.servedByUs[which] = false
-		r.notice(fmt.Sprintf("shut down the broker the killed run left on %s", db))
 	}
 	orphans := r.findOrphans(rp)
 	if len(orphans) == 0 {

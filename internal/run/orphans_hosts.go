@@ -70,24 +70,9 @@ func (r *runner) stopKilledRun(ctx context.Context) error {
 			r.servedByUs[which] = false
 			continue
 		}
-		h, out, err := r.holder(ctx, which)
-		if err != nil {
+		if _, err := r.shutDownKilledBroker(ctx, which); err != nil {
 			return err
 		}
-		if h == holderMulti {
-			ours, err := r.killedRunServes(ctx, which)
-			if err != nil {
-				return err
-			}
-			if !ours {
-				continue // someone else's: the preflight decides on it
-			}
-			if err := r.call(ctx, r.cfg.shutdownStep(which)); err != nil {
-				return precondition("the broker a killed run left on %s did not shut down (%v)%s: shut it down with proshut -by, then resume again",
-					r.cfg.db(which), err, holderText(out))
-			}
-		}
-		r.servedByUs[which] = false
 	}
 	return r.stopRemoteOrphans(ctx)
 }

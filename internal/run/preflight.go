@@ -328,6 +328,13 @@ func (r *runner) holderTo(ctx context.Context, which string, log io.Writer) (int
 
 // call runs one step outside the graph (preflight, cleanup).
 func (r *runner) call(ctx context.Context, s step) error {
+	_, err := r.callOutput(ctx, s)
+	return err
+}
+
+// callOutput is call, with what the utility printed: a caller decides
+// from its message numbers.
+func (r *runner) callOutput(ctx context.Context, s step) (string, error) {
 	m := r.cfg.machine(s.host)
 	dir := s.dir
 	if dir == "" {
@@ -336,9 +343,9 @@ func (r *runner) call(ctx context.Context, s step) error {
 	res, err := m.runner.Run(ctx, execx.Cmd{Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: r.cfg.at(s.host).env(),
 		Timeout: 5 * time.Minute, Log: r.logWriter()})
 	if err != nil {
-		return fmt.Errorf("%s: %w: %s", execx.Quote(s.argv), err, lastMessage(res.Output))
+		return res.Output, fmt.Errorf("%s: %w: %s", execx.Quote(s.argv), err, lastMessage(res.Output))
 	}
-	return nil
+	return res.Output, nil
 }
 
 func writable(dir string) error {

@@ -25,15 +25,7 @@ func TestServeAndShutdownAskNoHolder(t *testing.T) {
 	cfg.Runner = oe
 	_, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
-	count := func(call string) int {
-		n := 0
-		for _, c := range oe.calls {
-			if c == call {
-				n++
-			}
-		}
-		return n
-	}
+	count := oe.count
 	assert.Equal(t, 1, count("proutil "+cfg.Source+" -C holder"), "the preflight's")
 	assert.Equal(t, 0, count("proutil "+cfg.Target+" -C holder"), "a new target: nothing to ask")
 	for _, db := range []string{cfg.Source, cfg.Target} {
