@@ -422,6 +422,9 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 		if s := v.Security; s != nil {
 			fmt.Fprintf(w, "verified: %s before = after\n", s.After)
 		}
+		if s := v.Sequences; s != nil && len(s.Differ) == 0 {
+			fmt.Fprintf(w, "verified: %s sequence values before = after\n", units.Thousands(int64(s.Compared)))
+		}
 	}
 	for _, r := range res.Repairs {
 		fmt.Fprintf(w, "repaired: %s\n", r)

@@ -3,7 +3,6 @@ package run
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
@@ -38,6 +37,11 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 		return journal.Record{}, fmt.Errorf("verify: %w", err)
 	}
 	res.AddSecurity(sec)
+	seqs, err := compareSequences(e.cfg)
+	if err != nil {
+		return journal.Record{}, fmt.Errorf("verify: %w", err)
+	}
+	res.AddSequences(seqs)
 	if err := verify.Write(e.cfg.Work, res); err != nil {
 		return journal.Record{}, err
 	}
@@ -53,11 +57,11 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 		}
 	}
 	if err := res.Err(); err != nil {
+		if len(res.Bad) == 0 && seqs.Err() != nil {
+			// the two files the values were read from
+			err = fmt.Errorf("%w (%s, %s)", err, e.cfg.work(SequenceValues), e.cfg.work(TargetSequenceValues))
+		}
 		return rec, fmt.Errorf("verify: %w (details: %s)", err, e.cfg.work(verify.JSONFile))
-	}
-	if err := compareSequences(e.cfg); err != nil {
-		fmt.Fprintf(log, "%v\n", err)
-		return rec, fmt.Errorf("verify: %w", err)
 	}
 	return rec, nil
 }
@@ -67,21 +71,16 @@ func (e *Executor) verifyJob(log *os.File) (journal.Record, error) {
 // the same lines, whatever their order. A sequence left at its initial
 // value gives the first records after the migration keys already used
 // (nu-trial8: nothing compared them).
-func compareSequences(c *Config) error {
+func compareSequences(c *Config) (*verify.SequenceResult, error) {
 	src, err := os.ReadFile(c.work(SequenceValues))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dst, err := os.ReadFile(c.work(TargetSequenceValues))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	diff := verify.CompareSequences(string(src), string(dst))
-	if len(diff) == 0 {
-		return nil
-	}
-	return fmt.Errorf("sequence values differ between the source and the target: %s (%s, %s)",
-		strings.Join(diff, "; "), c.work(SequenceValues), c.work(TargetSequenceValues))
+	return verify.CompareSequenceFiles(string(src), string(dst)), nil
 }
 
 // compareSecurity compares the source's users, grants and views

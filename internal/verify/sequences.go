@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -32,6 +33,56 @@ func CompareSequences(before, after string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SequenceResult is the sequence values compared by a run's verify: how
+// many the source has, and each that differs (CompareSequences).
+type SequenceResult struct {
+	Compared int      `json:"compared"`
+	Differ   []string `json:"differ,omitempty"`
+}
+
+// CompareSequenceFiles is CompareSequences with the count of the source's
+// sequences, for verify.json and the run's summary.
+func CompareSequenceFiles(before, after string) *SequenceResult {
+	return &SequenceResult{Compared: len(sequenceValues(before)), Differ: CompareSequences(before, after)}
+}
+
+// AddSequences records the sequence values compared; one that differs
+// fails the result.
+func (r *Result) AddSequences(s *SequenceResult) {
+	r.Sequences = s
+	if s != nil && len(s.Differ) > 0 {
+		r.OK = false
+	}
+}
+
+// Err is the sequences that differ, or nil.
+func (s *SequenceResult) Err() error {
+	if s == nil || len(s.Differ) == 0 {
+		return nil
+	}
+	return fmt.Errorf("sequence values differ between the source and the target: %s", strings.Join(s.Differ, "; "))
+}
+
+// writeSequencesText prints the sequences line and each that differs.
+func writeSequencesText(w io.Writer, s *SequenceResult) error {
+	if s == nil {
+		return nil
+	}
+	verdict := "MATCH"
+	if len(s.Differ) > 0 {
+		verdict = "MISMATCH"
+	}
+	if _, err := fmt.Fprintf(w, "sequences: %s  %d compared\n", verdict, s.Compared); err != nil {
+		return err
+	}
+	for _, d := range s.Differ {
+		if _, err := fmt.Fprintf(w, "  %s\n", d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type sequenceValue struct{ name, value string }

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,6 +23,32 @@ func TestCompareSequences(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, CompareSequences(tt.before, tt.after))
+		})
+	}
+}
+
+func TestSequenceResultFailsTheVerify(t *testing.T) {
+	tests := []struct {
+		name, after string
+		ok          bool
+		text        string
+	}{
+		{"the same values", "\"NextCust\" 29167\n\"NextOrd\" 7\n", true, "sequences: MATCH  2 compared\n"},
+		{"one left at its initial value", "\"NextCust\" 0\n\"NextOrd\" 7\n", false, "sequences: MISMATCH  2 compared\n  NextCust 29167 -> 0\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Result{OK: true}
+			r.AddSequences(CompareSequenceFiles("\"NextCust\" 29167\n\"NextOrd\" 7\n", tt.after))
+			assert.Equal(t, tt.ok, r.OK)
+			if tt.ok {
+				assert.NoError(t, r.Err())
+			} else {
+				assert.EqualError(t, r.Err(), "sequence values differ between the source and the target: NextCust 29167 -> 0")
+			}
+			var b strings.Builder
+			assert.NoError(t, writeSequencesText(&b, r.Sequences))
+			assert.Equal(t, tt.text, b.String())
 		})
 	}
 }

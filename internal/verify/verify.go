@@ -59,6 +59,9 @@ type Result struct {
 	// Security is the users, SQL grants and views (nil when not compared:
 	// oedl verify on two reports).
 	Security *SecurityResult `json:"security,omitempty"`
+	// Sequences is the sequence values (nil when not compared: oedl
+	// verify on two reports).
+	Sequences *SequenceResult `json:"sequences,omitempty"`
 }
 
 // ResultVersion is the "v" field of verify.json.
@@ -169,6 +172,9 @@ func (r *Result) Err() error {
 	secErr := r.Security.Err()
 	if len(r.Bad) == 0 && secErr != nil {
 		return secErr
+	}
+	if seqErr := r.Sequences.Err(); len(r.Bad) == 0 && seqErr != nil {
+		return seqErr
 	}
 	if len(r.Bad) == 0 {
 		return fmt.Errorf("verify failed: %s", r.Note)

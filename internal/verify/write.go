@@ -58,6 +58,9 @@ func WriteText(w io.Writer, r *Result) error {
 	if err := writeSecurityText(w, r.Security); err != nil {
 		return err
 	}
+	if err := writeSequencesText(w, r.Sequences); err != nil {
+		return err
+	}
 	if len(r.Bad) == 0 {
 		return nil
 	}
