@@ -16,6 +16,7 @@ import (
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sysmem"
 	"github.com/oedl/oedl/internal/units"
 )
@@ -199,6 +200,13 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	if err != nil {
 		return err
 	}
+	// Before the calibration clears WORK/calibrate: another one (or a run)
+	// may be working there now.
+	unlock, err := run.LockCalibration(opts.Work)
+	if err != nil {
+		return PreconditionError(err)
+	}
+	defer unlock()
 	var stats *diskstats.Source
 	if opts.Diskstats != "" {
 		dev := opts.DiskDevice

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/estimate"
+	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/simtest"
 )
 
@@ -135,4 +136,53 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		return nil
 	}))
 	return out
+}
+
+// TestCalibrateRefusesAWorkInUse: a calibration clears WORK/calibrate
+// before it begins, and a second one given the same --work removed the
+// first's scratch databases while its broker served them (safety trial
+// 9). Now it takes WORK/oedl.lock first, and a file of that name that is
+// not oedl's lock is left alone.
+func TestCalibrateRefusesAWorkInUse(t *testing.T) {
+	dir := t.TempDir()
+	dlc := filepath.Join(dir, "dlc")
+	require.NoError(t, os.MkdirAll(filepath.Join(dlc, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dlc, "bin", "proutil"), nil, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "src.db"), nil, 0o644))
+	planDir := estimatePlanDir(t)
+	earlier := func(t *testing.T, work string) string {
+		log := filepath.Join(work, "calibrate", "calibrate.log")
+		require.NoError(t, os.MkdirAll(filepath.Dir(log), 0o755))
+		require.NoError(t, os.WriteFile(log, []byte("the first calibration's\n"), 0o644))
+		return log
+	}
+	args := func(work string) []string {
+		return []string{"calibrate", "--source", filepath.Join(dir, "src"), "--work", work, "--plan", planDir,
+			"-o", filepath.Join(dir, "c.json"), "--dlc", dlc}
+	}
+
+	t.Run("another calibration holds the work directory", func(t *testing.T) {
+		work := filepath.Join(dir, "busy")
+		log := earlier(t, work)
+		unlock, err := run.LockCalibration(work)
+		require.NoError(t, err)
+		defer unlock()
+		code, _, stderr := runOedl(t, args(work)...)
+		assert.Equal(t, ExitPrecondition, code, stderr)
+		assert.Contains(t, stderr, "another oedl")
+		assert.FileExists(t, log, "the first calibration's scratch was cleared")
+	})
+	t.Run("someone's oedl.lock", func(t *testing.T) {
+		work := filepath.Join(dir, "foreign")
+		log := earlier(t, work)
+		lock := filepath.Join(work, "oedl.lock")
+		require.NoError(t, os.WriteFile(lock, []byte("notes\n"), 0o644))
+		code, _, stderr := runOedl(t, args(work)...)
+		assert.Equal(t, ExitPrecondition, code, stderr)
+		assert.Contains(t, stderr, lock+" is not a lock oedl wrote")
+		data, err := os.ReadFile(lock)
+		require.NoError(t, err)
+		assert.Equal(t, "notes\n", string(data))
+		assert.FileExists(t, log)
+	})
 }
