@@ -93,15 +93,15 @@ func prostrctCreate(p *proc, args []string) int {
 	if err != nil {
 		return p.failErr(err)
 	}
-	if err := store.CheckCreate(paths, areas, bs); err != nil {
-		return p.failErr(err)
-	}
 	if fs.bools["-validate"] {
 		// The create's every check, and the room its fixed extents take
 		// (Progress, "Validating structure description files": the file
 		// is checked and "PROSTRCT determines if there is currently
 		// sufficient disk space to create the new extents"); nothing is
-		// written.
+		// written. (store.Create makes the same checks first itself.)
+		if err := store.CheckCreate(paths, areas, bs); err != nil {
+			return p.failErr(err)
+		}
 		if rc := refuseNoRoom(p, areas); rc != 0 {
 			return rc
 		}
