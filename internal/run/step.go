@@ -232,6 +232,5 @@ func (r resumableError) Unwrap() error { return r.error }
 func isPermanent(err error) bool {
 	var r resumableError
 	var refused refusedError
-	var jerr *JobError
-	return errors.As(err, &r) || errors.As(err, &refused) || errors.As(err, &jerr) && jerr.Refusal != 0
+	return errors.As(err, &r) || errors.As(err, &refused) || refusalOf(err) != 0
 }
