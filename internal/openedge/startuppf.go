@@ -50,7 +50,7 @@ const maxPFDepth = 16
 // the default); a -pf naming one that cannot be read is an error: what it
 // connects cannot be told. So is a relative -pf name: a session reads it
 // from its own current directory, and oedl's utilities run in several
-// (the work directory, scratch directories, the target's), so that no
+// (the work directory, temporary directories, the target's), so that no
 // one file it names can be checked.
 func PFDatabases(path string, read func(string) ([]byte, error)) ([]PFConnect, error) {
 	data, err := read(path)
