@@ -57,13 +57,17 @@ type Calibration struct {
 }
 
 type calibrator struct {
-	cfg     CalibrateConfig
-	dir     string
-	scratch string
-	notes   []string
-	samples []sample
-	idx     plan.Idxbuild
-	tables  map[string]*plan.Placement // the plan's, by name: index counts
+	cfg CalibrateConfig
+	dir string
+	// startupPF is $PROSTARTUP made absolute from oedl's directory: the
+	// file preconditions checks, and the name the utilities, which run in
+	// the scratch directory, are handed (exec). Empty when unset.
+	startupPF string
+	scratch   string
+	notes     []string
+	samples   []sample
+	idx       plan.Idxbuild
+	tables    map[string]*plan.Placement // the plan's, by name: index counts
 	// largeMin is the largest of the sample's other tables: idxbuild prices
 	// tables above it at the large table's rate.
 	largeMin int64
@@ -133,6 +137,13 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	}
 	cfg.Source = strings.TrimSuffix(cfg.Source, ".db")
 	c := &calibrator{cfg: cfg, dir: filepath.Join(cfg.Work, ScratchDir), tables: map[string]*plan.Placement{}}
+	if pf := os.Getenv("PROSTARTUP"); pf != "" {
+		abs, err := filepath.Abs(pf)
+		if err != nil {
+			return nil, err
+		}
+		c.startupPF = abs
+	}
 	if err := c.preconditions(); err != nil {
 		return nil, err
 	}
@@ -179,9 +190,9 @@ func (c *calibrator) preconditions() error {
 	if cfg.Work == "" {
 		return fmt.Errorf("%w: no work directory", ErrPrecondition)
 	}
-	// The scratch database gets the plan's .df through load_df.p.
-	cwd, _ := os.Getwd()
-	if err := openedge.NoStartupDatabase(os.Getenv("PROSTARTUP"), cfg.DLC, cwd, os.ReadFile); err != nil {
+	// The scratch database gets the plan's .df through load_df.p, in the
+	// scratch directory: it is handed the file checked (exec).
+	if err := openedge.NoStartupDatabase(c.startupPF, cfg.DLC, os.ReadFile); err != nil {
 		return fmt.Errorf("%w: %v", ErrPrecondition, err)
 	}
 	return nil

@@ -55,6 +55,9 @@ func (c *calibrator) timedIO(ctx context.Context, cmd execx.Cmd) (execx.Result, 
 func (c *calibrator) exec(ctx context.Context, cmd execx.Cmd) (execx.Result, float64, error) {
 	before := childCPU()
 	cmd.Env = append(cmd.Env, "DLC="+c.cfg.DLC)
+	if c.startupPF != "" {
+		cmd.Env = append(cmd.Env, "PROSTARTUP="+c.startupPF)
+	}
 	if cmd.Log == nil {
 		f, err := os.OpenFile(filepath.Join(c.dir, "calibrate.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err == nil {

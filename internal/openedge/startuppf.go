@@ -45,12 +45,14 @@ func (c PFConnect) String() string {
 const maxPFDepth = 16
 
 // PFDatabases returns every -db of the parameter file at path and of the
-// files its -pf parameters name (relative names from dir, the client's
-// current directory), in the order a session connects them. A file that
-// does not exist at the top connects nothing (no startup.pf is the
-// default); a -pf naming one that cannot be read is an error: what it
-// connects cannot be told.
-func PFDatabases(path, dir string, read func(string) ([]byte, error)) ([]PFConnect, error) {
+// files its -pf parameters name, in the order a session connects them. A
+// file that does not exist at the top connects nothing (no startup.pf is
+// the default); a -pf naming one that cannot be read is an error: what it
+// connects cannot be told. So is a relative -pf name: a session reads it
+// from its own current directory, and oedl's utilities run in several
+// (the work directory, temporary directories, the target's), so that no
+// one file it names can be checked.
+func PFDatabases(path string, read func(string) ([]byte, error)) ([]PFConnect, error) {
 	data, err := read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -59,10 +61,10 @@ func PFDatabases(path, dir string, read func(string) ([]byte, error)) ([]PFConne
 		return nil, err
 	}
 	var out []PFConnect
-	return out, pfScan(path, data, dir, read, 0, &out)
+	return out, pfScan(path, data, read, 0, &out)
 }
 
-func pfScan(path string, data []byte, dir string, read func(string) ([]byte, error), depth int, out *[]PFConnect) error {
+func pfScan(path string, data []byte, read func(string) ([]byte, error), depth int, out *[]PFConnect) error {
 	if depth > maxPFDepth {
 		return fmt.Errorf("%s: -pf files nested more than %d deep", path, maxPFDepth)
 	}
@@ -85,15 +87,15 @@ func pfScan(path string, data []byte, dir string, read func(string) ([]byte, err
 			if arg == "" {
 				return fmt.Errorf("%s:%d: -pf without a file name", path, i+1)
 			}
-			nested := arg
-			if !filepath.IsAbs(nested) {
-				nested = filepath.Join(dir, nested)
+			if !filepath.IsAbs(arg) {
+				return fmt.Errorf("%s:%d: -pf %s is a relative name: each session reads it from its own current directory, "+
+					"and oedl's run in several, so what it connects cannot be told; give its absolute path", path, i+1, arg)
 			}
-			b, err := read(nested)
+			b, err := read(arg)
 			if err != nil {
 				return fmt.Errorf("%s:%d: -pf %s: %w", path, i+1, arg, err)
 			}
-			if err := pfScan(nested, b, dir, read, depth+1, out); err != nil {
+			if err := pfScan(arg, b, read, depth+1, out); err != nil {
 				return err
 			}
 		}
@@ -159,15 +161,21 @@ func pfTokens(line string) []string {
 // prodict/load_df.p`, load_seqvals.p, load_security.p ...) act on the first
 // database connected, which would be that one, not the one on their
 // command line: the target's definitions, sequences and users loaded into
-// a database oedl did not make (safety trial 7). dir is where relative -pf
-// names are read from.
-func NoStartupDatabase(prostartup, dlc, dir string, read func(string) ([]byte, error)) error {
+// a database oedl did not make (safety trial 7). A relative prostartup is
+// refused, not read: the utilities would each read it from their own
+// directory. The caller makes it absolute first where it can tell what the
+// DBA meant, and hands the utilities that name (run.Config.startupPF).
+func NoStartupDatabase(prostartup, dlc string, read func(string) ([]byte, error)) error {
 	pf := StartupPF(prostartup, dlc)
 	which := "$DLC/startup.pf"
 	if prostartup != "" {
 		which = "$PROSTARTUP"
 	}
-	dbs, err := PFDatabases(pf, dir, read)
+	if !filepath.IsAbs(pf) {
+		return fmt.Errorf("%s %s is a relative name: each ABL session reads it from its own current directory, "+
+			"and oedl's run in several, so which file it names cannot be told; set it to an absolute path", which, pf)
+	}
+	dbs, err := PFDatabases(pf, read)
 	if err != nil {
 		return fmt.Errorf("the startup parameter file every ABL session reads first (%s, %s) cannot be read whole, so what it connects cannot be told: %w", which, pf, err)
 	}

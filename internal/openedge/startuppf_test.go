@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,20 +42,28 @@ func TestPFDatabases(t *testing.T) {
 			want: []string{"startup.pf:1: -db a b#c"}},
 		{name: "-db with no name still connects", files: map[string]string{"startup.pf": "-T /tmp -db"},
 			want: []string{"startup.pf:1: -db "}},
-		{name: "nested -pf, in order", files: map[string]string{"startup.pf": "-pf site.pf\n-db second\n", "site.pf": "-db first -ld f\n"},
+		{name: "nested -pf, in order", files: map[string]string{"startup.pf": "-pf DIR/site.pf\n-db second\n", "site.pf": "-db first -ld f\n"},
 			want: []string{"site.pf:1: -db first", "startup.pf:2: -db second"}},
-		{name: "-pf that cannot be read", files: map[string]string{"startup.pf": "-pf gone.pf"}, err: "startup.pf:1: -pf gone.pf"},
+		{name: "-pf that cannot be read", files: map[string]string{"startup.pf": "-pf DIR/gone.pf"}, err: "startup.pf:1: -pf DIR/gone.pf"},
 		{name: "-pf without its file", files: map[string]string{"startup.pf": "-pf"}, err: "-pf without a file name"},
-		{name: "-pf naming itself", files: map[string]string{"startup.pf": "-pf startup.pf"}, err: "nested more than"},
+		{name: "-pf naming itself", files: map[string]string{"startup.pf": "-pf DIR/startup.pf"}, err: "nested more than"},
+		// A relative -pf is read from each session's current directory,
+		// and oedl's utilities run in several: which file it names cannot
+		// be told once, even when one exists beside the startup file.
+		{name: "relative -pf", files: map[string]string{"startup.pf": "-T /tmp\n-pf site.pf\n", "site.pf": "-db first\n"},
+			err: "startup.pf:2: -pf site.pf is a relative name"},
+		{name: "relative -pf in a nested file", files: map[string]string{"startup.pf": "-pf DIR/site.pf", "site.pf": "-pf ./more.pf"},
+			err: "site.pf:1: -pf ./more.pf is a relative name"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, text := range c.files {
+				text = strings.ReplaceAll(text, "DIR", dir)
 				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 			}
-			got, err := PFDatabases(filepath.Join(dir, "startup.pf"), dir, os.ReadFile)
+			got, err := PFDatabases(filepath.Join(dir, "startup.pf"), os.ReadFile)
 			if c.err != "" {
-				assert.ErrorContains(t, err, c.err)
+				assert.ErrorContains(t, err, strings.ReplaceAll(c.err, "DIR", dir))
 				return
 			}
 			require.NoError(t, err)
@@ -78,11 +87,27 @@ func FuzzPFTokens(f *testing.F) {
 			_ = tok
 		}
 		// A file of that line never panics, whatever it holds.
-		_, _ = PFDatabases("startup.pf", "/", func(p string) ([]byte, error) {
-			if p == "startup.pf" {
+		_, _ = PFDatabases("/startup.pf", func(p string) ([]byte, error) {
+			if p == "/startup.pf" {
 				return []byte(line), nil
 			}
 			return nil, fs.ErrNotExist
 		})
 	})
+}
+
+// $PROSTARTUP is handed to every utility as oedl checked it: a relative
+// name is made absolute before (run.Config, calibrate) from oedl's current
+// directory, or, on a host oedl reaches through its connection, refused:
+// that host's sessions run in several directories and none is the DBA's.
+// NoStartupDatabase itself never reads a relative name, which would be
+// read from oedl's own directory and name another file than a utility's.
+func TestNoStartupDatabaseRefusesARelativeName(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "harmless.pf"), []byte("-d dmy\n"), 0o644))
+	t.Chdir(dir)
+	err := NoStartupDatabase("harmless.pf", "/usr/dlc", os.ReadFile)
+	assert.ErrorContains(t, err, "$PROSTARTUP harmless.pf is a relative name")
+	assert.NoError(t, NoStartupDatabase(filepath.Join(dir, "harmless.pf"), "/usr/dlc", os.ReadFile))
+	assert.NoError(t, NoStartupDatabase("", dir, os.ReadFile)) // no startup.pf in that DLC
 }

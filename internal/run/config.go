@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -117,6 +118,12 @@ type Config struct {
 	// filesystem the source is on, so the table dumps wait for its
 	// formatting (schedule.BuildOptions.DumpsAfterCreate; set by the run).
 	dumpsAfterCreate bool
+	// startupPF is $PROSTARTUP made absolute from oedl's directory, where
+	// the DBA set it (fill): the file checkStartupPF checks and the name
+	// every utility on this machine gets (env), whatever directory it
+	// runs in. Empty when $PROSTARTUP is unset ($DLC/startup.pf, absolute
+	// as DLC is).
+	startupPF string
 
 	// Set by fill on several hosts: the machines, and for a Config seen
 	// from a host (at), which host and the work directory here.
@@ -193,7 +200,8 @@ func (c *Config) fill() {
 	c.Source = dbPath(c.Source)
 	c.Target = dbPath(c.Target)
 	// Utilities run in the work directory: every path they get is absolute.
-	for _, p := range []*string{&c.DLC, &c.Work, &c.PlanDir} {
+	c.startupPF = os.Getenv("PROSTARTUP")
+	for _, p := range []*string{&c.DLC, &c.Work, &c.PlanDir, &c.startupPF} {
 		if *p != "" && !strings.HasPrefix(*p, "$") {
 			if abs, err := filepath.Abs(*p); err == nil {
 				*p = abs
@@ -374,9 +382,15 @@ func (c *Config) pathsOnOneLine() error {
 // wrappers in $DLC/bin refuse to run without DLC.
 // WorkEnv marks each as this run's (see stopOrphans; on another host,
 // stopRemoteOrphans), with the work directory here whatever host runs it;
-// a host's own environment from the hosts file comes after.
+// a host's own environment from the hosts file comes after. On one
+// machine $PROSTARTUP is the absolute name checked (startupPF); a host's
+// is its own (checkStartupPFOn refuses it relative).
 func (c *Config) env() []string {
-	return append([]string{"DLC=" + c.DLC, WorkEnv + "=" + c.at("").workMarker()}, c.hostEnv()...)
+	env := []string{"DLC=" + c.DLC, WorkEnv + "=" + c.at("").workMarker()}
+	if c.fleet == nil && c.startupPF != "" {
+		env = append(env, "PROSTARTUP="+c.startupPF)
+	}
+	return append(env, c.hostEnv()...)
 }
 
 // workMarker is the work directory as WorkEnv spells it: with symlinks

@@ -222,14 +222,14 @@ func (r *runner) checkDLC(utilities []string) error {
 
 // checkStartupPF refuses a startup parameter file that connects a database
 // (openedge.NoStartupDatabase), exit 3: the machine's set-up, not the
-// command line, is to change. Without $DLC here (a dry run for another
+// command line, is to change. The file checked is the one every utility
+// is handed (Config.startupPF). Without $DLC here (a dry run for another
 // machine) there is nothing to read.
 func (c *Config) checkStartupPF() error {
 	if c.DLC == "" {
 		return nil
 	}
-	cwd, _ := os.Getwd()
-	if err := openedge.NoStartupDatabase(os.Getenv("PROSTARTUP"), c.DLC, cwd, os.ReadFile); err != nil {
+	if err := openedge.NoStartupDatabase(c.startupPF, c.DLC, os.ReadFile); err != nil {
 		return precondition("%v", err)
 	}
 	return nil

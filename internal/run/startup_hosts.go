@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"path"
 	"strings"
 	"time"
 
@@ -16,8 +15,11 @@ import (
 // each reads its own host's startup file, named by $PROSTARTUP as that
 // host's session has it (its login environment, then the hosts file's
 // env, as every utility there gets it) or its $DLC/startup.pf, and
-// connects a -db there first (safety trial 8). Relative names are from
-// the host's work directory, where its utilities run. Nothing is written.
+// connects a -db there first (safety trial 8). A relative $PROSTARTUP is
+// refused (openedge.NoStartupDatabase): the host's utilities run in
+// several directories (the work directory, the target's), and oedl has
+// no directory of the DBA's there to make it absolute from, as it does on
+// one machine. Nothing is written.
 func (c *Config) checkStartupPFOn(ctx context.Context) error {
 	l := c.hostLayout()
 	hosts := []string{l.Source}
@@ -32,12 +34,8 @@ func (c *Config) checkStartupPFOn(ctx context.Context) error {
 		if err != nil {
 			return precondition("host %s: its $PROSTARTUP could not be read, so what its ABL sessions connect first cannot be told: %v %s", host, err, strings.TrimSpace(res.Output))
 		}
-		pf := out.String()
-		if pf != "" && !path.IsAbs(pf) {
-			pf = path.Join(m.work, pf)
-		}
 		read := func(p string) ([]byte, error) { return m.fs.ReadFile(ctx, p) }
-		if err := openedge.NoStartupDatabase(pf, hc.DLC, m.work, read); err != nil {
+		if err := openedge.NoStartupDatabase(out.String(), hc.DLC, read); err != nil {
 			return precondition("host %s: %v", host, err)
 		}
 	}

@@ -18,8 +18,8 @@ import (
 // sequences and users (they act on LDBNAME(1)). oesim's _progres reads no
 // startup file, so what is tested is oedl's refusal before anything runs:
 // exit 3 naming the file, the line and the database; no target file made,
-// no job journalled. A startup file without -db (the site's codepages)
-// runs as before.
+// no job journalled; a relative -pf in it too. A startup file without -db
+// (the site's codepages) runs as before.
 func TestStartupPFConnectingADatabaseIsRefused(t *testing.T) {
 	e := newEnv(t, "sports")
 	site := filepath.Join(e.dir, "site.pf")
@@ -49,8 +49,19 @@ func TestStartupPFConnectingADatabaseIsRefused(t *testing.T) {
 	}
 	e.untouched(e.source, counts, before)
 
-	require.NoError(t, os.WriteFile(site, []byte("-d dmy -numsep 46\n"), 0o644))
+	// A relative -pf is read from each session's own directory (oedl's
+	// run in the work directory, scratch directories, the target's): what
+	// it connects cannot be told once, so it is refused whatever it holds.
+	require.NoError(t, os.WriteFile(filepath.Join(e.dir, "harmless.pf"), []byte("-d dmy\n"), 0o644))
+	require.NoError(t, os.WriteFile(startup, []byte("-cpinternal ISO8859-1\n-pf harmless.pf\n"), 0o644))
 	r := e.oedl(env, e.runArgs()...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, startup+":2: -pf harmless.pf is a relative name")
+	assert.NoFileExists(t, e.target+".db")
+
+	require.NoError(t, os.WriteFile(startup, []byte("-cpinternal ISO8859-1\n-pf "+site+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(site, []byte("-d dmy -numsep 46\n"), 0o644))
+	r = e.oedl(env, e.runArgs()...)
 	require.Equal(t, 0, r.code, r.stderr)
 	e.verified()
 }
