@@ -44,6 +44,8 @@ var Catalog = []Entry{
 		EN: "Begin Physical Redo Phase at 0 ."},
 	{Key: "5644", Num: 5644, Seen: "mem",
 		EN: "%s BROKER  0: Started for %s using TCP IPV4 address 0.0.0.0, pid %d."},
+	{Key: "6091", Num: 6091, Seen: "doc",
+		EN: "%s:Insufficient disk space during %s, fd %d, len %d, offset %d, file %s."},
 	{Key: "6203", Num: 6203, Seen: "both",
 		EN: "Binary Dump created on %s\nfrom database %s."},
 	{Key: "6204", Num: 6204, Seen: "real-pt",

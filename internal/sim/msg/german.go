@@ -29,6 +29,7 @@ var german = map[string]string{
 	"3781":                        "Before-Image-Blockgröße auf %d kb (%d Bytes) gesetzt.",
 	"5326":                        "Beginn der Physical-Redo-Phase bei 0 .",
 	"5644":                        "%s BROKER  0: Gestartet für %s mit TCP-IPV4-Adresse 0.0.0.0, PID %d.",
+	"6091":                        "%s:Nicht genügend Plattenplatz bei %s, fd %d, len %d, offset %d, Datei %s.",
 	"6203":                        "Binary Dump created on %s\nfrom database %s.",
 	"6204":                        "Tabelle %s wird geladen, Tabellennummer %d\nbeginnend mit Datensatz %d, Abschnitt %d.",
 	"6254":                        "Binärer Dump abgeschlossen.",

@@ -24,6 +24,7 @@ var portuguese = map[string]string{
 	"3781":                        "Tamanho do bloco do before-image configurado para %d kb (%d bytes).",
 	"5326":                        "Início da fase de Physical Redo em 0 .",
 	"5644":                        "%s BROKER  0: Iniciado para %s usando o endereço TCP IPV4 0.0.0.0, pid %d.",
+	"6091":                        "%s:Espaço em disco insuficiente durante %s, fd %d, len %d, offset %d, arquivo %s.",
 	"6203":                        "Binary Dump created on %s\nfrom database %s.",
 	"6204":                        "Carregando a tabela %s, Numero da tabela %d\ncom registro %d, sessao %d.",
 	"6254":                        "Dump binario completo.",
