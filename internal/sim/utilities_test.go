@@ -329,19 +329,7 @@ func TestAdministration(t *testing.T) {
 	assert.Equal(t, counts(report), counts(cs))
 	assert.FileExists(t, prefix+".ix.txt")
 
-	// Sequences round-trip.
-	seqs := filepath.Join(env.work, "seq.txt")
-	env.ok(t, "_progres", "-b", "-db", db, "-p", "/x/dump_seqvals.p", "-param", seqs)
-	b, err := os.ReadFile(seqs)
-	require.NoError(t, err)
-	if len(b) > 0 {
-		name, _, _ := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], "\t")
-		require.NoError(t, os.WriteFile(seqs, []byte(name+"\t4242\n"), 0o644))
-		env.ok(t, "_progres", "-b", "-db", db, "-p", "load_seqvals.p", "-param", seqs)
-		env.ok(t, "_progres", "-b", "-db", db, "-p", "dump_seqvals.p", "-param", seqs)
-		b, _ = os.ReadFile(seqs)
-		assert.Contains(t, string(b), name+"\t4242\n")
-	}
+	// Sequences round-trip: TestSeqvalsExportLayout.
 	// dump_df.p writes the schema back as a .df with every table.
 	dfOut := filepath.Join(env.work, "out.df")
 	env.ok(t, "_progres", "-b", "-db", db, "-p", "prodict/dump_df.p", "-param", "ALL,"+dfOut+",")

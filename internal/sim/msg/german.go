@@ -141,7 +141,7 @@ var german = map[string]string{
 	"oesim.dumpseq.param":         "** dump_seqvals.p braucht -param mit der Ausgabedatei.",
 	"oesim.lasttask.param":        "** dump_lasttask.p braucht -param mit der Ausgabedatei.",
 	"oesim.security.param":        "** %s braucht -param mit dem Sicherheitsverzeichnis.",
-	"oesim.seq.line":              "** %s:%d: \"name<TAB>wert\" erwartet, %q gefunden.",
+	"oesim.seq.read":              "** Die Sequenzwerte können nicht gelesen werden: %v.",
 	"oesim.seq.notfound":          "** Sequenz %s wurde in der Datenbank nicht gefunden.",
 	"oesim.df.records":            "** oesim kann die Felder der Tabelle %s nicht ändern: sie enthält %d Datensätze.",
 	"oesim.df.indexed":            "** Feld %s der Tabelle %s ist Bestandteil des Index %s: löschen Sie zuerst den Index.",

@@ -136,7 +136,7 @@ var portuguese = map[string]string{
 	"oesim.dumpseq.param":         "** dump_seqvals.p exige -param com o arquivo de saída.",
 	"oesim.lasttask.param":        "** dump_lasttask.p exige -param com o arquivo de saída.",
 	"oesim.security.param":        "** %s exige -param com o diretório de segurança.",
-	"oesim.seq.line":              "** %s:%d: esperado \"nome<TAB>valor\", encontrado %q.",
+	"oesim.seq.read":              "** Não é possível ler os valores das sequências: %v.",
 	"oesim.seq.notfound":          "** A sequência %s não foi encontrada no banco.",
 	"oesim.df.records":            "** o oesim não pode mudar os campos da tabela %s: ela contém %d registros.",
 	"oesim.df.indexed":            "** O campo %s da tabela %s é componente do índice %s: elimine o índice antes.",
