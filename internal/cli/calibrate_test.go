@@ -169,7 +169,8 @@ func TestCalibrateRefusesAWorkInUse(t *testing.T) {
 		defer unlock()
 		code, _, stderr := runOedl(t, args(work)...)
 		assert.Equal(t, ExitPrecondition, code, stderr)
-		assert.Contains(t, stderr, "another oedl")
+		assert.Contains(t, stderr, "another oedl calibrate (pid")
+		assert.NotContains(t, stderr, "oedl status", "a calibration keeps no journal for status to read")
 		assert.FileExists(t, log, "the first calibration's scratch was cleared")
 	})
 	t.Run("someone's oedl.lock", func(t *testing.T) {

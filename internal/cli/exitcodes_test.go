@@ -31,9 +31,10 @@ func readOnlyDir(t *testing.T) string {
 	return ""
 }
 
-// TestExitCodes audits every command against the README's promise: bad
-// usage or input is 2, a precondition outside oedl (a read-only output
-// directory) is 3, and each message names what is wrong.
+// TestExitCodes audits every command against the README's promise (its
+// "Exit codes" table): bad usage or input is 2, a precondition outside
+// oedl (a read-only output directory, a startup.pf that connects a
+// database) is 3, and each message names what is wrong.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	tba, df := planFixture(t, dir, "", "")
@@ -80,6 +81,10 @@ func TestExitCodes(t *testing.T) {
 		return append(append([]string{"plan", "--tabanalys", tba}, fixedMachine...), more...)
 	}
 	verifyArgs := []string{"verify", "--before", "testdata/verify/before.tba", "--after", "testdata/verify/after-equal.tba"}
+	// A DLC whose startup.pf connects a database (safety trial 7).
+	pfDLC := filepath.Join(dir, "pf-dlc")
+	require.NoError(t, os.MkdirAll(filepath.Join(pfDLC, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pfDLC, "startup.pf"), []byte("-db /x/prod -1\n"), 0o644))
 
 	tests := []struct {
 		name string
@@ -98,6 +103,7 @@ func TestExitCodes(t *testing.T) {
 		{"plan: -o is a file", plan("-o", file), ExitUsage, "-o " + file + " is a file"},
 		{"plan: -o under a file", plan("-o", filepath.Join(file, "plan")), ExitUsage, "is a file"},
 		{"plan: -o read-only", plan("-o", filepath.Join(ro, "plan")), ExitPrecondition, "cannot write"},
+		{"plan: a Windows --data-dir", plan("--data-dir", `D:\oedata`, "-o", filepath.Join(dir, "p3")), ExitUsage, "is a Windows path"},
 		{"plan: an empty .df", plan("--df", emptyDF, "-o", filepath.Join(dir, "p2")), ExitUsage, "empty.df: no ADD TABLE"},
 
 		{"estimate: --html is a directory", []string{"estimate", "--plan", planDir, "--html", emptyDir}, ExitUsage, "is a directory"},
@@ -120,6 +126,9 @@ func TestExitCodes(t *testing.T) {
 		{"report: --html at a database's log", []string{"report", "--work", work, "--html", filepath.Join(shut, "prod.lg")}, ExitUsage, "oedl makes nothing under another database's names"},
 		{"run: --work read-only", runArgs(filepath.Join(ro, "work")), ExitPrecondition, "cannot write"},
 		{"run: a comma in --work", runArgs(filepath.Join(dir, "a,b")), ExitUsage, "comma"},
+		{"run: a Windows --target", []string{"run", "--source", filepath.Join(dir, "src"), "--target", `D:\db\prod`, "--plan", planDir, "--work", filepath.Join(dir, "ww")}, ExitUsage, "is a Windows path"},
+		{"prepare: a Windows --source", []string{"prepare", "--source", `.\prod`, "--target", filepath.Join(dir, "tgt"), "--plan", planDir, "--work", filepath.Join(dir, "ww")}, ExitUsage, "is a Windows path"},
+		{"run: a startup.pf that connects a database", append(runArgs(filepath.Join(dir, "wpf")), "--dlc", pfDLC, "--dry-run"), ExitPrecondition, "connects a database"},
 		{"run: no plan.json", []string{"run", "--source", "s", "--target", "t", "--plan", emptyDir, "--work", filepath.Join(dir, "w")}, ExitUsage, "plan.json"},
 
 		{"status: --work is a file", []string{"status", "--work", file}, ExitUsage, "journal"},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/schedule"
@@ -27,7 +28,9 @@ func TestRunSummarySaysTheSequencesVerified(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := &verify.Result{OK: true}
-			v.AddSequences(verify.CompareSequenceFiles("\"NextCust\" 5\n\"NextOrd\" 7\n", tt.after))
+			seqs, err := verify.CompareSequenceFiles("before", "\"NextCust\" 5\n\"NextOrd\" 7\n", "after", tt.after)
+			require.NoError(t, err)
+			v.AddSequences(seqs)
 			var b strings.Builder
 			printRunSummary(&b, run.Config{Target: "/new/prod", Work: "/w"},
 				&run.Result{Schedule: &schedule.Result{Start: start, End: start.Add(3 * time.Second)}, Verify: v})

@@ -77,6 +77,16 @@ func WriteDFile(w io.Writer, table, ldbname string, records [][]string, at time.
 // records= count differs from the records read, or text after the final
 // offset is an error naming the file and line.
 func ParseDFile(r io.Reader, name string, fields int) (*DFile, error) {
+	return parseDFile(r, name, func(n int) error {
+		if n != fields {
+			return fmt.Errorf("%d fields, want %d", n, fields)
+		}
+		return nil
+	})
+}
+
+// parseDFile is ParseDFile with width saying which record widths it takes.
+func parseDFile(r io.Reader, name string, width func(n int) error) (*DFile, error) {
 	br := bufio.NewReader(r)
 	d := &DFile{}
 	line := 1
@@ -92,8 +102,8 @@ func ParseDFile(r io.Reader, name string, fields int) (*DFile, error) {
 		if end == endDot {
 			break
 		}
-		if len(rec) != fields {
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d", name, start, len(rec), fields)
+		if err := width(len(rec)); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, start, err)
 		}
 		d.Records = append(d.Records, rec)
 		if end == endEOF {

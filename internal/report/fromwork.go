@@ -344,19 +344,37 @@ func failureRows(recs []journal.Record, start time.Time) []FailureRow {
 
 // markOutcomes says of each failed attempt how its job ended: a later
 // attempt went through (recovered), it was stopped by an interrupt, or it
-// failed for good.
+// failed for good. A load-batch call is never run again as itself: its
+// area is repaired and its tables loaded again one by one, so it
+// recovered when each of them was.
 func markOutcomes(rows []FailureRow, recs []journal.Record) {
 	last := map[string]journal.Record{} // stable ID -> its last end
+	members := map[string][]string{}    // batch call -> its tables' load jobs (stable IDs)
 	for _, r := range recs {
 		if r.Job != journal.RunJob && (r.State == journal.Done || r.State == journal.Failed) {
 			last[event.StableID(r.Job)] = r
 		}
+		if r.Batch != "" && r.State == journal.Started {
+			id := event.StableID(r.Job)
+			if call := event.StableID(r.Batch); !slices.Contains(members[call], id) {
+				members[call] = append(members[call], id)
+			}
+		}
+	}
+	reloaded := func(call string) bool {
+		ms := members[call]
+		return len(ms) > 0 && !slices.ContainsFunc(ms, func(m string) bool { return last[m].State != journal.Done })
 	}
 	for i := range rows {
 		f := &rows[i]
 		end := last[f.Job]
 		cancelled := f.Reason == event.ReasonCancelled || (f.Reason == "" && f.Err == "interrupted")
 		switch {
+		case end.State != journal.Done && reloaded(f.Job):
+			f.Outcome = "recovered: each of its tables loaded again"
+			if cancelled {
+				f.Outcome = "stopped by the interrupt; each of its tables loaded again"
+			}
 		case cancelled && end.State == journal.Done:
 			f.Outcome = fmt.Sprintf("stopped by the interrupt; done on attempt %d", end.Attempt)
 		case cancelled:

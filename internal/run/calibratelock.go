@@ -28,9 +28,10 @@ func LockCalibration(work string) (func(), error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, precondition("work directory: %v", err)
 	}
-	return lockWork(work)
+	return lockWork(work, "calibrate")
 }
 
-// workLockContent is what lockWork writes: a pid and a line break (or
-// nothing yet, when oedl was killed between the open and the write).
-var workLockContent = regexp.MustCompile(`^(\d+\n)?$`)
+// workLockContent is what lockWork writes: a pid, the command's kind (an
+// oedl before lefts29 wrote none) and a line break, or nothing yet, when
+// oedl was killed between the open and the write.
+var workLockContent = regexp.MustCompile(`^(\d+( (run|prepare|calibrate))?\n)?$`)

@@ -347,7 +347,8 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		if f.diskFull["load "+table] {
 			delete(f.diskFull, "load "+table)
 			f.target[table] += n / 2
-			return "** Error writing /target/db_7.d1, errno = 28. (oesim)\nBinary Load complete. (6256)\n", 1
+			// What OpenEdge's block I/O prints (Progress KB P4404), as oesim does.
+			return "bkioWrite:Insufficient disk space during write, fd 9, len 16384, offset 1073741824, file /target/db_7.d1. (6091)\n", 1
 		}
 		if f.failLoad[table] > 0 {
 			f.failLoad[table]--

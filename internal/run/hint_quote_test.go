@@ -26,10 +26,10 @@ func TestHintsQuoteTheirPaths(t *testing.T) {
 		}, "oedl run --resume --work '%s'"},
 		{"work locked by another oedl", func(t *testing.T, work string) string {
 			require.NoError(t, os.Mkdir(work, 0o755))
-			unlock, err := lockWork(work)
+			unlock, err := lockWork(work, "run")
 			require.NoError(t, err)
 			defer unlock()
-			_, err = lockWork(work)
+			_, err = lockWork(work, "run")
 			require.Error(t, err)
 			return err.Error()
 		}, "oedl status --work '%s'"},

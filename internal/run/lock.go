@@ -37,13 +37,45 @@ var lockedHere = struct {
 	m map[[2]uint64]bool
 }{m: map[[2]uint64]bool{}}
 
-func lockWork(work string) (func(), error) {
+// lockWork takes work's lock for the command kind ("run", "prepare",
+// "calibrate"), stamping it with this process's pid and kind so that a
+// second oedl refused there is told who holds it.
+func lockWork(work, kind string) (func(), error) {
 	path := filepath.Join(work, LockFile)
-	return lockPath(path, fmt.Sprintf("%d\n", os.Getpid()), func() error {
+	return lockPath(path, fmt.Sprintf("%d %s\n", os.Getpid(), kind), func() error {
 		data, _ := os.ReadFile(path)
-		return precondition("another oedl (pid %s) is running in %s: watch it with oedl status --work %s",
-			strings.TrimSpace(string(data)), work, execx.ShellQuote(work))
+		return workBusy(work, kind, data)
 	})
+}
+
+// workBusy is the refusal of command kind in work, whose lock another
+// oedl holds, by the lock's stamp: the holder's pid and kind (the pid
+// alone from an oedl before lefts29: a run or a preparation). A run or a
+// preparation is watched with oedl status; a calibration keeps no journal
+// for status to read (it said "no run" of it), so the DBA is told it ends
+// by itself, and where its scratch is.
+func workBusy(work, kind string, stamp []byte) error {
+	pid, holder, _ := strings.Cut(strings.TrimSpace(string(stamp)), " ")
+	q := execx.ShellQuote(work)
+	var then string
+	switch {
+	case holder == "calibrate" && kind == "calibrate":
+		then = "wait for it to end (it ends by itself once its sample is timed), or calibrate in another --work"
+	case holder == "calibrate":
+		then = fmt.Sprintf("wait for it to end (it ends by itself once its sample is timed), or give %s another --work", kind)
+	case kind == "calibrate":
+		then = fmt.Sprintf("watch it with oedl status --work %s, or calibrate in another --work", q)
+	default:
+		then = "watch it with oedl status --work " + q
+	}
+	switch holder {
+	case "":
+		return precondition("another oedl (pid %s) is running in %s: %s", pid, work, then)
+	case "calibrate":
+		return precondition("another oedl calibrate (pid %s) is using %s (its scratch databases are in %s): %s",
+			pid, work, filepath.Join(work, "calibrate"), then)
+	}
+	return precondition("another oedl %s (pid %s) is running in %s: %s", holder, pid, work, then)
 }
 
 // lockPath takes the POSIX lock of the file at path for this process

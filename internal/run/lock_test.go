@@ -55,7 +55,7 @@ func TestLockDiesWithItsHolder(t *testing.T) {
 	held, known := lockHeld(dir)
 	require.True(t, known)
 	require.True(t, held, "the holder holds the lock")
-	_, err = lockWork(dir)
+	_, err = lockWork(dir, "run")
 	require.Error(t, err, "a second oedl is refused")
 
 	require.NoError(t, holder.Process.Kill())
@@ -63,7 +63,7 @@ func TestLockDiesWithItsHolder(t *testing.T) {
 	require.True(t, childID.Alive(), "the child that has the descriptor lives on")
 	held, _ = lockHeld(dir)
 	assert.False(t, held, "the lock died with its holder, not with the last copy of its descriptor")
-	unlock, err := lockWork(dir)
+	unlock, err := lockWork(dir, "run")
 	require.NoError(t, err, "a resume takes the lock at once")
 	unlock()
 }
@@ -72,7 +72,7 @@ func TestLockDiesWithItsHolder(t *testing.T) {
 // inherits the lock file's descriptor, prints the child's PID and waits
 // to be killed.
 func holdLockAndFork(dir string) {
-	if _, err := lockWork(dir); err != nil {
+	if _, err := lockWork(dir, "run"); err != nil {
 		os.Exit(3)
 	}
 	// The very descriptor lockWork holds (the same open file), found
@@ -115,7 +115,7 @@ func parsePID(line string) (int, bool) {
 func TestWorkFilesNeverThroughALink(t *testing.T) {
 	open := map[string]func(path string) error{
 		LockFile: func(path string) error {
-			unlock, err := lockWork(filepath.Dir(path))
+			unlock, err := lockWork(filepath.Dir(path), "run")
 			if err == nil {
 				unlock()
 			}

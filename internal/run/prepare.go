@@ -63,7 +63,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			return nil, precondition("work directory: %v", err)
 		}
 	}
-	unlock, err := lockWork(c.Work)
+	unlock, err := lockWork(c.Work, "prepare")
 	if err != nil {
 		return nil, err
 	}

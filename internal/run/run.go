@@ -156,7 +156,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 			return nil, none, precondition("work directory: %v", err)
 		}
 	}
-	unlock, err := lockWork(c.Work)
+	unlock, err := lockWork(c.Work, "run")
 	if err != nil {
 		return nil, none, err
 	}

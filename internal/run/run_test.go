@@ -358,14 +358,14 @@ func TestSections(t *testing.T) {
 
 func TestWorkDirectoryIsLocked(t *testing.T) {
 	dir := t.TempDir()
-	unlock, err := lockWork(dir)
+	unlock, err := lockWork(dir, "run")
 	require.NoError(t, err)
-	_, err = lockWork(dir)
+	_, err = lockWork(dir, "run")
 	var pe *PreconditionError
 	require.ErrorAs(t, err, &pe)
 	assert.Contains(t, err.Error(), "another oedl")
 	unlock()
-	unlock2, err := lockWork(dir)
+	unlock2, err := lockWork(dir, "run")
 	require.NoError(t, err)
 	unlock2()
 }
@@ -434,7 +434,7 @@ func TestForceRefusesATargetUnderALiveRun(t *testing.T) {
 	_, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 
-	unlock, err := lockWork(cfg.Work) // the first run, still going
+	unlock, err := lockWork(cfg.Work, "run") // the first run, still going
 	require.NoError(t, err)
 	other := cfg
 	other.Work, other.Force = filepath.Join(t.TempDir(), "work2"), true

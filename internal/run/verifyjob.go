@@ -80,7 +80,7 @@ func compareSequences(c *Config) (*verify.SequenceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return verify.CompareSequenceFiles(string(src), string(dst)), nil
+	return verify.CompareSequenceFiles(c.work(SequenceValues), string(src), c.work(TargetSequenceValues), string(dst))
 }
 
 // compareSecurity compares the source's users, grants and views

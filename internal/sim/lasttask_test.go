@@ -52,9 +52,9 @@ func TestLastTaskChangesWithWritesOnly(t *testing.T) {
 		{"a sequence set", func(t *testing.T) {
 			b, err := os.ReadFile(seqs)
 			require.NoError(t, err)
-			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], "\t")
+			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], " ")
 			require.True(t, ok, "the database has a sequence: %q", b)
-			require.NoError(t, os.WriteFile(seqs, []byte(name+"\t4242\n"), 0o644))
+			require.NoError(t, os.WriteFile(seqs, []byte(name+" 4242\n"), 0o644))
 			env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "load_seqvals.p", "-param", seqs)
 		}, true},
 		// The same users loaded again change nothing: oesim's value stays

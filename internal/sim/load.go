@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/sim/bd"
@@ -281,7 +280,7 @@ func loadTable(p *proc, s *session, g loadGroup, opts loadOptions, bi *openedge.
 		w.BeforeFlush = func(bytes int64) error {
 			if budget >= 0 {
 				if budget -= bytes; budget < 0 && fp.strike() {
-					return &os.PathError{Op: "write", Path: af.Area.Extents[len(af.Area.Extents)-1].Path, Err: syscall.ENOSPC}
+					return af.NoRoom(bytes)
 				}
 			}
 			// The area grows at its high-water mark: written behind, or
@@ -301,7 +300,11 @@ func loadTable(p *proc, s *session, g loadGroup, opts loadOptions, bi *openedge.
 			}
 			if err != nil {
 				var pe *os.PathError
-				if errors.As(err, &pe) {
+				var full *store.NoRoomError
+				switch {
+				case errors.As(err, &full):
+					return p.failErr(full)
+				case errors.As(err, &pe):
 					return p.failErr(ioError(err))
 				}
 				w.Flush()

@@ -1,14 +1,12 @@
 package sim
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/oedl/oedl/internal/atomicfile"
@@ -22,8 +20,8 @@ import (
 //
 //	prodict/load_df.p  -param FILE        load a .df into the database
 //	prodict/dump_df.p  -param "ALL,FILE," dump the schema as a .df
-//	dump_seqvals.p     -param FILE        write "name<TAB>current-value" lines
-//	load_seqvals.p     -param FILE        set sequence values from such lines
+//	dump_seqvals.p     -param FILE        write `"name" current-value` lines (EXPORT)
+//	load_seqvals.p     -param FILE        set sequence values from such lines (IMPORT)
 //	dump_security.p    -param DIR         write _user.d, _sysauth.d, _sysviews.d
 //	load_security.p    -param DIR         add their users, grants and views
 //	dump_lasttask.p    -param FILE        write _MstrBlk-Lasttask (lasttask.go)
@@ -190,11 +188,11 @@ func dumpSeqvalsProcedure(p *proc, s *session, param string) int {
 	if param == "" {
 		return p.fail("oesim.dumpseq.param")
 	}
-	var buf bytes.Buffer
+	var buf []byte
 	for _, sq := range s.db.Ctl.Sequences {
-		fmt.Fprintf(&buf, "%s\t%d\n", sq.Name, sq.Current)
+		buf = openedge.AppendSeqval(buf, sq.Name, sq.Current)
 	}
-	if err := atomicfile.WriteFileNoSync(param, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFileNoSync(param, buf); err != nil {
 		return p.failErr(err)
 	}
 	return exitOK
@@ -206,21 +204,20 @@ func loadSeqvalsProcedure(p *proc, s *session, param string) int {
 		return p.fail("43", param, 2)
 	}
 	defer f.Close()
+	// IMPORT cName iValue: the layout dump_seqvals.p EXPORTs; a line that
+	// starts with a sequence number (a _seqvals.d) fails its IMPORT.
+	seqs, err := openedge.ParseSeqvals(f, param)
+	if err != nil {
+		return p.fail("oesim.seq.read", err)
+	}
 	vals := map[string]int64{}
 	var order []string
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" {
-			continue
+	for _, sq := range seqs {
+		if sq.Num >= 0 {
+			return p.fail("oesim.seq.read", fmt.Errorf("%s:%d: a sequence number before the name: IMPORT cName iValue reads %d as the name", param, sq.Line, sq.Num))
 		}
-		name, val, ok := strings.Cut(line, "\t")
-		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
-		if !ok || err != nil {
-			return p.fail("oesim.seq.line", param, n, line)
-		}
-		vals[name] = v
-		order = append(order, name)
+		vals[sq.Name] = sq.Value
+		order = append(order, sq.Name)
 	}
 	err = s.db.Update(func(c *store.Control) error {
 		for _, name := range order {

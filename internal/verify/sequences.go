@@ -5,30 +5,32 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/oedl/oedl/internal/openedge"
 )
 
-// CompareSequences compares two sequence-value files written by the same
-// program (dump_seqvals.p: one line per sequence, its name then its
-// current value, as EXPORT writes them, `"name" 1000`) and returns one
-// "name before -> after" per sequence that differs, sorted by name; a
-// sequence on one side only is "missing" or "not in the source". The
-// lines are compared as words, so the file's own quoting needs no parser:
-// both sides have it.
-func CompareSequences(before, after string) []string {
-	b, a := sequenceValues(before), sequenceValues(after)
+// CompareSequences compares two sequence values files (openedge.ParseSeqvals:
+// oedl's dump_seqvals.p writes `"name" 1000`, the Data Administration's
+// _seqvals.d `0 "name" 1000`; either may be on either side) and returns
+// one "name before -> after" per sequence that differs, sorted by name; a
+// sequence on one side only is "missing" or "not in the source". Names
+// are compared ignoring case, as ABL does; sequence numbers are not
+// compared (a .df loaded in another order numbers them otherwise).
+func CompareSequences(before, after []openedge.SeqValue) []string {
+	b, a := byName(before), byName(after)
 	var out []string
 	for key, v := range b {
 		w, ok := a[key]
 		switch {
 		case !ok:
-			out = append(out, fmt.Sprintf("%s %s -> missing", v.name, v.value))
-		case w.value != v.value:
-			out = append(out, fmt.Sprintf("%s %s -> %s", v.name, v.value, w.value))
+			out = append(out, fmt.Sprintf("%s %d -> missing", v.Name, v.Value))
+		case w.Value != v.Value:
+			out = append(out, fmt.Sprintf("%s %d -> %d", v.Name, v.Value, w.Value))
 		}
 	}
 	for key, w := range a {
 		if _, ok := b[key]; !ok {
-			out = append(out, fmt.Sprintf("%s not in the source (%s)", w.name, w.value))
+			out = append(out, fmt.Sprintf("%s not in the source (%d)", w.Name, w.Value))
 		}
 	}
 	sort.Strings(out)
@@ -42,10 +44,19 @@ type SequenceResult struct {
 	Differ   []string `json:"differ,omitempty"`
 }
 
-// CompareSequenceFiles is CompareSequences with the count of the source's
-// sequences, for verify.json and the run's summary.
-func CompareSequenceFiles(before, after string) *SequenceResult {
-	return &SequenceResult{Compared: len(sequenceValues(before)), Differ: CompareSequences(before, after)}
+// CompareSequenceFiles reads the source's and the target's sequence
+// values files (named for the error of a file that does not parse) and
+// compares them: how many the source has, and each that differs.
+func CompareSequenceFiles(beforeName, before, afterName, after string) (*SequenceResult, error) {
+	b, err := openedge.ParseSeqvals(strings.NewReader(before), beforeName)
+	if err != nil {
+		return nil, err
+	}
+	a, err := openedge.ParseSeqvals(strings.NewReader(after), afterName)
+	if err != nil {
+		return nil, err
+	}
+	return &SequenceResult{Compared: len(b), Differ: CompareSequences(b, a)}, nil
 }
 
 // AddSequences records the sequence values compared; one that differs
@@ -85,20 +96,12 @@ func writeSequencesText(w io.Writer, s *SequenceResult) error {
 	return nil
 }
 
-type sequenceValue struct{ name, value string }
-
-// sequenceValues maps each line's name, in lower case (ABL names ignore
-// case), to the name as written (quotes taken off) and its value: the
-// last word is the value, the words before it the name.
-func sequenceValues(text string) map[string]sequenceValue {
-	vals := map[string]sequenceValue{}
-	for _, line := range strings.Split(text, "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		name := strings.Trim(strings.Join(f[:len(f)-1], " "), `"`)
-		vals[strings.ToLower(name)] = sequenceValue{name, f[len(f)-1]}
+// byName maps each sequence's name, in lower case (ABL names ignore
+// case), to its value.
+func byName(vals []openedge.SeqValue) map[string]openedge.SeqValue {
+	m := make(map[string]openedge.SeqValue, len(vals))
+	for _, v := range vals {
+		m[strings.ToLower(v.Name)] = v
 	}
-	return vals
+	return m
 }

@@ -41,9 +41,9 @@ func TestForceRefusesATargetWentLiveOn(t *testing.T) {
 			dlc("_progres", "-b", "-db", e.target, "-p", filepath.Join(e.work, "abl", "dump_seqvals.p"), "-param", vals)
 			b, err := os.ReadFile(vals)
 			require.NoError(e.t, err)
-			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], "\t")
+			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], " ") // `"name" value`, as EXPORT writes it
 			require.True(e.t, ok, "the target has a sequence: %q", b)
-			require.NoError(e.t, os.WriteFile(vals, []byte(name+"\t424242\n"), 0o644))
+			require.NoError(e.t, os.WriteFile(vals, []byte(name+" 424242\n"), 0o644))
 			dlc("_progres", "-b", "-db", e.target, "-p", filepath.Join(e.work, "abl", "load_seqvals.p"), "-param", vals)
 			dlc("proshut", e.target, "-by")
 		}, refused: true, identity: true},

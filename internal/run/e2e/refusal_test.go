@@ -55,12 +55,13 @@ func TestRefusalEndsTheJob(t *testing.T) {
 	}
 }
 
-// TestDiskFullEveryLanguage: a load that fills its disk is told so by the
-// errno, in the Portuguese and German message files as in English: not
-// repaired and loaded again, not retried, the file named; the resume ends
-// verified.
+// TestDiskFullEveryLanguage: a load that fills its disk is told so by
+// its message number, (6091) as OpenEdge prints it, in the Portuguese and
+// German message files as in English: not repaired and loaded again, not
+// retried, the extent named; the run exits 1; the resume ends verified.
 func TestDiskFullEveryLanguage(t *testing.T) {
 	for _, tc := range []struct{ lang, promsgs string }{
+		{"en", "promsgs"},
 		{"pt", filepath.Join("prolang", "brz", "promsgs.brz")},
 		{"de", filepath.Join("prolang", "ger", "promsgs.ger")},
 	} {
@@ -70,7 +71,7 @@ func TestDiskFullEveryLanguage(t *testing.T) {
 			r := e.oedl([]string{lang, "OESIM_FAULTS=load:*:diskfull-after=2000,once"}, e.runArgs(crashSafe)...)
 			require.Equal(t, 1, r.code, r.stderr)
 			assert.Contains(t, r.stderr, "ran out of disk space (errno 28")
-			assert.Contains(t, r.stderr, "errno = 28", "the utility's own line, naming the file")
+			assert.Regexp(t, `bkioWrite:[^\n]* /[^\n]*\.d\d+\. \(6091\)`, r.stderr, "the utility's own line, naming the extent")
 			assert.Contains(t, r.stderr, "not tried again: it would fill the same disk")
 			r = e.oedl([]string{lang}, e.runArgs("--resume")...)
 			require.Equal(t, 0, r.code, r.stderr)

@@ -44,9 +44,9 @@ func TestResumeRefusesAChangedSource(t *testing.T) {
 			dlc("_progres", "-b", "-db", e.source, "-1", "-p", filepath.Join(e.work, "abl", "dump_seqvals.p"), "-param", vals)
 			b, err := os.ReadFile(vals)
 			require.NoError(t, err)
-			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], "\t")
+			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], " ") // `"name" value`, as EXPORT writes it
 			require.True(t, ok, "the source has a sequence: %q", b)
-			require.NoError(t, os.WriteFile(vals, []byte(name+"\t987654\n"), 0o644))
+			require.NoError(t, os.WriteFile(vals, []byte(name+" 987654\n"), 0o644))
 			dlc("_progres", "-b", "-db", e.source, "-1", "-p", filepath.Join(e.work, "abl", "load_seqvals.p"), "-param", vals)
 		}, true},
 	}
