@@ -80,6 +80,7 @@ func TestExitCodes(t *testing.T) {
 	plan := func(more ...string) []string {
 		return append(append([]string{"plan", "--tabanalys", tba}, fixedMachine...), more...)
 	}
+	seqs := "testdata/verify/seqvals" // two _seqvals.d (README there)
 	verifyArgs := []string{"verify", "--before", "testdata/verify/before.tba", "--after", "testdata/verify/after-equal.tba"}
 	// A DLC whose startup.pf connects a database (safety trial 7).
 	pfDLC := filepath.Join(dir, "pf-dlc")
@@ -139,6 +140,10 @@ func TestExitCodes(t *testing.T) {
 		{"verify: -o over someone's verify.json", append(verifyArgs, "-o", foreignVerify), ExitUsage, "verify.json exists and is not a file oedl wrote"},
 		{"verify: -o read-only", append(verifyArgs, "-o", filepath.Join(ro, "v")), ExitPrecondition, "cannot write"},
 		{"verify: one report twice", []string{"verify", "--before", "testdata/verify/before.tba", "--after", "testdata/verify/before.tba"}, ExitUsage, "--before and --after are the same file"},
+		{"verify: --before-seqs alone", append(verifyArgs, "--before-seqs", seqs+"/source_seqvals.d"), ExitUsage, "give both --before-seqs FILE and --after-seqs FILE"},
+		{"verify: --after-seqs not sequence values", append(verifyArgs, "--before-seqs", seqs+"/source_seqvals.d", "--after-seqs", "testdata/verify/before.tba"), ExitUsage, "testdata/verify/before.tba:6: 1 fields, want \"name\" value or number \"name\" value"},
+		{"verify: one sequence file twice", append(verifyArgs, "--before-seqs", seqs+"/source_seqvals.d", "--after-seqs", seqs+"/source_seqvals.d"), ExitUsage, "--before-seqs and --after-seqs are the same file"},
+		{"verify: a sequence value differs", append(verifyArgs, "--before-seqs", seqs+"/source_seqvals.d", "--after-seqs", seqs+"/target_seqvals.d"), ExitFailed, "sequence values differ between the source and the target: NextOrdNum 41196 -> 0"},
 		{"verify: nothing to compare", []string{"verify", "--before", "testdata/verify/meta-only.tba", "--after", "testdata/verify/meta-only.tba"}, ExitUsage, "no application table"},
 
 		{"report: --html is a directory", []string{"report", "--work", work, "--html", emptyDir}, ExitUsage, "is a directory"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/run"
 )
 
 // TestResumeHintsQuoteTheWorkDirectory: the command a DBA is told to run
@@ -25,7 +26,8 @@ func TestResumeHintsQuoteTheWorkDirectory(t *testing.T) {
 		{"interrupted run", func(t *testing.T, work string) string {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			return runExit(ctx, context.Canceled, work).Error()
+			c := run.Config{Work: work, Source: "/db/prod", Target: "/new/prod", PlanDir: "/dl/plan"}
+			return runExit(ctx, context.Canceled, c.ResumeCommand()).Error()
 		}},
 		{"killed run, oedl status", func(t *testing.T, work string) string {
 			require.NoError(t, os.Mkdir(work, 0o755))

@@ -90,7 +90,7 @@ func runPrepare(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	if err := run.CheckWorkUnwritten(cfg); err != nil {
-		return runExit(ctx, err, cfg.Work)
+		return runExit(ctx, err, cfg.ResumeCommand())
 	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))

@@ -254,7 +254,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 	if opts.DryRun {
 		checked, err := run.Check(ctx, cfg)
 		if err != nil {
-			return runExit(ctx, err, cfg.Work)
+			return runExit(ctx, err, cfg.ResumeCommand())
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "checked: the plan holds together; the source is not the target; no file the target will have is in the way (%s)\n", checked.Note)
 		if checked.Validated {
@@ -276,7 +276,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	if err := run.CheckWorkUnwritten(cfg); err != nil {
-		return runExit(ctx, err, cfg.Work)
+		return runExit(ctx, err, cfg.ResumeCommand())
 	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return PreconditionError(fmt.Errorf("work directory: %w", err))
@@ -355,7 +355,7 @@ func executeRun(ctx context.Context, io *IOStreams, cfg run.Config, noTUI, jsonO
 	case err == nil:
 		printRunSummary(io.ErrOut, cfg, res)
 	}
-	return res, runExit(ctx, err, cfg.Work)
+	return res, runExit(ctx, err, cfg.ResumeCommand())
 }
 
 // warnJSONStopped says, on stderr, that --json's events stopped at the
@@ -378,7 +378,9 @@ func screenOptions(io *IOStreams, cfg run.Config, cancel func()) tui.Options {
 		}}
 }
 
-func runExit(ctx context.Context, err error, work string) error {
+// runExit maps a run's error to its exit status; resume is the command
+// that continues it (run.Config.ResumeCommand), printed when interrupted.
+func runExit(ctx context.Context, err error, resume string) error {
 	if err == nil {
 		return nil
 	}
@@ -391,7 +393,7 @@ func runExit(ctx context.Context, err error, work string) error {
 	case errors.As(err, &pe):
 		return PreconditionError(err)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with oedl run --resume --work %s (with the same --source, --target and --plan)", execx.ShellQuote(work))}
+		return &ExitError{Code: ExitInterrupted, Err: fmt.Errorf("interrupted; the journal is consistent: continue with %s", resume)}
 	case errors.As(err, &fe):
 		return FailedError(err)
 	}

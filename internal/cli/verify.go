@@ -22,6 +22,10 @@ type VerifyOptions struct {
 	After  string
 	Out    string // directory for verify.json and the counts lists ("" = none)
 	JSON   bool
+	// BeforeSeqs, AfterSeqs: sequence-value dumps of the two databases
+	// (oedl's sequences.d or the Data Dictionary's _seqvals.d), compared
+	// as the run compares its own; both or neither.
+	BeforeSeqs, AfterSeqs string
 }
 
 // NewCmdVerify builds `oedl verify`.
@@ -40,6 +44,12 @@ It also prints, for each side, the SHA-256 of its "owner.table records" list
 With -o DIR the lists and verify.json are written there, so sha256sum of the
 lists shows the very same checksums.
 
+A tabanalys holds no sequence. To compare the sequence values as oedl run
+does, give both --before-seqs and --after-seqs: the Data Dictionary's
+_seqvals.d of each database (Admin > Dump Data and Definitions > Sequences
+Current Values) or oedl's WORK/sequences.d and sequences.target.d. A
+sequence whose value differs, or that one side lacks, is a mismatch.
+
 A report made while the database was in use carries message (2486): its
 counts are approximations, and verify says so on stderr. Except oedl's own
 baseline (WORK/source.tba): the run counted the frozen source under the
@@ -52,7 +62,8 @@ EXIT STATUS
   read as tables), or one analysis twice (the same file, or the same
   database with the same Date: in both headers).`,
 		Example: `  oedl verify --before work/source.tba --after work/target.tba
-  oedl verify --before prod.tba --after new.tba --json | jq .mismatches`,
+  oedl verify --before prod.tba --after new.tba --json | jq .mismatches
+  oedl verify --before prod.tba --after new.tba --before-seqs prod/_seqvals.d --after-seqs new/_seqvals.d`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return verifyRun(c.Context(), opts) },
 	}
@@ -61,12 +72,17 @@ EXIT STATUS
 	f.StringVar(&opts.After, "after", "", "tabanalys report of the target")
 	f.StringVarP(&opts.Out, "out", "o", "", "write verify.json and the two counts lists into this directory")
 	f.BoolVar(&opts.JSON, "json", false, "the result as JSON on stdout")
+	f.StringVar(&opts.BeforeSeqs, "before-seqs", "", "sequence values of the source (_seqvals.d, or oedl's sequences.d); with --after-seqs")
+	f.StringVar(&opts.AfterSeqs, "after-seqs", "", "sequence values of the target (_seqvals.d, or oedl's sequences.target.d); with --before-seqs")
 	return cmd
 }
 
 func verifyRun(_ context.Context, opts *VerifyOptions) error {
 	if opts.Before == "" || opts.After == "" {
 		return UsageError("give both --before FILE and --after FILE")
+	}
+	if (opts.BeforeSeqs == "") != (opts.AfterSeqs == "") {
+		return UsageError("give both --before-seqs FILE and --after-seqs FILE, or neither: one side's sequence values compare with nothing")
 	}
 	if opts.Out != "" {
 		if err := checkOutputDir("-o", opts.Out); err != nil {
@@ -117,6 +133,13 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 			before.Database, opts.After)
 	}
 	res := verify.Compare(verify.NewSide(before, opts.Before), verify.NewSide(after, opts.After))
+	if opts.BeforeSeqs != "" {
+		seqs, err := compareSequenceFiles(opts.BeforeSeqs, opts.AfterSeqs)
+		if err != nil {
+			return err
+		}
+		res.AddSequences(seqs)
+	}
 	if opts.Out != "" {
 		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 			return FailedError(err)
@@ -138,6 +161,29 @@ func verifyRun(_ context.Context, opts *VerifyOptions) error {
 		return FailedError(err)
 	}
 	return nil
+}
+
+// compareSequenceFiles reads the two sequence-value dumps (exit 2 naming
+// the file and line of one that is not) and compares them.
+func compareSequenceFiles(before, after string) (*verify.SequenceResult, error) {
+	if bi, berr := os.Stat(before); berr == nil {
+		if ai, aerr := os.Stat(after); aerr == nil && os.SameFile(bi, ai) {
+			return nil, UsageError("--before-seqs and --after-seqs are the same file (%s): that proves nothing", before)
+		}
+	}
+	var text [2]string
+	for i, f := range []string{before, after} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, UsageError("%v", err)
+		}
+		text[i] = string(b)
+	}
+	res, err := verify.CompareSequenceFiles(before, text[0], after, text[1])
+	if err != nil {
+		return nil, UsageError("%v", err) // openedge.ParseSeqvals names the file and line
+	}
+	return res, nil
 }
 
 // readReport reads a report or -csoutput file exactly as `oedl plan` does.

@@ -166,3 +166,40 @@ func TestCheckSource(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `is not defined as in the source /db/prod: field "`+first.Name+`" is `+first.Type+` here, raw in the source`)
 }
+
+// TestCheckSourceSchemaChangedSincePlan: what the application team adds to
+// the source between the plan (or oedl prepare) and the run is refused
+// before the dumps, naming it (nu-trial9: a new index or sequence made the
+// run fail in the window after the dumps, its loads refused by CRC).
+func TestCheckSourceSchemaChangedSincePlan(t *testing.T) {
+	p, _, df, src := rendered(t)
+	first := src.Tables()[0]
+	tests := []struct {
+		name   string
+		change string // a delta .df applied to the source's text
+		want   string
+	}{
+		{"an index added", `ADD INDEX "oedlNew" ON "` + first.Name + `"
+  INDEX-FIELD "` + first.Fields[0].Name + `" DESCENDING
+`, `the source's index "oedlNew" (` + strings.ToLower(first.Fields[0].Name) + ` desc) is missing`},
+		{"a sequence added", `ADD SEQUENCE "oedlNextNum"
+  INITIAL 1
+  INCREMENT 1
+`, `has sequences it does not define (oedlNextNum)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			_, err := src.WriteTo(&b)
+			require.NoError(t, err)
+			text := b.String()
+			cut := strings.LastIndex(text, "\n.\nPSC")
+			require.Positive(t, cut)
+			changed, err := openedge.ParseDF(strings.NewReader(text[:cut+1]+"\n"+tt.change+text[cut+1:]), "src.df")
+			require.NoError(t, err)
+			err = CheckSource(p, df, changed, "/db/prod")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}

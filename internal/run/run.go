@@ -17,7 +17,6 @@ import (
 
 	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/event"
-	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
@@ -417,7 +416,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		ev.Status, ev.Err, ev.Message = event.StatusInterrupted, "interrupted", interruptedSummary(res)
 		err = fmt.Errorf("%w: %v", ctx.Err(), err)
 	case err != nil:
-		fe := &FailedError{Failed: e.failedJobs(res), Blocked: len(res.Blocked), Err: err, Work: c.Work}
+		fe := &FailedError{Failed: e.failedJobs(res), Blocked: len(res.Blocked), Err: err, Work: c.Work, Resume: c.ResumeCommand()}
 		finish.State, finish.Err = journal.Failed, fe.Summary()
 		ev.Status, ev.Err, ev.Message = event.StatusFailed, fe.Summary(), fe.Summary()
 		err = fe
@@ -462,6 +461,7 @@ type FailedError struct {
 	Blocked int         // jobs not run because one they need failed
 	Err     error
 	Work    string
+	Resume  string // the command that continues the run (Config.ResumeCommand)
 }
 
 // FailedJob is one job that failed for good: its last attempt.
@@ -506,7 +506,7 @@ func (e *FailedError) Error() string {
 			fmt.Fprintf(&b, "\n    log: %s", f.Log)
 		}
 	}
-	fmt.Fprintf(&b, "\nfix the cause, then continue with: oedl run --resume --work %s (with the same --source, --target and --plan)", execx.ShellQuote(e.Work))
+	fmt.Fprintf(&b, "\nfix the cause, then continue with: %s", e.Resume)
 	return b.String()
 }
 func (e *FailedError) Unwrap() error { return e.Err }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+	"time"
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
@@ -156,6 +157,7 @@ func (s *Status) Events() []event.Event {
 	shares := sectionShares(s.Records, sizes)
 	out := make([]event.Event, 0, len(s.Records))
 	open := map[string]journal.Record{}
+	queued := false
 	for _, r := range s.Records {
 		if r.State == journal.Running {
 			continue // a process, not a state change
@@ -178,6 +180,10 @@ func (s *Status) Events() []event.Event {
 			e.TotalRecords, e.TotalBytes = total[0], total[1]
 		}
 		out = append(out, e)
+		if e.Kind == event.RunStarted && !queued {
+			queued = true
+			out = append(out, s.notStarted(e.Time)...)
+		}
 	}
 	if s.Killed {
 		// Nothing the dead run started is running under it any more: its
@@ -198,6 +204,37 @@ func (s *Status) Events() []event.Event {
 	}
 	if s.ETA != nil {
 		out = append(out, *s.ETA)
+	}
+	return out
+}
+
+// notStarted are the queued events of the dumps and loads of planned tables
+// the journal names no job for: the journal records a job from its start,
+// the live run queued them all at its own, and without them the tables
+// left were counted out ("load 4/4 tables" with 21 still to load).
+func (s *Status) notStarted(at time.Time) []event.Event {
+	if s.Plan == nil {
+		return nil
+	}
+	seen := map[[2]string]bool{}
+	for _, r := range s.Records {
+		if r.Table != "" {
+			seen[[2]string{r.Kind, r.Table}] = true
+		}
+	}
+	var out []event.Event
+	for _, t := range s.Plan.Tables {
+		for _, k := range []schedule.Kind{schedule.KindDump, schedule.KindLoad} {
+			if seen[[2]string{string(k), t.Table}] {
+				continue
+			}
+			id := schedule.DumpID(t.Table)
+			if k == schedule.KindLoad {
+				id = schedule.LoadID(t.Table, 0)
+			}
+			out = append(out, event.Event{V: event.SchemaVersion, Time: at, Kind: event.JobQueued, Job: id, JobKind: string(k),
+				Table: t.Table, TotalRecords: t.Records, TotalBytes: t.Bytes})
+		}
 	}
 	return out
 }

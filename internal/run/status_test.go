@@ -12,6 +12,8 @@ import (
 
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/tui"
 )
 
 // TestSectionShares: a replayed threaded table's section loads share its
@@ -81,4 +83,34 @@ func TestReadETA(t *testing.T) {
 			assert.Equal(t, event.ETAKind, events[len(events)-1].Kind, "replayed after the journal, as the screen got it")
 		})
 	}
+}
+
+// TestStatusCountsPlannedTables: `oedl status` of a run stopped with most
+// tables not yet started counts them against the plan's tables, not only
+// against those the journal names (nu-trial9: "load 4/4 tables" while 21
+// tables were still to load, read by a script as loads complete).
+func TestStatusCountsPlannedTables(t *testing.T) {
+	at := time.Date(2026, 11, 28, 9, 53, 0, 0, time.UTC)
+	p := &plan.Plan{Tables: []plan.Placement{{Table: "PUB.a", Name: "a"}, {Table: "PUB.b", Name: "b"}, {Table: "PUB.c", Name: "c"}}}
+	recs := []journal.Record{
+		{Time: at, Job: journal.RunJob, State: journal.Started},
+		{Time: at, Job: "dump:PUB.a", Kind: "dump", State: journal.Started, Table: "PUB.a"},
+		{Time: at, Job: "dump:PUB.a", Kind: "dump", State: journal.Done, Table: "PUB.a"},
+		{Time: at, Job: "load:PUB.a", Kind: "load", State: journal.Started, Table: "PUB.a"},
+		{Time: at, Job: "load:PUB.a", Kind: "load", State: journal.Done, Table: "PUB.a"},
+		{Time: at, Job: "dump:PUB.b", Kind: "dump", State: journal.Started, Table: "PUB.b"},
+		{Time: at, Job: "dump:PUB.b", Kind: "dump", State: journal.Done, Table: "PUB.b"},
+		{Time: at, Job: journal.RunJob, State: journal.Failed, Reason: event.ReasonCancelled},
+	}
+	st := &Status{Records: recs, Replayed: journal.Replay(recs), Plan: p}
+	state := tui.NewState()
+	for _, e := range st.Events() {
+		state.Apply(e)
+	}
+	got := map[string][2]int{}
+	for _, pr := range state.Progress() {
+		got[pr.Kind] = [2]int{pr.TablesDone, pr.Tables}
+	}
+	assert.Equal(t, [2]int{2, 3}, got["dump"], "dump tables done/planned")
+	assert.Equal(t, [2]int{1, 3}, got["load"], "load tables done/planned")
 }

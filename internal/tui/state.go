@@ -44,7 +44,7 @@ type Job struct {
 	// Failures counts its failed attempts; Recovered: it failed and a
 	// later attempt went through.
 	Failures  int  `json:"failures,omitempty"`
-	Recovered bool `json:"recovered,omitempty"`
+	Recovered bool `json:"recovered"`
 	// Stalled is how long a running dump or load has made no progress,
 	// once that is StallAfter or more (0 otherwise).
 	Stalled time.Duration `json:"stalled_ns,omitempty"`
@@ -68,7 +68,7 @@ type Failure struct {
 	// Retrying: another attempt was to follow. Recovered: a later attempt
 	// of the job went through (RecoveredOn says which).
 	Retrying    bool `json:"retrying,omitempty"`
-	Recovered   bool `json:"recovered,omitempty"`
+	Recovered   bool `json:"recovered"`
 	RecoveredOn int  `json:"recovered_on,omitempty"`
 }
 
@@ -108,9 +108,9 @@ type Counts struct {
 	Failed       int `json:"failed"`
 	FailedTables int `json:"failed_tables"`
 	Skipped      int `json:"skipped"`
-	Cancelled    int `json:"cancelled,omitempty"`
-	Recovered    int `json:"recovered,omitempty"`
-	Stalled      int `json:"stalled,omitempty"`
+	Cancelled    int `json:"cancelled"`
+	Recovered    int `json:"recovered"`
+	Stalled      int `json:"stalled"`
 }
 
 // progressKinds are the bars, in the order work flows.

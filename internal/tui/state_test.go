@@ -401,3 +401,17 @@ func TestStateStartFromTheEventNotTheTick(t *testing.T) {
 	s.Apply(event.Event{Time: at(40), Kind: event.RunStarted})
 	assert.Equal(t, 40*time.Second, s.Elapsed())
 }
+
+// TestSnapshotCountsKeysAlwaysThere: every count `oedl status --json`
+// documents is in its JSON, 0 included, so that a script's jq reads a
+// number, never null for one count and 0 for the next (nu-trial9:
+// cancelled, recovered and stalled were left out when 0).
+func TestSnapshotCountsKeysAlwaysThere(t *testing.T) {
+	b, err := json.Marshal(NewState().Snapshot().Counts)
+	require.NoError(t, err)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(b, &got))
+	for _, k := range []string{"done", "running", "queued", "failed", "failed_tables", "skipped", "cancelled", "recovered", "stalled"} {
+		assert.Contains(t, got, k)
+	}
+}
