@@ -123,7 +123,7 @@ func runPrepare(ctx context.Context, opts *RunOptions) error {
 		fmt.Fprintf(w, "already prepared at %s, and proven untouched since: its files are the ones prepare made, its %d tables empty\n",
 			res.At.Local().Format("2006-01-02 15:04:05"), res.Tables)
 	} else {
-		fmt.Fprintf(w, "prepared in %s: %s with its %d files, %d tables, no record\n", units.FormatDuration(res.Elapsed), cfg.Target, res.Files, res.Tables)
+		fmt.Fprintf(w, "prepared in %s: %s with its %d files, %d tables, no record\n", units.FormatDuration(res.Elapsed), run.DBPath(cfg.Target), res.Files, res.Tables)
 	}
 	fmt.Fprintf(w, "journal:  %s\nnext, at the outage: oedl run with the same --source, --target, --plan and --work (create-target is then not in the window)\n", res.Journal)
 	return nil

@@ -406,7 +406,7 @@ func printNothingToDo(w io.Writer, cfg run.Config, f *run.Finished) {
 	if f.Verify != "" {
 		fmt.Fprintf(w, " (%s)", f.Verify)
 	}
-	fmt.Fprintf(w, "\nits journal, report and timings are left as they were; target: %s\n", cfg.Target)
+	fmt.Fprintf(w, "\nits journal, report and timings are left as they were; target: %s\n", run.DBPath(cfg.Target))
 }
 
 func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
@@ -431,7 +431,10 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 	for _, r := range res.Repairs {
 		fmt.Fprintf(w, "repaired: %s\n", r)
 	}
-	fmt.Fprintf(w, "target:   %s\nwork:     %s (journal.jsonl, verify.json, logs/, report.md)\n", cfg.Target, cfg.Work)
+	// The target as the run named it: absolute and cleaned. The --target
+	// as given may hold "link/.." that the kernel resolves elsewhere than
+	// the run did (into the source's directory; safety trial 10).
+	fmt.Fprintf(w, "target:   %s\nwork:     %s (journal.jsonl, verify.json, logs/, report.md)\n", run.DBPath(cfg.Target), cfg.Work)
 }
 
 // newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.

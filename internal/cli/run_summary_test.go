@@ -38,3 +38,21 @@ func TestRunSummarySaysTheSequencesVerified(t *testing.T) {
 		})
 	}
 }
+
+// A --target spelled through "link/.." is shown as the run named it,
+// cleaned and absolute: the shell resolves "a/link/../sports" through the
+// link, which may lead into the source's directory, where `ls` or a
+// `prodel` of the printed name finds the source (safety trial 10).
+func TestRunSummaryNamesTheTargetTheRunMade(t *testing.T) {
+	dir := t.TempDir()
+	given := dir + "/a/link/../sports"
+	want := "target:   " + dir + "/a/sports\n"
+	start := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	printRunSummary(&b, run.Config{Target: given, Work: "/w"},
+		&run.Result{Schedule: &schedule.Result{Start: start, End: start.Add(time.Second)}})
+	assert.Contains(t, b.String(), want)
+	b.Reset()
+	printNothingToDo(&b, run.Config{Target: given, Work: "/w"}, &run.Finished{At: start})
+	assert.Contains(t, b.String(), "target: "+dir+"/a/sports\n")
+}

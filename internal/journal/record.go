@@ -105,10 +105,14 @@ type Record struct {
 
 	// Run records only: what this invocation runs, so that a resume can
 	// refuse a different plan or database.
-	Plan   string `json:"plan,omitempty"`   // sha256 of plan.json
-	Source string `json:"source,omitempty"` // source database
-	Target string `json:"target,omitempty"` // target database
-	PID    int    `json:"pid,omitempty"`    // the oedl process of this invocation
+	Plan string `json:"plan,omitempty"` // sha256 of plan.json
+	// PlanFiles are the plan's target.st and target.df with their SHA-256:
+	// plan.json's hash does not cover them, and a resume may create the
+	// target again from them (safety trial 10).
+	PlanFiles []File `json:"plan_files,omitempty"`
+	Source    string `json:"source,omitempty"` // source database
+	Target    string `json:"target,omitempty"` // target database
+	PID       int    `json:"pid,omitempty"`    // the oedl process of this invocation
 	// Settings that shape the job graph (dump/load concurrency, threaded
 	// dumps): a resume reuses them, so that a table dumped in sections is
 	// not loaded again as a whole.

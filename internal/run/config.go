@@ -197,8 +197,8 @@ func (c *Config) fill() {
 	if c.Hosts != nil {
 		c.Source, c.Target = c.Hosts.Source().DB, c.Hosts.Target().DB
 	}
-	c.Source = dbPath(c.Source)
-	c.Target = dbPath(c.Target)
+	c.Source = DBPath(c.Source)
+	c.Target = DBPath(c.Target)
 	// Utilities run in the work directory: every path they get is absolute.
 	c.startupPF = os.Getenv("PROSTARTUP")
 	for _, p := range []*string{&c.DLC, &c.Work, &c.PlanDir, &c.startupPF} {
@@ -234,8 +234,8 @@ func (c Config) KeepingPrepared() Config {
 	return c
 }
 
-// dbPath normalises a database name: absolute, without ".db".
-func dbPath(p string) string {
+// DBPath normalises a database name: absolute, without ".db".
+func DBPath(p string) string {
 	if p == "" {
 		return ""
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/oedl/oedl/internal/atomicfile"
+	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 )
@@ -67,8 +68,14 @@ func checkWork(work string, planJSON []byte, prepared bool) error {
 			continue
 		}
 		is := "not from a run this work directory's journal knows"
-		if e.Type()&fs.ModeSymlink != 0 {
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
 			is = "a symbolic link: oedl writes its own files there, never through a link"
+		case e.IsDir() && e.Name() == estimate.ScratchDir:
+			// What `oedl calibrate --work` leaves: the run cannot tell it
+			// from someone's directory of that name, so it is not taken,
+			// but the DBA is told what it is and what to do (safety trial 10).
+			is = "a calibration's scratch, if oedl calibrate --work made it (a run never writes there): once the calibration is over, remove it or run in another --work"
 		}
 		bad = append(bad, manifest.Conflict{Entry: manifest.Entry{Path: path, Resolved: path, What: "in the work directory"}, Is: is})
 	}

@@ -86,6 +86,22 @@ func TestCheckWork(t *testing.T) {
 	}
 }
 
+// TestCheckWorkNamesACalibrationsScratch: `oedl calibrate --work W` in a
+// finished run's work directory, or before a first run in W, leaves
+// W/calibrate. A first run there is refused (it cannot prove the directory
+// a calibration's), and the refusal says what the directory is and what
+// to do, not only "not from a run" (safety trial 10).
+func TestCheckWorkNamesACalibrationsScratch(t *testing.T) {
+	work := t.TempDir()
+	write(t, filepath.Join(work, LockFile), "1 calibrate\n")
+	write(t, filepath.Join(work, "calibrate", "calibrate.log"), "x")
+	err := checkWork(work, []byte("{}"), false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), filepath.Join(work, "calibrate")+" (in the work directory) is a calibration's scratch")
+	assert.Contains(t, err.Error(), "remove it or run in another --work")
+	assert.NotContains(t, err.Error(), LockFile, "a calibration's lock is oedl's")
+}
+
 // link makes name in dir a symbolic link to an empty file elsewhere.
 func link(t *testing.T, dir, name string) {
 	t.Helper()

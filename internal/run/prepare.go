@@ -247,8 +247,13 @@ func (r *runner) checkPrepared() error {
 // tabanalys, and the plan files the target was created from, with their
 // SHA-256 (a run refuses a plan directory changed since).
 func preparedFiles(c *Config) ([]journal.File, error) {
+	return filesWithSums(c.work(PreparedAnalysis), filepath.Join(c.PlanDir, plan.FileStructure), filepath.Join(c.PlanDir, plan.FileDF))
+}
+
+// filesWithSums stats and hashes each path.
+func filesWithSums(paths ...string) ([]journal.File, error) {
 	var out []journal.File
-	for _, p := range []string{c.work(PreparedAnalysis), filepath.Join(c.PlanDir, plan.FileStructure), filepath.Join(c.PlanDir, plan.FileDF)} {
+	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err

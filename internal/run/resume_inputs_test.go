@@ -68,6 +68,40 @@ func TestResumeWithOtherInputsIsBadUsage(t *testing.T) {
 		})
 	}
 
+	// The plan's target.st and target.df are not in plan.json's hash: an
+	// edited one (an extent moved into the source's directory, the .df
+	// changed) is refused too, exit 2, naming the file (safety trial 10).
+	for _, name := range []string{plan.FileStructure, plan.FileDF} {
+		t.Run("edited "+name, func(t *testing.T) {
+			path := filepath.Join(cfg.PlanDir, name)
+			orig, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(path, append(append([]byte(nil), orig...), "# edited\n"...), 0o644))
+			defer func() { require.NoError(t, os.WriteFile(path, orig, 0o644)) }()
+			c := cfg
+			c.Runner = newFakeOE(cfg.Plan)
+			_, err = Run(context.Background(), c)
+			var ue *UsageError
+			require.ErrorAs(t, err, &ue, "exit 2")
+			assert.Contains(t, err.Error(), path+" changed since the run began")
+			assert.Empty(t, c.Runner.(*fakeOE).calls, "no utility ran")
+			after, err := os.ReadFile(journalPath)
+			require.NoError(t, err)
+			assert.Equal(t, before, after, "the journal is as the interrupted run left it")
+		})
+	}
+	t.Run("plan files gone", func(t *testing.T) {
+		path := filepath.Join(cfg.PlanDir, plan.FileStructure)
+		require.NoError(t, os.Rename(path, path+".aside"))
+		defer func() { require.NoError(t, os.Rename(path+".aside", path)) }()
+		c := cfg
+		c.Runner = newFakeOE(cfg.Plan)
+		_, err := Run(context.Background(), c)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), path)
+		assert.Empty(t, c.Runner.(*fakeOE).calls, "no utility ran")
+	})
+
 	oe.hangLoad["PUB.order"] = false
 	res, err := Run(context.Background(), cfg)
 	require.NoError(t, err, "with its own inputs the run resumes")

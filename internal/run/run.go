@@ -350,7 +350,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		keptAt = &r.prepared.at
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state, Prepared: keptAt,
-		Plan: planHash, Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
+		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
 		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
 	}
@@ -636,6 +636,9 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 	}
 	first := rp.Runs[0]
 	if err := otherInputs(c.work(journal.FileName), "run", first.Plan, planHash, first.Source, c.Source, first.Target, c.Target); err != nil {
+		return err
+	}
+	if err := planFilesChanged(c, first.PlanFiles); err != nil {
 		return err
 	}
 	if s := first.Settings; s != nil {
