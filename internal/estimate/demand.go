@@ -48,10 +48,6 @@ type costContext struct {
 	list     []*plan.Placement          // the same, in plan order (sums in a fixed order)
 	idx      plan.Idxbuild
 	extentKB int64 // fixed extents prostrct create writes
-	// createsTarget: the run creates the target in its window (not kept
-	// from oedl prepare), so its preflight asks prostrct create -validate
-	// first (internal/run/validate.go).
-	createsTarget bool
 	// growth is what each table's load and rebuild add to variable
 	// extents, formatted as they grow (vargrow.go); nil prices none.
 	growth  map[string]growth
@@ -164,14 +160,10 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 	// A kept preparation's proof (the target's proutil -C holder and a
 	// tabanalys of it, empty) runs beside the source's checks, which are
 	// more calls: it adds nothing to the preflight's time
-	// (internal/run/prepared_beside.go). A target to create is validated
-	// after the source's checks, one utility start-up more on the chain
-	// (prostrct create -validate: internal/run/validate.go).
-	w := jobWork{startup: m.FixedSec[string(j.Kind)]}
-	if j.Kind == schedule.KindPreflight && cc.createsTarget {
-		w.startup += m.Load.StartupSec
-	}
-	return w
+	// (internal/run/prepared_beside.go). Nor does a target to create:
+	// prostrct create -validate runs beside the source's .df and describe,
+	// two calls to its one (internal/run/validate.go, validateBeside).
+	return jobWork{startup: m.FixedSec[string(j.Kind)]}
 }
 
 // preflightSourceCalls are the utility calls the preflight makes one after

@@ -81,20 +81,20 @@ func TestRunCPUPerJob(t *testing.T) {
 
 // TestPreflightCalls: the preflight is priced as what it runs before the
 // run's first event: the model's own figure (calibrate sets it to oedl's
-// 0.1 s and the source's four checks, one utility call each). A target
-// oedl prepare made is proven beside them (internal/run/prepared_beside.go):
-// no call more, where it once added its holder and tabanalys.
+// 0.1 s and the source's four checks, one utility call each). What the
+// target needs runs beside them: a target oedl prepare made is proven
+// (internal/run/prepared_beside.go), where it once added its holder and
+// tabanalys; a target to create has its .st validated (prostrct create
+// -validate, internal/run/validate.go), where it once added one start-up.
 func TestPreflightCalls(t *testing.T) {
 	m := DefaultModel()
 	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
 	m.Load = PhaseCost{StartupSec: 0.15, StartupCPUSec: 0.01}
 	m.FixedSec[string(schedule.KindPreflight)] = 0.1 + preflightSourceCalls*m.Load.StartupSec
-	cc := newCostContext(m.Hardware)
-	w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, cc)
-	assert.InDelta(t, 0.7, w.startup, 1e-12, "a kept target: the source's checks")
-	// A target the run creates is validated first (prostrct create
-	// -validate, internal/run/validate.go): one start-up more.
-	cc.createsTarget = true
-	w = m.work(&schedule.Job{Kind: schedule.KindPreflight}, cc)
-	assert.InDelta(t, 0.85, w.startup, 1e-12, "and the target's .st validated")
+	for _, prepared := range []bool{false, true} {
+		in := Input{Plan: testPlan(1 << 20), Hardware: m.Hardware, Model: m,
+			Strategy: Strategy{DumpJobs: 4, LoadJobs: 2, Prepared: prepared}}
+		w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, in.context())
+		assert.InDelta(t, 0.7, w.startup, 1e-12, "the source's checks alone, prepared %v", prepared)
+	}
 }

@@ -76,9 +76,6 @@ func (in *Input) context() costContext {
 	cc.idx, cc.nTables = in.Plan.Idxbuild, len(in.Plan.Tables)
 	cc.tables = make(map[string]*plan.Placement, len(in.Plan.Tables))
 	cc.buildIndexesOnLoad = in.Strategy.BuildIndexes
-	// A run on several hosts does not validate target.st in its preflight
-	// (internal/run/preflight_hosts.go).
-	cc.createsTarget = !in.Strategy.Prepared && in.Hosts == nil
 	cc.calibratedLog = calibratedLogging(int64(in.Plan.BlockSize))
 	cc.loadLog = runLogging(in.Plan, in.Strategy)
 	cc.threaded = map[string]bool{}

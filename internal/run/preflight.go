@@ -92,6 +92,19 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A target to create is proven now, and prostrct validates its
+	// structure beside the source's last two checks (validateBeside).
+	// A preparation is proven first (keepPrepared): its target is proven
+	// after the source's checks, as before.
+	var space string
+	var validated validation
+	if r.prepared == nil {
+		if space, err = r.proveTargetFiles(ctx, view, pf.st, source, resumed); err != nil {
+			return "", err
+		}
+		validated = r.validateBeside(ctx)
+		defer func() { _, _ = validated("") }()
+	}
 	if err := r.checkSourceSchema(ctx, pf); err != nil {
 		return "", err
 	}
@@ -106,11 +119,13 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if dropped != "" {
 		r.warnings = append(r.warnings, fmt.Sprintf("--force: the target oedl prepare made is not provably as it left it (%s): it is created again", dropped))
 	}
-	space, err := r.proveTargetFiles(ctx, view, pf.st, source, resumed)
-	if err != nil {
-		return "", err
+	if validated == nil {
+		if space, err = r.proveTargetFiles(ctx, view, pf.st, source, resumed); err != nil {
+			return "", err
+		}
+		validated = r.validateBeside(ctx)
 	}
-	if space, err = r.validatedSpace(ctx, space); err != nil {
+	if space, err = validated(space); err != nil {
 		return "", err
 	}
 	onto := r.targetSummary("run")
