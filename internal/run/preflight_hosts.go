@@ -99,7 +99,7 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 			return "", precondition("host %s: target directory %s: %v", l.Target, d, err)
 		}
 	}
-	space, err := r.checkSpaceOn(ctx)
+	space, err := r.checkSpaceOn(ctx, pf.st)
 	if err != nil {
 		return "", err
 	}
@@ -218,8 +218,12 @@ func (r *runner) scratchOutput(ctx context.Context, host, name string, argv func
 // will write with the space free: on each host holding the data, the
 // dumps that may run there (all of them, at worst); on the target's, the
 // dumps moved there, the idxbuild sort files (75% of data and indexes,
-// per the idxbuild docs) and the target itself.
-func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
+// per the idxbuild docs) and the target itself where target.st puts its
+// extents, its fixed extents at full size (targetNeeds, as on one
+// machine: counting only the tables' bytes in the .db's directory passed
+// a new server too small for the fixed extents, which then failed in the
+// window).
+func (r *runner) checkSpaceOn(ctx context.Context, st *openedge.Structure) (string, error) {
 	c := r.cfg
 	l := c.hostLayout()
 	p := c.Plan
@@ -257,8 +261,10 @@ func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
 	if err := add(l.Target, tm.work, (data+index)*3/4, "sort files"); err != nil {
 		return "", err
 	}
-	if err := add(l.Target, path.Dir(c.Target), data+index+lobs, "target"); err != nil {
-		return "", err
+	for _, n := range r.targetNeeds(st, r.resumeKeepsTarget, path.Clean) {
+		if err := add(l.Target, n.dir, n.bytes, "target in "+n.dir); err != nil {
+			return "", err
+		}
 	}
 	var parts []string
 	for _, n := range needs {
