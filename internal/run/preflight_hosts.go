@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -87,7 +88,7 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 		}
 	}
 	if r.proof, err = r.proveTargetOn(view, pf.st, source, resumed); err != nil {
-		return "", err
+		return "", onHost(l.Target, err)
 	}
 	if ok, _ := c.existsOn(ctx, l.Target, c.Target+manifest.SuffixControl); ok {
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
@@ -122,6 +123,21 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 }
 
 const notComparedAcrossHosts = "describe: the source's codepage and block sizes were NOT compared with the target's on a run across hosts: compare proutil -C describe of the source and of $DLC/emptyN on the target's host by hand (seed 003's \"Watch out!\")"
+
+// onHost names the host an error of the preflight is about, keeping its
+// exit status: the target's paths may exist on this machine or on another
+// host too, and the DBA must know on which one the files are in the way.
+func onHost(host string, err error) error {
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return &UsageError{Err: fmt.Errorf("host %s: %w", host, ue.Err)}
+	}
+	var pe *PreconditionError
+	if errors.As(err, &pe) {
+		return &PreconditionError{Err: fmt.Errorf("host %s: %w", host, pe.Err)}
+	}
+	return fmt.Errorf("host %s: %w", host, err)
+}
 
 // existsOn reports whether a file exists on a host.
 func (c *Config) existsOn(ctx context.Context, host, p string) (bool, error) {
