@@ -119,6 +119,7 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 	// source and a copy of $DLC/emptyN on this machine): said in the
 	// summary and as a warning, so the DBA compares them by hand.
 	r.warnings = append(r.warnings, notComparedAcrossHosts)
+	r.openEdge = r.openEdgeOnHosts(ctx)
 	return fmt.Sprintf("%s; target %s on %s; %s; %s; %s", hostsLine, c.Target, l.Target, onto, space, notComparedAcrossHosts), nil
 }
 
