@@ -104,7 +104,7 @@ Nothing is written unless the whole plan is valid.`,
 	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "directory for data extents, repeatable, used round-robin (default: the --target directory)")
 	f.StringVar(&opts.BIDir, "bi-dir", "", "directory for the before-image extents (default: the first data directory)")
 	f.StringArrayVar(&opts.AIDirs, "ai-dir", nil, "directory for after-image extents, repeatable (default: no AI extents)")
-	f.IntVar(&opts.Cores, "cores", 0, "cores of the target machine (default: this machine's)")
+	f.IntVar(&opts.Cores, "cores", 0, "cores of the target machine (default: the target host's cores: in --hosts, else this machine's)")
 	f.StringVar(&opts.Memory, "memory", "", "memory of the target machine, e.g. 64GB (default: this machine's)")
 	f.StringVar(&opts.Target, "target", "", "target database path the extents are laid out for")
 	f.BoolVar(&opts.JSON, "json", false, "print plan.json on stdout")
@@ -214,8 +214,13 @@ func (opts *PlanOptions) planOptions() (plan.Options, error) {
 		}
 		o.Target = strings.TrimSuffix(abs, ".db")
 	}
-	if opts.Cores != 0 {
+	switch {
+	case opts.Cores != 0:
 		o.Machine.Cores = opts.Cores
+	case opts.hosts != nil && opts.hosts.Target().Cores > 0:
+		// The target host's, as the hosts file says: the machine oedl
+		// runs on is rarely the new server target.pf is tuned for.
+		o.Machine.Cores = opts.hosts.Target().Cores
 	}
 	if opts.Memory != "" {
 		n, err := units.ParseBytes(opts.Memory)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/golden"
+	"github.com/oedl/oedl/internal/hosts"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
 )
@@ -379,4 +380,21 @@ func TestPlanSummaryCountsLOBs(t *testing.T) {
 	code, _, stderr := runOEDL(append([]string{"plan", "--tabanalys", "../../testdata/tabanalys/lob_database_summary_11.7.dbanalys", "-o", out}, fixedMachine...)...)
 	require.Equal(t, ExitOK, code, stderr)
 	assert.Contains(t, stderr, "Planned 1 tables (16.1 KiB of records and 611.4 MiB of LOBs, 420 records)")
+}
+
+// TestPlanCoresFromTheTargetHost: with --hosts and no --cores, target.pf
+// is tuned for the target host's cores as the hosts file gives them, not
+// for the machine oedl runs on (an admin box, rarely the new server);
+// --cores still wins.
+func TestPlanCoresFromTheTargetHost(t *testing.T) {
+	hf, err := hosts.Parse("hosts.yaml", []byte("hosts:\n  old:\n    role: source\n    ssh: old1\n    db: /db/prod\n    work: /w\n  new:\n    role: target\n    ssh: new1\n    db: /newdb/prod\n    work: /w\n    cores: 48\n"))
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		cores, want int
+	}{{0, 48}, {8, 8}} {
+		opts := &PlanOptions{BlockSize: 8192, Large: "1GB", Medium: "100MB", Headroom: 20, MaxExtent: "2GB", Memory: "8GB", Cores: tt.cores, hosts: hf, Out: "plan"}
+		o, err := opts.planOptions()
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, o.Machine.Cores, "--cores %d", tt.cores)
+	}
 }

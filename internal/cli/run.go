@@ -372,10 +372,27 @@ func warnJSONStopped(w io.Writer, j *tui.JSON, work string) {
 // screenOptions are the live screen's: the terminal and the disks it
 // watches.
 func screenOptions(io *IOStreams, cfg run.Config, cancel func()) tui.Options {
-	return tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: cfg.Source, Target: cfg.Target,
+	source, target := shownDatabases(cfg)
+	return tui.Options{Out: io.ErrOut, In: io.In, Cancel: cancel, Source: source, Target: target,
 		Disks: func() []tui.Disk {
-			return []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}, {Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))}}
+			disks := []tui.Disk{{Label: "work", Free: freeBytes(cfg.Work)}}
+			if cfg.Hosts == nil { // a target host's disk is not this machine's
+				disks = append(disks, tui.Disk{Label: "target", Free: freeBytes(filepath.Dir(cfg.Target))})
+			}
+			return disks
 		}}
+}
+
+// shownDatabases are the source and the target as the DBA reads them: on
+// a run across hosts each with its host (the hosts file names them; the
+// Config's --source and --target are empty there); on one machine the
+// target as the run named it (run.DBPath).
+func shownDatabases(cfg run.Config) (source, target string) {
+	if cfg.Hosts == nil {
+		return cfg.Source, run.DBPath(cfg.Target)
+	}
+	s, t := cfg.Hosts.Source(), cfg.Hosts.Target()
+	return s.DB + " on " + s.Name, t.DB + " on " + t.Name
 }
 
 // runExit maps a run's error to its exit status; resume is the command
@@ -406,7 +423,8 @@ func printNothingToDo(w io.Writer, cfg run.Config, f *run.Finished) {
 	if f.Verify != "" {
 		fmt.Fprintf(w, " (%s)", f.Verify)
 	}
-	fmt.Fprintf(w, "\nits journal, report and timings are left as they were; target: %s\n", run.DBPath(cfg.Target))
+	_, target := shownDatabases(cfg)
+	fmt.Fprintf(w, "\nits journal, report and timings are left as they were; target: %s\n", target)
 }
 
 func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
@@ -434,7 +452,8 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 	// The target as the run named it: absolute and cleaned. The --target
 	// as given may hold "link/.." that the kernel resolves elsewhere than
 	// the run did (into the source's directory; safety trial 10).
-	fmt.Fprintf(w, "target:   %s\nwork:     %s (journal.jsonl, verify.json, logs/, report.md)\n", run.DBPath(cfg.Target), cfg.Work)
+	_, target := shownDatabases(cfg)
+	fmt.Fprintf(w, "target:   %s\nwork:     %s (journal.jsonl, verify.json, logs/, report.md)\n", target, cfg.Work)
 }
 
 // newRunLogger writes the run's diagnostic log (zap, JSON lines) to path.

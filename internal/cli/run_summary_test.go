@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/oedl/oedl/internal/hosts"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/verify"
@@ -55,4 +56,27 @@ func TestRunSummaryNamesTheTargetTheRunMade(t *testing.T) {
 	b.Reset()
 	printNothingToDo(&b, run.Config{Target: given, Work: "/w"}, &run.Finished{At: start})
 	assert.Contains(t, b.String(), "target: "+dir+"/a/sports\n")
+}
+
+// A run across hosts names its target with its host; the summary's
+// "target:" line was empty (the hosts file names the databases, not
+// --target), and so was a finished resume's.
+func TestRunSummaryNamesTheTargetsHost(t *testing.T) {
+	hf, err := hosts.Parse("hosts.yaml", []byte("hosts:\n  old:\n    role: source\n    ssh: old1\n    db: /db/prod\n    work: /w-old\n  new:\n    role: target\n    ssh: new1\n    db: /newdb/prod\n    work: /w-new\n"))
+	require.NoError(t, err)
+	start := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		cfg  run.Config
+		want string
+	}{
+		{run.Config{Target: "/new/prod", Work: "/w"}, "/new/prod"},
+		{run.Config{Hosts: hf, Work: "/w"}, "/newdb/prod on new"},
+	} {
+		var b strings.Builder
+		printRunSummary(&b, tt.cfg, &run.Result{Schedule: &schedule.Result{Start: start, End: start.Add(time.Second)}})
+		assert.Contains(t, b.String(), "\ntarget:   "+tt.want+"\n")
+		b.Reset()
+		printNothingToDo(&b, tt.cfg, &run.Finished{At: start})
+		assert.Contains(t, b.String(), "; target: "+tt.want+"\n")
+	}
 }

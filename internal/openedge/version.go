@@ -2,6 +2,7 @@ package openedge
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,13 @@ func Version(dlc string) string {
 		return ""
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return FirstLine(f)
+}
+
+// FirstLine is the version a $DLC/version file read elsewhere (on another
+// host) holds: its first line, trimmed.
+func FirstLine(r io.Reader) string {
+	sc := bufio.NewScanner(r)
 	if sc.Scan() {
 		return strings.TrimSpace(sc.Text())
 	}

@@ -433,7 +433,7 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 		// A target kept (prepared, or resumed) has its fixed extents
 		// already: only what grows past them counts, in its areas' own
 		// directories as for a new one.
-		for _, n := range r.targetNeeds(st, r.resumeKeepsTarget) {
+		for _, n := range r.targetNeeds(st, r.resumeKeepsTarget, existingParent) {
 			if err := add(n.dir, n.bytes, "target in "+n.dir); err != nil {
 				return "", err
 			}

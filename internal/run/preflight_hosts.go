@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -87,7 +88,7 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 		}
 	}
 	if r.proof, err = r.proveTargetOn(view, pf.st, source, resumed); err != nil {
-		return "", err
+		return "", onHost(l.Target, err)
 	}
 	if ok, _ := c.existsOn(ctx, l.Target, c.Target+manifest.SuffixControl); ok {
 		if err := r.checkHolder(ctx, schedule.DBTarget); err != nil {
@@ -99,7 +100,7 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 			return "", precondition("host %s: target directory %s: %v", l.Target, d, err)
 		}
 	}
-	space, err := r.checkSpaceOn(ctx)
+	space, err := r.checkSpaceOn(ctx, pf.st)
 	if err != nil {
 		return "", err
 	}
@@ -118,10 +119,26 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 	// source and a copy of $DLC/emptyN on this machine): said in the
 	// summary and as a warning, so the DBA compares them by hand.
 	r.warnings = append(r.warnings, notComparedAcrossHosts)
+	r.openEdge = r.openEdgeOnHosts(ctx)
 	return fmt.Sprintf("%s; target %s on %s; %s; %s; %s", hostsLine, c.Target, l.Target, onto, space, notComparedAcrossHosts), nil
 }
 
 const notComparedAcrossHosts = "describe: the source's codepage and block sizes were NOT compared with the target's on a run across hosts: compare proutil -C describe of the source and of $DLC/emptyN on the target's host by hand (seed 003's \"Watch out!\")"
+
+// onHost names the host an error of the preflight is about, keeping its
+// exit status: the target's paths may exist on this machine or on another
+// host too, and the DBA must know on which one the files are in the way.
+func onHost(host string, err error) error {
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return &UsageError{Err: fmt.Errorf("host %s: %w", host, ue.Err)}
+	}
+	var pe *PreconditionError
+	if errors.As(err, &pe) {
+		return &PreconditionError{Err: fmt.Errorf("host %s: %w", host, pe.Err)}
+	}
+	return fmt.Errorf("host %s: %w", host, err)
+}
 
 // existsOn reports whether a file exists on a host.
 func (c *Config) existsOn(ctx context.Context, host, p string) (bool, error) {
@@ -218,8 +235,12 @@ func (r *runner) scratchOutput(ctx context.Context, host, name string, argv func
 // will write with the space free: on each host holding the data, the
 // dumps that may run there (all of them, at worst); on the target's, the
 // dumps moved there, the idxbuild sort files (75% of data and indexes,
-// per the idxbuild docs) and the target itself.
-func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
+// per the idxbuild docs) and the target itself where target.st puts its
+// extents, its fixed extents at full size (targetNeeds, as on one
+// machine: counting only the tables' bytes in the .db's directory passed
+// a new server too small for the fixed extents, which then failed in the
+// window).
+func (r *runner) checkSpaceOn(ctx context.Context, st *openedge.Structure) (string, error) {
 	c := r.cfg
 	l := c.hostLayout()
 	p := c.Plan
@@ -257,8 +278,10 @@ func (r *runner) checkSpaceOn(ctx context.Context) (string, error) {
 	if err := add(l.Target, tm.work, (data+index)*3/4, "sort files"); err != nil {
 		return "", err
 	}
-	if err := add(l.Target, path.Dir(c.Target), data+index+lobs, "target"); err != nil {
-		return "", err
+	for _, n := range r.targetNeeds(st, r.resumeKeepsTarget, path.Clean) {
+		if err := add(l.Target, n.dir, n.bytes, "target in "+n.dir); err != nil {
+			return "", err
+		}
 	}
 	var parts []string
 	for _, n := range needs {

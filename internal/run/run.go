@@ -58,6 +58,9 @@ type runner struct {
 	// resumeKeepsTarget: the journal proves the target was created, so a
 	// resume continues into it instead of refusing it as existing.
 	resumeKeepsTarget bool
+	// openEdge is the OpenEdge release of each host of a run across
+	// hosts ("" on one machine: $DLC's here).
+	openEdge string
 	// recordWritten: the journal's create-target lists the files it
 	// created, so the oedl that created the target wrote its record
 	// (DB.oedl.json) too: a target kept without one is not proven its.
@@ -345,6 +348,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		state = fmt.Sprintf("resumed: %d job(s) already done, %d area(s) to repair", len(plan.skip), len(plan.repairNums))
 	}
 	oeVersion := openedge.Version(c.DLC)
+	if r.openEdge != "" {
+		oeVersion = r.openEdge // each host's (openEdgeOnHosts)
+	}
 	var keptAt *time.Time
 	if r.prepared != nil {
 		keptAt = &r.prepared.at

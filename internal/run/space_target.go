@@ -24,8 +24,10 @@ type dirNeed struct {
 // path is taken from the target's directory, where prostrct create runs
 // (createSteps). The order is target.st's. kept: the target exists (kept
 // by a resume or after oedl prepare), its fixed extents with it, so only
-// what its areas grow past them is needed.
-func (r *runner) targetNeeds(st *openedge.Structure, kept bool) []dirNeed {
+// what its areas grow past them is needed. dirOf is the directory whose
+// filesystem holds an extent path (existingParent here; on a target host
+// the path itself, which dfOn walks up there).
+func (r *runner) targetNeeds(st *openedge.Structure, kept bool, dirOf func(string) string) []dirNeed {
 	byArea := map[string]int64{}
 	for _, t := range r.cfg.Plan.Tables {
 		byArea[t.DataArea] += t.Bytes
@@ -42,7 +44,7 @@ func (r *runner) targetNeeds(st *openedge.Structure, kept bool) []dirNeed {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(r.cfg.Target), path)
 		}
-		dir := existingParent(filepath.Clean(path))
+		dir := dirOf(filepath.Clean(path))
 		if i, ok := at[dir]; ok {
 			out[i].bytes += n
 			return

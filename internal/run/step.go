@@ -108,6 +108,11 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 	if utility == "" {
 		utility, name = prog, prog
 	}
+	if m.remote {
+		// Which machine: the files its message names may exist on
+		// several, and a disk that filled is that host's.
+		name += " on host " + s.host
+	}
 	last := lastMessage(res.Output)
 	switch {
 	case res.TimedOut:

@@ -11,7 +11,8 @@ import (
 	"github.com/oedl/oedl/internal/execx"
 )
 
-// force-live on a target on another host: the run ends verified, the DBA
+// force-live on a target on another host: the run ends verified; a second
+// run without --force is refused naming the target's host; the DBA
 // serves the target on its host and shuts it down, and the old command
 // line runs again with --force. The target's record was stamped over ssh
 // with each file's size and times (GNU stat's %Y and %Z), and the refusal
@@ -28,7 +29,15 @@ func TestHostsForceRefusesATargetWentLiveOn(t *testing.T) {
 	tgt("proshut", target, "-by")
 	before := h.sumsOn(t, "tgt", filepath.Dir(target))
 
+	// Without --force: refused, naming the host the files are on (the
+	// same path may exist on the controller or another host).
 	h.work = filepath.Join(h.dir, "work2")
+	r = h.oedl(nil, h.runArgs()...)
+	assert.Equal(t, 3, r.code, "%s\n%s", r.stdout, r.stderr)
+	assert.Contains(t, r.stderr, "oedl: host tgt: ")
+	assert.Contains(t, r.stderr, "files the run would create already exist")
+
+	h.work = filepath.Join(h.dir, "work3")
 	r = h.oedl(nil, h.runArgs("--force")...)
 	assert.Equal(t, 3, r.code, "%s\n%s", r.stdout, r.stderr)
 	assert.Contains(t, r.stderr, "--force replaces a target only while it is exactly as the oedl run that made it left it, and "+target+" is not")
