@@ -112,7 +112,7 @@ func (p *analysisParser) structuralHeading(h string, indented bool) (bool, error
 		return false, nil
 	}
 	f := strings.Fields(h)
-	if len(f) < 2 || !isName(f[0]) || isNumberField(f[1]) || sumNumbers(f) > 0 {
+	if len(f) < 2 || !isName(f[0]) || isNumberField(f[1]) || sumNumbers(f) >= 4 {
 		return false, nil // a row, a wrapped name, a totals line
 	}
 	if next, ok := p.nonBlank(0); !ok || !isDashes(strings.TrimSpace(next)) {
@@ -229,7 +229,7 @@ func (p *analysisParser) closingKind(text string) (kind closing, rest string, er
 	switch {
 	case n == 0:
 		return closingNone, "", nil
-	case p.part == partIndex && n == 4, p.part == partRecord && !p.inLOB && n == 8:
+	case p.part == partIndex && n == 4, p.part == partRecord && (!p.inLOB || p.summaryLine > 0) && n == 8:
 	case p.part == partRecord && (p.inLOB || p.summaryLOB) && n == 5:
 		return closingSubtotals, text[strings.Index(text, f[len(f)-n]):], nil // a LOB subtotal
 	default:
