@@ -111,8 +111,8 @@ func (p *analysisParser) structuralHeading(h string, indented bool) (bool, error
 	if indented || p.inLOB || (p.part != partRecord && p.part != partIndex) {
 		return false, nil
 	}
-	f := strings.Fields(h)
-	if len(f) < 2 || !isName(f[0]) || isNumberField(f[1]) || sumNumbers(f) >= 4 {
+	f := reportFields(h)
+	if len(f) < 2 || !isName(f[0]) || strings.IndexByte(f[0], '.') > 0 || isNumberField(f[1]) || sumNumbers(f) >= 4 {
 		return false, nil // a row, a wrapped name, a totals line
 	}
 	if next, ok := p.nonBlank(0); !ok || !isDashes(strings.TrimSpace(next)) {
@@ -155,7 +155,7 @@ func (p *analysisParser) openArea(h string, at int) error {
 // classifyArea tells what the area heading on the current line opens by
 // the lines after it.
 func (p *analysisParser) classifyArea() areaKind {
-	if next, ok := p.nonBlank(0); ok && sumNumbers(strings.Fields(next)) == 8 {
+	if next, ok := p.nonBlank(0); ok && sumNumbers(reportFields(next)) == 8 {
 		return areaSummary
 	}
 	for n := 0; n < lookaheadRows; n++ {
@@ -164,11 +164,11 @@ func (p *analysisParser) classifyArea() areaKind {
 			break
 		}
 		text, _ := stripMessageNumber(strings.TrimSpace(raw))
-		f := strings.Fields(text)
+		f := reportFields(text)
 		indented := raw[0] == ' ' || raw[0] == '\t'
 		if _, area := areaKeyAt(text); area {
 			// An empty area: its own summary says it is a record area.
-			if after, ok := p.nonBlank(n + 1); ok && sumNumbers(strings.Fields(after)) == 8 {
+			if after, ok := p.nonBlank(n + 1); ok && sumNumbers(reportFields(after)) == 8 {
 				return areaRecord
 			}
 			break
@@ -192,7 +192,7 @@ func (p *analysisParser) classifyArea() areaKind {
 		if !ok || (under[0] != ' ' && under[0] != '\t') {
 			return areaSkipped
 		}
-		g := strings.Fields(under)
+		g := reportFields(under)
 		switch {
 		case isName(g[0]):
 			return areaIndex
@@ -224,7 +224,7 @@ func (p *analysisParser) closingKind(text string) (kind closing, rest string, er
 	if p.part != partRecord && p.part != partIndex {
 		return closingNone, "", nil
 	}
-	f := strings.Fields(text)
+	f := reportFields(text)
 	n := sumNumbers(f)
 	switch {
 	case n == 0:
@@ -241,7 +241,7 @@ func (p *analysisParser) closingKind(text string) (kind closing, rest string, er
 		return closingNone, "", p.errorf("%q is the last line: the block count line that follows a summary's Totals: is missing, "+
 			"so it cannot be told from a Subtotals: line; the report is cut off", text)
 	}
-	if first := strings.Fields(next)[0]; next[0] != ' ' && next[0] != '\t' && allDigits(first) {
+	if first := reportFields(next)[0]; next[0] != ' ' && next[0] != '\t' && allDigits(first) {
 		return closingTotals, rest, nil
 	}
 	return closingSubtotals, rest, nil
@@ -254,3 +254,10 @@ const (
 	closingSubtotals
 	closingTotals
 )
+
+// reportFields splits a line looked ahead at as the parser splits the line
+// it reads (analysisParser.split): on blanks and tabs only, so that a name
+// holding another space character is one field in both.
+func reportFields(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
+}
