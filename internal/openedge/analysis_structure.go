@@ -61,21 +61,42 @@ func areaKeyAt(h string) (int, bool) {
 }
 
 // sumNumbers says how many numbers follow a label ending in ':' on a line
-// that holds nothing else ("Subtotals: 24 961.0B 35 ..."), or 0.
-func sumNumbers(f []string) int {
+// that holds nothing else ("Subtotals: 24 961.0B 35 ..."), or 0, and how
+// many fields the label has.
+func sumNumbers(f []string) (numbers, label int) {
 	j := 0
 	for j < len(f) && !isNumberField(f[j]) {
 		j++
 	}
 	if j == 0 || j == len(f) || !strings.HasSuffix(f[j-1], ":") {
-		return 0
+		return 0, 0
 	}
 	for _, s := range f[j:] {
 		if !isNumberField(s) {
-			return 0
+			return 0, 0
 		}
 	}
-	return len(f) - j
+	return len(f) - j, j
+}
+
+// isSumLine says whether a line looked ahead at is a totals line of n numbers.
+func isSumLine(raw string, n int) bool {
+	got, _ := sumNumbers(reportFields(raw))
+	return got == n
+}
+
+// afterFields is s without its first n blank-separated fields.
+func afterFields(s string, n int) string {
+	i := 0
+	for ; n > 0; n-- {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
+			i++
+		}
+	}
+	return s[i:]
 }
 
 // nonBlank returns the n-th non-blank line after the current one.
@@ -111,8 +132,8 @@ func (p *analysisParser) structuralHeading(h string, indented bool) (bool, error
 	if indented || p.inLOB || (p.part != partRecord && p.part != partIndex) {
 		return false, nil
 	}
-	f := reportFields(h)
-	if len(f) < 2 || !isName(f[0]) || strings.IndexByte(f[0], '.') > 0 || isNumberField(f[1]) || sumNumbers(f) >= 4 {
+	f := p.split(h) // a row of every table passes here: no allocation
+	if n, _ := sumNumbers(f); len(f) < 2 || !isName(f[0]) || strings.IndexByte(f[0], '.') > 0 || isNumberField(f[1]) || n >= 4 {
 		return false, nil // a row, a wrapped name, a totals line
 	}
 	if next, ok := p.nonBlank(0); !ok || !isDashes(strings.TrimSpace(next)) {
@@ -155,7 +176,7 @@ func (p *analysisParser) openArea(h string, at int) error {
 // classifyArea tells what the area heading on the current line opens by
 // the lines after it.
 func (p *analysisParser) classifyArea() areaKind {
-	if next, ok := p.nonBlank(0); ok && sumNumbers(reportFields(next)) == 8 {
+	if next, ok := p.nonBlank(0); ok && isSumLine(next, 8) {
 		return areaSummary
 	}
 	for n := 0; n < lookaheadRows; n++ {
@@ -168,12 +189,12 @@ func (p *analysisParser) classifyArea() areaKind {
 		indented := raw[0] == ' ' || raw[0] == '\t'
 		if _, area := areaKeyAt(text); area {
 			// An empty area: its own summary says it is a record area.
-			if after, ok := p.nonBlank(n + 1); ok && sumNumbers(reportFields(after)) == 8 {
+			if after, ok := p.nonBlank(n + 1); ok && isSumLine(after, 8) {
 				return areaRecord
 			}
 			break
 		}
-		if sumNumbers(f) > 0 || isNumberField(f[0]) {
+		if sums, _ := sumNumbers(f); sums > 0 || isNumberField(f[0]) {
 			break // a totals line, a block count: no row in this area
 		}
 		if indented || !isName(f[0]) {
@@ -221,21 +242,20 @@ func (p *analysisParser) closingKind(text string) (kind closing, rest string, er
 	case strings.HasPrefix(text, "Totals:"):
 		return closingTotals, text[len("Totals:"):], nil
 	}
-	if p.part != partRecord && p.part != partIndex {
-		return closingNone, "", nil
+	if (p.part != partRecord && p.part != partIndex) || strings.IndexByte(text, ':') < 0 {
+		return closingNone, "", nil // every table row passes here: split only a line with a label
 	}
-	f := reportFields(text)
-	n := sumNumbers(f)
+	n, label := sumNumbers(p.split(text))
+	rest = afterFields(text, label)
 	switch {
 	case n == 0:
 		return closingNone, "", nil
 	case p.part == partIndex && n == 4, p.part == partRecord && (!p.inLOB || p.summaryLine > 0) && n == 8:
 	case p.part == partRecord && (p.inLOB || p.summaryLOB) && n == 5:
-		return closingSubtotals, text[strings.Index(text, f[len(f)-n]):], nil // a LOB subtotal
+		return closingSubtotals, rest, nil // a LOB subtotal
 	default:
 		return closingNone, "", nil
 	}
-	rest = text[strings.Index(text, f[len(f)-n]):]
 	next, ok := p.nonBlank(0)
 	if !ok {
 		return closingNone, "", p.errorf("%q is the last line: the block count line that follows a summary's Totals: is missing, "+
