@@ -144,7 +144,8 @@ func (p *analysisParser) structuralHeading(h string, indented bool) (bool, error
 		return true, nil
 	}
 	p.tenancy = ""
-	if allDigits(strings.TrimLeft(f[len(f)-1], ":")) {
+	last := f[len(f)-1]
+	if allDigits(last[strings.LastIndexByte(last, ':')+1:]) { // "acme: 2", "acme:2"
 		p.tenancy = h // a tenant or group: kept whole, its words untranslated
 	}
 	p.rows.heading(p.lineNo)
