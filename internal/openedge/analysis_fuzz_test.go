@@ -71,6 +71,14 @@ func FuzzParseAnalysis(f *testing.F) {
 	f.Add([]byte("02:15:07 RECORD BLOCK SUMMARY\n02:15:07 RECORD BLOCK SUMMARY FOR AREA \"Frete\": 8\n02:15:08 PUB.conhecimento-ocorrencia\n" +
 		"02:15:08    310442 18.6M 51 77 62 310442 1.0 1.3\n02:15:08\n02:15:09 Totals: 310442 18.6M 51 77 62 310442 1.0 1.3\n" +
 		"02:15:09 INDEX BLOCK SUMMARY\n02:15:09 INDEX BLOCK SUMMARY FOR AREA \"Idx\": 9\n02:15:09 PUB.conhecimento-ocorrencia\n02:15:10   pk 73 3 3 701 2.1M 77.9 1.4\n"))
+	// Headings a message file translated, found by their shape: an area
+	// heading by its first row, a sub-heading by the dashes under it, the
+	// Totals: by the block count after it; a page header between sections.
+	f.Add([]byte("ZUSAMMENFASSUNG\nZUSAMMENFASSUNG FÜR BEREICH \"D\": 7\n-----\nGEMEINSAME TABELLEN\n-----\nPUB.a 1 1.0B 1 1 1 1 1.0 1.0\n" +
+		"MANDANT acme: 2\n-----\nPUB.b 2 2.0B 1 1 1 2 1.0 1.0\nZwischensummen: 2 2.0B 1 1 1 2 1.0 1.0\n" +
+		"Zusammenfassung für BEREICH \"D\": 7\nZwischensummen: 3 3.0B 1 1 1 3 1.0 1.0\nSummen: 3 3.0B 1 1 1 3 1.0 1.0\n3 RM-Block(s)\n" +
+		"\fPROGRESS Database Analysis\nDatenbank: /db/x\nBlockgröße: 8192\nINDEXBLOCK FÜR BEREICH \"I\": 8\n-----\nPUB.a\n  ix 1 1 1 1 1.0B 1.0 1.0\n" +
+		"Summen: 1 1.0B 1.0 0.0\n1 Indexblock\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		a, err := ParseAnalysis(bytes.NewReader(in), "fuzz")
 		if err != nil {

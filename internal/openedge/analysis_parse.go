@@ -24,9 +24,14 @@ func ParseAnalysis(r io.Reader, name string) (*Analysis, error) {
 	p := &analysisParser{name: name, a: &Analysis{}, areaIdx: map[reportAreaKey]int{}, summaryArea: -1}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	for sc.Scan() {
+	p.src = &lineSource{sc: sc}
+	for {
+		raw, ok := p.src.next()
+		if !ok {
+			break
+		}
 		p.lineNo++
-		if err := p.line(sc.Text()); err != nil {
+		if err := p.line(raw); err != nil {
 			return nil, err
 		}
 	}
@@ -52,6 +57,7 @@ const (
 type analysisParser struct {
 	name   string
 	lineNo int
+	src    *lineSource
 	a      *Analysis
 
 	part                   analysisPart
@@ -106,6 +112,9 @@ func (p *analysisParser) line(raw string) error {
 		p.clearSummary() // the summary closing a LOB section had no Subtotals:
 	}
 	if done, err := p.sectionHeading(heading); done || err != nil {
+		return err
+	}
+	if done, err := p.structuralHeading(heading, indented); done || err != nil {
 		return err
 	}
 	if p.part == partHeader {
@@ -263,7 +272,7 @@ func (p *analysisParser) sectionHeading(h string) (bool, error) {
 		p.ixOwner, p.ixTable = "", ""
 		return true, nil
 	case strings.HasPrefix(h, "Summary for AREA "):
-		return true, p.summaryHeading(h)
+		return true, p.summaryHeading(h, len("Summary for AREA "))
 	case strings.HasPrefix(h, "LOB SUMMARY"):
 		return true, p.lobHeading(h)
 	case h == "DATABASE SUMMARY", h == "DATABASE BLOCK ANALYSIS:", h == "AREA BLOCK ANALYSIS:",
@@ -426,8 +435,8 @@ func (p *analysisParser) areaIndex(k reportAreaKey) int {
 	return len(p.a.Areas) - 1
 }
 
-func (p *analysisParser) summaryHeading(h string) error {
-	k, ok := parseAreaKey(h[len("Summary for AREA "):])
+func (p *analysisParser) summaryHeading(h string, at int) error {
+	k, ok := parseAreaKey(h[at:])
 	if !ok {
 		return p.errorf("malformed area heading %q (want AREA \"name\": number)", h)
 	}
@@ -454,9 +463,13 @@ func (p *analysisParser) summaryHeading(h string) error {
 
 // closingLine handles Subtotals:/Totals: and the block count lines.
 func (p *analysisParser) closingLine(text string) (bool, error) {
+	kind, rest, err := p.closingKind(text)
+	if err != nil {
+		return true, err
+	}
 	switch {
-	case strings.HasPrefix(text, "Subtotals:"):
-		f := p.split(text[len("Subtotals:"):])
+	case kind == closingSubtotals:
+		f := p.split(rest)
 		if p.summaryLine == 0 || p.part != partRecord {
 			// A per-heading subtotal: recomputable, not kept, but checked.
 			if p.part != partRecord || p.inLOB {
@@ -490,7 +503,7 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		p.summarized[p.summaryArea] = true
 		p.clearSummary()
 		return true, nil
-	case strings.HasPrefix(text, "Totals:"):
+	case kind == closingTotals:
 		if p.summaryLine > 0 && !p.summaryLOB {
 			return true, fmt.Errorf("%s:%d: Summary for AREA has no Subtotals: line", p.name, p.summaryLine)
 		}
@@ -498,7 +511,7 @@ func (p *analysisParser) closingLine(text string) (bool, error) {
 		switch p.part {
 		case partRecord:
 			p.blockCount, p.blockUse = &p.a.RMBlocks, &p.a.RMUsedPct
-			f := p.split(text[len("Totals:"):])
+			f := p.split(rest)
 			if len(f) == 0 {
 				return true, p.errorf("Totals: has no numbers")
 			}
