@@ -100,13 +100,10 @@ func (r *runner) validateBeside(ctx context.Context) validation {
 }
 
 // validatedSpace is the preflight's space summary, saying that prostrct
-// took target.st when it was asked (validateTarget).
+// took target.st when it was asked (validateTarget): validateBeside with
+// nothing beside it (the preparation's preflight).
 func (r *runner) validatedSpace(ctx context.Context, space string) (string, error) {
-	done, err := r.validateTarget(ctx)
-	if done {
-		space += "; target.st taken by prostrct create -validate"
-	}
-	return space, err
+	return r.validateBeside(ctx)(space)
 }
 
 // targetST is the plan's target.st, as createSteps names it.
