@@ -47,6 +47,34 @@ func TestResumeHintsQuoteTheWorkDirectory(t *testing.T) {
 	}
 }
 
+// TestStatusPrintsTheWholeResumeCommand: the run's record keeps the plan
+// directory (and the hosts file), so status prints the command a resume
+// accepts, as the failed run itself did; it said "--work W" alone
+// (nu-trial9's finding left open).
+func TestStatusPrintsTheWholeResumeCommand(t *testing.T) {
+	tests := []struct {
+		name string
+		run  journal.Record
+		want string // after "--work W"
+	}{
+		{"one machine", journal.Record{Source: "/db/prod", Target: "/new db/prod", PlanDir: "/dl/plan"},
+			" --source /db/prod --target '/new db/prod' --plan /dl/plan"},
+		{"hosts", journal.Record{Source: "/db/prod", Target: "/new/prod", PlanDir: "/dl/plan", HostsFile: "/etc/oedl/hosts.yaml"},
+			" --hosts /etc/oedl/hosts.yaml --plan /dl/plan"},
+		{"an older journal", journal.Record{Source: "/db/prod", Target: "/new/prod"}, "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			started := tt.run
+			started.Job, started.State, started.Message = journal.RunJob, journal.Started, "started"
+			work := writeJournal(t, started,
+				journal.Record{Job: journal.RunJob, State: journal.Failed, Err: "interrupted", Reason: event.ReasonCancelled})
+			_, out, errOut := runOEDL("status", "--work", work)
+			assert.Contains(t, out, "continue it with oedl run --resume --work "+work+tt.want, errOut)
+		})
+	}
+}
+
 // TestStatusSaysHowToContinue: oedl status promises (its help) that the
 // output of a run that failed or was interrupted says how to continue;
 // a failed run said only "run failed after 2s". A run that needs no

@@ -142,10 +142,10 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	case st.Running:
 		fmt.Fprintf(w, "running (pid %d)\n", st.PID)
 	case st.Killed:
-		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with oedl run --resume --work %s\n", execx.ShellQuote(opts.Work))
+		fmt.Fprintf(w, "not running: the last run stopped without an end record (killed or crashed); continue it with %s\n", resumeHint(st, opts.Work))
 	default:
 		if s := endedText(st, verdict); s != "" {
-			fmt.Fprintf(w, "%s; continue it with oedl run --resume --work %s\n", s, execx.ShellQuote(opts.Work))
+			fmt.Fprintf(w, "%s; continue it with %s\n", s, resumeHint(st, opts.Work))
 		}
 	}
 	if err := tui.RenderStatus(w, state, 0); err != nil {
@@ -207,4 +207,14 @@ func statusExit(st *run.Status) error {
 		return nil
 	}
 	return &ExitError{Code: ExitFailed, Err: errors.New("the run did not finish verified (see above)")}
+}
+
+// resumeHint is the command that continues the run: whole (source,
+// target, plan: what a resume must repeat) from the journal's last run
+// record; --work alone for a journal of an oedl that did not record them.
+func resumeHint(st *run.Status, work string) string {
+	if cmd := st.ResumeCommand(work); cmd != "" {
+		return cmd
+	}
+	return "oedl run --resume --work " + execx.ShellQuote(work)
 }

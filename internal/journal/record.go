@@ -112,7 +112,12 @@ type Record struct {
 	PlanFiles []File `json:"plan_files,omitempty"`
 	Source    string `json:"source,omitempty"` // source database
 	Target    string `json:"target,omitempty"` // target database
-	PID       int    `json:"pid,omitempty"`    // the oedl process of this invocation
+	// PlanDir and HostsFile are the --plan directory and the --hosts
+	// file as the run took them (absolute): with Source and Target, what
+	// `oedl status` needs to print the whole command that continues it.
+	PlanDir   string `json:"plan_dir,omitempty"`
+	HostsFile string `json:"hosts_file,omitempty"`
+	PID       int    `json:"pid,omitempty"` // the oedl process of this invocation
 	// Settings that shape the job graph (dump/load concurrency, threaded
 	// dumps): a resume reuses them, so that a table dumped in sections is
 	// not loaded again as a whole.
