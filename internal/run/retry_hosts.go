@@ -42,7 +42,7 @@ func (e *Executor) stopEarlierAttempts(ctx context.Context, j *schedule.Job) err
 	}
 	stopped, err := stopMarked(ctx, m, nil, e.cfg.runMarker(), jobMarker(j.ID))
 	if err != nil {
-		return refusedError{fmt.Errorf("host %s: %s is not run again: its earlier attempt could not be stopped there (%v); once nothing of it runs there, resume", m.name, j.ID, err)}
+		return refusedError{fmt.Errorf("host %s: %s is not retried nor repaired: its failed attempt could not be stopped there (%v); a resume stops it first", m.name, j.ID, err)}
 	}
 	if stopped != "" {
 		e.emit(event.Event{Kind: event.Warning, Job: j.ID, JobKind: string(j.Kind), Host: j.Host,
