@@ -291,6 +291,12 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			return e.diskFilled(j, err, f)
 		}
 		if j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch {
+			if serr := e.stopEarlierAttempts(ctx, j); serr != nil {
+				err = fmt.Errorf("%w; %w", err, serr)
+				f.text = err.Error()
+				e.noteFailure(j.ID, f)
+				return schedule.Outcome{Err: err}
+			}
 			return e.repairAfter(j, err, f)
 		}
 		if out, ok := e.onDamagedTarget(j, attempt, err); ok {
@@ -299,6 +305,12 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		f.retrying = retryable(j.Kind) && try <= e.cfg.Retries && !isPermanent(err)
 		if n := refusalOf(err); n != 0 && retryable(j.Kind) && try <= e.cfg.Retries {
 			f.text += fmt.Sprintf(" (not tried again: its message (%d) says every attempt ends so)", n)
+		}
+		if f.retrying {
+			if serr := e.stopEarlierAttempts(ctx, j); serr != nil {
+				err = fmt.Errorf("%w; %w", err, serr)
+				f.text, f.retrying = err.Error(), false
+			}
 		}
 		e.noteFailure(j.ID, f)
 		if !f.retrying {

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -24,11 +25,14 @@ import (
 // variable (/proc/PID/environ) and stops it: SIGTERM, then SIGKILL, and
 // waits for it to go.
 
-// orphanScript stops the processes whose environment holds the line $1,
-// and prints the PIDs it stopped ("stopped: 12 34").
-const orphanScript = `m="$1"; pids=""
+// orphanScript stops the processes whose environment holds every line
+// given ("$@": the run's mark, and a job's to stop only that job's), and
+// prints the PIDs it stopped ("stopped: 12 34").
+const orphanScript = `pids=""
 for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] && continue
-  if tr '\000' '\n' < "$d/environ" 2>/dev/null | grep -qxF -- "$m"; then pids="$pids $p"; fi; done
+  env=$(tr '\000' '\n' 2>/dev/null < "$d/environ") || continue; all=1
+  for m in "$@"; do printf '%s\n' "$env" | grep -qxF -- "$m" || { all=0; break; }; done
+  [ $all = 1 ] && pids="$pids $p"; done
 [ -z "$pids" ] && exit 0
 kill -TERM $pids 2>/dev/null; i=0
 while [ $i -lt 40 ]; do alive=""; for p in $pids; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
@@ -37,20 +41,31 @@ kill -KILL $alive 2>/dev/null; sleep 0.5
 for p in $alive; do kill -0 "$p" 2>/dev/null && { echo "still running:$alive"; exit 1; }; done
 echo "stopped:$pids"`
 
+// stopMarked runs orphanScript on machine m with the marks given: what it
+// stopped ("stopped: 12 34", "" for nothing), or an error with what it
+// said (the PIDs still running).
+func stopMarked(ctx context.Context, m *machine, log io.Writer, marks ...string) (string, error) {
+	var out strings.Builder
+	res, err := m.runner.Run(ctx, execx.Cmd{Path: "sh", Args: append([]string{"-c", orphanScript, "sh"}, marks...),
+		Stdout: &out, Timeout: 2 * time.Minute, Log: log})
+	said := strings.TrimSpace(out.String())
+	if err != nil {
+		return "", fmt.Errorf("%v %s%s", err, said, strings.TrimSpace(res.Output))
+	}
+	return said, nil
+}
+
 // stopRemoteOrphans stops, on every remote host, what an earlier
 // invocation of this run left running there.
 func (r *runner) stopRemoteOrphans(ctx context.Context) error {
 	c := r.cfg
 	for _, m := range c.remoteMachines() {
-		var out strings.Builder
-		res, err := m.runner.Run(ctx, execx.Cmd{Path: "sh", Args: []string{"-c", orphanScript, "sh", c.runMarker()},
-			Stdout: &out, Timeout: 2 * time.Minute, Log: r.logWriter()})
+		stopped, err := stopMarked(ctx, m, r.logWriter(), c.runMarker())
 		if err != nil {
-			return precondition("host %s: the utilities a killed run left running could not be stopped: %v %s%s",
-				m.name, err, strings.TrimSpace(out.String()), strings.TrimSpace(res.Output))
+			return precondition("host %s: the utilities a killed run left running could not be stopped: %v", m.name, err)
 		}
-		if s := strings.TrimSpace(out.String()); s != "" {
-			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, s))
+		if stopped != "" {
+			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, stopped))
 		}
 	}
 	return nil

@@ -83,7 +83,7 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 		dir = m.work
 	}
 	call := execx.Cmd{
-		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: e.cfg.at(s.host).env(),
+		Path: s.argv[0], Args: s.argv[1:], Dir: dir, Stdin: s.stdin, Env: append(e.cfg.at(s.host).env(), jobMarker(jobID)),
 		Timeout: timeout, Log: log, Output: progress,
 		Started: func(pid int) {
 			e.recordProc(jobID, pid)
