@@ -71,6 +71,13 @@ func sumNumbers(f []string) (numbers, label int) {
 	if j == 0 || j == len(f) || !strings.HasSuffix(f[j-1], ":") {
 		return 0, 0
 	}
+	// "PUB.A: 1 0.0B ..." is a table row, not a label: a row names its
+	// table with its owner, and no summary's label in any language reads
+	// OWNER.name (found by fuzzing: a table parsed as "A:" was written back
+	// as PUB.A: and read again as a Subtotals: line).
+	if j == 1 && strings.Contains(f[0], ".") {
+		return 0, 0
+	}
 	for _, s := range f[j:] {
 		if !isNumberField(s) {
 			return 0, 0
