@@ -51,6 +51,11 @@ func ParseSeqvals(r io.Reader, name string) ([]SeqValue, error) {
 		return nil, err
 	}
 	lines := recordLines(string(data), len(d.Records))
+	if len(lines) < len(d.Records) {
+		// The records' reader split a line the line count calls blank
+		// (a vertical tab alone, found by fuzzing): no sequence file.
+		return nil, fmt.Errorf("%s: %d records on %d non-blank lines: not a sequence values file", name, len(d.Records), len(lines))
+	}
 	out := make([]SeqValue, 0, len(d.Records))
 	for i, rec := range d.Records {
 		if len(rec) != len(d.Records[0]) {
