@@ -210,6 +210,13 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		return "db copied from " + args[0] + ". (1365)\n", 0
 	case "_progres":
 		param := args[len(args)-1]
+		if slices.Contains(args, "-1") { // a single-user session refuses a database someone holds
+			if db := args[2]; f.served[db] {
+				return "** The database is in use in multi-user mode. (276)\n", 1
+			} else if f.single[db] {
+				return fmt.Sprintf("** The database %s is in use in single-user mode. (263)\n", db), 1
+			}
+		}
 		switch {
 		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
 			db := args[2] // _progres -b -db DB -p ...

@@ -30,7 +30,8 @@ const SourceTaskFile = "source.lasttask"
 // about to freeze the source, and read again by a resume's preflight.
 
 // readSourceTask reads the source's last transaction id, single-user.
-// The caller has proven the source free (checkHolder).
+// Its session is single-user: it fails on a source anyone holds
+// (checkSourceFree).
 func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
 	c := r.cfg
 	dir := c.work("abl")

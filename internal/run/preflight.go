@@ -77,16 +77,8 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if prepared != nil {
 		defer func() { _, _ = prepared() }()
 	}
-	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
+	if err := r.checkSourceFree(ctx); err != nil {
 		return "", err
-	}
-	if !r.externallyServed[schedule.DBSource] {
-		// Free: the run is about to freeze it (fingerprint.go).
-		task, err := r.readSourceTask(ctx)
-		if err != nil {
-			return "", err
-		}
-		r.sourceTask = &task
 	}
 	source, err := r.sourceFiles(ctx, view)
 	if err != nil {
@@ -247,6 +239,40 @@ func (c *Config) checkStartupPF() error {
 	if err := openedge.NoStartupDatabase(c.startupPF, c.DLC, os.ReadFile); err != nil {
 		return precondition("%v", err)
 	}
+	return nil
+}
+
+// checkSourceFree proves nobody else holds the source and, unless the DBA
+// serves it (--online-source), reads its last transaction id (the run is
+// about to freeze it, fingerprint.go). dump_lasttask.p goes first: its
+// session is single-user (-1), which OpenEdge refuses on a database anyone
+// holds ((276) a broker, (263) a single-user utility) and grants only
+// alone, so a read that succeeds has proven the source free, as the
+// holder's answer did, one utility start-up sooner on the window's first
+// steps (the serve and every dump wait for the preflight). proutil -C
+// holder is asked only when it fails, and its answer is handled as before
+// (a killed run's broker shut down, a single-user holder waited for on a
+// resume, the DBA's broker taken as --online-source's); then the
+// transaction id is read again.
+func (r *runner) checkSourceFree(ctx context.Context) error {
+	task, err := r.readSourceTask(ctx)
+	if err == nil {
+		r.sourceTask = &task
+		return nil
+	}
+	if ctx.Err() != nil {
+		return err
+	}
+	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
+		return err
+	}
+	if r.externallyServed[schedule.DBSource] {
+		return nil
+	}
+	if task, err = r.readSourceTask(ctx); err != nil {
+		return err
+	}
+	r.sourceTask = &task
 	return nil
 }
 
