@@ -233,6 +233,11 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 				f.seqs[args[2]] = 1000
 			}
 			return "", 0
+		case strings.Contains(strings.Join(args, " "), ablDumpLastTaskDF): // -param DIR
+			if code := writeFile(filepath.Join(param, SourceTaskFile), "1\n"); code != 0 {
+				return "cannot write", code
+			}
+			return "", writeFile(filepath.Join(param, SourceDF), f.df)
 		case strings.Contains(strings.Join(args, " "), ablDumpLastTask):
 			return "", writeFile(param, "1\n") // nothing writes the fake source
 		case strings.Contains(strings.Join(args, " "), ablDumpSecurity):

@@ -77,7 +77,12 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if prepared != nil {
 		defer func() { _, _ = prepared() }()
 	}
-	if err := r.checkSourceFree(ctx); err != nil {
+	scratch, err := os.MkdirTemp("", "oedl-preflight-")
+	if err != nil {
+		return "", precondition("scratch directory: %v", err)
+	}
+	defer os.RemoveAll(scratch)
+	if err := r.checkSourceFree(ctx, scratch); err != nil {
 		return "", err
 	}
 	source, err := r.sourceFiles(ctx, view)
@@ -244,35 +249,35 @@ func (c *Config) checkStartupPF() error {
 
 // checkSourceFree proves nobody else holds the source and, unless the DBA
 // serves it (--online-source), reads its last transaction id (the run is
-// about to freeze it, fingerprint.go). dump_lasttask.p goes first: its
-// session is single-user (-1), which OpenEdge refuses on a database anyone
-// holds ((276) a broker, (263) a single-user utility) and grants only
-// alone, so a read that succeeds has proven the source free, as the
-// holder's answer did, one utility start-up sooner on the window's first
-// steps (the serve and every dump wait for the preflight). proutil -C
-// holder is asked only when it fails, and its answer is handled as before
-// (a killed run's broker shut down, a single-user holder waited for on a
-// resume, the DBA's broker taken as --online-source's); then the
-// transaction id is read again.
-func (r *runner) checkSourceFree(ctx context.Context) error {
-	task, err := r.readSourceTask(ctx)
-	if err == nil {
-		r.sourceTask = &task
-		return nil
+// about to freeze it, fingerprint.go) and dumps its .df into dir for
+// checkSourceSchema, in one single-user session (dump_lasttask_df.p).
+// That session goes first: OpenEdge refuses a single-user (-1) session
+// on a database anyone holds ((276) a broker, (263) a single-user
+// utility) and grants it only alone, so one that succeeds has proven the
+// source free, as the holder's answer did. proutil -C holder is asked
+// only when it fails, and its answer is handled as before (a killed
+// run's broker shut down, a single-user holder waited for on a resume,
+// the DBA's broker taken as --online-source's); then the session runs
+// again. A free source so costs one call where it cost three (the
+// holder, dump_lasttask.p, dump_df.p), on the window's first steps: the
+// serve and every dump wait for the preflight.
+func (r *runner) checkSourceFree(ctx context.Context, dir string) error {
+	task, err := r.readSourceTaskAndDF(ctx, dir)
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
+			return err
+		}
+		if r.externallyServed[schedule.DBSource] {
+			return nil
+		}
+		if task, err = r.readSourceTaskAndDF(ctx, dir); err != nil {
+			return err
+		}
 	}
-	if ctx.Err() != nil {
-		return err
-	}
-	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
-		return err
-	}
-	if r.externallyServed[schedule.DBSource] {
-		return nil
-	}
-	if task, err = r.readSourceTask(ctx); err != nil {
-		return err
-	}
-	r.sourceTask = &task
+	r.sourceTask, r.sourceDF = &task, filepath.Join(dir, SourceDF)
 	return nil
 }
 
