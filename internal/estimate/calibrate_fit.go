@@ -147,9 +147,12 @@ func (c *calibrator) fit(m *Model, dumps, loads []sample, par sample, idxs [3]sa
 	// oedl run asks proutil -C holder only when one of them refuses
 	// (internal/run/serve.go).
 	// The preflight's checks of the source are utility calls one after
-	// another (internal/run/preflight.go: proutil -C holder, prostrct
-	// list, dump_df.p, proutil -C describe; the empty database's copy and
-	// describe run beside them), before the run's first event but inside
+	// another (internal/run/preflight.go: dump_lasttask_df.p, whose
+	// single-user session reads the last transaction id and the .df and
+	// proves the source free, proutil -C holder asked only when it is
+	// refused; prostrct list; proutil -C describe; the empty database's
+	// copy and describe run beside them: preflightSourceCalls), before
+	// the run's first event but inside
 	// its outage: 1.3 s of a 26.4 s run on seed003 at 150 ms a start-up,
 	// priced 0.1 s (docs/benchmarks/run.md, est-fifo). Verify is oedl's
 	// own Go code.

@@ -161,14 +161,19 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 	// tabanalys of it, empty) runs beside the source's checks, which are
 	// more calls: it adds nothing to the preflight's time
 	// (internal/run/prepared_beside.go). Nor does a target to create:
-	// prostrct create -validate runs beside the source's .df and describe,
-	// two calls to its one (internal/run/validate.go, validateBeside).
+	// prostrct create -validate runs beside the source's describe, a call
+	// to its one (internal/run/validate.go, validateBeside; beside the .df
+	// too until i12-prep, whose .df comes with the transaction id).
 	return jobWork{startup: m.FixedSec[string(j.Kind)]}
 }
 
 // preflightSourceCalls are the utility calls the preflight makes one after
-// another: the source's checks (internal/run/preflight.go).
-const preflightSourceCalls = 4
+// another: the source's checks (internal/run/preflight.go): the one
+// single-user session that reads its last transaction id and its .df
+// (dump_lasttask_df.p, which also proves it free), prostrct list and
+// describe. Five until i12-prep (the holder, dump_lasttask.p and
+// dump_df.p apart), of which this counted four.
+const preflightSourceCalls = 3
 
 // loadTables is the number of tables whose indexes a load deactivates:
 // every member of a batch; one for a table's load or its first .bd

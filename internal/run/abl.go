@@ -25,12 +25,15 @@ const (
 	// The users, SQL grants and views (openedge.Security).
 	ablDumpSecurity = "dump_security.p"
 	ablLoadSecurity = "load_security.p"
-	// The source's last transaction id (fingerprint.go).
-	ablDumpLastTask = "dump_lasttask.p"
+	// The source's last transaction id (fingerprint.go): alone on a
+	// source host's, with the source's .df in one session on this
+	// machine's (the preflight, checkSourceFree).
+	ablDumpLastTask   = "dump_lasttask.p"
+	ablDumpLastTaskDF = "dump_lasttask_df.p"
 )
 
 // ablProcedures are every procedure oedl ships.
-var ablProcedures = []string{ablDumpSeq, ablLoadSeq, ablDumpSecurity, ablLoadSecurity, ablDumpLastTask}
+var ablProcedures = []string{ablDumpSeq, ablLoadSeq, ablDumpSecurity, ablLoadSecurity, ablDumpLastTask, ablDumpLastTaskDF}
 
 // writeABL writes the procedures into dir (WORK/abl).
 func writeABL(dir string) error {

@@ -210,6 +210,13 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		return "db copied from " + args[0] + ". (1365)\n", 0
 	case "_progres":
 		param := args[len(args)-1]
+		if slices.Contains(args, "-1") { // a single-user session refuses a database someone holds
+			if db := args[2]; f.served[db] {
+				return "** The database is in use in multi-user mode. (276)\n", 1
+			} else if f.single[db] {
+				return fmt.Sprintf("** The database %s is in use in single-user mode. (263)\n", db), 1
+			}
+		}
 		switch {
 		case strings.Contains(strings.Join(args, " "), ablDumpSeq):
 			db := args[2] // _progres -b -db DB -p ...
@@ -226,6 +233,11 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 				f.seqs[args[2]] = 1000
 			}
 			return "", 0
+		case strings.Contains(strings.Join(args, " "), ablDumpLastTaskDF): // -param DIR
+			if code := writeFile(filepath.Join(param, SourceTaskFile), "1\n"); code != 0 {
+				return "cannot write", code
+			}
+			return "", writeFile(filepath.Join(param, SourceDF), f.df)
 		case strings.Contains(strings.Join(args, " "), ablDumpLastTask):
 			return "", writeFile(param, "1\n") // nothing writes the fake source
 		case strings.Contains(strings.Join(args, " "), ablDumpSecurity):

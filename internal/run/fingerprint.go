@@ -13,8 +13,10 @@ import (
 	"github.com/oedl/oedl/internal/schedule"
 )
 
-// SourceTaskFile is where dump_lasttask.p writes the source's last
-// transaction id (WORK/source.lasttask), removed once read.
+// SourceTaskFile is the name of the file dump_lasttask.p (and
+// dump_lasttask_df.p) write the source's last transaction id into: in a
+// scratch directory since i12-prep; earlier runs wrote WORK/source.lasttask
+// and removed it once read.
 const SourceTaskFile = "source.lasttask"
 
 // What tells that a source changed since the run froze it. A resume that
@@ -29,33 +31,35 @@ const SourceTaskFile = "source.lasttask"
 // dump_lasttask.p, journalled on the preflight's record when the run is
 // about to freeze the source, and read again by a resume's preflight.
 
-// readSourceTask reads the source's last transaction id, single-user.
-// The caller has proven the source free (checkHolder).
-func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
+// readSourceTaskAndDF reads the source's last transaction id and dumps
+// its definitions in one single-user session (dump_lasttask_df.p, one
+// utility start-up for the two), into the scratch directory dir: the id
+// is returned, the .df left at dir/SourceDF for checkSourceSchema. The
+// session fails on a source anyone holds (checkSourceFree).
+func (r *runner) readSourceTaskAndDF(ctx context.Context, dir string) (int64, error) {
 	c := r.cfg
-	dir := c.work("abl")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	ablDir := c.work("abl")
+	if err := os.MkdirAll(ablDir, 0o755); err != nil {
 		return 0, err
 	}
-	data, err := ablSource(ablDumpLastTask)
+	data, err := ablSource(ablDumpLastTaskDF)
 	if err != nil {
 		return 0, err
 	}
-	proc := filepath.Join(dir, ablDumpLastTask)
+	proc := filepath.Join(ablDir, ablDumpLastTaskDF)
 	if err := atomicfile.WriteFile(proc, data); err != nil {
 		return 0, err
 	}
-	out := c.work(SourceTaskFile)
-	if err := os.Remove(out); err != nil && !os.IsNotExist(err) {
-		return 0, err
+	out := filepath.Join(dir, SourceTaskFile)
+	for _, f := range []string{out, filepath.Join(dir, SourceDF)} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			return 0, err
+		}
 	}
-	argv := []string{c.bin("_progres"), "-b", "-db", c.db(schedule.DBSource), "-1", "-p", proc, "-param", out}
-	if err := r.call(ctx, step{argv: argv}); err != nil {
-		return 0, precondition("read the source's last transaction id: %v", err)
+	argv := []string{c.bin("_progres"), "-b", "-db", c.db(schedule.DBSource), "-1", "-p", proc, "-param", dir}
+	if err := r.call(ctx, step{argv: argv, dir: dir}); err != nil {
+		return 0, precondition("read the source's last transaction id and definitions: %v", err)
 	}
-	// The value goes into the journal; the file would be one more a
-	// refused run leaves in the work directory.
-	defer os.Remove(out)
 	b, err := os.ReadFile(out)
 	if err != nil {
 		return 0, precondition("read the source's last transaction id: %v", err)
@@ -63,8 +67,8 @@ func (r *runner) readSourceTask(ctx context.Context) (int64, error) {
 	return parseSourceTask(b, out)
 }
 
-// readSourceTaskOn is readSourceTask on the source's host of a run
-// across hosts: dump_lasttask.p shipped into that host's WORK/abl (as
+// readSourceTaskOn reads the source's last transaction id on its host of
+// a run across hosts: dump_lasttask.p shipped into that host's WORK/abl (as
 // writeHostFiles ships every procedure) and run there by argv, its file
 // written into a scratch directory read back and removed.
 func (r *runner) readSourceTaskOn(ctx context.Context) (int64, error) {

@@ -77,16 +77,13 @@ func (r *runner) preflight(ctx context.Context, resumed bool) (string, error) {
 	if prepared != nil {
 		defer func() { _, _ = prepared() }()
 	}
-	if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
-		return "", err
+	scratch, err := os.MkdirTemp("", "oedl-preflight-")
+	if err != nil {
+		return "", precondition("scratch directory: %v", err)
 	}
-	if !r.externallyServed[schedule.DBSource] {
-		// Free: the run is about to freeze it (fingerprint.go).
-		task, err := r.readSourceTask(ctx)
-		if err != nil {
-			return "", err
-		}
-		r.sourceTask = &task
+	defer os.RemoveAll(scratch)
+	if err := r.checkSourceFree(ctx, scratch); err != nil {
+		return "", err
 	}
 	source, err := r.sourceFiles(ctx, view)
 	if err != nil {
@@ -247,6 +244,40 @@ func (c *Config) checkStartupPF() error {
 	if err := openedge.NoStartupDatabase(c.startupPF, c.DLC, os.ReadFile); err != nil {
 		return precondition("%v", err)
 	}
+	return nil
+}
+
+// checkSourceFree proves nobody else holds the source and, unless the DBA
+// serves it (--online-source), reads its last transaction id (the run is
+// about to freeze it, fingerprint.go) and dumps its .df into dir for
+// checkSourceSchema, in one single-user session (dump_lasttask_df.p).
+// That session goes first: OpenEdge refuses a single-user (-1) session
+// on a database anyone holds ((276) a broker, (263) a single-user
+// utility) and grants it only alone, so one that succeeds has proven the
+// source free, as the holder's answer did. proutil -C holder is asked
+// only when it fails, and its answer is handled as before (a killed
+// run's broker shut down, a single-user holder waited for on a resume,
+// the DBA's broker taken as --online-source's); then the session runs
+// again. A free source so costs one call where it cost three (the
+// holder, dump_lasttask.p, dump_df.p), on the window's first steps: the
+// serve and every dump wait for the preflight.
+func (r *runner) checkSourceFree(ctx context.Context, dir string) error {
+	task, err := r.readSourceTaskAndDF(ctx, dir)
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		if err := r.checkHolder(ctx, schedule.DBSource); err != nil {
+			return err
+		}
+		if r.externallyServed[schedule.DBSource] {
+			return nil
+		}
+		if task, err = r.readSourceTaskAndDF(ctx, dir); err != nil {
+			return err
+		}
+	}
+	r.sourceTask, r.sourceDF = &task, filepath.Join(dir, SourceDF)
 	return nil
 }
 

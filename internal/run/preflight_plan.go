@@ -41,26 +41,27 @@ func readPlanFiles(c *Config) (*planFiles, error) {
 	return &planFiles{st: t.Structure, df: t.DF}, nil
 }
 
-// checkSourceSchema dumps the source's definitions (prodict/dump_df.p,
-// read-only, into a scratch directory) and holds the plan against them
+// checkSourceSchema holds the plan against the source's definitions (the
+// .df the preflight's single-user session dumped, or prodict/dump_df.p
+// through the DBA's broker, read-only, into a scratch directory)
 // (plan.CheckSource): a plan made from another database, or before the
 // schema changed, is refused before anything is dumped (exit 2).
 func (r *runner) checkSourceSchema(ctx context.Context, pf *planFiles) error {
 	c := r.cfg
-	tmp, err := os.MkdirTemp("", "oedl-preflight-")
-	if err != nil {
-		return precondition("scratch directory: %v", err)
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, SourceDF)
-	argv := []string{c.bin("_progres"), "-b", "-db", c.Source}
-	if !r.externallyServed[schedule.DBSource] {
-		argv = append(argv, "-1") // free (checkHolder said so): open it single-user
-	}
-	argv = append(argv, "-p", "prodict/dump_df.p", "-param", "ALL,"+out)
-	res, err := c.Runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: tmp, Env: c.env(), Timeout: 5 * time.Minute, Log: r.logWriter()})
-	if err != nil {
-		return precondition("dump the source's definitions (to check the plan was made from it): %s: %v: %s", execx.Quote(argv), err, lastMessage(res.Output))
+	out := r.sourceDF // dumped with the transaction id (checkSourceFree)
+	if out == "" {
+		// Served by the DBA (--online-source): through its broker.
+		tmp, err := os.MkdirTemp("", "oedl-preflight-")
+		if err != nil {
+			return precondition("scratch directory: %v", err)
+		}
+		defer os.RemoveAll(tmp)
+		out = filepath.Join(tmp, SourceDF)
+		argv := []string{c.bin("_progres"), "-b", "-db", c.Source, "-p", "prodict/dump_df.p", "-param", "ALL," + out}
+		res, err := c.Runner.Run(ctx, execx.Cmd{Path: argv[0], Args: argv[1:], Dir: tmp, Env: c.env(), Timeout: 5 * time.Minute, Log: r.logWriter()})
+		if err != nil {
+			return precondition("dump the source's definitions (to check the plan was made from it): %s: %v: %s", execx.Quote(argv), err, lastMessage(res.Output))
+		}
 	}
 	f, err := os.Open(out)
 	if err != nil {

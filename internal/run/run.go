@@ -52,6 +52,11 @@ type runner struct {
 	// sourceTask is the source's last transaction id, read by the
 	// preflight when the source was free (fingerprint.go); nil otherwise.
 	sourceTask *int64
+	// sourceDF is the source's .df the preflight's single-user session
+	// dumped beside the transaction id (checkSourceFree), in a scratch
+	// directory the preflight removes; "" when the source was not read
+	// single-user (--online-source).
+	sourceDF string
 	// unlockTarget drops the target's lock (targetlock.go); nil until the
 	// preflight has taken it.
 	unlockTarget func()

@@ -14,10 +14,11 @@ import (
 	"github.com/oedl/oedl/internal/schedule"
 )
 
-// A run asks proutil -C holder of the source once, in its preflight: its
-// serve and shutdown run proserve and proshut directly (each holder call
-// was a utility start-up, the serve's ahead of every dump, the target's
-// shutdown between the last load and idxbuild).
+// A run on a free source asks proutil -C holder nothing: its preflight's
+// dump_lasttask.p session proves the source free (checkSourceFree), and
+// its serve and shutdown run proserve and proshut directly (each holder
+// call was a utility start-up, the serve's ahead of every dump, the
+// target's shutdown between the last load and idxbuild).
 func TestServeAndShutdownAskNoHolder(t *testing.T) {
 	cfg := fakeSetup(t, testTables...)
 	cfg.DumpJobs, cfg.LoadJobs = 2, 2
@@ -26,7 +27,7 @@ func TestServeAndShutdownAskNoHolder(t *testing.T) {
 	_, err := Run(context.Background(), cfg)
 	require.NoError(t, err)
 	count := oe.count
-	assert.Equal(t, 1, count("proutil "+cfg.Source+" -C holder"), "the preflight's")
+	assert.Equal(t, 0, count("proutil "+cfg.Source+" -C holder"), "the preflight's read of the last task proves it free")
 	assert.Equal(t, 0, count("proutil "+cfg.Target+" -C holder"), "a new target: nothing to ask")
 	for _, db := range []string{cfg.Source, cfg.Target} {
 		assert.Equal(t, 1, count("proshut "+db+" -by"), db)

@@ -64,8 +64,9 @@ func (r *runner) validateTargetTo(ctx context.Context, log io.Writer) (done bool
 // the first returns the first's answer.
 type validation func(space string) (string, error)
 
-// validateBeside starts validateTarget beside the source's last checks
-// (its .df, its describe). After them it was one utility start-up more on
+// validateBeside starts validateTarget beside the source's last check
+// (its describe; its .df too until the .df came with the transaction id,
+// checkSourceFree). After them it was one utility start-up more on
 // the window's first, idle second (0.2 s of the 1.1 s before the first
 // job on seed003 at 150 ms a start-up: docs/benchmarks/run.md, i12-gap4).
 // It needs the target proven (which files exist, which are replaced) and

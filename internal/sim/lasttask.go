@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/oedl/oedl/internal/atomicfile"
 )
@@ -59,4 +60,19 @@ func dumpLastTaskProcedure(p *proc, s *session, param string) int {
 		return p.failErr(err)
 	}
 	return exitOK
+}
+
+// dumpLastTaskDFProcedure is dump_lasttask_df.p, oedl's preflight's one
+// single-user session on the source: dump_lasttask.p's line into
+// DIR/source.lasttask, then RUN prodict/dump_df.p ("ALL", DIR/source.df,
+// "") in the same session, as the real procedure does. One session, one
+// start-up: the two were two in a row before the window's first dump.
+func dumpLastTaskDFProcedure(p *proc, s *session, dir string) int {
+	if dir == "" {
+		return p.fail("oesim.lasttaskdf.param")
+	}
+	if rc := dumpLastTaskProcedure(p, s, filepath.Join(dir, "source.lasttask")); rc != exitOK {
+		return rc
+	}
+	return writeSchemaDF(p, s, "ALL", filepath.Join(dir, "source.df"))
 }

@@ -76,3 +76,40 @@ func TestLastTaskChangesWithWritesOnly(t *testing.T) {
 		last = now
 	}
 }
+
+// dump_lasttask_df.p is dump_lasttask.p and prodict/dump_df.p in one
+// single-user session: the same transaction id and the same .df as the
+// two procedures apart, and refused, writing nothing, on a database a
+// broker serves (276), as any single-user session is.
+func TestLastTaskAndDFInOneSession(t *testing.T) {
+	env, db := smallDB(t)
+	apart := filepath.Join(env.work, "apart")
+	together := filepath.Join(env.work, "together")
+	for _, d := range []string{apart, together} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "dump_lasttask.p", "-param", filepath.Join(apart, "source.lasttask"))
+	env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "prodict/dump_df.p", "-param", "ALL,"+filepath.Join(apart, "source.df"))
+	env.ok(t, "_progres", "-b", "-db", db, "-1", "-p", "dump_lasttask_df.p", "-param", together)
+	for _, f := range []string{"source.lasttask", "source.df"} {
+		want, err := os.ReadFile(filepath.Join(apart, f))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(together, f))
+		require.NoError(t, err, f)
+		assert.Equal(t, string(want), string(got), f)
+	}
+
+	served := filepath.Join(env.work, "served")
+	require.NoError(t, os.MkdirAll(served, 0o755))
+	env.ok(t, "proserve", db)
+	defer env.ok(t, "proshut", db, "-by")
+	r := env.run(t, nil, "", "_progres", "-b", "-db", db, "-1", "-p", "dump_lasttask_df.p", "-param", served)
+	assert.NotEqual(t, 0, r.code)
+	assert.Contains(t, r.out, "(276)")
+	left, err := os.ReadDir(served)
+	require.NoError(t, err)
+	assert.Empty(t, left)
+
+	r = env.run(t, nil, "", "_progres", "-b", "-db", db, "-1", "-p", "dump_lasttask_df.p")
+	assert.NotEqual(t, 0, r.code, "no directory given:\n%s", r.out)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
-// _progres runs no ABL. It recognises, by base name, the seven procedures
+// _progres runs no ABL. It recognises, by base name, the eight procedures
 // oedl needs and does what they do:
 //
 //	prodict/load_df.p  -param FILE        load a .df into the database
@@ -25,6 +26,7 @@ import (
 //	dump_security.p    -param DIR         write _user.d, _sysauth.d, _sysviews.d
 //	load_security.p    -param DIR         add their users, grants and views
 //	dump_lasttask.p    -param FILE        write _MstrBlk-Lasttask (lasttask.go)
+//	dump_lasttask_df.p -param DIR         DIR/source.lasttask and DIR/source.df, one session
 //
 // Any other procedure fails with OpenEdge's "not found" message (293).
 var procedures = map[string]func(p *proc, s *session, param string) int{
@@ -36,7 +38,8 @@ var procedures = map[string]func(p *proc, s *session, param string) int{
 	"dump_security.p": dumpSecurityProcedure,
 	"load_security.p": loadSecurityProcedure,
 	// lasttask.go
-	"dump_lasttask.p": dumpLastTaskProcedure,
+	"dump_lasttask.p":    dumpLastTaskProcedure,
+	"dump_lasttask_df.p": dumpLastTaskDFProcedure,
 }
 
 func runProgres(p *proc) int {
@@ -51,9 +54,13 @@ func runProgres(p *proc) int {
 	if !fs.bools["-b"] {
 		return p.usage("oesim's _progres runs only in batch mode (-b)")
 	}
+	// -1 (single-user) reads as a number to parseFlags, so it is among
+	// the positional arguments, not the database's name.
+	single := slices.Contains(fs.pos, "-1")
+	pos := slices.DeleteFunc(slices.Clone(fs.pos), func(a string) bool { return a == "-1" })
 	dbArg, ok := fs.values["-db"]
-	if !ok && len(fs.pos) > 0 {
-		dbArg = fs.pos[0]
+	if !ok && len(pos) > 0 {
+		dbArg = pos[0]
 	}
 	if dbArg == "" {
 		return p.fail("oesim.nodb")
@@ -63,8 +70,11 @@ func runProgres(p *proc) int {
 	if !ok {
 		return p.fail("293", procPath)
 	}
+	// A single-user session is refused on a database a broker serves
+	// (276), as OpenEdge refuses it. -1 was looked for among the flags
+	// and never found there: oesim connected such a session to the broker.
 	acc := client
-	if fs.bools["-1"] {
+	if single {
 		acc = singleOnly
 	}
 	s, rc := p.open(dbArg, acc)
@@ -161,7 +171,13 @@ func dumpDFProcedure(p *proc, s *session, param string) int {
 	if len(parts) < 2 || parts[1] == "" {
 		return p.fail("oesim.dumpdf.param")
 	}
-	which, file := parts[0], parts[1]
+	return writeSchemaDF(p, s, parts[0], parts[1])
+}
+
+// writeSchemaDF is prodict/dump_df.p's work, as RUN with its three input
+// parameters (tables, file, codepage): the tables' definitions ("ALL":
+// every one, with the sequences) written to file.
+func writeSchemaDF(p *proc, s *session, which, file string) int {
 	df := schemaDF(s.db.Ctl)
 	if !strings.EqualFold(which, "ALL") {
 		var keep []*openedge.DFTable

@@ -266,6 +266,8 @@ var Catalog = []Entry{
 		EN: "** dump_seqvals.p needs -param with the output file."},
 	{Key: "oesim.lasttask.param", Num: 0, Seen: "oesim",
 		EN: "** dump_lasttask.p needs -param with the output file."},
+	{Key: "oesim.lasttaskdf.param", Num: 0, Seen: "oesim",
+		EN: "** dump_lasttask_df.p needs -param with the output directory."},
 	{Key: "oesim.security.param", Num: 0, Seen: "oesim",
 		EN: "** %s needs -param with the security directory."},
 	{Key: "oesim.seq.read", Num: 0, Seen: "oesim",

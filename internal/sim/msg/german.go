@@ -140,6 +140,7 @@ var german = map[string]string{
 	"oesim.dumpdf.param":          "** dump_df.p braucht -param \"ALL,datei,\".",
 	"oesim.dumpseq.param":         "** dump_seqvals.p braucht -param mit der Ausgabedatei.",
 	"oesim.lasttask.param":        "** dump_lasttask.p braucht -param mit der Ausgabedatei.",
+	"oesim.lasttaskdf.param":      "** dump_lasttask_df.p braucht -param mit dem Ausgabeverzeichnis.",
 	"oesim.security.param":        "** %s braucht -param mit dem Sicherheitsverzeichnis.",
 	"oesim.seq.read":              "** Die Sequenzwerte können nicht gelesen werden: %v.",
 	"oesim.seq.notfound":          "** Sequenz %s wurde in der Datenbank nicht gefunden.",

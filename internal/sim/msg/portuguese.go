@@ -135,6 +135,7 @@ var portuguese = map[string]string{
 	"oesim.dumpdf.param":          "** dump_df.p exige -param \"ALL,arquivo,\".",
 	"oesim.dumpseq.param":         "** dump_seqvals.p exige -param com o arquivo de saída.",
 	"oesim.lasttask.param":        "** dump_lasttask.p exige -param com o arquivo de saída.",
+	"oesim.lasttaskdf.param":      "** dump_lasttask_df.p exige -param com o diretório de saída.",
 	"oesim.security.param":        "** %s exige -param com o diretório de segurança.",
 	"oesim.seq.read":              "** Não é possível ler os valores das sequências: %v.",
 	"oesim.seq.notfound":          "** A sequência %s não foi encontrada no banco.",
