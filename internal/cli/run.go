@@ -235,6 +235,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	cfg.Model = m // the default job counts are sized with it, in the dry run too
+	cfg.CalibrationFile = opts.Calibration
 	if opts.DryRun && cfg.Hosts != nil {
 		// The plan directory is on this machine: held together as run,
 		// estimate and calibrate hold it (the hosts' files wait for the

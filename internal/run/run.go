@@ -361,7 +361,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		keptAt = &r.prepared.at
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state, Prepared: keptAt,
-		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
+		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), Calibration: absOr(c.CalibrationFile), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
 		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
 	}
