@@ -529,6 +529,11 @@ func verdict(d Data, res *schedule.Result, v *verify.Result) Verdict {
 	took := outage
 	if a := againstEstimate(d.Estimate, res.Elapsed()); a != "" {
 		took += ", " + a
+		if d.Estimate.Priors {
+			// Not the window a calibrated estimate promised: say so where
+			// the comparison is read.
+			took += " (from the built-in priors, not a calibration of this machine)"
+		}
 	}
 	h := fmt.Sprintf("Verified: all %s tables and their %s records arrived, and every count matches. The outage took %s.",
 		units.Thousands(int64(len(v.Rows))), units.Thousands(v.After.Records), took)

@@ -1,10 +1,14 @@
 package report
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
 )
@@ -46,6 +50,18 @@ func TestVerdictComparesWithTheEstimate(t *testing.T) {
 		return
 	}
 	assert.Contains(t, d.Verdict.Headline, "The outage took 7m03s, 2.6s longer than the 7m00s estimated, within its P90 of 8m25s.")
+
+	// An estimate from the priors is not the window a calibration
+	// promised: the sentence says where it came from.
+	journalPath := filepath.Join(dir, "journal.jsonl")
+	b, err := os.ReadFile(journalPath)
+	require.NoError(t, err)
+	b = bytes.Replace(b, []byte(`"estimate":{`), []byte(`"estimate":{"priors":true,`), 1)
+	require.NoError(t, os.WriteFile(journalPath, b, 0o644))
+	d, err = FromWork(dir)
+	require.NoError(t, err)
+	require.True(t, d.Estimate.Priors)
+	assert.Contains(t, d.Verdict.Headline, "within its P90 of 8m25s (from the built-in priors, not a calibration of this machine).")
 }
 
 // TestEstimateFactSaysWhichWay: the facts' Estimate row says the way and
