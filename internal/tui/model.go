@@ -134,7 +134,9 @@ func (m *model) frame() tea.Cmd {
 	if len(prints) == 0 {
 		return m.tick()
 	}
-	return tea.Batch(tea.Sequence(prints...), m.tick())
+	// The next frame after these lines: its own lines cannot come
+	// between them.
+	return tea.Sequence(append(prints, m.tick())...)
 }
 
 func (m *model) key(k string) {
