@@ -15,4 +15,9 @@ func TestHardwareWithoutAnIOPSCeiling(t *testing.T) {
 	assert.Equal(t, "2 cores, disk 1.4 GiB/s, no IOPS ceiling", h.String())
 	h.DiskIOPS = 4000
 	assert.Equal(t, "2 cores, disk 1.4 GiB/s / 4000 IOPS", h.String())
+
+	// The what-if table's IOPS column too.
+	row := WhatIfRow{Hardware: Hardware{Cores: 2, DiskMBps: 1500}}
+	row.Disk = row.Hardware.Figures()
+	assert.Equal(t, "no ceiling", row.whatIfCells().IOPS)
 }
