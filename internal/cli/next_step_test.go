@@ -62,6 +62,8 @@ func TestStatusPrintsTheWholeResumeCommand(t *testing.T) {
 		{"hosts", journal.Record{Source: "/db/prod", Target: "/new/prod", PlanDir: "/dl/plan", HostsFile: "/etc/oedl/hosts.yaml"},
 			" --hosts /etc/oedl/hosts.yaml --plan /dl/plan"},
 		{"an older journal", journal.Record{Source: "/db/prod", Target: "/new/prod"}, "\n"},
+		{"calibrated, nu-trial10", journal.Record{Source: "/db/prod", Target: "/new/prod", PlanDir: "/dl/plan", Calibration: "/dl/cal.json"},
+			" --source /db/prod --target /new/prod --plan /dl/plan --calibration /dl/cal.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -139,7 +139,7 @@ func (opts *RunOptions) addFlags(f *pflag.FlagSet) {
 	f.BoolVar(&opts.JSON, "json", false, "JSON events on stdout, one per line")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the commands in queue order and run nothing")
 	f.StringVar(&opts.Hardware, "hardware", "", "hardware description, JSON (as oedl estimate): the machine of the run's estimate, its live ETA and the dry run")
-	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate (default: built-in priors)")
+	f.StringVar(&opts.Calibration, "calibration", "", "model parameters written by oedl calibrate: the run's estimate and its default dump and load job counts come from them, as in oedl estimate --calibration (default: built-in priors)")
 	f.StringVar(&opts.Hosts, "hosts", "", "hosts file: the source, its replicas and the target on several machines, over ssh (docs/hosts.md); it names the databases")
 	// A diagnosis of the ETA, not a DBA's option (docs/events.md, "The ETA").
 	f.BoolVar(&opts.ETATrace, "eta-trace", false, "write each live ETA forecast with the job plan it simulated to WORK/eta-trace.jsonl")
@@ -235,6 +235,7 @@ func runRun(ctx context.Context, opts *RunOptions) error {
 		return err
 	}
 	cfg.Model = m // the default job counts are sized with it, in the dry run too
+	cfg.CalibrationFile = opts.Calibration
 	if opts.DryRun && cfg.Hosts != nil {
 		// The plan directory is on this machine: held together as run,
 		// estimate and calibrate hold it (the hosts' files wait for the

@@ -16,8 +16,11 @@ type liveWork struct {
 	fit  map[string]Factors
 	pred map[string]prediction // of the running jobs
 	// record: adjust notes what it finds (the central simulation only).
-	record      bool
+	record bool
+	// overdue is the running job that ran furthest past its prediction
+	// (overrun, by how much); Forecast tells it only when that matters.
 	overdue     string
+	overrun     time.Duration
 	idxExpected time.Duration
 }
 
@@ -68,8 +71,8 @@ func (lw *liveWork) adjust(j *schedule.Job, w *jobWork) {
 	}
 	total := expected
 	if elapsed >= expected {
-		if lw.record {
-			lw.overdue = j.ID
+		if over := seconds(elapsed - expected); lw.record && (lw.overdue == "" || over > lw.overrun) {
+			lw.overdue, lw.overrun = j.ID, over
 		}
 		total = elapsed + math.Max(elapsed/10, 1)
 	}

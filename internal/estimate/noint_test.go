@@ -82,7 +82,7 @@ func TestFailureLine(t *testing.T) {
 		{"not priced: the rule alone", nil, true, "loads without crash protection (-i): a load that fails makes the run create the target again, dump that load's tables again and load every table again; --no-integrity=false loads crash-safe", "by the estimate"},
 		{"calibrated", price, false, "a failed load costs about 13s (the target created again 4s, PUB.order dumped again 2s, 3 tables loaded again 7s) by the estimate; --no-integrity=false", "priors"},
 		{"a batch's", &batch, false, "a failed load costs about 13s (the target created again 4s, 2 tables of a batch dumped again 2s, 3 tables loaded again 7s)", "PUB.a"},
-		{"the built-in priors", price, true, "a failed load costs about 13s (the target created again 4s, PUB.order dumped again 2s, 3 tables loaded again 7s) by the estimate, from the built-in priors only (no calibration of this machine: oedl calibrate); --no-integrity=false", ""},
+		{"the built-in priors", price, true, "a failed load costs about 13s (the target created again 4s, PUB.order dumped again 2s, 3 tables loaded again 7s) by the estimate, from the built-in priors only (no calibration of this machine: oedl calibrate, then --calibration FILE); --no-integrity=false", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

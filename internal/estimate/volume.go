@@ -93,6 +93,10 @@ func (d *disk) ceilings(credit bool) (iops, mbps float64) {
 func (d *disk) describe() string {
 	var s string
 	switch {
+	case d.volume == "" && d.iops <= 0:
+		// A calibration measures a throughput and a latency, no request
+		// ceiling: none in the simulation either, not "0 IOPS".
+		s = fmt.Sprintf("disk %s, no IOPS ceiling", rate(d.mbps))
 	case d.volume == "":
 		s = fmt.Sprintf("disk %s / %.0f IOPS", rate(d.mbps), d.iops)
 	case d.bursts() && d.bucketBytes:

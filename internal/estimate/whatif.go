@@ -179,7 +179,10 @@ func (r WhatIfRow) whatIfCells() whatIfCells {
 	if d.MBps > d.BaseMBps {
 		c.MBps = rate(d.BaseMBps) + "↑" + rate(d.MBps)
 	}
-	if d.IOPS > d.BaseIOPS {
+	switch {
+	case d.IOPS <= 0:
+		c.IOPS = "no ceiling" // as Hardware.String says it
+	case d.IOPS > d.BaseIOPS:
 		c.IOPS = fmt.Sprintf("%.0f↑%.0f", d.BaseIOPS, d.IOPS)
 	}
 	switch {

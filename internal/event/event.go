@@ -143,8 +143,11 @@ type Estimate struct {
 
 // PriorsOnly is how a figure from the built-in priors is labelled wherever
 // the DBA reads it (the report, the run's first lines): nothing of this
-// machine is in it, and oedl calibrate would put it in.
-const PriorsOnly = "from the built-in priors only (no calibration of this machine: oedl calibrate)"
+// machine is in it, and oedl calibrate would put it in. It names the flag
+// too: a DBA who calibrated and estimated with it, then ran without it,
+// ran a queue sized from the priors against the priors' estimate, not the
+// window promised (nu-trial10).
+const PriorsOnly = "from the built-in priors only (no calibration of this machine: oedl calibrate, then --calibration FILE)"
 
 // PhaseEstimate is one phase of the estimated window, from the start of
 // the run: from its first job's start to its last job's end.

@@ -117,7 +117,10 @@ type Record struct {
 	// `oedl status` needs to print the whole command that continues it.
 	PlanDir   string `json:"plan_dir,omitempty"`
 	HostsFile string `json:"hosts_file,omitempty"`
-	PID       int    `json:"pid,omitempty"` // the oedl process of this invocation
+	// Calibration is the --calibration file the invocation was estimated
+	// with (absolute; "" for the built-in priors), for the same command.
+	Calibration string `json:"calibration,omitempty"`
+	PID         int    `json:"pid,omitempty"` // the oedl process of this invocation
 	// Settings that shape the job graph (dump/load concurrency, threaded
 	// dumps): a resume reuses them, so that a table dumped in sections is
 	// not loaded again as a whole.

@@ -242,7 +242,12 @@ func facts(d Data) [][2]string {
 		if e.Priors {
 			s += ", " + event.PriorsOnly
 		}
-		s += "; error " + errorText(e.Window, d.Ended.Sub(d.Started), 0)
+		took := d.Ended.Sub(d.Started)
+		if a := againstEstimate(e, took); a != "" {
+			s += "; the outage: " + a + " (error " + errorText(e.Window, took, 0) + ")"
+		} else {
+			s += "; error " + errorText(e.Window, took, 0)
+		}
 		if e.Model != "" {
 			s += "; model: " + e.Model
 		}

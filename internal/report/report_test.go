@@ -23,7 +23,7 @@ func TestFromWorkOK(t *testing.T) {
 	d, err := FromWork(fixture(t, true, false))
 	require.NoError(t, err)
 	assert.True(t, d.Verdict.OK, d.Verdict.Headline)
-	assert.Equal(t, "Verified: all 5 tables and their 1,562,090 records arrived, and every count matches. The outage took 7m03s.", d.Verdict.Headline)
+	assert.Equal(t, "Verified: all 5 tables and their 1,562,090 records arrived, and every count matches. The outage took 7m03s, 2.6s longer than the 7m00s estimated, within its P90 of 8m25s.", d.Verdict.Headline)
 	assert.Equal(t, "/db/sports", d.Source)
 	assert.True(t, d.Finished)
 

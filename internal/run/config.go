@@ -111,6 +111,11 @@ type Config struct {
 	// makes of its own graph at the start, journalled for the report, and
 	// of the live ETA (eta.go); nil: neither.
 	Model *estimate.Model
+	// CalibrationFile is the --calibration Model was read from ("" for
+	// the built-in priors), kept for the command that resumes the run: a
+	// resume without it estimates, and sizes the work left, from the
+	// priors.
+	CalibrationFile string
 	// prepared: the run keeps a target oedl prepare made, so its estimate
 	// leaves create-target out of the window (set by the run itself).
 	prepared bool

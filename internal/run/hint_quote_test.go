@@ -64,6 +64,10 @@ func TestResumeCommandIsComplete(t *testing.T) {
 			"oedl run --resume --work " + filepath.Join(wd, "work") + " --source " + filepath.Join(wd, "src/prod") + " --target /new/prod --plan " + filepath.Join(wd, "plan")},
 		{"hosts", Config{Work: "/dl/work", PlanDir: "/dl/plan", Hosts: &hosts.File{Path: "/etc/oedl/hosts.yaml"}},
 			"oedl run --resume --work /dl/work --hosts /etc/oedl/hosts.yaml --plan /dl/plan"},
+		// nu-trial10: without it the resume sized and estimated from the
+		// built-in priors ("estimated 1m24s" for an idxbuild of 2 s).
+		{"the calibration the run was given", Config{Work: "/dl/work", Source: "/db/prod", Target: "/new/prod", PlanDir: "/dl/plan", CalibrationFile: "cal.json"},
+			"oedl run --resume --work /dl/work --source /db/prod --target /new/prod --plan /dl/plan --calibration " + filepath.Join(wd, "cal.json")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,9 +10,10 @@ import (
 // ResumeCommand is the command that continues this run, as the DBA pastes
 // it at 3 a.m. from whatever directory the shell is in: every input a
 // resume must repeat (the journal refuses others), absolute and
-// shell-quoted. Tuning flags are left out: a resume takes them afresh.
+// shell-quoted, and the --calibration the run was estimated with. Tuning
+// flags are left out: a resume takes them afresh.
 func (c *Config) ResumeCommand() string {
-	return resumeCommand(c.Work, c.hostsFile(), c.Source, c.Target, c.PlanDir)
+	return resumeCommand(c.Work, c.hostsFile(), c.Source, c.Target, c.PlanDir, absOr(c.CalibrationFile))
 }
 
 // hostsFile is the --hosts file's name, "" on one machine.
@@ -34,13 +35,13 @@ func (s *Status) ResumeCommand(work string) string {
 			if r.PlanDir == "" {
 				return ""
 			}
-			return resumeCommand(work, r.HostsFile, r.Source, r.Target, r.PlanDir)
+			return resumeCommand(work, r.HostsFile, r.Source, r.Target, r.PlanDir, r.Calibration)
 		}
 	}
 	return ""
 }
 
-func resumeCommand(work, hostsFile, source, target, planDir string) string {
+func resumeCommand(work, hostsFile, source, target, planDir, calibration string) string {
 	argv := []string{"oedl", "run", "--resume", "--work", absOr(work)}
 	if hostsFile != "" {
 		argv = append(argv, "--hosts", hostsFile)
@@ -48,6 +49,9 @@ func resumeCommand(work, hostsFile, source, target, planDir string) string {
 		argv = append(argv, "--source", absOr(source), "--target", absOr(target))
 	}
 	argv = append(argv, "--plan", absOr(planDir))
+	if calibration != "" {
+		argv = append(argv, "--calibration", calibration)
+	}
 	return execx.ShellQuoteArgv(argv)
 }
 

@@ -361,7 +361,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		keptAt = &r.prepared.at
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state, Prepared: keptAt,
-		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
+		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), Calibration: absOr(c.CalibrationFile), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
 		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
 	}
@@ -424,7 +424,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		// "interrupted" is the journal's word for a cancelled run since
 		// its first version (journal.Record.Interrupted reads it).
 		finish.State, finish.Err, finish.Reason = journal.Failed, "interrupted", event.ReasonCancelled
-		ev.Status, ev.Err, ev.Message = event.StatusInterrupted, "interrupted", interruptedSummary(res)
+		ev.Status, ev.Err, ev.Message = event.StatusInterrupted, "interrupted", interruptedSummary(res, built.Graph)
 		err = fmt.Errorf("%w: %v", ctx.Err(), err)
 	case err != nil:
 		fe := &FailedError{Failed: e.failedJobs(res), Blocked: len(res.Blocked), Err: err, Work: c.Work, Resume: c.ResumeCommand()}
@@ -546,19 +546,31 @@ func (e *Executor) failedJobs(res *schedule.Result) []FailedJob {
 	return out
 }
 
-// interruptedSummary is a cancelled run in one line.
-func interruptedSummary(res *schedule.Result) string {
+// interruptedSummary is a cancelled run in one line. A batch of loads
+// counts as its tables, as the events tell it and the screen and the
+// plain lines count it: the graph's count beside theirs read as two
+// different interruptions (nu-trial10).
+func interruptedSummary(res *schedule.Result, g *schedule.Graph) string {
 	if res == nil {
 		return "interrupted"
 	}
-	stopped := 0
-	for _, err := range res.Failed {
+	jobs := func(id string) int {
+		if j := g.Job(id); j != nil && j.Kind == schedule.KindLoadBatch && len(j.Members) > 0 {
+			return len(j.Members)
+		}
+		return 1
+	}
+	stopped, unstarted := 0, 0
+	for id, err := range res.Failed {
 		if errors.Is(err, context.Canceled) {
-			stopped++
+			stopped += jobs(id)
 		}
 	}
+	for _, id := range res.Cancelled {
+		unstarted += jobs(id)
+	}
 	return fmt.Sprintf("interrupted: %s stopped, %s not started; the journal is consistent and --resume continues",
-		plural(stopped, "running job"), plural(len(res.Cancelled), "job"))
+		plural(stopped, "running job"), plural(unstarted, "job"))
 }
 
 // verifySummary is the verification for run_finished (nil when it did not run).

@@ -46,6 +46,14 @@ type model struct {
 
 	disks    []Disk
 	diskTime time.Time
+
+	// ticks counts frames; held keeps the first frame's finished lines
+	// for the second: until bubbletea has drawn the live area once (its
+	// first tick, as long as ours) it counts the whole terminal as the
+	// live area, and lines inserted above it then land the live area off
+	// the screen (above.go).
+	ticks int
+	held  []string
 }
 
 func newModel(o Options, q *queue) *model {
@@ -106,17 +114,29 @@ func (m *model) frame() tea.Cmd {
 		m.over = true
 		m.dirty = true
 	}
+	m.ticks++
+	if lines = append(m.held, lines...); m.ticks == 1 && !closed {
+		m.held, lines = lines, nil
+	} else {
+		m.held = nil
+	}
+	drawn := m.view
 	m.rebuild()
-	var cmds []tea.Cmd
-	if len(lines) > 0 {
-		cmds = append(cmds, tea.Println(m.paint(strings.Join(lines, "\n"))))
+	// In order, each group no taller than the rows above the live area
+	// (above.go).
+	var prints []tea.Cmd
+	for _, g := range aboveChunks(lines, m.width, rowsAbove(m.high, drawn, m.view)) {
+		prints = append(prints, tea.Println(m.paint(g)))
 	}
 	if closed {
-		cmds = append(cmds, tea.Quit)
-		return tea.Sequence(cmds...)
+		return tea.Sequence(append(prints, tea.Quit)...)
 	}
-	cmds = append(cmds, m.tick())
-	return tea.Batch(cmds...)
+	if len(prints) == 0 {
+		return m.tick()
+	}
+	// The next frame after these lines: its own lines cannot come
+	// between them.
+	return tea.Sequence(append(prints, m.tick())...)
 }
 
 func (m *model) key(k string) {

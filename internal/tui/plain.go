@@ -179,6 +179,11 @@ func (p *Plain) line(e event.Event) string {
 			if est.P90 > est.P50 {
 				s += " (P50–P90 " + units.FormatDuration(est.P50) + "–" + units.FormatDuration(est.P90) + ")"
 			}
+			if est.Priors {
+				// The queue was sized from the same priors: not the one
+				// oedl estimate --calibration priced.
+				s += " " + event.PriorsOnly
+			}
 		}
 		return s
 	case event.RunFinished:

@@ -38,3 +38,20 @@ func TestPlainEstimateOfAShortWindow(t *testing.T) {
 	require.NoError(t, p.Close())
 	assert.Contains(t, out.String(), "run started; estimated 0.4s (P50–P90 0.6s–0.8s)")
 }
+
+// TestPlainEstimateFromThePriors: a run given no --calibration says on its
+// first line that its estimate, and the queue sized from it, know nothing
+// of this machine: a DBA who promised the window of oedl estimate
+// --calibration ran another queue against another estimate (nu-trial10:
+// 32 dump jobs and 34s instead of the 4 and 13s promised).
+func TestPlainEstimateFromThePriors(t *testing.T) {
+	for _, priors := range []bool{false, true} {
+		var out bytes.Buffer
+		p := NewPlain(&out, 0)
+		p.Emit(event.Event{Time: at(0), Kind: event.RunStarted,
+			Estimate: &event.Estimate{Window: 34 * time.Second, P50: 34 * time.Second, P90: 44 * time.Second, Priors: priors}})
+		require.NoError(t, p.Close())
+		assert.Equal(t, priors, bytes.Contains(out.Bytes(), []byte("estimated 34s (P50–P90 34s–44s) "+event.PriorsOnly)), out.String())
+		assert.Equal(t, priors, bytes.Contains(out.Bytes(), []byte("--calibration")), out.String())
+	}
+}

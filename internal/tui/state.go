@@ -608,7 +608,17 @@ func (s *State) Progress() []Progress {
 func (s *State) Overall() float64 {
 	total := s.bytesTotal()
 	if total == 0 {
-		return 0
+		// No bytes to count (empty tables): the bars' own measure, tables
+		// or jobs, averaged; "overall 0%" stood above three bars at 100%.
+		ps := s.Progress()
+		if len(ps) == 0 {
+			return 0
+		}
+		var sum float64
+		for _, p := range ps {
+			sum += p.Fraction()
+		}
+		return clamp01(sum / float64(len(ps)))
 	}
 	return clamp01(float64(s.bytesDone()) / float64(total))
 }

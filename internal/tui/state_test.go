@@ -415,3 +415,20 @@ func TestSnapshotCountsKeysAlwaysThere(t *testing.T) {
 		assert.Contains(t, got, k)
 	}
 }
+
+// TestOverallOfEmptyTables: a run whose tables hold no bytes (empty
+// tables, a schema-only copy) counts its overall progress by what its
+// bars count, tables and jobs: its finished screen said "overall 0%"
+// above three bars at 100% (nu-trial10).
+func TestOverallOfEmptyTables(t *testing.T) {
+	events := synthRun(t, 5)
+	for i := range events {
+		events[i].Bytes, events[i].TotalBytes = 0, 0
+	}
+	s := apply(NewState(), events[:len(events)/2]...)
+	assert.Greater(t, s.Overall(), 0.0, "half way")
+	assert.Less(t, s.Overall(), 1.0, "half way")
+	s = apply(s, events[len(events)/2:]...)
+	require.True(t, s.Finished)
+	assert.InDelta(t, 1.0, s.Overall(), 1e-9)
+}
