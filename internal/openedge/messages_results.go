@@ -45,11 +45,11 @@ func ParseDumpOutput(out string) (DumpResult, error) {
 		switch {
 		case !ok:
 		case m.Num == MsgDumpedRecords: // "Dumped 1117 records."
-			r.Records, err = firstInt(m)
+			r.Records, err = m.Count()
 			countFound = err == nil
 		case m.Num == MsgDumpThreads: // "Binary dump started 2 threads."
 			var t int64
-			t, err = firstInt(m)
+			t, err = m.Count()
 			r.Threads = int(t)
 		case m.Num == MsgDumpBracket: // "222 records for bracket 2."
 			err = r.addBracket(m)
@@ -75,7 +75,7 @@ func (r *DumpResult) addBracket(m Message) error {
 	if len(nums) < 2 || nums[len(nums)-1] < 1 || nums[len(nums)-1] > 1<<16 {
 		return fmt.Errorf("line %d: malformed bracket message %q", m.Line, m.String())
 	}
-	n, err := firstInt(m)
+	n, err := m.Count()
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func ParseLoadOutput(out string) (LoadResult, error) {
 		m, numbered := lineMessage(n, line)
 		switch {
 		case numbered && m.Num == MsgLoadedRecords && !r.CountKnown:
-			r.Records, err = firstInt(m)
+			r.Records, err = m.Count()
 			r.CountKnown = err == nil
 		case numbered && m.Num == MsgLoadComplete:
 			return false
@@ -172,7 +172,7 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 	if !ok {
 		return r, missingMarker("idxbuild", MsgIndexesRebuilt, out)
 	}
-	n, err := firstInt(m)
+	n, err := m.Count()
 	if err != nil {
 		return r, err
 	}
@@ -202,14 +202,15 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 	return r, nil
 }
 
-// firstInt is the first whole number in a message's text. A count written
+// Count is the first whole number in a message's text: the count of
+// (13932), (15167), (17816), (11465), in any language. A count written
 // in digit groups ("1 234 567", "1.234.567", "1,234,567") is refused, not
 // read as its first group: real output prints counts without separators in
 // every language seen ("Carregados 26153086 registros. (15167)" on a
 // Brazilian install, docs/decisions.md "(real-lang)"), so a grouped one is
 // output oedl does not know, and the first group alone would be a count
 // silently a thousand or a million times too small.
-func firstInt(m Message) (int64, error) {
+func (m Message) Count() (int64, error) {
 	f := strings.Fields(m.Text)
 	for i, w := range f {
 		w = strings.TrimRight(w, ".:,")
@@ -231,7 +232,7 @@ func firstInt(m Message) (int64, error) {
 
 // digitGroups reports whether w is a number in thousands groups: one to
 // three digits, the first not 0 ("0.413" is a time), then groups of three
-// each after one '.', ',' or '\''.
+// each after one '.', ',' or '\”.
 func digitGroups(w string) bool {
 	head, rest := w, ""
 	if i := strings.IndexAny(w, ".,'"); i > 0 {
