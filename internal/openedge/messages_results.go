@@ -45,11 +45,11 @@ func ParseDumpOutput(out string) (DumpResult, error) {
 		switch {
 		case !ok:
 		case m.Num == MsgDumpedRecords: // "Dumped 1117 records."
-			r.Records, err = firstInt(m)
+			r.Records, err = m.Count()
 			countFound = err == nil
 		case m.Num == MsgDumpThreads: // "Binary dump started 2 threads."
 			var t int64
-			t, err = firstInt(m)
+			t, err = m.Count()
 			r.Threads = int(t)
 		case m.Num == MsgDumpBracket: // "222 records for bracket 2."
 			err = r.addBracket(m)
@@ -75,7 +75,11 @@ func (r *DumpResult) addBracket(m Message) error {
 	if len(nums) < 2 || nums[len(nums)-1] < 1 || nums[len(nums)-1] > 1<<16 {
 		return fmt.Errorf("line %d: malformed bracket message %q", m.Line, m.String())
 	}
-	n, b := nums[0], int(nums[len(nums)-1])
+	n, err := m.Count()
+	if err != nil {
+		return err
+	}
+	b := int(nums[len(nums)-1])
 	for len(r.Brackets) < b {
 		r.Brackets = append(r.Brackets, 0)
 	}
@@ -103,7 +107,7 @@ func ParseLoadOutput(out string) (LoadResult, error) {
 		m, numbered := lineMessage(n, line)
 		switch {
 		case numbered && m.Num == MsgLoadedRecords && !r.CountKnown:
-			r.Records, err = firstInt(m)
+			r.Records, err = m.Count()
 			r.CountKnown = err == nil
 		case numbered && m.Num == MsgLoadComplete:
 			return false
@@ -168,7 +172,7 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 	if !ok {
 		return r, missingMarker("idxbuild", MsgIndexesRebuilt, out)
 	}
-	n, err := firstInt(m)
+	n, err := m.Count()
 	if err != nil {
 		return r, err
 	}
@@ -198,12 +202,60 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 	return r, nil
 }
 
-// firstInt is the first whole number in a message's text.
-func firstInt(m Message) (int64, error) {
-	if nums := wholeNumbers(m.Text); len(nums) > 0 {
-		return nums[0], nil
+// Count is the first whole number in a message's text: the count of
+// (13932), (15167), (17816), (11465), in any language. A count written
+// in digit groups ("1 234 567", "1.234.567", "1,234,567") is refused, not
+// read as its first group: real output prints counts without separators in
+// every language seen ("Carregados 26153086 registros. (15167)" on a
+// Brazilian install, docs/decisions.md "(real-lang)"), so a grouped one is
+// output oedl does not know, and the first group alone would be a count
+// silently a thousand or a million times too small.
+func (m Message) Count() (int64, error) {
+	f := strings.Fields(m.Text)
+	for i, w := range f {
+		w = strings.TrimRight(w, ".:,")
+		if w == "" || w[0] < '0' || w[0] > '9' {
+			continue
+		}
+		if !allDigits(w) && digitGroups(w) || allDigits(w) && i+1 < len(f) && digitGroup(f[i+1]) {
+			return 0, fmt.Errorf("line %d: the count is written in digit groups, which oedl does not read: %q", m.Line, m.String())
+		}
+		if !allDigits(w) || len(w) > 18 {
+			continue
+		}
+		if n, err := strconv.ParseInt(w, 10, 64); err == nil {
+			return n, nil
+		}
 	}
 	return 0, fmt.Errorf("line %d: no number in %q", m.Line, m.String())
+}
+
+// digitGroups reports whether w is a number in thousands groups: one to
+// three digits, the first not 0 ("0.413" is a time), then groups of three
+// each after one '.', ',' or '\”.
+func digitGroups(w string) bool {
+	head, rest := w, ""
+	if i := strings.IndexAny(w, ".,'"); i > 0 {
+		head, rest = w[:i], w[i:]
+	}
+	if len(head) > 3 || head[0] == '0' || !allDigits(head) || rest == "" {
+		return false
+	}
+	for rest != "" {
+		if len(rest) < 4 || !strings.ContainsRune(".,'", rune(rest[0])) || !allDigits(rest[1:4]) {
+			return false
+		}
+		rest = rest[4:]
+	}
+	return true
+}
+
+// digitGroup reports whether the field after a number is a group of three
+// digits that continues it ("1 234 567" split at its blanks), a trailing
+// "." or "," of the sentence cut.
+func digitGroup(w string) bool {
+	w = strings.TrimRight(w, ".:,")
+	return len(w) == 3 && allDigits(w)
 }
 
 // wholeNumbers are the fields of s that are whole numbers once a trailing

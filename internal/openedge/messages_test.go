@@ -94,6 +94,7 @@ func TestParseLoadOutput(t *testing.T) {
 	}{
 		{"load_ok.out", LoadResult{}, ""},
 		{"load_with_count.out", LoadResult{Records: 1117, CountKnown: true}, ""},
+		{"load_large_count_brz.out", LoadResult{Records: 31072458, CountKnown: true}, ""},
 		{"load_rebuild_warning.out", LoadResult{Records: 91023, CountKnown: true, Deactivated: []string{"order-line", "item-num"}}, ""},
 		{"load_rebuild_warning_de.out", LoadResult{Records: 91023, CountKnown: true, Deactivated: []string{"order-line", "item-num"}}, ""},
 		{"dump_single.out", LoadResult{}, "load exited 0 without its success message (6256)"},
@@ -221,7 +222,7 @@ func TestCheckSuccess(t *testing.T) {
 // FuzzScanMessages: no panic; every message found is on its line, at its
 // end, and HasMessage agrees with ScanMessages.
 func FuzzScanMessages(f *testing.F) {
-	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "load_batch_pt_crlf.out", "describe_11.7.out",
+	for _, name := range []string{"dump_12.7_threaded.out", "procopy_crlf.out", "idxbuild_errors.out", "load_rebuild_warning.out", "load_batch_pt_crlf.out", "describe_11.7.out", "load_large_count_brz.out",
 		"dump_12.7_threaded_de.out", "load_rebuild_warning_de.out", "idxbuild_errors_de.out"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "messages", name))
 		if err != nil {

@@ -48,7 +48,7 @@ func NoSpace(out string) (Message, bool) {
 func messageErrno(m Message) syscall.Errno {
 	switch m.Num {
 	case MsgSystemIOError:
-		if n, err := firstInt(m); err == nil {
+		if n, err := m.Count(); err == nil {
 			return syscall.Errno(n)
 		}
 	case MsgCannotOpen:

@@ -2,8 +2,6 @@ package run
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -67,7 +65,8 @@ func (c *recordCounter) Write(p []byte) (int, error) { return c.lines.write(p, c
 // message number (the wording is the message file's): binary dump and load
 // print their totals at the end, (13932) and (15167); a threaded dump also
 // prints each thread's count as the thread finishes (17816), which is
-// progress. The count is the first whole number of the message.
+// progress. The count is the message's (openedge.Message.Count): a count
+// in digit groups moves nothing rather than the first group.
 func (c *recordCounter) line(l []byte) {
 	m, ok := openedge.LineMessage(string(l))
 	if !ok {
@@ -75,24 +74,14 @@ func (c *recordCounter) line(l []byte) {
 	}
 	switch m.Num {
 	case openedge.MsgDumpBracket: // "500 records for bracket 1.", after "Thread <tid> dumped"
-		if n, ok := firstNumber(m.Text); ok {
+		if n, err := m.Count(); err == nil {
 			c.brackets += n
 		}
 	case openedge.MsgDumpedRecords, openedge.MsgLoadedRecords: // "Dumped 1117 records.", "Loaded 3953 records."
-		if n, ok := firstNumber(m.Text); ok {
+		if n, err := m.Count(); err == nil {
 			c.total = n
 		}
 	}
-}
-
-// firstNumber is the first whole number among the words of s.
-func firstNumber(s string) (int64, bool) {
-	for _, f := range strings.Fields(s) {
-		if n, err := strconv.ParseInt(strings.TrimRight(f, ".:,"), 10, 64); err == nil && n >= 0 {
-			return n, true
-		}
-	}
-	return 0, false
 }
 
 // Records is the count so far: the utility's total once printed, else
