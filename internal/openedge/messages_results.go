@@ -203,13 +203,14 @@ func ParseIdxbuildOutput(out string) (IdxbuildResult, error) {
 }
 
 // Count is the first whole number in a message's text: the count of
-// (13932), (15167), (17816), (11465), in any language. A count written
-// in digit groups ("1 234 567", "1.234.567", "1,234,567") is refused, not
-// read as its first group: real output prints counts without separators in
-// every language seen ("Carregados 26153086 registros. (15167)" on a
-// Brazilian install, docs/decisions.md "(real-lang)"), so a grouped one is
-// output oedl does not know, and the first group alone would be a count
-// silently a thousand or a million times too small.
+// (13932), (15167), (17816), (11465), in any language. Real output prints
+// counts without separators in every language seen ("Carregados 26153086
+// registros. (15167)" on a Brazilian install, docs/decisions.md
+// "(real-lang)"); a count written in digit groups ("1 234 567",
+// "1.234.567", "1,234,567") is read whole all the same: these messages
+// count records, which are whole, so the groups are unambiguous, and read
+// by its first group the count was a thousand or a million times too small.
+// A first group starting with 0 is not a count's ("0.413" is a time).
 func (m Message) Count() (int64, error) {
 	f := strings.Fields(m.Text)
 	for i, w := range f {
@@ -217,8 +218,20 @@ func (m Message) Count() (int64, error) {
 		if w == "" || w[0] < '0' || w[0] > '9' {
 			continue
 		}
-		if !allDigits(w) && digitGroups(w) || allDigits(w) && i+1 < len(f) && digitGroup(f[i+1]) {
-			return 0, fmt.Errorf("line %d: the count is written in digit groups, which oedl does not read: %q", m.Line, m.String())
+		if !allDigits(w) && digitGroups(w) {
+			// "1.234.567", "1,234,567", "1'234'567": one count, its separators cut.
+			w = strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return r
+				}
+				return -1
+			}, w)
+		} else if allDigits(w) && len(w) <= 3 && w[0] != '0' {
+			// "1 234 567" (blanks or no-break spaces, which Fields splits at).
+			for i+1 < len(f) && digitGroup(f[i+1]) {
+				w += strings.TrimRight(f[i+1], ".:,")
+				i++
+			}
 		}
 		if !allDigits(w) || len(w) > 18 {
 			continue

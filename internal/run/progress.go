@@ -65,8 +65,8 @@ func (c *recordCounter) Write(p []byte) (int, error) { return c.lines.write(p, c
 // message number (the wording is the message file's): binary dump and load
 // print their totals at the end, (13932) and (15167); a threaded dump also
 // prints each thread's count as the thread finishes (17816), which is
-// progress. The count is the message's (openedge.Message.Count): a count
-// in digit groups moves nothing rather than the first group.
+// progress. The count is the message's (openedge.Message.Count, a count in
+// digit groups read whole).
 func (c *recordCounter) line(l []byte) {
 	m, ok := openedge.LineMessage(string(l))
 	if !ok {

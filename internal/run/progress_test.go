@@ -39,8 +39,8 @@ func TestRecordCounter(t *testing.T) {
 		{"load count (15167)", []string{"Loaded 3953 records. (15167)\nBinary Load complete. (6256)\n"}, 3953},
 		{"load count in Portuguese", []string{"Carregados 203 registros. (15167)\n"}, 203},
 		{"threads in any language", []string{"Thread 1 dumped\n500 registros para o intervalo 1. (17816)\n"}, 500},
-		{"a load count in digit groups moves nothing", []string{"Carregados 1 234 567 registros. (15167)\n"}, 0},
-		{"a thread count in digit groups moves nothing", []string{"Thread 1 despejou\n1 234 registros descarregados para o intervalo 1. (17816)\n"}, 0},
+		{"a load count in digit groups, read whole", []string{"Carregados 1 234 567 registros. (15167)\n"}, 1234567},
+		{"a thread count in digit groups, read whole", []string{"Thread 1 despejou\n1 234 registros descarregados para o intervalo 1. (17816)\n"}, 1234},
 		{"eight plain digits (real Portuguese)", []string{"Carregados 26153086 registros. (15167)\n"}, 26153086},
 		{"other numbers are not records", []string{"Index rebuild complete. 0 error(s) encountered.\n", "** Cannot find or open file x, errno = 2. (43)\n"}, 0},
 	}
