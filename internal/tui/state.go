@@ -45,6 +45,11 @@ type Job struct {
 	// later attempt went through.
 	Failures  int  `json:"failures,omitempty"`
 	Recovered bool `json:"recovered"`
+	// Again is why it runs (or ran) once more without a failure of its
+	// own: AgainStop, its earlier attempt was stopped by an interrupt and
+	// a resume runs it again; AgainRepair, a repair undid it. "" when it
+	// did not, or when only its attempt number says so (a killed run's).
+	Again string `json:"again,omitempty"`
 	// Stalled is how long a running dump or load has made no progress,
 	// once that is StallAfter or more (0 otherwise).
 	Stalled time.Duration `json:"stalled_ns,omitempty"`
@@ -112,6 +117,12 @@ type Counts struct {
 	Recovered    int `json:"recovered"`
 	Stalled      int `json:"stalled"`
 }
+
+// Why a job runs again without a failure of its own (Job.Again).
+const (
+	AgainStop   = "stop"   // its attempt was stopped by an interrupt; a resume runs it again
+	AgainRepair = "repair" // a repair undid it (its area truncated, its load failed)
+)
 
 // progressKinds are the bars, in the order work flows.
 var progressKinds = []string{"dump", "load", "idxbuild"}
@@ -289,13 +300,18 @@ func (s *State) applyJob(e event.Event) {
 	}
 	switch e.Kind {
 	case event.JobQueued, event.JobRetry:
+		if e.Kind == event.JobRetry && finished(j.Status) {
+			j.Again = AgainRepair // a repair undid it: loaded again
+		}
 		if j.Status != StatusRunning {
 			s.setStatus(j, StatusQueued)
 		}
-		if e.Kind == event.JobRetry && finished(j.Status) {
-			s.setStatus(j, StatusQueued) // a repair undid it: loaded again
-		}
 	case event.JobStarted:
+		if e.Reason == event.ReasonCancelled {
+			// A resume's run of a job its earlier invocation stopped: the
+			// runner says so, this picture never saw the stop.
+			j.Again = AgainStop
+		}
 		if t := s.tally[j.Kind]; t != nil && t.since.IsZero() {
 			t.since = e.Time
 		}
@@ -342,6 +358,7 @@ func (s *State) applyJob(e event.Event) {
 		s.recordFailure(j, e)
 	case event.JobCancelled:
 		s.end(j, e, StatusCancelled)
+		j.Again = AgainStop
 	}
 	s.recount(j)
 }
