@@ -38,12 +38,12 @@ type Executor struct {
 	// that a job's lookups do not scan the whole journal: a run of 20,000
 	// tables journals about 100,000 records, and a scan per job made the
 	// moves, the loads of moved dumps and the repairs quadratic.
-	latestDone map[doneKey]int            // index in recs of the latest done record of (kind, table, section)
-	doneHere   map[string]bool            // jobs with a done record in this invocation
+	latestDone map[doneKey]int // index in recs of the latest done record of (kind, table, section)
+	doneHere   map[string]bool // jobs with a done record in this invocation
 	// stopped: jobs (stable IDs) whose latest end is a cancel, an attempt
 	// the interrupt stopped: a resume's run of one says so (job_started's
 	// reason), it is no repair's.
-	stopped map[string]bool
+	stopped    map[string]bool
 	placements map[string]*plan.Placement // the plan's lines by table
 	// targetDamaged: a load of a no-integrity run failed in this attempt
 	// (noint.go); the target is rebuilt on the resume.
