@@ -158,9 +158,19 @@ func (s *Status) Events() []event.Event {
 	out := make([]event.Event, 0, len(s.Records))
 	open := map[string]journal.Record{}
 	queued := false
+	var phase schedule.Phase // of the invocation replayed
 	for _, r := range s.Records {
 		if r.State == journal.Running {
 			continue // a process, not a state change
+		}
+		if r.Job == journal.RunJob && r.State == journal.Started {
+			phase = ""
+		}
+		if p := schedule.PhaseOf(schedule.Kind(r.Kind)); r.Job != journal.RunJob && r.Kind != "" && r.State == journal.Started && p.Rank() > phase.Rank() {
+			// The phase events the live run sent (Executor.enterPhase):
+			// the journal keeps no phase, the job that entered it is there.
+			phase = p
+			out = append(out, event.Event{V: event.SchemaVersion, Time: r.Time, Kind: event.Phase, Phase: string(p)})
 		}
 		if r.Job != journal.RunJob {
 			if r.State == journal.Started {

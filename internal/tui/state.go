@@ -194,7 +194,20 @@ const DefaultStallAfter = 20 * time.Second
 type PhaseSpan struct {
 	Name       string    `json:"name"`
 	Start, End time.Time `json:"-"`
+	// Invocation is the `oedl run` it ran in (a resume goes through its
+	// phases again); State how it ended: PhaseDone, PhaseStopped,
+	// PhaseFailed, or PhaseRunning while End is zero.
+	Invocation int    `json:"-"`
+	State      string `json:"-"`
 }
+
+// How a phase ended (PhaseSpan.State).
+const (
+	PhaseRunning = "running"
+	PhaseDone    = "done"    // the next phase began, or the run ended verified in it
+	PhaseStopped = "stopped" // the run was interrupted in it (--resume goes on), or killed
+	PhaseFailed  = "failed"  // the run failed in it
+)
 
 // NewState returns an empty picture.
 func NewState() *State {
@@ -249,11 +262,11 @@ func (s *State) Apply(e event.Event) {
 				s.Status = event.StatusFailed
 			}
 		}
-		s.endPhase(e.Time)
+		s.endPhase(e.Time, phaseEnd(s.Status))
 	case event.Phase:
 		s.Phase = e.Phase
-		s.endPhase(e.Time)
-		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time})
+		s.endPhase(e.Time, PhaseDone)
+		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time, Invocation: s.Invocation, State: PhaseRunning})
 	case event.Warning:
 		s.warnings = appendKeep(s.warnings, e.Message, keepFailures)
 	case event.ETAKind:
@@ -372,11 +385,23 @@ func (s *State) markRecovered(j *Job) {
 	}
 }
 
-// endPhase closes the running phase at t.
-func (s *State) endPhase(t time.Time) {
+// endPhase closes the running phase at t, ended as state.
+func (s *State) endPhase(t time.Time, state string) {
 	if n := len(s.phases); n > 0 && s.phases[n-1].End.IsZero() {
-		s.phases[n-1].End = t
+		s.phases[n-1].End, s.phases[n-1].State = t, state
 	}
+}
+
+// phaseEnd is how the phase a run ended in ended: as the run did (a
+// killed run's end, replayed, is a failure with its own error).
+func phaseEnd(status string) string {
+	switch status {
+	case event.StatusVerified:
+		return PhaseDone
+	case event.StatusInterrupted:
+		return PhaseStopped
+	}
+	return PhaseFailed
 }
 
 func (s *State) end(j *Job, e event.Event, st JobStatus) {
