@@ -38,8 +38,12 @@ type Executor struct {
 	// that a job's lookups do not scan the whole journal: a run of 20,000
 	// tables journals about 100,000 records, and a scan per job made the
 	// moves, the loads of moved dumps and the repairs quadratic.
-	latestDone map[doneKey]int            // index in recs of the latest done record of (kind, table, section)
-	doneHere   map[string]bool            // jobs with a done record in this invocation
+	latestDone map[doneKey]int // index in recs of the latest done record of (kind, table, section)
+	doneHere   map[string]bool // jobs with a done record in this invocation
+	// stopped: jobs (stable IDs) whose latest end is a cancel, an attempt
+	// the interrupt stopped: a resume's run of one says so (job_started's
+	// reason), it is no repair's.
+	stopped    map[string]bool
 	placements map[string]*plan.Placement // the plan's lines by table
 	// targetDamaged: a load of a no-integrity run failed in this attempt
 	// (noint.go); the target is rebuilt on the resume.
@@ -118,6 +122,7 @@ func newExecutor(cfg *Config, built *schedule.Built, jw *journal.Writer, recs []
 		batchStarted:     map[string]bool{},
 		latestDone:       map[doneKey]int{},
 		doneHere:         map[string]bool{},
+		stopped:          map[string]bool{},
 		placements:       map[string]*plan.Placement{},
 	}
 	for i := range recs {
@@ -194,6 +199,18 @@ func (e *Executor) attempt(id string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.starts[event.StableID(id)] + 1
+}
+
+// startReason is job_started's reason: ReasonCancelled when the job's
+// latest attempt was stopped by the interrupt (a resume runs it again),
+// "" otherwise.
+func (e *Executor) startReason(id string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped[event.StableID(id)] {
+		return event.ReasonCancelled
+	}
+	return ""
 }
 
 // record appends to the journal and keeps a copy for in-run decisions
@@ -531,6 +548,9 @@ const anySection = -1
 // (or own e, in newExecutor).
 func (e *Executor) indexRecord(i int) {
 	r := &e.recs[i]
+	if r.Job != journal.RunJob && (r.State == journal.Done || r.State == journal.Failed) {
+		e.stopped[event.StableID(r.Job)] = r.Interrupted()
+	}
 	if r.State != journal.Done {
 		return
 	}

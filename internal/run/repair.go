@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -103,15 +104,20 @@ func (e *Executor) redumpFor(j *schedule.Job) []*schedule.Job {
 		return nil
 	}
 	e.reloads++
-	// No Before: the dispatcher may start the source's shutdown before it
-	// sees this job. Run after it, the dump opens the source single-user;
-	// run during it, it fails and is retried.
 	d := &schedule.Job{ID: schedule.AgainID(schedule.DumpID(j.Table), e.reloads), Kind: schedule.KindDump,
 		Table: j.Table, Records: j.Records, Bytes: j.Bytes, Slot: schedule.SlotDump}
 	// Where the table was dumped: its host holds the data the placement
 	// chose, and a dump there moves again before the reload.
 	if orig := e.built.Job(schedule.DumpID(j.Table)); orig != nil {
 		d.Host, d.DB = orig.Host, orig.DB
+	}
+	// Not during the shutdown of the database it reads: one that ran into
+	// it failed, and brokerGone, finding the broker gone, stopped the run
+	// (the flake of TestEveryFaultThenResume/whole/dump:corrupt/once).
+	// Before it, the shutdown waits; after it, the dump opens the database
+	// single-user.
+	if sd := schedule.ShutdownID(cmp.Or(d.DB, schedule.DBSource)); e.built.Job(sd) != nil {
+		d.NotDuring = []string{sd}
 	}
 	d.Slot = schedule.HostSlot(d.Slot, d.Host)
 	d.Cost = e.cost(d)

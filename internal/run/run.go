@@ -715,7 +715,7 @@ func (e *Executor) dispatchSink() event.Sink {
 		switch ev.Kind {
 		case event.JobStarted:
 			e.enterPhase(ev)
-			ev.Attempt = e.attempt(id)
+			ev.Attempt, ev.Reason = e.attempt(id), e.startReason(id)
 		case event.JobQueued:
 			e.mu.Lock()
 			why, ok := e.again[id]
@@ -773,6 +773,9 @@ func (e *Executor) emitMembers(id string, ev event.Event) {
 		switch me.Kind {
 		case event.JobStarted, event.JobQueued, event.JobSkipped:
 			me.Attempt = e.attempt(me.Job)
+			if me.Kind == event.JobStarted {
+				me.Reason = e.startReason(me.Job)
+			}
 		case event.JobFinished:
 			e.mu.Lock()
 			final := e.finals[me.Job]

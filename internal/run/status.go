@@ -158,9 +158,19 @@ func (s *Status) Events() []event.Event {
 	out := make([]event.Event, 0, len(s.Records))
 	open := map[string]journal.Record{}
 	queued := false
+	var phase schedule.Phase // of the invocation replayed
 	for _, r := range s.Records {
 		if r.State == journal.Running {
 			continue // a process, not a state change
+		}
+		if r.Job == journal.RunJob && r.State == journal.Started {
+			phase = ""
+		}
+		if p := schedule.PhaseOf(schedule.Kind(r.Kind)); r.Job != journal.RunJob && r.Kind != "" && r.State == journal.Started && p.Rank() > phase.Rank() {
+			// The phase events the live run sent (Executor.enterPhase):
+			// the journal keeps no phase, the job that entered it is there.
+			phase = p
+			out = append(out, event.Event{V: event.SchemaVersion, Time: r.Time, Kind: event.Phase, Phase: string(p)})
 		}
 		if r.Job != journal.RunJob {
 			if r.State == journal.Started {
@@ -176,13 +186,17 @@ func (s *Status) Events() []event.Event {
 		if r.Section > 0 && r.Kind == string(schedule.KindLoad) {
 			e.TotalBytes = shares[r.Table][r.Section]
 		}
-		if e.Kind == event.RunStarted {
+		if e.Kind == event.RunStarted || r.Kind == string(schedule.KindIdxbuild) {
+			// idxbuild sorts the keys of every table: the schedule gives it
+			// the plan's totals (schedule.Build), and the replay must too,
+			// or the overall fraction leaves it out and a run stopped in it
+			// reads 100 %.
 			e.TotalRecords, e.TotalBytes = total[0], total[1]
 		}
 		out = append(out, e)
 		if e.Kind == event.RunStarted && !queued {
 			queued = true
-			out = append(out, s.notStarted(e.Time)...)
+			out = append(out, s.notStarted(e.Time, total)...)
 		}
 	}
 	if s.Killed {
@@ -209,20 +223,25 @@ func (s *Status) Events() []event.Event {
 }
 
 // notStarted are the queued events of the dumps and loads of planned tables
-// the journal names no job for: the journal records a job from its start,
-// the live run queued them all at its own, and without them the tables
-// left were counted out ("load 4/4 tables" with 21 still to load).
-func (s *Status) notStarted(at time.Time) []event.Event {
+// the journal names no job for, and of idxbuild when it has not begun: the
+// journal records a job from its start, the live run queued them all at
+// its own, and without them the work left was counted out ("load 4/4
+// tables" with 21 still to load; "overall 100%" before idxbuild).
+func (s *Status) notStarted(at time.Time, total [2]int64) []event.Event {
 	if s.Plan == nil {
 		return nil
 	}
 	seen := map[[2]string]bool{}
 	for _, r := range s.Records {
-		if r.Table != "" {
+		if r.Table != "" || r.Kind == string(schedule.KindIdxbuild) {
 			seen[[2]string{r.Kind, r.Table}] = true
 		}
 	}
 	var out []event.Event
+	if !seen[[2]string{string(schedule.KindIdxbuild), ""}] {
+		out = append(out, event.Event{V: event.SchemaVersion, Time: at, Kind: event.JobQueued, Job: string(schedule.KindIdxbuild),
+			JobKind: string(schedule.KindIdxbuild), TotalRecords: total[0], TotalBytes: total[1]})
+	}
 	for _, t := range s.Plan.Tables {
 		for _, k := range []schedule.Kind{schedule.KindDump, schedule.KindLoad} {
 			if seen[[2]string{string(k), t.Table}] {

@@ -114,3 +114,48 @@ func TestStatusCountsPlannedTables(t *testing.T) {
 	assert.Equal(t, [2]int{2, 3}, got["dump"], "dump tables done/planned")
 	assert.Equal(t, [2]int{1, 3}, got["load"], "load tables done/planned")
 }
+
+// TestStatusOverallCountsIdxbuild: `oedl status` of a run stopped with its
+// dumps and loads done and idxbuild stopped, or not begun, is not "overall
+// 100%" (status-polish): the journal gives idxbuild no size, and the
+// overall fraction counted only the bytes dumped and loaded. Replayed,
+// idxbuild weighs the plan's bytes, as the schedule gives it live.
+func TestStatusOverallCountsIdxbuild(t *testing.T) {
+	at := time.Date(2026, 11, 28, 9, 53, 0, 0, time.UTC)
+	p := &plan.Plan{Tables: []plan.Placement{{Table: "PUB.a", Name: "a", Records: 10, Bytes: 1000}}}
+	p.Totals.Records, p.Totals.Bytes = 10, 1000
+	dumpLoad := []journal.Record{
+		{Time: at, Job: journal.RunJob, State: journal.Started},
+		{Time: at, Job: "dump:PUB.a", Kind: "dump", State: journal.Started, Table: "PUB.a"},
+		{Time: at, Job: "dump:PUB.a", Kind: "dump", State: journal.Done, Table: "PUB.a"},
+		{Time: at, Job: "load:PUB.a", Kind: "load", State: journal.Started, Table: "PUB.a"},
+		{Time: at, Job: "load:PUB.a", Kind: "load", State: journal.Done, Table: "PUB.a"},
+	}
+	stopped := journal.Record{Time: at, Job: journal.RunJob, State: journal.Failed, Reason: event.ReasonCancelled}
+	idx := func(s journal.State) journal.Record {
+		r := journal.Record{Time: at, Job: "idxbuild", Kind: "idxbuild", State: s}
+		if s == journal.Failed {
+			r.Reason = event.ReasonCancelled
+		}
+		return r
+	}
+	tests := []struct {
+		name string
+		recs []journal.Record
+		want float64
+	}{
+		{"idxbuild stopped", append(append([]journal.Record{}, dumpLoad...), idx(journal.Started), idx(journal.Failed), stopped), 2.0 / 3},
+		{"idxbuild not begun", append(append([]journal.Record{}, dumpLoad...), stopped), 2.0 / 3},
+		{"idxbuild done", append(append([]journal.Record{}, dumpLoad...), idx(journal.Started), idx(journal.Done), stopped), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &Status{Records: tt.recs, Replayed: journal.Replay(tt.recs), Plan: p}
+			state := tui.NewState()
+			for _, e := range st.Events() {
+				state.Apply(e)
+			}
+			assert.InDelta(t, tt.want, state.Overall(), 1e-9)
+		})
+	}
+}

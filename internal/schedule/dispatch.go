@@ -360,6 +360,18 @@ func (d *dispatcher) complete(j *Job) {
 // addJobs queues jobs discovered while the graph runs.
 func (d *dispatcher) addJobs(out Outcome) error {
 	for _, nj := range out.Add {
+		for _, b := range nj.NotDuring {
+			_, started := d.started[b]
+			switch {
+			case d.g.byID[b] == nil:
+				return fmt.Errorf("job %s must not run beside unknown job %s", nj.ID, b)
+			case d.done[b]:
+			case started:
+				nj.Deps = append(nj.Deps, b)
+			default:
+				nj.Before = append(nj.Before, b)
+			}
+		}
 		if err := d.g.add(nj); err != nil {
 			return err
 		}

@@ -77,6 +77,14 @@ type Job struct {
 	// is added while the graph runs: the dispatcher adds this job's ID to
 	// their Deps.
 	Before []string
+	// NotDuring names jobs this one added while the graph runs must not
+	// run beside: one not started yet waits for it (as Before), one
+	// running is waited for (as a Dep), one done is no matter. A dump
+	// queued again after a failed load and the source's shutdown: the
+	// dispatcher alone knows, when it adds the dump, which of the three
+	// the shutdown is (docs/decisions.md, "A dump again never meets the
+	// source's shutdown").
+	NotDuring []string
 
 	Slot Slot
 	// Exclusive: runs with nothing else on the target running (idxbuild,

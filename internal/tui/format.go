@@ -164,3 +164,21 @@ func oneLine(s string) string {
 // percent is f in whole percent, rounded down: a bar shows 100 % only when
 // the work is done, never at 99.6 %.
 func percent(f float64) int { return int(clamp01(f) * 100) }
+
+// doneAgainText is what a done job's line adds when it ran once more:
+// recovered from its own failure, or done again after the stop (a resume)
+// or after a repair (which undid it): a resume's run of a cancelled job is
+// not a repair. Nothing when why is not known: a step every invocation
+// runs (preflight, serve), or a job of a killed run; its start line has
+// the attempt. The attempt is e's, the history j's.
+func doneAgainText(j Job, attempt int) string {
+	switch {
+	case j.Failures > 0:
+		return fmt.Sprintf(" (recovered on attempt %d)", attempt)
+	case j.Again == AgainStop:
+		return fmt.Sprintf(" (attempt %d: done again after the stop)", attempt)
+	case j.Again == AgainRepair:
+		return fmt.Sprintf(" (attempt %d: done again after a repair)", attempt)
+	}
+	return ""
+}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
 	"time"
 
@@ -213,11 +212,10 @@ func (m *model) finishedLine(e event.Event) string {
 	switch e.Kind {
 	case event.JobFinished:
 		line := m.sty.ok.Render("✓") + " " + cut(name, 48)
-		switch {
-		case j.Failures > 0:
-			line += m.sty.ok.Render(fmt.Sprintf(" (recovered on attempt %d)", j.Attempt))
-		case j.Attempt > 1:
-			line += fmt.Sprintf(" (attempt %d: done again after a repair)", j.Attempt)
+		if again := doneAgainText(j, j.Attempt); j.Failures > 0 {
+			line += m.sty.ok.Render(again)
+		} else {
+			line += again
 		}
 		return cutLine(line+m.sty.dim.Render(finishedDetail(j)), w)
 	case event.JobFailed:

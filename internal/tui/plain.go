@@ -217,14 +217,7 @@ func (p *Plain) line(e event.Event) string {
 		}
 		return s + attempt()
 	case event.JobFinished:
-		s := "done    " + name + finishedDetail(j)
-		switch {
-		case j.Failures > 0:
-			s += fmt.Sprintf(" (recovered on attempt %d)", e.Attempt)
-		case e.Attempt > 1:
-			s += fmt.Sprintf(" (attempt %d: done again after a repair)", e.Attempt)
-		}
-		return s
+		return "done    " + name + finishedDetail(j) + doneAgainText(j, e.Attempt)
 	case event.JobFailed:
 		s := "FAILED  " + name + attempt()
 		if e.Retrying {

@@ -37,11 +37,15 @@ type Snapshot struct {
 	Warnings       []string   `json:"warnings,omitempty"`
 }
 
-// PhaseTime is a phase and how long it took (so far, when it runs).
+// PhaseTime is a phase and how long it took (so far, when it runs), in
+// which invocation and how it ended (PhaseSpan).
 type PhaseTime struct {
-	Name     string        `json:"name"`
-	Duration time.Duration `json:"duration_ns"`
-	Running  bool          `json:"running,omitempty"`
+	Name       string        `json:"name"`
+	Start      time.Time     `json:"start"`
+	Duration   time.Duration `json:"duration_ns"`
+	Running    bool          `json:"running,omitempty"`
+	State      string        `json:"state"`
+	Invocation int           `json:"invocation,omitempty"`
 }
 
 // Snapshot copies the picture.
@@ -57,7 +61,8 @@ func (s *State) Snapshot() Snapshot {
 		if running {
 			end = s.Now
 		}
-		snap.Phases = append(snap.Phases, PhaseTime{Name: p.Name, Duration: end.Sub(p.Start), Running: running && !s.Finished})
+		snap.Phases = append(snap.Phases, PhaseTime{Name: p.Name, Start: p.Start, Duration: end.Sub(p.Start), Running: running && !s.Finished,
+			State: p.State, Invocation: p.Invocation})
 	}
 	return snap
 }

@@ -45,6 +45,11 @@ type Job struct {
 	// later attempt went through.
 	Failures  int  `json:"failures,omitempty"`
 	Recovered bool `json:"recovered"`
+	// Again is why it runs (or ran) once more without a failure of its
+	// own: AgainStop, its earlier attempt was stopped by an interrupt and
+	// a resume runs it again; AgainRepair, a repair undid it. "" when it
+	// did not, or when only its attempt number says so (a killed run's).
+	Again string `json:"again,omitempty"`
 	// Stalled is how long a running dump or load has made no progress,
 	// once that is StallAfter or more (0 otherwise).
 	Stalled time.Duration `json:"stalled_ns,omitempty"`
@@ -112,6 +117,12 @@ type Counts struct {
 	Recovered    int `json:"recovered"`
 	Stalled      int `json:"stalled"`
 }
+
+// Why a job runs again without a failure of its own (Job.Again).
+const (
+	AgainStop   = "stop"   // its attempt was stopped by an interrupt; a resume runs it again
+	AgainRepair = "repair" // a repair undid it (its area truncated, its load failed)
+)
 
 // progressKinds are the bars, in the order work flows.
 var progressKinds = []string{"dump", "load", "idxbuild"}
@@ -183,7 +194,20 @@ const DefaultStallAfter = 20 * time.Second
 type PhaseSpan struct {
 	Name       string    `json:"name"`
 	Start, End time.Time `json:"-"`
+	// Invocation is the `oedl run` it ran in (a resume goes through its
+	// phases again); State how it ended: PhaseDone, PhaseStopped,
+	// PhaseFailed, or PhaseRunning while End is zero.
+	Invocation int    `json:"-"`
+	State      string `json:"-"`
 }
+
+// How a phase ended (PhaseSpan.State).
+const (
+	PhaseRunning = "running"
+	PhaseDone    = "done"    // the next phase began, or the run ended verified in it
+	PhaseStopped = "stopped" // the run was interrupted in it (--resume goes on), or killed
+	PhaseFailed  = "failed"  // the run failed in it
+)
 
 // NewState returns an empty picture.
 func NewState() *State {
@@ -238,11 +262,11 @@ func (s *State) Apply(e event.Event) {
 				s.Status = event.StatusFailed
 			}
 		}
-		s.endPhase(e.Time)
+		s.endPhase(e.Time, phaseEnd(s.Status))
 	case event.Phase:
 		s.Phase = e.Phase
-		s.endPhase(e.Time)
-		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time})
+		s.endPhase(e.Time, PhaseDone)
+		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time, Invocation: s.Invocation, State: PhaseRunning})
 	case event.Warning:
 		s.warnings = appendKeep(s.warnings, e.Message, keepFailures)
 	case event.ETAKind:
@@ -289,13 +313,18 @@ func (s *State) applyJob(e event.Event) {
 	}
 	switch e.Kind {
 	case event.JobQueued, event.JobRetry:
+		if e.Kind == event.JobRetry && finished(j.Status) {
+			j.Again = AgainRepair // a repair undid it: loaded again
+		}
 		if j.Status != StatusRunning {
 			s.setStatus(j, StatusQueued)
 		}
-		if e.Kind == event.JobRetry && finished(j.Status) {
-			s.setStatus(j, StatusQueued) // a repair undid it: loaded again
-		}
 	case event.JobStarted:
+		if e.Reason == event.ReasonCancelled {
+			// A resume's run of a job its earlier invocation stopped: the
+			// runner says so, this picture never saw the stop.
+			j.Again = AgainStop
+		}
 		if t := s.tally[j.Kind]; t != nil && t.since.IsZero() {
 			t.since = e.Time
 		}
@@ -342,6 +371,7 @@ func (s *State) applyJob(e event.Event) {
 		s.recordFailure(j, e)
 	case event.JobCancelled:
 		s.end(j, e, StatusCancelled)
+		j.Again = AgainStop
 	}
 	s.recount(j)
 }
@@ -355,11 +385,23 @@ func (s *State) markRecovered(j *Job) {
 	}
 }
 
-// endPhase closes the running phase at t.
-func (s *State) endPhase(t time.Time) {
+// endPhase closes the running phase at t, ended as state.
+func (s *State) endPhase(t time.Time, state string) {
 	if n := len(s.phases); n > 0 && s.phases[n-1].End.IsZero() {
-		s.phases[n-1].End = t
+		s.phases[n-1].End, s.phases[n-1].State = t, state
 	}
+}
+
+// phaseEnd is how the phase a run ended in ended: as the run did (a
+// killed run's end, replayed, is a failure with its own error).
+func phaseEnd(status string) string {
+	switch status {
+	case event.StatusVerified:
+		return PhaseDone
+	case event.StatusInterrupted:
+		return PhaseStopped
+	}
+	return PhaseFailed
 }
 
 func (s *State) end(j *Job, e event.Event, st JobStatus) {

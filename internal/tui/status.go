@@ -46,6 +46,9 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 				end = s.Now
 			}
 			parts[i] = p.Name + " " + units.FormatDuration(end.Sub(p.Start))
+			if p.State == PhaseStopped || p.State == PhaseFailed {
+				parts[i] += " (" + p.State + ")"
+			}
 		}
 		fmt.Fprintf(&b, "phases: %s\n", strings.Join(parts, " › "))
 	}

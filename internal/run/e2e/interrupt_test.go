@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,4 +48,55 @@ func TestInterruptAndResume(t *testing.T) {
 	r := e.oedl(nil, e.runArgs("--resume")...)
 	require.Equal(t, 0, r.code, r.stderr)
 	e.verified()
+}
+
+// Ctrl-C during idxbuild (nu-trial9): oedl status does not read "overall
+// 100%" with the indexes not built, and the resume's idxbuild is done
+// again after the stop, not "after a repair" (status-polish).
+func TestInterruptIdxbuildAndResume(t *testing.T) {
+	e := newEnv(t, "sports")
+	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
+	// A slow idxbuild, so that the interrupt lands while it runs.
+	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=idxbuild:delay=20s")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	waitForJob(t, filepath.Join(e.work, journal.FileName), "idxbuild")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.True(t, errors.As(err, &ee), "oedl should exit non-zero: %v", err)
+	require.Equal(t, 130, ee.ExitCode(), stderr.String())
+
+	st := e.oedl(nil, "status", "--work", e.work)
+	assert.Equal(t, 1, st.code, st.stdout)
+	assert.Regexp(t, `(?m)^overall .* (6[0-9])%`, st.stdout, "dumped and loaded, not indexed: two thirds")
+
+	r := e.oedl(nil, e.runArgs("--resume")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	e.verified()
+	var idx string
+	for _, l := range strings.Split(r.stderr, "\n") {
+		if strings.Contains(l, "done    idxbuild") {
+			idx = l
+		}
+	}
+	assert.Contains(t, idx, "(attempt 2: done again after the stop)", r.stderr)
+}
+
+// waitForJob waits until the journal of another process records the
+// start of job.
+func waitForJob(t *testing.T, jpath, job string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		recs, _ := journal.Read(jpath)
+		for _, r := range recs {
+			if r.Job == job && r.State == journal.Started {
+				return
+			}
+		}
+		require.True(t, time.Now().Before(deadline), "%s never started", job)
+		time.Sleep(20 * time.Millisecond) // polling the journal of another process
+	}
 }
