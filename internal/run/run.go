@@ -93,6 +93,10 @@ type runner struct {
 	// rebuild: a no-integrity load died, and this resume creates the
 	// run's own target again (noint.go).
 	rebuild bool
+	// lastStart is when the journal's last invocation began (zero on a
+	// first run): a target record left after it was left by an
+	// invocation that ended (ownleft.go).
+	lastStart time.Time
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -219,6 +223,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	defer r.releaseTarget()
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
+	if resumed {
+		r.lastStart = lastInvocationStart(rp)
+	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
 	}
