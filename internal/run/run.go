@@ -368,7 +368,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		keptAt = &r.prepared.at
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state, Prepared: keptAt,
-		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), Calibration: absOr(c.CalibrationFile), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
+		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), HostsPlaces: c.hostsPlaces(), Calibration: absOr(c.CalibrationFile), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
 		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
 	}
@@ -669,6 +669,9 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		return err
 	}
 	if err := planFilesChanged(c, first.PlanFiles); err != nil {
+		return err
+	}
+	if err := hostsPlacesChanged(c, first); err != nil {
 		return err
 	}
 	if s := first.Settings; s != nil {
