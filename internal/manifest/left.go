@@ -92,9 +92,12 @@ func (r *Record) UnchangedSinceLeft(view FS) error {
 // UntouchedSinceOwnRunLeft is UnchangedSinceLeft for a resume of the run
 // that wrote the record, once an invocation of it ended and left the
 // target (safety trial 11): every write of that run is behind the stamp,
-// so a file now another than the one stamped (oesim writes the control
-// area anew on a write; a copy put back) was put there by someone else,
-// and is refused as a change, where --force leaves it to the proof.
+// so a control area now another file than the one stamped (oesim writes
+// it anew on a write; a copy put back) was put there by someone else, and
+// is refused as a change. The resume's proof takes the control area by
+// its name (ForOwnRun), so nothing else would see it; an extent that is
+// another file is the proof's to refuse, naming its area, and a log
+// begun anew (rotated) costs no data.
 func (r *Record) UntouchedSinceOwnRunLeft(view FS) error {
 	return r.unchangedSinceLeft(view, true)
 }
@@ -113,7 +116,7 @@ func (r *Record) unchangedSinceLeft(view FS, otherFileChanged bool) error {
 			continue
 		}
 		if id, hasID := identify(view, f.Path, fi); !hasID || !id.Same(*f.ID) {
-			if otherFileChanged && r.Left != nil {
+			if otherFileChanged && r.Left != nil && strings.HasSuffix(f.Path, SuffixControl) {
 				return &NotLeftError{Target: r.Target, Why: fmt.Sprintf("%s is another file than the one the oedl run in %s left there at %s (recorded device %d inode %d)",
 					f.Path, r.Work, r.Left.Local().Format(time.RFC3339), f.ID.Dev, f.ID.Ino)}
 			}

@@ -123,6 +123,11 @@ func TestUntouchedSinceOwnRunLeft(t *testing.T) {
 			require.NoError(t, os.Remove(p))
 			require.NoError(t, os.WriteFile(p, []byte("db"), 0o644))
 		}, want: "tgt/new.db is another file than the one the oedl run in /work left there at"},
+		{name: "an extent that is another file is the proof's to refuse", change: func(t *testing.T, root string) {
+			p := filepath.Join(root, "tgt/new_7.d1")
+			require.NoError(t, os.Remove(p))
+			require.NoError(t, os.WriteFile(p, nil, 0o644))
+		}},
 		{name: "an extent written in place", change: func(t *testing.T, root string) {
 			require.NoError(t, os.WriteFile(filepath.Join(root, "tgt/new_7.d1"), []byte("records"), 0o644))
 		}, want: "tgt/new_7.d1 changed since the oedl run in /work left it at"},
