@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oedl/oedl/internal/hosts"
 	"github.com/oedl/oedl/internal/journal"
 )
 
@@ -16,19 +17,25 @@ import (
 // work directory moved where another run's dumps are) would have the
 // resume work where no preflight of the run's first invocation proved
 // anything, its journal's jobs taken as done on machines that never saw
-// them (safety trial 11). So the run's record keeps each host's place,
-// and a resume whose hosts file places any elsewhere, or that drops or
+// them (safety trial 11). So the run's record keeps the source's and the
+// target's places (a replica may be taken out of the file, or one added,
+// between invocations: each is proven against the source before it
+// dumps), and a resume whose hosts file places any elsewhere, or that drops or
 // adds --hosts, is bad usage, exit 2, like another --plan. What does not
 // move the run (the hosts' env, cores and disk figures, the ssh options)
 // may change: a resume is where a DBA fixes a startup parameter file.
 
-// hostsPlaces are the places of the hosts file's hosts, nil without one.
+// hostsPlaces are the places of the hosts file's source and target, nil
+// without one.
 func (c *Config) hostsPlaces() []string {
 	if c.Hosts == nil {
 		return nil
 	}
-	out := make([]string, 0, len(c.Hosts.Hosts))
+	out := make([]string, 0, 2)
 	for _, h := range c.Hosts.Hosts {
+		if h.Role != hosts.Source && h.Role != hosts.Target {
+			continue // a replica may be taken out, or one added: it is proven before it dumps (docs/hosts.md)
+		}
 		ssh := h.SSH
 		if ssh == "" {
 			ssh = "none (this machine)"

@@ -31,6 +31,7 @@ func TestResumeWithOtherHostsPlacesIsBadUsage(t *testing.T) {
 	}{
 		{name: "the same file", hosts: threeHostsFile, first: first},
 		{name: "its env and figures changed", hosts: strings.Replace(threeHostsFile, "PROMSGS: /dlc-dr/promsgs", "PROSTARTUP: /dlc-dr/startup.pf", 1) + "    cores: 8\n", first: first},
+		{name: "a replica taken out", hosts: withoutReplica(), first: first},
 		{name: "the target on the source's machine", hosts: strings.Replace(threeHostsFile, "ssh: new1", "ssh: prod1", 1), first: first,
 			want: "now new: role target, ssh prod1, db /newdb/prod"},
 		{name: "source and target swapped", hosts: swapped, first: first, want: "began with prod: role source, ssh prod1"},
@@ -63,4 +64,12 @@ func parseHosts(t *testing.T, text string) *hosts.File {
 	hf, err := hosts.Parse("hosts.yaml", []byte(text))
 	require.NoError(t, err)
 	return hf
+}
+
+// withoutReplica is threeHostsFile without its replica, as docs/hosts.md
+// tells the DBA to resume when a replica was refused.
+func withoutReplica() string {
+	start := strings.Index(threeHostsFile, "  dr:\n")
+	end := strings.Index(threeHostsFile, "  new:\n")
+	return threeHostsFile[:start] + threeHostsFile[end:]
 }
