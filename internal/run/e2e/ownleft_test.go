@@ -56,13 +56,7 @@ func TestResumeRefusesItsTargetUsedSince(t *testing.T) {
 			}
 			r := e.oedl([]string{"OESIM_FAULTS=load:PUB.Customer:exit=1"}, e.runArgs(append(extra, "--retries", "0")...)...)
 			require.Equal(t, 1, r.code, r.stderr)
-			dlc := func(prog string, args ...string) {
-				c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
-				c.Env = append(os.Environ(), e.extra...)
-				out, err := c.CombinedOutput()
-				require.NoError(t, err, "%s %v\n%s", prog, args, out)
-			}
-			tc.use(e, dlc)
+			tc.use(e, e.dlc())
 			before := everyByte(t, filepath.Dir(e.target))
 
 			r = e.oedl(nil, e.runArgs(append(extra, "--resume")...)...)
@@ -89,8 +83,19 @@ func setSequence(e *env, dlc func(string, ...string)) {
 	dlc("_progres", "-b", "-db", e.target, "-p", filepath.Join(e.work, "abl", "dump_seqvals.p"), "-param", vals)
 	b, err := os.ReadFile(vals)
 	require.NoError(e.t, err)
-	name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], " ")
+	name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], " ") // `"name" value`, as EXPORT writes it
 	require.True(e.t, ok, "the target has a sequence: %q", b)
 	require.NoError(e.t, os.WriteFile(vals, []byte(name+" 424242\n"), 0o644))
 	dlc("_progres", "-b", "-db", e.target, "-p", filepath.Join(e.work, "abl", "load_seqvals.p"), "-param", vals)
+}
+
+// dlc runs a utility of the test's $DLC as the DBA would, failing the
+// test when it fails.
+func (e *env) dlc() func(string, ...string) {
+	return func(prog string, args ...string) {
+		c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
+		c.Env = append(os.Environ(), e.extra...)
+		out, err := c.CombinedOutput()
+		require.NoError(e.t, err, "%s %v\n%s", prog, args, out)
+	}
 }
