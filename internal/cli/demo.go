@@ -197,6 +197,9 @@ func prepareDemoDir(dir string) error {
 		if _, err := os.Stat(filepath.Join(dir, demoMarker)); err != nil {
 			return UsageError("--dir %s is not empty and was not made by oedl demo: choose another directory", dir)
 		}
+		if err := demoClearable(dir); err != nil {
+			return err
+		}
 		for _, sub := range []string{"db", "plan", "work"} {
 			if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
 				return FailedError(err)

@@ -217,6 +217,8 @@ func TestOutputFilesReplaceOnlyOedls(t *testing.T) {
 		{"a counts list", oedlCounts, "PUB.Benefits 73\nPUB.BillTo 8\nPUB.Bi", true},
 		{"a text", oedlCounts, "notes about the migration\n", false},
 		{"a control area", oedlCounts, "\x00\x01\x02 binary", false},
+		{"a run's report.md", oedlReportMD, "# oedl run report: /db/a → /db/b\n\n**The copy", true},
+		{"someone's report.md", oedlReportMD, "# Migration notes\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,6 +254,30 @@ func TestOutputFilesInADirectoryNotYetMade(t *testing.T) {
 			head, err := readHead(page)
 			require.NoError(t, err)
 			assert.True(t, oedlHTML(head), "the page is written")
+		})
+	}
+}
+
+// TestReportReplacesOnlyARunsReports: oedl report --work writes
+// report.md and report.html there; a directory holding a journal copied
+// among someone's files had his report.md replaced (safety trial 11).
+// Now exit 2, the file as it was; a run's own reports are replaced.
+func TestReportReplacesOnlyARunsReports(t *testing.T) {
+	for _, name := range []string{"report.md", "report.html"} {
+		t.Run(name, func(t *testing.T) {
+			work := reportWork(t, 0)
+			code, _, errOut := runOEDL("report", "--work", work)
+			require.Equal(t, ExitOK, code, errOut)
+			code, _, errOut = runOEDL("report", "--work", work)
+			require.Equal(t, ExitOK, code, "a run's own reports are replaced: %s", errOut)
+			p := filepath.Join(work, name)
+			require.NoError(t, os.WriteFile(p, []byte("# Migration notes\n"), 0o644))
+			code, _, errOut = runOEDL("report", "--work", work)
+			assert.Equal(t, ExitUsage, code, errOut)
+			assert.Contains(t, errOut, p+" exists and is not a file oedl wrote")
+			b, err := os.ReadFile(p)
+			require.NoError(t, err)
+			assert.Equal(t, "# Migration notes\n", string(b))
 		})
 	}
 }

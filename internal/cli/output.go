@@ -115,6 +115,11 @@ func oedlHTML(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("<!DOCTYPE html>")) && bytes.Contains(head, []byte("<title>oedl "))
 }
 
+// oedlReportMD tells a run's report.md: its title heading.
+func oedlReportMD(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("# oedl run report"))
+}
+
 // oedlCalibration tells a calibration file (oedl calibrate -o): a JSON
 // object whose first keys are its version and, soon after, the hardware
 // it was measured on. Any version: an older one is replaced by a new

@@ -63,6 +63,14 @@ func reportRun(opts *ReportOptions) error {
 	if err := checkOutputDir("--work", opts.Work); err != nil {
 		return err // report.md and report.html are written there
 	}
+	// Over a run's own reports only: a directory given as --work may
+	// hold a journal copied among someone's files (safety trial 11).
+	if err := checkOutputFile("--work", filepath.Join(opts.Work, report.MarkdownFile), oedlReportMD); err != nil {
+		return err
+	}
+	if err := checkOutputFile("--work", filepath.Join(opts.Work, report.HTMLFile), oedlHTML); err != nil {
+		return err
+	}
 	if opts.HTML != "" {
 		if err := checkOutputFile("--html", opts.HTML, oedlHTML); err != nil {
 			return err

@@ -120,7 +120,12 @@ type Record struct {
 	// Calibration is the --calibration file the invocation was estimated
 	// with (absolute; "" for the built-in priors), for the same command.
 	Calibration string `json:"calibration,omitempty"`
-	PID         int    `json:"pid,omitempty"` // the oedl process of this invocation
+	// HostsPlaces say, per host of the hosts file, where the run works
+	// there (role, ssh destination, database, $DLC, work directory): a
+	// resume whose hosts file places them elsewhere is refused (safety
+	// trial 11).
+	HostsPlaces []string `json:"hosts_places,omitempty"`
+	PID         int      `json:"pid,omitempty"` // the oedl process of this invocation
 	// Settings that shape the job graph (dump/load concurrency, threaded
 	// dumps): a resume reuses them, so that a table dumped in sections is
 	// not loaded again as a whole.

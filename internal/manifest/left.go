@@ -86,6 +86,23 @@ func (e *NotLeftError) Error() string { return e.Why }
 // stamped it at its end (killed, or still running) proves nothing of the
 // kind. Files that are gone are left out: nothing of theirs can be lost.
 func (r *Record) UnchangedSinceLeft(view FS) error {
+	return r.unchangedSinceLeft(view, false)
+}
+
+// UntouchedSinceOwnRunLeft is UnchangedSinceLeft for a resume of the run
+// that wrote the record, once an invocation of it ended and left the
+// target (safety trial 11): every write of that run is behind the stamp,
+// so a control area now another file than the one stamped (oesim writes
+// it anew on a write; a copy put back) was put there by someone else, and
+// is refused as a change. The resume's proof takes the control area by
+// its name (ForOwnRun), so nothing else would see it; an extent that is
+// another file is the proof's to refuse, naming its area, and a log
+// begun anew (rotated) costs no data.
+func (r *Record) UntouchedSinceOwnRunLeft(view FS) error {
+	return r.unchangedSinceLeft(view, true)
+}
+
+func (r *Record) unchangedSinceLeft(view FS, otherFileChanged bool) error {
 	name := filepath.Base(RecordPath(r.Target))
 	for _, f := range r.Files {
 		if f.ID == nil {
@@ -99,6 +116,10 @@ func (r *Record) UnchangedSinceLeft(view FS) error {
 			continue
 		}
 		if id, hasID := identify(view, f.Path, fi); !hasID || !id.Same(*f.ID) {
+			if otherFileChanged && r.Left != nil && strings.HasSuffix(f.Path, SuffixControl) {
+				return &NotLeftError{Target: r.Target, Why: fmt.Sprintf("%s is another file than the one the oedl run in %s left there at %s (recorded device %d inode %d)",
+					f.Path, r.Work, r.Left.Local().Format(time.RFC3339), f.ID.Dev, f.ID.Ino)}
+			}
 			continue // not the record's file: the proof refuses it on its own
 		}
 		switch {

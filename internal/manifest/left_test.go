@@ -105,3 +105,57 @@ func TestStampRecordsState(t *testing.T) {
 	require.NotNil(t, back.Left)
 	assert.True(t, back.Left.Equal(*rec.Left))
 }
+
+// A resume of the run that made the target, once an invocation of it left
+// the target, takes any change since as someone else's, a file put anew at
+// a recorded name included (safety trial 11: oesim writes the control area
+// anew when a DBA's session changes a sequence; UnchangedSinceLeft leaves
+// such a file to the proof, which a resume's own record proves by name).
+func TestUntouchedSinceOwnRunLeft(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, root string)
+		want   string
+	}{
+		{name: "untouched", change: func(*testing.T, string) {}},
+		{name: "the control area written anew", change: func(t *testing.T, root string) {
+			p := filepath.Join(root, "tgt/new.db")
+			require.NoError(t, os.Remove(p))
+			require.NoError(t, os.WriteFile(p, []byte("db"), 0o644))
+		}, want: "tgt/new.db is another file than the one the oedl run in /work left there at"},
+		{name: "an extent that is another file is the proof's to refuse", change: func(t *testing.T, root string) {
+			p := filepath.Join(root, "tgt/new_7.d1")
+			require.NoError(t, os.Remove(p))
+			require.NoError(t, os.WriteFile(p, nil, 0o644))
+		}},
+		{name: "an extent written in place", change: func(t *testing.T, root string) {
+			require.NoError(t, os.WriteFile(filepath.Join(root, "tgt/new_7.d1"), []byte("records"), 0o644))
+		}, want: "tgt/new_7.d1 changed since the oedl run in /work left it at"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := tree(t, "tgt/new_7.d1")
+			require.NoError(t, os.WriteFile(filepath.Join(root, "tgt/new.db"), []byte("db"), 0o644))
+			var entries []Entry
+			for _, n := range []string{"tgt/new.db", "tgt/new_7.d1"} {
+				p := filepath.Join(root, n)
+				entries = append(entries, Entry{Path: p, Resolved: p})
+			}
+			rec := NewRecord(filepath.Join(root, "tgt/new"), "/work", entries)
+			require.NoError(t, rec.Stamp(OS{}))
+			rec.Leave()
+			tt.change(t, root)
+			if tt.name == "the control area written anew" {
+				require.NoError(t, rec.UnchangedSinceLeft(OS{}), "--force leaves another file to the proof")
+			}
+			err := rec.UntouchedSinceOwnRunLeft(OS{})
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			var nl *NotLeftError
+			require.ErrorAs(t, err, &nl)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}

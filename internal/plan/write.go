@@ -240,6 +240,11 @@ func checkReplaceable(dir string, ours map[string]bool) error {
 	return nil
 }
 
+// CheckOnlyPlan refuses a directory holding anything but a plan's files,
+// or files but no plan.json: what WriteDir refuses to replace, for a
+// caller that clears a plan directory itself (oedl demo).
+func CheckOnlyPlan(dir string) error { return checkReplaceable(dir, nil) }
+
 // ErrNotOnlyPlan is returned (wrapped) by WriteDir for an output directory
 // that holds a plan.json and other files: it is never replaced.
 var ErrNotOnlyPlan = errors.New("holds more than a plan: refusing to replace it")

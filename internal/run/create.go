@@ -40,6 +40,15 @@ func (e *Executor) createTargetJob(ctx context.Context, j *schedule.Job, log *os
 	if err != nil {
 		return journal.Record{}, err
 	}
+	if len(found) > 0 && p.leftSince != nil {
+		// A broker started since the preflight, on the target an earlier
+		// invocation of this run left (ownleft.go).
+		if cur, err := manifest.ReadRecord(view, recPath); err != nil || cur == nil || !ownRecord(cur, e.cfg.Work) || cur.Left == nil || !cur.Left.Equal(*p.leftSince) {
+			return journal.Record{}, fmt.Errorf("the target's record %s changed since the preflight proved it (%v): nothing removed", recPath, err)
+		} else if err := ownLeftAlone(e.cfg, cur, view); err != nil {
+			return journal.Record{}, err
+		}
+	}
 	if len(found) > 0 && !ownRecord(rules.Record, e.cfg.Work) {
 		// Another run's target, proven left alone by the preflight
 		// minutes ago: a broker started since would have written it.

@@ -37,6 +37,10 @@ type targetProof struct {
 	// (manifest.Record.ForOwnRun).
 	ownWritten bool
 	replace    []manifest.Found // files create-target removes first
+	// leftSince: a resume of the run that owns the target, which an
+	// earlier invocation left at this time; create-target proves it
+	// untouched since again before it removes anything (ownleft.go).
+	leftSince *time.Time
 }
 
 // targetEntries lists every file of the target: those prostrct create
@@ -85,6 +89,12 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		return nil, err
 	}
 	p := &targetProof{entries: entries, keep: r.resumeKeepsTarget, ownWritten: r.rebuild}
+	if resumed && ownRecord(rec, c.Work) && leftAfter(rec, r.lastStart) {
+		if err := ownLeftAlone(c, rec, view); err != nil {
+			return nil, err
+		}
+		p.leftSince = rec.Left
+	}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
 		Replace: c.Force || resumed || r.prepared != nil}
 	switch {

@@ -93,6 +93,10 @@ type runner struct {
 	// rebuild: a no-integrity load died, and this resume creates the
 	// run's own target again (noint.go).
 	rebuild bool
+	// lastStart is when the journal's last invocation began (zero on a
+	// first run): a target record left after it was left by an
+	// invocation that ended (ownleft.go).
+	lastStart time.Time
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -219,6 +223,9 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	defer r.releaseTarget()
 	r.resumeKeepsTarget = resumed && (rp.IsDone(string(schedule.KindCreateTarget)) || keptPrepared(rp) != nil) && c.targetExists(ctx)
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
+	if resumed {
+		r.lastStart = lastInvocationStart(rp)
+	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
 	}
@@ -361,7 +368,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 		keptAt = &r.prepared.at
 	}
 	if err := e.record(journal.Record{Job: journal.RunJob, State: journal.Started, Message: state, Prepared: keptAt,
-		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), Calibration: absOr(c.CalibrationFile), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
+		Plan: planHash, PlanFiles: runPlanFiles(c), Source: c.Source, Target: c.Target, PlanDir: c.PlanDir, HostsFile: c.hostsFile(), HostsPlaces: c.hostsPlaces(), Calibration: absOr(c.CalibrationFile), Settings: c.settings(), PID: os.Getpid(), Warnings: r.warnings,
 		OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Proc: ptr(sysproc.Self()), Estimate: before}); err != nil {
 		return nil, none, err
 	}
@@ -662,6 +669,9 @@ func (c *Config) adoptSettings(rp *journal.Replayed, planHash string) error {
 		return err
 	}
 	if err := planFilesChanged(c, first.PlanFiles); err != nil {
+		return err
+	}
+	if err := hostsPlacesChanged(c, first); err != nil {
 		return err
 	}
 	if s := first.Settings; s != nil {

@@ -4,9 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,14 +35,7 @@ func TestForceRefusesATargetWentLiveOn(t *testing.T) {
 		{name: "untouched since its run left it is replaced", use: func(*env, func(string, ...string)) {}},
 		{name: "served and a sequence set by a user then shut down", use: func(e *env, dlc func(string, ...string)) {
 			dlc("proserve", e.target)
-			vals := filepath.Join(e.dir, "seq.txt")
-			dlc("_progres", "-b", "-db", e.target, "-p", filepath.Join(e.work, "abl", "dump_seqvals.p"), "-param", vals)
-			b, err := os.ReadFile(vals)
-			require.NoError(e.t, err)
-			name, _, ok := strings.Cut(strings.SplitN(string(b), "\n", 2)[0], " ") // `"name" value`, as EXPORT writes it
-			require.True(e.t, ok, "the target has a sequence: %q", b)
-			require.NoError(e.t, os.WriteFile(vals, []byte(name+" 424242\n"), 0o644))
-			dlc("_progres", "-b", "-db", e.target, "-p", filepath.Join(e.work, "abl", "load_seqvals.p"), "-param", vals)
+			setSequence(e, dlc)
 			dlc("proshut", e.target, "-by")
 		}, refused: true, identity: true},
 		{name: "served and shut down with nothing written by users", use: func(e *env, dlc func(string, ...string)) {
@@ -62,13 +53,7 @@ func TestForceRefusesATargetWentLiveOn(t *testing.T) {
 			r := e.oedl(nil, e.runArgs()...)
 			require.Equal(t, 0, r.code, r.stderr)
 			e.verified()
-			dlc := func(prog string, args ...string) {
-				c := exec.Command(filepath.Join(e.fx.dlc, "bin", prog), args...)
-				c.Env = append(os.Environ(), e.extra...)
-				out, err := c.CombinedOutput()
-				require.NoError(t, err, "%s %v\n%s", prog, args, out)
-			}
-			tc.use(e, dlc)
+			tc.use(e, e.dlc())
 			before := everyByte(t, filepath.Dir(e.target))
 
 			first := e.work
