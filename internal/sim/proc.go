@@ -136,6 +136,10 @@ func (p *proc) sayErr(err error) {
 		// Any file the utility cannot open (DB.lk, an extent, a .bd)
 		// is (43) with its errno, as OpenEdge reports it.
 		p.msg("43", pe.Path, int(errno))
+	case errors.As(err, &pe) && pe.Op == "write" && errors.As(pe.Err, &errno):
+		// A write the system refused (DB.lk on a full disk) says its
+		// errno, as oesim's other write errors do.
+		p.msg("oesim.write.errno", pe.Path, int(errno), errno)
 	default:
 		p.msg("oesim.internal", strings.TrimPrefix(err.Error(), "** "))
 	}
