@@ -105,7 +105,7 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 	prog := filepath.Base(s.argv[0])
 	utility := s.utility
 	name := prog + " " + utility // "proutil load"
-	if utility == "" {
+	if utility == "" || utility == prog { // "procopy", not "procopy procopy"
 		utility, name = prog, prog
 	}
 	if m.remote {
