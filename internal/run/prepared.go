@@ -208,12 +208,17 @@ func (r *runner) preparedCountsUntouched(ctx context.Context, prep *preparedTarg
 }
 
 // targetAnalysis runs proutil -C tabanalys on the target and parses it,
-// logging the call to log.
+// logging the call to log. A target whose disk is full (not even its
+// DB.lk can be written) is the machine's to change: a *PreconditionError
+// (exit 3) with the utility's line naming the file.
 func (r *runner) targetAnalysis(ctx context.Context, log io.Writer) (*openedge.Analysis, error) {
 	c := r.cfg
 	res, err := c.Runner.Run(ctx, execx.Cmd{Path: c.bin("proutil"), Args: []string{c.Target, "-C", "tabanalys"},
 		Dir: c.Work, Env: c.env(), Timeout: c.MinTimeout, Log: log})
 	if err != nil {
+		if line := noSpaceLine(res.Output); line != "" {
+			return nil, precondition("proutil %s -C tabanalys: the target's disk is full: %s; free room on it and run again", c.Target, line)
+		}
 		return nil, fmt.Errorf("proutil %s -C tabanalys: %w: %s", c.Target, err, lastMessage(res.Output))
 	}
 	return openedge.ParseAnalysis(strings.NewReader(res.Output), "tabanalys of "+c.Target)

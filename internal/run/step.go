@@ -104,8 +104,8 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 	jerr := &JobError{Job: jobID, Argv: s.argv, Log: e.cfg.logPath(jobID)}
 	prog := filepath.Base(s.argv[0])
 	utility := s.utility
-	name := prog + " " + utility // "proutil load"
-	if utility == "" {
+	name := prog + " " + utility          // "proutil load"
+	if utility == "" || utility == prog { // "procopy", not "procopy procopy"
 		utility, name = prog, prog
 	}
 	if m.remote {

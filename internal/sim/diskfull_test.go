@@ -38,3 +38,30 @@ func TestLoadDiskFullSays6091(t *testing.T) {
 		})
 	}
 }
+
+// TestIdxbuildSortFileFullSays290: idxbuild whose sort file fills its disk
+// prints OpenEdge's (290), "SYSTEM ERROR: I/O error 28 in ..., file
+// fd(path), addr N." (Progress KB P55740: a sort file short of room ends
+// the rebuild with it; its first number is the errno), naming the sort
+// file, in every message file; oesim printed its own unnumbered
+// "errno = 28" line, which only oedl's fallback on those words read.
+func TestIdxbuildSortFileFullSays290(t *testing.T) {
+	env, db := smallDB(t)
+	for _, l := range []struct{ name, promsgs string }{
+		{"en", filepath.Join(env.dlc, "promsgs")},
+		{"pt", filepath.Join(env.dlc, "prolang", "brz", "promsgs.brz")},
+		{"de", filepath.Join(env.dlc, "prolang", "ger", "promsgs.ger")},
+	} {
+		t.Run(l.name, func(t *testing.T) {
+			sortDir := t.TempDir()
+			r := env.run(t, []string{"PROMSGS=" + l.promsgs, "OESIM_FAULTS=idxbuild:diskfull-after=1000"}, "",
+				"proutil", db, "-C", "idxbuild", "all", "-T", sortDir, "-TF", "0")
+			assert.Equal(t, exitFail, r.code)
+			m, ok := openedge.NoSpace(r.out)
+			require.True(t, ok, r.out)
+			assert.Equal(t, openedge.MsgSystemIOError, m.Num, r.out)
+			assert.Contains(t, m.Text, sortDir+string(filepath.Separator), "the sort file, and so the disk, that filled up")
+			assert.NotContains(t, r.out, "(oesim)")
+		})
+	}
+}

@@ -75,7 +75,7 @@ func generateDatabase(dbArg, profile string, scale, seed int64, relative bool) (
 	if codepage == "" {
 		codepage = DefaultCodepage
 	}
-	c, err := store.Create(paths, areas, g.BlockSize, codepage, false)
+	c, err := store.Create(paths, areas, g.BlockSize, codepage, false, nil)
 	if err != nil {
 		return nil, err
 	}

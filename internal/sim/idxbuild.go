@@ -347,7 +347,9 @@ func runIdxbuild(p *proc, s *session, sel idxSelection, ip *idxbuildParams, fp *
 			res, err := buildTableIndexes(s.db, t, ixs, opt)
 			if err != nil {
 				var pe *os.PathError
-				if errors.As(err, &pe) {
+				if m, ok := systemIOError(err); ok {
+					p.sayErr(m) // the sort file's write: (290) with its errno
+				} else if errors.As(err, &pe) {
 					p.msg("oesim.idx.sortio", ioError(err))
 				} else {
 					p.sayErr(err)

@@ -24,7 +24,7 @@ func newStoreDB(t *testing.T, n int, seed uint64) (*store.DB, *store.Table) {
 	dir := filepath.Dir(p.Base)
 	areas := append(store.DefaultAreas(p, 8192), &store.Area{Number: 7, Name: "Data", Type: 'd', RPB: 64, BPC: 8,
 		Extents: []store.Extent{{Path: p.ExtentName(dir, 'd', 7, 1)}}})
-	c, err := store.Create(p, areas, 8192, "ISO8859-1", false)
+	c, err := store.Create(p, areas, 8192, "ISO8859-1", false, nil)
 	require.NoError(t, err)
 	tb := &store.Table{Number: 1, Owner: "PUB", Name: "t", Area: 7,
 		Fields: []store.Field{{Name: "k", Type: "integer"}, {Name: "name", Type: "character"}, {Name: "descr", Type: "character"}},

@@ -91,7 +91,7 @@ func makeEmpty(base string, blockSize int) error {
 	if err := store.MakeRelative(p, areas); err != nil {
 		return err
 	}
-	_, err := store.Create(p, areas, blockSize, DefaultCodepage, false)
+	_, err := store.Create(p, areas, blockSize, DefaultCodepage, false, nil)
 	return err
 }
 

@@ -30,6 +30,9 @@ type proc struct {
 	stderr io.Writer
 	env    *environment
 	texts  *msg.Texts // the message file (PROMSGS) the utility prints from
+	// room is a diskfull-after fault on prostrct, procopy or _progres
+	// (nil: none); proutil's qualifiers take theirs where they write.
+	room *diskRoom
 }
 
 // runUtility applies the environment (start-up delay, faults, virtual
@@ -64,9 +67,11 @@ func (p *proc) runUtility(fn func(*proc) int) int {
 	if !isProutil(p.name) {
 		// Utilities other than proutil take the rules that strike at
 		// start (exit, hang, delay) by their own name: "procopy:exit=1".
-		if rc := applyEarlyFault(p, env.fault(p, "", "")); rc >= 0 {
+		fp := env.fault(p, "", "")
+		if rc := applyEarlyFault(p, fp); rc >= 0 {
 			return rc
 		}
+		p.room = roomFor(fp)
 	}
 	return fn(p)
 }
@@ -131,6 +136,10 @@ func (p *proc) sayErr(err error) {
 		// Any file the utility cannot open (DB.lk, an extent, a .bd)
 		// is (43) with its errno, as OpenEdge reports it.
 		p.msg("43", pe.Path, int(errno))
+	case errors.As(err, &pe) && pe.Op == "write" && errors.As(pe.Err, &errno):
+		// A write the system refused (DB.lk on a full disk) says its
+		// errno, as oesim's other write errors do.
+		p.msg("oesim.write.errno", pe.Path, int(errno), errno)
 	default:
 		p.msg("oesim.internal", strings.TrimPrefix(err.Error(), "** "))
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/oedl/oedl/internal/openedge"
+
 	"github.com/oedl/oedl/internal/sim/store"
 )
 
@@ -64,7 +66,7 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 				return p.failErr(err)
 			}
 		}
-		if _, err := store.Create(dstPaths, areas, src.Ctl.BlockSize, src.Ctl.Codepage, true); err != nil {
+		if _, err := store.Create(dstPaths, areas, src.Ctl.BlockSize, src.Ctl.Codepage, true, p.storeRoom()); err != nil {
 			return p.failErr(err)
 		}
 	}
@@ -89,6 +91,17 @@ func copyDatabase(p *proc, srcArg, dstArg string, procopy bool) int {
 	if procopy {
 		p.msg("6715", srcPaths.Base, dstPaths.Name())
 		p.msg("6718")
+	}
+	// procopy writes the source's blocks below their high-water marks
+	// ((6720) counts them) into the target's areas.
+	if p.room != nil {
+		af, err := dst.Area(openedge.SchemaAreaNum)
+		if err == nil {
+			err = p.room.takeArea(af, copiedBlocks(src)*int64(src.Ctl.BlockSize))
+		}
+		if err != nil {
+			return p.failErr(err)
+		}
 	}
 	progress := copyProgress{p: p, on: procopy, total: len(src.Ctl.Tables)}
 	for _, t := range src.Ctl.Tables {

@@ -98,6 +98,9 @@ func loadDFProcedure(p *proc, s *session, param string) int {
 	if err != nil {
 		return p.failErr(err)
 	}
+	if err := p.takeSchema(s, param); err != nil {
+		return p.failErr(err)
+	}
 	l := &dfLoad{df: df, records: s.db.CountRecords}
 	err = s.db.Update(func(c *store.Control) error {
 		l.c = c
@@ -234,6 +237,9 @@ func loadSeqvalsProcedure(p *proc, s *session, param string) int {
 		}
 		vals[sq.Name] = sq.Value
 		order = append(order, sq.Name)
+	}
+	if err := p.takeSchema(s, param); err != nil {
+		return p.failErr(err)
 	}
 	err = s.db.Update(func(c *store.Control) error {
 		for _, name := range order {

@@ -109,7 +109,7 @@ func prostrctCreate(p *proc, args []string) int {
 		return exitOK
 	}
 	started := time.Now()
-	if _, err := store.Create(paths, areas, bs, "", true); err != nil {
+	if _, err := store.Create(paths, areas, bs, "", true, p.storeRoom()); err != nil {
 		return p.failErr(err)
 	}
 	// Formatting writes every block of the fixed extents, in order.
@@ -342,7 +342,18 @@ func prostrctAdd(p *proc, args []string) int {
 	}
 	// Adding areas or extents makes a relative-path database an
 	// absolute-path one (Progress: "PROSTRCT ADD and pathnames").
-	err = s.db.Update(func(c *store.Control) error { c.MakeAbsolute(); return addAreas(s.paths, c, st) })
+	var formatted int64
+	err = s.db.Update(func(c *store.Control) error {
+		c.MakeAbsolute()
+		var err error
+		formatted, err = addAreas(s.paths, c, st, p.storeRoom())
+		return err
+	})
+	if err == nil {
+		// The blocks of the new fixed extents are formatted, in order, as
+		// prostrct create's are.
+		err = p.env.seqWrite(formatted)
+	}
 	if err != nil {
 		p.sayErr(err)
 		return p.fail("12867")
@@ -355,8 +366,9 @@ func prostrctAdd(p *proc, args []string) int {
 // an existing area turns its variable extent into a fixed one of its
 // current size, as prostrct add does. Everything is checked (numbers,
 // extent files) before any file is touched, so that a refused .st leaves
-// the database as it was.
-func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error {
+// the database as it was. It returns the bytes of fixed extent it
+// formatted; room is what the call may write (nil: the filesystem's).
+func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure, room store.Room) (int64, error) {
 	files := newExtentFiles(st.Source, paths)
 	for _, a := range c.Areas {
 		for i, e := range a.Extents {
@@ -379,7 +391,7 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 	var changes []change
 	for _, sa := range st.Areas {
 		if sa.Type != openedge.AreaData {
-			return msg.E("oesim.st.addarea", sa.Line)
+			return 0, msg.E("oesim.st.addarea", sa.Line)
 		}
 		ch := change{area: c.AreaByName(sa.Name)}
 		a := ch.area
@@ -389,7 +401,7 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 				num = next
 			}
 			if c.AreaByNumber(num) != nil {
-				return msg.E("oesim.area.number.used", num)
+				return 0, msg.E("oesim.area.number.used", num)
 			}
 			next = max(next, num+1)
 			a = &store.Area{Number: num, Name: sa.Name, Type: 'd', RPB: sa.RPB, BPC: sa.BPC}
@@ -414,10 +426,10 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 		for _, e := range sa.Extents {
 			path, err := extentPath(paths, e.Path, 'd', a.Number, len(a.Extents)+1)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			if err := files.claim(path, e.Line); err != nil {
-				return err
+				return 0, err
 			}
 			ext := store.Extent{Path: path, Fixed: e.Fixed}
 			if e.Fixed {
@@ -427,36 +439,50 @@ func addAreas(paths store.Paths, c *store.Control, st *openedge.Structure) error
 		}
 		changes = append(changes, ch)
 	}
+	var formatted int64
 	for _, ch := range changes {
 		a := ch.area
+		for _, e := range a.Extents[ch.start:] {
+			if e.Fixed {
+				formatted += e.SizeKB * 1024
+			}
+		}
 		if ch.fresh {
-			if err := store.Format(a, c.BlockSize); err != nil {
-				return err
+			if err := store.Format(a, c.BlockSize, room); err != nil {
+				return 0, err
 			}
 			continue
 		}
 		if ch.fixedLast {
+			// The variable extent, fixed at its size rounded up: the
+			// blocks of the rounding are formatted too.
 			last := a.Extents[ch.start-1]
 			if f, err := os.OpenFile(last.Path, os.O_RDWR, 0); err == nil {
-				f.Truncate(last.SizeKB * 1024)
+				if st, err := f.Stat(); err == nil {
+					formatted += max(0, last.SizeKB*1024-st.Size())
+				}
+				err = store.AllocateFixed(f, last.SizeKB*1024, nil)
 				f.Close()
+				if err != nil {
+					return 0, err
+				}
 			}
 		}
 		for _, e := range a.Extents[ch.start:] {
 			f, err := os.OpenFile(e.Path, os.O_RDWR|os.O_CREATE, 0o644)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			if e.Fixed {
-				err = f.Truncate(e.SizeKB * 1024)
+				err = store.AllocateFixed(f, e.SizeKB*1024, room)
 			}
 			f.Close()
 			if err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	return nil
+	return formatted, nil
 }
 
 // printFormatted is prostrct create's listing: each extent's size in KB

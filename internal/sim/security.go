@@ -52,6 +52,9 @@ func loadSecurityProcedure(p *proc, s *session, param string) int {
 	in.Users = keepFirst(p, "_User", in.Users)
 	in.Grants = keepFirst(p, "_sysauth", in.Grants)
 	in.Views = keepFirst(p, "_sysviews", in.Views)
+	if err := p.takeSchema(s, param); err != nil {
+		return p.failErr(err)
+	}
 	err = s.db.Update(func(c *store.Control) error {
 		mergeSecurity(&c.Security, in)
 		return nil

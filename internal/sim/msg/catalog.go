@@ -10,6 +10,8 @@ var Catalog = []Entry{
 		EN: "** The database %s is in use in single-user mode."},
 	{Key: "276", Num: 276, Seen: "real",
 		EN: "** The database %s is in use in multi-user mode."},
+	{Key: "290", Num: 290, Seen: "doc",
+		EN: "SYSTEM ERROR: I/O error %d in %s, ret %d, file %d(%s), addr %d."},
 	{Key: "293", Num: 293, Seen: "doc",
 		EN: "** \"%s\" was not found."},
 	{Key: "333", Num: 333, Seen: "mem",

@@ -12,6 +12,7 @@ var german = map[string]string{
 	"43":                          "** Datei %s kann nicht gefunden oder geöffnet werden, errno = %d.",
 	"263":                         "** Die Datenbank %s wird im Einzelbenutzermodus verwendet.",
 	"276":                         "** Die Datenbank %s wird im Mehrbenutzermodus verwendet.",
+	"290":                         "SYSTEMFEHLER: E/A-Fehler %d in %s, ret %d, Datei %d(%s), Adr %d.",
 	"293":                         "** \"%s\" wurde nicht gefunden.",
 	"333":                         "%s BROKER  0: Mehrbenutzersitzung beginnt.",
 	"509":                         "** Die letzte Sitzung lief mit dem Parameter ohne Integrität (-i).",

@@ -7,6 +7,7 @@ var portuguese = map[string]string{
 	"43":                          "** Impossível localizar ou abrir o arquivo %s, errno = %d.",
 	"263":                         "** O banco %s esta sendo usado em modo mono-usuario.",
 	"276":                         "** O banco %s esta sendo usado em modo multi-usuario.",
+	"290":                         "ERRO DE SISTEMA: erro de E/S %d em %s, ret %d, arquivo %d(%s), end %d.",
 	"293":                         "** \"%s\" não foi encontrado.",
 	"333":                         "%s BROKER  0: Início da sessão multi-usuário.",
 	"509":                         "** A ultima sessao foi executada com o parametro sem integridade (-i).",

@@ -432,6 +432,11 @@ func (af *AreaFile) Truncate() error {
 		if err := af.files[i].Truncate(size); err != nil {
 			return err
 		}
+		// A fixed extent keeps its blocks, as OpenEdge's does: emptied
+		// above, allocated again here.
+		if err := allocate(af.files[i], 0, size); err != nil {
+			return err
+		}
 	}
 	return af.writeHeader(areaHeader{HWM: int64(af.BlockSize), Gen: old.Gen + 1})
 }
@@ -446,22 +451,22 @@ func (af *AreaFile) Sync() error {
 	return nil
 }
 
-// Format creates the area's extent files: fixed extents at their size
-// (sparse), the variable one empty, and the header block.
-func Format(a *Area, blockSize int) error {
+// Format creates the area's extent files: fixed extents at their size,
+// their blocks allocated (AllocateFixed), the variable one empty, and the
+// header block.
+func Format(a *Area, blockSize int, room Room) error {
 	af, err := OpenArea(a, blockSize)
 	if err != nil {
 		return err
 	}
 	defer af.Close()
 	for i, e := range a.Extents {
-		size := int64(0)
 		if e.Fixed {
-			size = e.SizeKB * 1024
+			err = AllocateFixed(af.files[i], e.SizeKB*1024, room)
 		} else if i == 0 {
-			size = int64(blockSize)
+			err = af.files[i].Truncate(int64(blockSize))
 		}
-		if err := af.files[i].Truncate(size); err != nil {
+		if err != nil {
 			return err
 		}
 	}

@@ -18,7 +18,7 @@ func newTestArea(t *testing.T, bpc int, extents ...Extent) *AreaFile {
 		extents[i].Path = filepath.Join(dir, fmt.Sprintf("db_7.d%d", i+1))
 	}
 	a := &Area{Number: 7, Name: "Data", Type: 'd', RPB: 64, BPC: bpc, Extents: extents}
-	require.NoError(t, Format(a, 8192))
+	require.NoError(t, Format(a, 8192, nil))
 	af, err := OpenArea(a, 8192)
 	require.NoError(t, err)
 	t.Cleanup(func() { af.Close() })

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"github.com/oedl/oedl/internal/sim/msg"
 	"os"
@@ -30,12 +31,13 @@ func DefaultAreas(p Paths, blockSize int) []*Area {
 }
 
 // Create writes a new database: its extents (fixed ones at their size,
-// sparse) and DB.db. A void database (prostrct create) has no schema until
+// their blocks allocated) and DB.db; room is what the call may write
+// (nil: the filesystem's own). A void database (prostrct create) has no schema until
 // procopy fills it. An existing DB.db is an error, and so is any file an
 // extent would be written on (a symbolic link included, whatever it points
 // to): nothing is created or changed then (docs/oesim.md, "prostrct create
 // and existing files").
-func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (*Control, error) {
+func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool, room Room) (*Control, error) {
 	if err := CheckCreate(p, areas, blockSize); err != nil {
 		return nil, err
 	}
@@ -49,7 +51,11 @@ func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (
 			}
 		}
 		if a.Type == 'd' || a.Type == 'e' {
-			if err := Format(a, blockSize); err != nil {
+			if err := Format(a, blockSize, room); err != nil {
+				var full *NoRoomError
+				if errors.As(err, &full) {
+					return nil, err // (6091) names the extent itself
+				}
 				return nil, fmt.Errorf("format area %q: %w", a.Name, err)
 			}
 			continue
@@ -60,7 +66,7 @@ func Create(p Paths, areas []*Area, blockSize int, codepage string, void bool) (
 				return nil, err
 			}
 			if e.Fixed {
-				err = f.Truncate(e.SizeKB * 1024)
+				err = AllocateFixed(f, e.SizeKB*1024, room)
 			}
 			f.Close()
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/oedl/oedl/internal/sim/msg"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -141,6 +142,8 @@ func Acquire(p Paths, mode LockMode) (*Lease, error) {
 		return nil, err
 	}
 	defer unlock()
+	_, statErr := os.Lstat(p.Lock())
+	made := errors.Is(statErr, fs.ErrNotExist)
 	f, err := os.OpenFile(p.Lock(), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
@@ -163,6 +166,11 @@ func Acquire(p Paths, mode LockMode) (*Lease, error) {
 		}
 	}
 	if err := l.SetMode(mode); err != nil {
+		// A DB.lk this call made and could not write (a full disk) goes:
+		// left empty, it would say the database was left open.
+		if made {
+			os.Remove(p.Lock())
+		}
 		f.Close()
 		return nil, err
 	}
