@@ -83,42 +83,6 @@ func dominant(in *Input, m *Model, est *Estimate) []Advice {
 	return out
 }
 
-// queueBound reports a dump+load span held by the queue: its critical
-// path spent most of the span waiting for a slot (or, for a load, for its
-// area). Then no table is to blame and threads for a big table change
-// nothing; more jobs of the kind that waited do, until the cores or the
-// disk bind (the what-if flags tell where).
-func queueBound(in *Input, est *Estimate) string {
-	span := est.dumpLoadSpan()
-	var dump, load Seconds
-	for _, s := range est.CriticalPath {
-		switch schedule.Kind(s.Kind) {
-		case schedule.KindDump, schedule.KindAnalyzeSource, schedule.KindDumpDF, schedule.KindDumpSeq, schedule.KindDumpSecurity: // the dump slots' jobs
-			dump += s.Waited
-		case schedule.KindLoad, schedule.KindLoadBatch, schedule.KindLoadSeq, schedule.KindLoadSecurity:
-			load += s.Waited
-		}
-	}
-	if span <= 0 || float64(dump+load) < 0.5*float64(span) {
-		return ""
-	}
-	st := in.Strategy
-	if dump > load {
-		return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a dump slot (%d dumps, %d at a time); more dump jobs shorten it until the cores or the disk bind: oedl estimate --dump-jobs %d,%d,%d gives the table",
-			units.FormatDuration(dump.D()), units.FormatDuration(span.D()), est.phase("dump").Jobs, st.DumpJobs, st.DumpJobs, st.DumpJobs*2, st.DumpJobs*4)
-	}
-	// The per-area values to try: the cap in force and a looser one.
-	area, perArea := "", "0,-1"
-	switch {
-	case st.LoadsPerArea > 0:
-		area, perArea = fmt.Sprintf(", at most %d per area", st.LoadsPerArea), fmt.Sprintf("%d,%d", st.LoadsPerArea, st.LoadsPerArea*2)
-	case st.LoadsPerArea == 0:
-		area = ", at most 1 per Type I area"
-	}
-	return fmt.Sprintf("the dump+load span is queue-bound: its critical path waits %s of its %s for a load slot or its area (%d loads, %d at a time%s); more load jobs, or more loads per area, shorten it until the cores or the disk bind: oedl estimate --load-jobs %d,%d,%d --loads-per-area %s gives the table",
-		units.FormatDuration(load.D()), units.FormatDuration(span.D()), est.phase("load").Jobs, st.LoadJobs, area, st.LoadJobs, st.LoadJobs*2, st.LoadJobs*4, perArea)
-}
-
 // warnings flag plans the model says will misbehave.
 func warnings(in *Input, m *Model) []string {
 	var w []string

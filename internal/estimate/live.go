@@ -261,23 +261,63 @@ func (e *Estimate) Event() *event.Estimate {
 		out.P50, out.P90 = e.Range.P50.D(), e.Range.P90.D()
 	}
 	res := e.sim.result
-	spans := map[schedule.Phase]*event.PhaseEstimate{}
+	var ph phaseSpans
 	for _, sp := range res.Spans {
-		p := schedule.PhaseOf(sp.Job.Kind)
-		if p == "" {
-			continue
-		}
-		start, end := sp.Start.Sub(res.Start), sp.End.Sub(res.Start)
-		if s := spans[p]; s != nil {
-			s.Start, s.End = min(s.Start, start), max(s.End, end)
-			continue
-		}
-		spans[p] = &event.PhaseEstimate{Phase: string(p), Start: start, End: end}
+		ph.add(sp.Job.Kind, sp.Start.Sub(res.Start), sp.End.Sub(res.Start))
 	}
+	out.Phases = ph.list()
+	return out
+}
+
+// phaseSpans gathers the phases of an estimate from its jobs' times.
+type phaseSpans map[schedule.Phase]*event.PhaseEstimate
+
+// add counts a job of kind k from start to end in its phase (none: a job
+// outside the run's phases).
+func (ps *phaseSpans) add(k schedule.Kind, start, end time.Duration) {
+	p := schedule.PhaseOf(k)
+	if p == "" {
+		return
+	}
+	if *ps == nil {
+		*ps = phaseSpans{}
+	}
+	if s := (*ps)[p]; s != nil {
+		s.Start, s.End = min(s.Start, start), max(s.End, end)
+		return
+	}
+	(*ps)[p] = &event.PhaseEstimate{Phase: string(p), Start: start, End: end}
+}
+
+// list is the phases in the run's order.
+func (ps phaseSpans) list() []event.PhaseEstimate {
+	var out []event.PhaseEstimate
 	for _, p := range schedule.Phases {
-		if s := spans[p]; s != nil {
-			out.Phases = append(out.Phases, *s)
+		if s := ps[p]; s != nil {
+			out = append(out, *s)
 		}
 	}
 	return out
+}
+
+// Resumed is the estimate a resume opens with, as run_started carries it:
+// the work left (left.Done: the jobs the journal has finished), from now,
+// with the model's costs as Before's (no evidence yet: left.Finished is
+// this invocation's). Before's window is the whole migration again, which
+// the first forecast then corrected (docs/decisions.md, est-advice).
+func (l *Live) Resumed(ctx context.Context, left Left, samples int, seed uint64) (*event.Estimate, error) {
+	f, err := l.Forecast(ctx, left, samples, seed)
+	if err != nil {
+		return nil, err
+	}
+	out := &event.Estimate{Window: f.Remaining, Model: l.before.ModelOrigin, Priors: l.before.Priors}
+	if f.Samples > 0 {
+		out.P50, out.P90 = f.P50, f.P90
+	}
+	var ph phaseSpans
+	for _, j := range f.Jobs {
+		ph.add(schedule.Kind(j.Kind), j.Start, j.End)
+	}
+	out.Phases = ph.list()
+	return out, nil
 }

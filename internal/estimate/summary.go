@@ -249,7 +249,6 @@ func summarise(in *Input, m *Model, sim *simulation) *Estimate {
 		return ta.Table < tb.Table
 	})
 	est.CriticalPath = criticalPath(sim)
-	est.Bottleneck = queueBound(in, est)
 	est.Dominant = dominant(in, m, est)
 	est.Warnings = warnings(in, m)
 	return est

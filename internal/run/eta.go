@@ -2,7 +2,9 @@ package run
 
 import (
 	"context"
+	"maps"
 	"os"
+	"time"
 
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/eta"
@@ -109,4 +111,31 @@ func runETA(ctx context.Context, t *eta.Tracker) (stop func()) {
 		cancel()
 		<-done
 	}
+}
+
+// openingEstimate is the estimate run_started carries: the whole run's,
+// or on a resume the work the journal has not finished (p.skip, what
+// planResume made of the replay oedl status reads too), from now; a
+// resume's window of the whole migration again was wrong until the first
+// forecast corrected it (docs/decisions.md, est-advice). Nil when it
+// cannot be made (said in the log).
+func (c *Config) openingEstimate(ctx context.Context, live *estimate.Live, p *resumePlan, resumed bool) *event.Estimate {
+	if live == nil {
+		return nil
+	}
+	if !resumed {
+		return live.Before().Event()
+	}
+	left := estimate.Left{Now: time.Now(), Done: maps.Clone(p.skip), Running: map[string]estimate.Running{}}
+	for _, j := range p.extra {
+		if j.Kind == schedule.KindLoad {
+			left.Sections = append(left.Sections, estimate.Section{Table: j.Table, Section: max(1, j.Section), Records: j.Records, Bytes: j.Bytes})
+		}
+	}
+	est, err := live.Resumed(ctx, left, estimateSamples, 1)
+	if err != nil {
+		c.Log.Warn("the estimate of the work left: " + err.Error())
+		return nil
+	}
+	return est
 }

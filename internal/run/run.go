@@ -331,10 +331,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	tracker, restoreEvents := c.startETA(live)
 	defer restoreEvents()
-	var before *event.Estimate
-	if live != nil {
-		before = live.Before().Event()
-	}
+	before := c.openingEstimate(ctx, live, plan, resumed)
 	if c.NoIntegrity && !resumed {
 		// The price of the default, said before the outage goes on
 		// (noint.go): on the screen, in the journal and the report.

@@ -176,6 +176,9 @@ func (p *Plain) line(e event.Event) string {
 			// writes it, tenths under 10 s, so that a short window does not
 			// read "estimated 0s (P50–P90 1s–1s)".
 			s += "; estimated " + units.FormatDuration(est.Window)
+			if e.Attempt > 1 {
+				s += " for the work left" // run.openingEstimate
+			}
 			if est.P90 > est.P50 {
 				s += " (P50–P90 " + units.FormatDuration(est.P50) + "–" + units.FormatDuration(est.P90) + ")"
 			}

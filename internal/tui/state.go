@@ -227,7 +227,8 @@ func (s *State) Apply(e event.Event) {
 		// finished: its clock keeps running from the first start.
 		// A tick may have set Started before this event was read: the
 		// event's time wins.
-		if !s.startSeen || s.Finished {
+		fresh := !s.startSeen || s.Finished
+		if fresh {
 			s.Started = e.Time
 		}
 		s.startSeen = true
@@ -246,7 +247,9 @@ func (s *State) Apply(e event.Event) {
 			s.Settings = e.Settings
 		}
 		s.OEDLVersion, s.OpenEdgeVersion = cmp.Or(e.OEDLVersion, s.OEDLVersion), cmp.Or(e.OpenEdgeVersion, s.OpenEdgeVersion)
-		if e.Estimate != nil {
+		// A resume's estimate is of the work left (run.openingEstimate):
+		// against this clock, only when the clock starts with it.
+		if e.Estimate != nil && (fresh || s.before == nil) {
 			s.before = e.Estimate
 		}
 		s.live = nil // an invocation's estimates are its own
