@@ -186,6 +186,9 @@ func estimateRun(ctx context.Context, opts *EstimateOptions) error {
 	}
 	est, err := estimate.Run(ctx, s.in)
 	if err == nil {
+		err = estimate.Advise(ctx, s.in, est)
+	}
+	if err == nil {
 		err = estimate.PriceIntegrity(ctx, s.in, est)
 	}
 	if err != nil {

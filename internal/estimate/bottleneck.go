@@ -29,6 +29,17 @@ type jobsTry struct {
 	label    string // "10 dump jobs"
 }
 
+// Advise sets est.Bottleneck, the line `oedl estimate` prints, for est made
+// by Run from in. It is apart from Run because it estimates again (2 to 5
+// what-ifs when the span is queue-bound), which only the printed estimate
+// reads: the run's own estimate, the what-if table's and --compare's
+// candidates never print it.
+func Advise(ctx context.Context, in Input, est *Estimate) error {
+	line, err := bottleneck(ctx, &in, est)
+	est.Bottleneck = line
+	return err
+}
+
 // bottleneck is the line for a queue-bound dump+load span ("" when the
 // critical path spent less than half the span waiting for slots).
 func bottleneck(ctx context.Context, in *Input, est *Estimate) (string, error) {
@@ -173,7 +184,7 @@ func machineTries(hw Hardware) []machineTry {
 // table estimates it.
 func whatIfSpan(ctx context.Context, in *Input, hw Hardware, s Strategy) (Seconds, error) {
 	c := *in
-	c.Hardware, c.Strategy, c.Samples, c.noAdvice = hw, s, 0, true
+	c.Hardware, c.Strategy, c.Samples = hw, s, 0
 	est, err := Run(ctx, c)
 	if err != nil {
 		return 0, err

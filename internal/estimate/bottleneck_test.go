@@ -40,8 +40,10 @@ func TestBottleneckNamesWhatBinds(t *testing.T) {
 			[]string{"for a load slot", "more load jobs, or more loads per area, shorten it", "--load-jobs 1,2,4 --loads-per-area"}, "bind"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			est, err := Run(context.Background(), Input{Plan: testPlan(tiny...), Hardware: tc.hw, Model: tc.model, Strategy: tc.strat})
+			in := Input{Plan: testPlan(tiny...), Hardware: tc.hw, Model: tc.model, Strategy: tc.strat}
+			est, err := Run(context.Background(), in)
 			require.NoError(t, err)
+			require.NoError(t, Advise(context.Background(), in, est))
 			for _, w := range tc.want {
 				assert.Contains(t, est.Bottleneck, w)
 			}

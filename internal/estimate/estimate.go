@@ -35,9 +35,6 @@ type Input struct {
 	// live forecast queues the work left through them. Only the dispatch
 	// takes them; the graph stays the one the run built.
 	slots map[schedule.Slot]int
-	// noAdvice: an estimate the advice (bottleneck.go) or a what-if table
-	// makes, whose bottleneck line nobody reads.
-	noAdvice bool
 }
 
 // simulation is one dispatch of the plan's graph on the simulated clock.
@@ -218,11 +215,6 @@ func Run(ctx context.Context, in Input) (*Estimate, error) {
 		return nil, err
 	}
 	est := summarise(&in, m, sim)
-	if !in.noAdvice {
-		if est.Bottleneck, err = bottleneck(ctx, &in, est); err != nil {
-			return nil, err
-		}
-	}
 	if est.Hosts, err = hostsSummary(ctx, &in, m, sim, est.Window.D()); err != nil {
 		return nil, err
 	}

@@ -225,8 +225,10 @@ func TestQueueBound(t *testing.T) {
 		{"one big table", []int64{2e9, 1e6, 1e6}, Strategy{DumpJobs: 4, LoadJobs: 2}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			est, err := Run(context.Background(), Input{Plan: testPlan(tc.sizes...), Hardware: hw, Strategy: tc.strat})
+			in := Input{Plan: testPlan(tc.sizes...), Hardware: hw, Strategy: tc.strat}
+			est, err := Run(context.Background(), in)
 			require.NoError(t, err)
+			require.NoError(t, Advise(context.Background(), in, est))
 			if tc.want == "" {
 				assert.Empty(t, est.Bottleneck)
 				return

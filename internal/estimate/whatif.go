@@ -135,7 +135,7 @@ func WhatIf(ctx context.Context, in Input, g Grid, strategyFor func(Hardware, Jo
 	var rows []WhatIfRow
 	for _, pt := range g.Points(in.Hardware) {
 		c := in
-		c.Hardware, c.Strategy, c.Samples, c.noAdvice = pt.Hardware, strategyFor(pt.Hardware, pt.Jobs), 0, true
+		c.Hardware, c.Strategy, c.Samples = pt.Hardware, strategyFor(pt.Hardware, pt.Jobs), 0
 		est, err := Run(ctx, c)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", pt.Hardware, err)
