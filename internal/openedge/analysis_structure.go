@@ -194,6 +194,9 @@ func (p *analysisParser) classifyArea() areaKind {
 		}
 		text, _ := stripMessageNumber(strings.TrimSpace(raw))
 		f := reportFields(text)
+		if len(f) == 0 {
+			continue // a message number alone on its line: nothing of a row
+		}
 		indented := raw[0] == ' ' || raw[0] == '\t'
 		if _, area := areaKeyAt(text); area {
 			// An empty area: its own summary says it is a record area.
