@@ -156,6 +156,14 @@ func (m *Model) utilityWork(j *schedule.Job, cc costContext) jobWork {
 			w.flows = []flowDemand{f}
 		}
 		return w
+	case schedule.KindServe:
+		w := jobWork{startup: m.FixedSec[string(j.Kind)]}
+		if j.DB == schedule.DBTarget && (cc.loadLog.BIW || cc.loadLog.APW) {
+			// The broker's helpers (probiw, proapw) after proserve, started
+			// together: one start-up more (internal/run/helpers.go).
+			w.startup += m.Load.startup()
+		}
+		return w
 	}
 	// A kept preparation's proof (the target's proutil -C holder and a
 	// tabanalys of it, empty) runs beside the source's checks, which are

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/stretchr/testify/assert"
 )
@@ -98,5 +99,38 @@ func TestPreflightCalls(t *testing.T) {
 			Strategy: Strategy{DumpJobs: 4, LoadJobs: 2, Prepared: prepared}}
 		w := m.work(&schedule.Job{Kind: schedule.KindPreflight}, in.context())
 		assert.InDelta(t, 0.55, w.startup, 1e-12, "the source's checks alone, prepared %v", prepared)
+	}
+}
+
+// The target's broker, tuned for loading, starts the plan's helpers after
+// proserve, all together (internal/run/helpers.go): one start-up more than
+// a bare proserve, not one per helper and not none. The source's broker
+// and an untuned target's start none.
+func TestServeTargetHelpers(t *testing.T) {
+	m := DefaultModel()
+	m.Hardware = Hardware{Cores: 2, DiskMBps: 100}
+	m.Load = PhaseCost{StartupSec: 0.15, StartupCPUSec: 0.01}
+	m.FixedSec[string(schedule.KindServe)] = 0.3
+	helpers := []plan.Param{{Name: "proapw", Value: "2"}, {Name: "probiw", Value: "1"}}
+	for _, tt := range []struct {
+		name      string
+		db        string
+		processes []plan.Param
+		untuned   bool
+		want      float64
+	}{
+		{"the target with two page writers and the BI writer", schedule.DBTarget, helpers, false, 0.3 + 0.14},
+		{"the target untuned", schedule.DBTarget, helpers, true, 0.3},
+		{"the target with no helper in the plan", schedule.DBTarget, nil, false, 0.3},
+		{"the source", schedule.DBSource, helpers, false, 0.3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := testPlan(1 << 20)
+			p.Processes = tt.processes
+			in := Input{Plan: p, Hardware: m.Hardware, Model: m,
+				Strategy: Strategy{DumpJobs: 4, LoadJobs: 4, UntunedTarget: tt.untuned}}
+			w := m.work(&schedule.Job{Kind: schedule.KindServe, DB: tt.db}, in.context())
+			assert.InDelta(t, tt.want, w.startup, 1e-12)
+		})
 	}
 }

@@ -449,7 +449,19 @@ func (e *Executor) do(ctx context.Context, j *schedule.Job, attempt int) (schedu
 // saved.
 func (e *Executor) runSteps(ctx context.Context, j *schedule.Job, steps []step, log *os.File) (journal.Record, error) {
 	var rec journal.Record
-	for _, s := range steps {
+	for i := 0; i < len(steps); i++ {
+		s := steps[i]
+		if s.speedOnly {
+			k := i + 1
+			for k < len(steps) && steps[k].speedOnly {
+				k++
+			}
+			if err := e.runHelpers(ctx, j, steps[i:k], log); err != nil {
+				return rec, err
+			}
+			i = k - 1
+			continue
+		}
 		if _, err := e.runStep(ctx, j.ID, s, e.cfg.timeout(j), log, nil); err != nil {
 			return rec, err
 		}
