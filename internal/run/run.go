@@ -123,7 +123,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			msg := fmt.Sprintf("%s: resuming in place as --resume would (%d of %d)", why, attempt, c.Retries)
 			c.Log.Warn(msg)
 			c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: msg})
-			c.Resume = true
+			c.Resume, c.inPlace = true, true
 			continue
 		}
 		if finish.Kind != "" {
@@ -382,7 +382,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
-		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
+		Since: since, Attempt: invocation, InPlace: c.inPlace, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
 	if rebuildWhy != "" {
 		rec := rebuildRecord(c, rebuildWhy)
 		if err := e.record(rec); err != nil {

@@ -49,6 +49,7 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 			if p.State == PhaseStopped || p.State == PhaseFailed {
 				parts[i] += " (" + p.State + ")"
 			}
+			parts[i] += restartedText(p)
 		}
 		fmt.Fprintf(&b, "phases: %s\n", strings.Join(parts, " › "))
 	}

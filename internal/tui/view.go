@@ -156,7 +156,7 @@ func (m *model) phaseStrip() string {
 		if running {
 			end = m.st.Now
 		}
-		part := p.Name + " " + formatDuration(end.Sub(p.Start))
+		part := p.Name + " " + formatDuration(end.Sub(p.Start)) + restartedText(p)
 		if running && i == len(ps)-1 && !m.st.Finished {
 			part = m.sty.title.Render(part + "…")
 		} else {
@@ -165,6 +165,18 @@ func (m *model) phaseStrip() string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, m.sty.dim.Render(" › "))
+}
+
+// restartedText marks a phase the run resumed in place in: " (restarted)",
+// " (restarted 2×)".
+func restartedText(p PhaseSpan) string {
+	switch {
+	case p.Restarts == 1:
+		return " (restarted)"
+	case p.Restarts > 1:
+		return fmt.Sprintf(" (restarted %d×)", p.Restarts)
+	}
+	return ""
 }
 
 // countsLine is "jobs 120 done · 4 running · 60 queued · 1 failed (1
