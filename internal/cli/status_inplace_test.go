@@ -43,15 +43,16 @@ func TestStatusAfterResumeInPlace(t *testing.T) {
 		second     sysproc.ID
 		phases     string
 		finished   string
+		outage     string // the outage line's end (its start is in local time)
 		jsonPhases int
 		dumpLoad   string // how the first dump+load ended
 	}{
 		{name: "resumed in place", second: first,
 			phases:   "phases: preflight 2s › dump+load 23s (restarted) › idxbuild 9s › verify 5s › post 1s\n",
-			finished: "run finished in 40s\n", jsonPhases: 5, dumpLoad: "done"},
+			finished: "run finished in 40s\n", outage: ", resumed in place once\n", jsonPhases: 5, dumpLoad: "done"},
 		{name: "resumed by the DBA", second: other,
 			phases:   "phases: preflight 2s › dump+load 13s (failed) › preflight 1s › dump+load 9s › idxbuild 9s › verify 5s › post 1s\n",
-			finished: "run finished in 25s\n", jsonPhases: 7, dumpLoad: "failed"},
+			finished: "run finished in 25s\n", outage: ", over 2 invocations\n", jsonPhases: 7, dumpLoad: "failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +73,7 @@ func TestStatusAfterResumeInPlace(t *testing.T) {
 			_, text, errOut := runOEDL("status", "--work", work)
 			assert.Contains(t, text, tt.phases, errOut)
 			assert.Contains(t, text, tt.finished)
+			assert.Contains(t, text, tt.outage)
 
 			_, out, _ := runOEDL("status", "--work", work, "--json")
 			var got struct {

@@ -132,15 +132,7 @@ func readsServedSource(k schedule.Kind) bool {
 // or when holder cannot tell.
 func (e *Executor) brokerGone(ctx context.Context, j *schedule.Job) string {
 	c := e.cfg
-	if !readsServedSource(j.Kind) || c.Hosts != nil || !c.served(schedule.DBSource) || e.isExternallyServed(schedule.DBSource) {
-		return ""
-	}
-	log, err := OpenWorkLog(c.logPath(j.ID))
-	if err != nil {
-		return ""
-	}
-	defer log.Close()
-	if h, err := e.holder(ctx, j.ID, schedule.DBSource, log); err != nil || h == holderMulti {
+	if !readsServedSource(j.Kind) || !e.ownBrokerGone(ctx, j, schedule.DBSource) {
 		return ""
 	}
 	return fmt.Sprintf("the broker this run started on the source %s is gone (shut down, or it died), so the dumps stop: find out why, then oedl run --resume serves it again", c.db(schedule.DBSource))
@@ -173,16 +165,25 @@ const targetBrokerGoneNext = "the target is served again, the areas of the loads
 // (served by the DBA), on several hosts, or when holder cannot tell.
 func (e *Executor) targetBrokerGone(ctx context.Context, j *schedule.Job) string {
 	c := e.cfg
-	if !writesServedTarget(j.Kind) || c.Hosts != nil || !c.served(schedule.DBTarget) || e.isExternallyServed(schedule.DBTarget) {
-		return ""
-	}
-	log, err := OpenWorkLog(c.logPath(j.ID))
-	if err != nil {
-		return ""
-	}
-	defer log.Close()
-	if h, err := e.holder(ctx, j.ID, schedule.DBTarget, log); err != nil || h == holderMulti {
+	if !writesServedTarget(j.Kind) || !e.ownBrokerGone(ctx, j, schedule.DBTarget) {
 		return ""
 	}
 	return fmt.Sprintf("failed: the broker this run started on the target %s is gone (killed, or shut down by someone)", c.db(schedule.DBTarget))
+}
+
+// ownBrokerGone: database which is served by a broker this run started
+// (not the DBA's, on one machine), and proutil -C holder, asked in job j's
+// log, says no broker serves it now. False when holder cannot tell.
+func (e *Executor) ownBrokerGone(ctx context.Context, j *schedule.Job, which string) bool {
+	c := e.cfg
+	if c.Hosts != nil || !c.served(which) || e.isExternallyServed(which) {
+		return false
+	}
+	log, err := OpenWorkLog(c.logPath(j.ID))
+	if err != nil {
+		return false
+	}
+	defer log.Close()
+	h, err := e.holder(ctx, j.ID, which, log)
+	return err == nil && h != holderMulti
 }

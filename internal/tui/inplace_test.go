@@ -18,7 +18,11 @@ import (
 // twice (lefts30). The phase the attempt failed in goes on through the
 // restart, marked once; the run's clock counts from its first start.
 func TestResumeInPlaceTellsThePhasesOnce(t *testing.T) {
-	phase := func(s float64, name string) event.Event { e := ev(s, event.Phase, "", "", ""); e.Phase = name; return e }
+	phase := func(s float64, name string) event.Event {
+		e := ev(s, event.Phase, "", "", "")
+		e.Phase = name
+		return e
+	}
 	start := ev(0, event.RunStarted, "", "", "")
 	start.Attempt = 1
 	again := ev(10, event.RunStarted, "", "", "")

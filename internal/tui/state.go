@@ -172,6 +172,8 @@ type State struct {
 	// not yet entered a phase the strip does not show; phaseAgain: the
 	// last phase event was one of those, folded into the strip.
 	restarting, phaseAgain bool
+	// inPlace counts the invocations that were resumes in place.
+	inPlace int
 
 	jobs     map[string]*Job
 	running  map[string]*Job
@@ -238,6 +240,9 @@ func (s *State) Apply(e event.Event) {
 		// So does one restarted in place: replayed from the journal, its
 		// attempt ended (run_finished) before it started again.
 		fresh := (!s.startSeen || s.Finished) && !e.InPlace
+		if e.InPlace {
+			s.inPlace++
+		}
 		if e.InPlace && len(s.phases) > 0 {
 			s.restarting = true
 			s.phases[len(s.phases)-1].Restarts++

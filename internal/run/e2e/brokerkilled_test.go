@@ -21,10 +21,12 @@ import (
 // the broker's: the attempt ends and the run resumes in place once,
 // serving the target again; the areas of the loads that failed are
 // repaired (crash-safe) or the target created again (-i), no table is
-// dumped again, and the run ends verified with the restart told once. On
+// dumped again, and the run ends verified with the restart told once (the
+// output, oedl status, the report). On
 // the old code a crash-safe run took each failed load for a bad file
 // (dumped again, area truncated) while the loads after it opened the
-// target single-user and refused each other (263).
+// target single-user and refused each other (263); the dumps again then
+// met the source's shutdown and the run failed naming the source's broker.
 func TestTargetBrokerKilled(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -67,6 +69,15 @@ func TestTargetBrokerKilled(t *testing.T) {
 			assert.Contains(t, st.stdout, "dump+load")
 			assert.Equal(t, 1, strings.Count(st.stdout, "dump+load"), st.stdout)
 			assert.Contains(t, st.stdout, "(restarted)")
+			assert.Contains(t, st.stdout, ", resumed in place once\n")
+			assert.NotContains(t, st.stdout, "invocations")
+
+			// The report says it once too: no "interrupted and resumed".
+			md, err := os.ReadFile(filepath.Join(e.work, "report.md"))
+			require.NoError(t, err)
+			assert.Contains(t, string(md), "## Resumed in place")
+			assert.Contains(t, string(md), ", resumed in place once |")
+			assert.NotContains(t, string(md), "nterrupted")
 		})
 	}
 }
