@@ -33,6 +33,10 @@ type Result struct {
 	Verify   *verify.Result // nil when verification did not run
 	Resumed  bool
 	Skipped  int
+	// InPlace counts the attempts this invocation started again in place
+	// (Run); Began is when its first began (Schedule is the last's).
+	InPlace int
+	Began   time.Time
 	// Repairs lists the repairs of this invocation, as "area: why".
 	Repairs []string
 	Journal string
@@ -117,8 +121,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// attempt: a resume in place (below) runs its next attempt over them
 	// (closed after the first, it failed at once: "connection closed").
 	defer c.closeHosts()
+	began := time.Now()
 	for attempt := 1; ; attempt++ {
 		out, finish, err := runOnce(ctx, c)
+		if out != nil {
+			out.InPlace, out.Began = attempt-1, began
+		}
 		if why := resumableOnly(out, err); why != "" && attempt <= c.Retries && ctx.Err() == nil {
 			msg := fmt.Sprintf("%s: resuming in place as --resume would (%d of %d)", why, attempt, c.Retries)
 			c.Log.Warn(msg)
