@@ -54,4 +54,5 @@ func TestResumeInPlaceTellsThePhasesOnce(t *testing.T) {
 	view, _ := sceneView(t, es[:len(es)-2], at(22), 120, 30)
 	assert.Contains(t, view, "dump+load 18s (restarted) › idxbuild 2s")
 	assert.Equal(t, 1, strings.Count(view, "preflight"), view)
+	assert.NotContains(t, view, "outage", "the elapsed time is the outage's")
 }

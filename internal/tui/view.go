@@ -89,7 +89,9 @@ func (m *model) header(w int, eta ETA) (out, extra []string) {
 		title += "  " + m.opts.Source + " → " + m.opts.Target
 	}
 	right := "phase " + s.CurrentPhase() + "  elapsed " + formatDuration(s.Elapsed())
-	if s.Invocation > 1 || s.Outage()-s.Elapsed() >= time.Second {
+	// A resume in place keeps the clock (State.Apply): its outage is its
+	// elapsed time, said once.
+	if s.Invocation-s.inPlace > 1 || s.Outage()-s.Elapsed() >= time.Second {
 		right += "  outage " + formatDuration(s.Outage())
 	}
 	out = append(out, spread(m.sty.title.Render(cut(title, max(w-lipgloss.Width(right)-2, 12))), right, w)...)
