@@ -3,6 +3,7 @@ package run
 import (
 	"slices"
 
+	"github.com/oedl/oedl/internal/atomicfile"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/poststeps"
 	"github.com/oedl/oedl/internal/report"
@@ -29,8 +30,13 @@ func WorkEntries() []string {
 	return names
 }
 
-// IsWorkEntry: name is one of WorkEntries.
+// IsWorkEntry: name is one of WorkEntries, or what a run killed while it
+// wrote one left (atomicfile's temporary file of it: the resume writes the
+// file again and leaves that one, as TestKillAndResume found).
 func IsWorkEntry(name string) bool {
+	if of, ok := atomicfile.TempFor(name); ok {
+		name = of
+	}
 	_, ok := slices.BinarySearch(WorkEntries(), name)
 	return ok
 }
