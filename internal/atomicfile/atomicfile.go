@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Perm is the mode of the files written, less the umask: the kernel applies
@@ -52,8 +53,31 @@ func Write(path string, fn func(io.Writer) error) error {
 	return err
 }
 
+// The temporary file write makes beside its path: ".NAME.<random>.tmp".
+const tempSuffix = ".tmp"
+
+func tempPrefix(name string) string { return "." + name + "." }
+
+// TempFor names the file a temporary file of this package was for, when
+// name is one (".eta.json.1489450356.tmp" -> "eta.json"): a process killed
+// between its creation and the rename leaves it behind.
+func TempFor(name string) (string, bool) {
+	rest, ok := strings.CutSuffix(name, tempSuffix)
+	if !ok || !strings.HasPrefix(rest, ".") {
+		return "", false
+	}
+	dot := strings.LastIndexByte(rest, '.')
+	if dot <= 1 {
+		return "", false
+	}
+	if _, err := strconv.ParseUint(rest[dot+1:], 10, 32); err != nil {
+		return "", false
+	}
+	return rest[1:dot], true
+}
+
 func write(path string, r io.Reader, perm fs.FileMode, sync bool) (err error) {
-	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".", ".tmp", perm)
+	tmp, err := createTemp(filepath.Dir(path), tempPrefix(filepath.Base(path)), tempSuffix, perm)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -104,3 +104,31 @@ func withUmask(t *testing.T, umask int) {
 	old := syscall.Umask(umask)
 	t.Cleanup(func() { syscall.Umask(old) })
 }
+
+// TempFor reads back the name of the file a leftover temporary was for: a
+// run killed mid-write left ".eta.json.1489450356.tmp" in its work
+// directory (lefts30), which run.WorkEntries must know for what it is.
+func TestTempFor(t *testing.T) {
+	dir := t.TempDir()
+	made, err := createTemp(dir, tempPrefix("eta.json"), tempSuffix, Perm)
+	require.NoError(t, err)
+	made.Close()
+	tests := []struct {
+		name, want string
+		ok         bool
+	}{
+		{filepath.Base(made.Name()), "eta.json", true},
+		{".eta.json.1489450356.tmp", "eta.json", true},
+		{".journal.jsonl.0.tmp", "journal.jsonl", true},
+		{"eta.json.1489450356.tmp", "", false},   // no leading dot
+		{".eta.json.tmp", "", false},             // no random part
+		{".eta.json.12ab.tmp", "", false},        // not digits
+		{"..1.tmp", "", false},                   // no name
+		{".eta.json.1489450356.tmpx", "", false}, // not the suffix
+	}
+	for _, tt := range tests {
+		got, ok := TempFor(tt.name)
+		assert.Equal(t, tt.ok, ok, tt.name)
+		assert.Equal(t, tt.want, got, tt.name)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sim/gen"
 )
 
@@ -20,17 +21,7 @@ import (
 // cleared: db/ holding the source/ and target/ directories of a generated
 // database (files named for a profile), plan/ holding a plan's files
 // alone (the rule of oedl plan -o), work/ holding what a run writes at its
-// top. Anything else is refused, exit 2, named, nothing removed.
-
-// demoWorkEntries are the names a run writes at the top of its work
-// directory.
-var demoWorkEntries = map[string]bool{
-	"abl": true, "after.counts.txt": true, "batches": true, "before.counts.txt": true, "dump": true, "eta.json": true,
-	"journal.jsonl": true, "logs": true, "oedl.lock": true, "oedl.log": true, "plan.json": true, "post-load.json": true,
-	"post-load.sh": true, "report.html": true, "report.md": true, "rusage.json": true, "security": true,
-	"security.target": true, "sequences.d": true, "sequences.target.d": true, "sort": true, "source.df": true,
-	"source.tba": true, "target.tba": true, "update-statistics.sql": true, "verify.json": true,
-}
+// top (run.WorkEntries). Anything else is refused, exit 2, named, nothing removed.
 
 // demoClearable refuses an earlier demo's directory holding anything the
 // demo does not make where it would be cleared.
@@ -59,7 +50,7 @@ func demoClearable(dir string) error {
 		others = append(others, err.Error())
 	}
 	for _, e := range entries("work") {
-		if !demoWorkEntries[e.Name()] || e.Type()&fs.ModeSymlink != 0 {
+		if !run.IsWorkEntry(e.Name()) || e.Type()&fs.ModeSymlink != 0 {
 			others = append(others, filepath.Join(dir, "work", e.Name()))
 		}
 	}

@@ -432,9 +432,15 @@ func printRunSummary(w io.Writer, cfg run.Config, res *run.Result) {
 	if res == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nrun done in %s", units.FormatDuration(res.Schedule.Elapsed()))
-	if res.Resumed {
-		fmt.Fprintf(w, " (resumed: %d job(s) already done)", res.Skipped)
+	switch {
+	case res.InPlace > 0 && res.Schedule != nil:
+		// The last attempt's time and skipped jobs were most of the run's
+		// own work: the whole invocation, and the restart said as it was.
+		fmt.Fprintf(w, "\nrun done in %s (resumed in place %s)", units.FormatDuration(res.Schedule.End.Sub(res.Began)), units.Times(res.InPlace))
+	case res.Resumed:
+		fmt.Fprintf(w, "\nrun done in %s (resumed: %d job(s) already done)", units.FormatDuration(res.Schedule.Elapsed()), res.Skipped)
+	default:
+		fmt.Fprintf(w, "\nrun done in %s", units.FormatDuration(res.Schedule.Elapsed()))
 	}
 	fmt.Fprintln(w)
 	if v := res.Verify; v != nil {

@@ -80,3 +80,16 @@ func TestRunSummaryNamesTheTargetsHost(t *testing.T) {
 		assert.Contains(t, b.String(), "; target: "+tt.want+"\n")
 	}
 }
+
+// A run that resumed in place said "run done in 0.2s (resumed: 16 job(s)
+// already done)" of a 1 s run nobody resumed (lefts30): the last
+// attempt's time and skips. The invocation's time, the restart as it was.
+func TestRunSummaryAfterResumeInPlace(t *testing.T) {
+	start := time.Date(2026, 11, 28, 7, 0, 0, 0, time.UTC)
+	var b strings.Builder
+	printRunSummary(&b, run.Config{Target: "/new/prod", Work: "/w"},
+		&run.Result{Schedule: &schedule.Result{Start: start.Add(8 * time.Second), End: start.Add(10 * time.Second)},
+			Resumed: true, Skipped: 16, InPlace: 1, Began: start})
+	assert.Contains(t, b.String(), "\nrun done in 10s (resumed in place once)\n")
+	assert.NotContains(t, b.String(), "already done")
+}

@@ -112,6 +112,10 @@ type Event struct {
 	Settings        map[string]int64 `json:"settings,omitempty"`
 	OEDLVersion     string           `json:"oedl_version,omitempty"`
 	OpenEdgeVersion string           `json:"openedge_version,omitempty"`
+	// InPlace (run_started): the same oedl process starts again after an
+	// attempt whose failures only a resume repairs (run.Run), not a
+	// --resume: the screen's clock and phases go on from the attempt's.
+	InPlace bool `json:"in_place,omitempty"`
 
 	// run_started: what the estimate of the run's own graph said before
 	// it started.

@@ -33,6 +33,9 @@ const (
 	JSONFile       = "post-load.json"
 	ScriptFile     = "post-load.sh"
 	StatisticsFile = "update-statistics.sql"
+	// StatisticsOutput is what sqlexp writes when the DBA runs the
+	// statistics step of ScriptFile (not the run itself).
+	StatisticsOutput = "update-statistics.out"
 )
 
 // The steps, in the order they must run: the backup after-imaging begins
@@ -93,7 +96,7 @@ func Build(dlc, target, work string, tables []string, src Source) []Step {
 	stats := Step{Name: StepStatistics, Applies: len(tables) > 0,
 		Why: "a loaded database has no SQL statistics (SYSTBLSTAT, SYSIDXSTAT, SYSCOLSTAT start empty): the SQL optimizer needs them. Needs the target served with a SQL broker",
 		Commands: [][]string{{bin("sqlexp"), "-char", "-db", target, "-S", "$OEDL_SQL_PORT", "-user", "$OEDL_SQL_USER", "-password", "$OEDL_SQL_PASSWORD",
-			"-infile", filepath.Join(work, StatisticsFile), "-outfile", filepath.Join(work, "update-statistics.out")}}}
+			"-infile", filepath.Join(work, StatisticsFile), "-outfile", filepath.Join(work, StatisticsOutput)}}}
 	return []Step{ai, repl, stats}
 }
 

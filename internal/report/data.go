@@ -95,6 +95,23 @@ type Invocation struct {
 	Start, End time.Time // End zero: it never recorded its end (killed)
 	Outcome    string    // "verified", "failed", "interrupted", "killed (no end recorded)"
 	Message    string    // its start ("started", "resumed: 12 job(s) already done ...")
+	// InPlace: the same oedl process started again after the attempt
+	// before it failed in a way only a resume repairs (run.Run): not an
+	// interruption, and not a `oedl run --resume` of the DBA's.
+	InPlace bool
+}
+
+// resumes counts the invocations the DBA started (interrupted and resumed)
+// and the resumes in place among them.
+func resumes(invs []Invocation) (invocations, inPlace int) {
+	for _, inv := range invs {
+		if inv.InPlace {
+			inPlace++
+		} else {
+			invocations++
+		}
+	}
+	return invocations, inPlace
 }
 
 // PhaseTiming is one phase of the outage on the run's clock.

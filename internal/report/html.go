@@ -16,17 +16,18 @@ import (
 var templates embed.FS
 
 var htmlTemplate = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"dur":       units.FormatDuration,
-	"quoteArgv": poststeps.Quote,
-	"bytes":     bytesOrDash,
-	"count":     countOrDash,
-	"stamp":     stampOf,
-	"rate":      rateText,
-	"first":     firstLine,
-	"or":        cmpOr,
-	"elapsed":   func(a, b time.Time) string { return units.FormatDuration(b.Sub(a)) },
-	"thousand":  units.Thousands,
-	"sub":       func(a, b time.Duration) time.Duration { return a - b },
+	"dur":            units.FormatDuration,
+	"quoteArgv":      poststeps.Quote,
+	"bytes":          bytesOrDash,
+	"count":          countOrDash,
+	"stamp":          stampOf,
+	"rate":           rateText,
+	"first":          firstLine,
+	"or":             cmpOr,
+	"elapsed":        func(a, b time.Time) string { return units.FormatDuration(b.Sub(a)) },
+	"thousand":       units.Thousands,
+	"sub":            func(a, b time.Duration) time.Duration { return a - b },
+	"resumedHeading": resumedHeading,
 }).ParseFS(templates, "report.html.tmpl"))
 
 // WriteHTML writes the report as one self-contained HTML page: inline CSS

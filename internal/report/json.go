@@ -67,6 +67,8 @@ type JSONInvocation struct {
 	End     time.Time `json:"end,omitzero"` // absent: killed, no end recorded
 	Outcome string    `json:"outcome"`
 	Message string    `json:"message,omitempty"`
+	// InPlace: oedl started again by itself (Invocation.InPlace).
+	InPlace bool `json:"in_place,omitempty"`
 }
 
 // JSONRecords is the verification's counts and checksums.
@@ -193,7 +195,7 @@ func ToJSON(d Data) JSON {
 		j.Outage = d.Ended.Sub(d.Started)
 	}
 	for _, inv := range d.Invocations {
-		j.Invocations = append(j.Invocations, JSONInvocation{Start: inv.Start, End: inv.End, Outcome: inv.Outcome, Message: inv.Message})
+		j.Invocations = append(j.Invocations, JSONInvocation{Start: inv.Start, End: inv.End, Outcome: inv.Outcome, Message: inv.Message, InPlace: inv.InPlace})
 	}
 	if d.ChecksumBefore != "" {
 		j.Records = &JSONRecords{Before: d.RecordsBefore, After: d.RecordsAfter, ChecksumBefore: d.ChecksumBefore, ChecksumAfter: d.ChecksumAfter}

@@ -32,7 +32,7 @@ func WriteMarkdown(w io.Writer, d Data) error {
 		p("| %s | %s |\n", f[0], mdEsc(f[1]))
 	}
 	if len(d.Invocations) > 1 {
-		p("\n## Interrupted and resumed\n\nThe outage counts from the first start to the last end, across every invocation.\n\n")
+		p("\n## %s\n\nThe outage counts from the first start to the last end, across every invocation.\n\n", resumedHeading(d.Invocations))
 		for i, inv := range d.Invocations {
 			p("%d. %s\n", i+1, mdEsc(inv.String()))
 		}
@@ -222,8 +222,13 @@ func facts(d Data) [][2]string {
 	add("Started", stampOf(d.Started))
 	add("Ended", stampOf(d.Ended))
 	outage := units.FormatDuration(d.Ended.Sub(d.Started))
-	if len(d.Invocations) > 1 {
-		outage += fmt.Sprintf(" over %d invocations (interrupted and resumed)", len(d.Invocations))
+	switch n, inPlace := resumes(d.Invocations); {
+	case n > 1 && inPlace > 0:
+		outage += fmt.Sprintf(" over %d invocations (interrupted and resumed), resumed in place %s", n, units.Times(inPlace))
+	case n > 1:
+		outage += fmt.Sprintf(" over %d invocations (interrupted and resumed)", n)
+	case inPlace > 0:
+		outage += fmt.Sprintf(", resumed in place %s", units.Times(inPlace))
 	}
 	if d.Preparation != nil {
 		outage += ", from the source freeze: the target was prepared before it"
@@ -271,9 +276,23 @@ func facts(d Data) [][2]string {
 	return out
 }
 
-// String is "started 21:29:18, interrupted at 21:29:22 after 4s".
+// resumedHeading names the section listing the invocations: "Resumed in
+// place" when oedl alone started again (a failure only a resume repairs,
+// run.Run), not the DBA after an interruption.
+func resumedHeading(invs []Invocation) string {
+	if n, _ := resumes(invs); n == 1 {
+		return "Resumed in place"
+	}
+	return "Interrupted and resumed"
+}
+
+// String is "started 21:29:18, interrupted at 21:29:22 after 4s"; a
+// resume in place's "started again in place 21:29:22 (resumed: ...)".
 func (inv Invocation) String() string {
 	s := "started " + stampOf(inv.Start)
+	if inv.InPlace {
+		s = "started again in place by the same oedl " + stampOf(inv.Start)
+	}
 	if inv.Message != "" && inv.Message != "started" {
 		s += " (" + inv.Message + ")"
 	}

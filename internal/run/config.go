@@ -129,6 +129,9 @@ type Config struct {
 	// runs in. Empty when $PROSTARTUP is unset ($DLC/startup.pf, absolute
 	// as DLC is).
 	startupPF string
+	// inPlace: this attempt starts again in the same invocation after one
+	// whose failures only a resume repairs (Run); its run_started says so.
+	inPlace bool
 
 	// Set by fill on several hosts: the machines, and for a Config seen
 	// from a host (at), which host and the work directory here.

@@ -295,6 +295,14 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 			e.noteFailure(j.ID, f)
 			return schedule.Outcome{Err: err}
 		}
+		// A full disk is said as such (diskFilled), even when the broker
+		// went with it (a before-image that cannot grow stops it).
+		if f.reason != event.ReasonDiskFull {
+			if why := e.targetBrokerGone(ctx, j); why != "" {
+				e.noteFailure(j.ID, f)
+				return schedule.Outcome{Err: resumableError{err, why, targetBrokerGoneNext}}
+			}
+		}
 		if e.cfg.NoIntegrity && j.Section == 0 && (j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch) {
 			return e.rebuildAfter(j, err, f)
 		}

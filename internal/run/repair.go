@@ -10,6 +10,7 @@ import (
 	"github.com/oedl/oedl/internal/event"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // A load that failed or died half way left some of its records in the
@@ -48,7 +49,7 @@ func (e *Executor) repairAfter(j *schedule.Job, loadErr error, f failure) schedu
 	num := e.repairs[j.Area]
 	e.mu.Unlock()
 	if !queued && n >= e.cfg.Retries {
-		err := fmt.Errorf("%w; area %q was already repaired %s in this run, giving up", loadErr, j.Area, times(n))
+		err := fmt.Errorf("%w; area %q was already repaired %s in this run, giving up", loadErr, j.Area, units.Times(n))
 		f.text = err.Error()
 		e.noteFailure(j.ID, f)
 		return schedule.Outcome{Err: err}
@@ -222,17 +223,6 @@ func (e *Executor) waiting(key journal.LoadKey) bool {
 		}
 	}
 	return false
-}
-
-// times is "once", "twice", "3 times".
-func times(n int) string {
-	switch n {
-	case 1:
-		return "once"
-	case 2:
-		return "twice"
-	}
-	return fmt.Sprintf("%d times", n)
 }
 
 // sectionFailed handles a failed load of one section of a threaded dump.

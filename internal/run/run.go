@@ -33,6 +33,10 @@ type Result struct {
 	Verify   *verify.Result // nil when verification did not run
 	Resumed  bool
 	Skipped  int
+	// InPlace counts the attempts this invocation started again in place
+	// (Run); Began is when its first began (Schedule is the last's).
+	InPlace int
+	Began   time.Time
 	// Repairs lists the repairs of this invocation, as "area: why".
 	Repairs []string
 	Journal string
@@ -117,13 +121,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// attempt: a resume in place (below) runs its next attempt over them
 	// (closed after the first, it failed at once: "connection closed").
 	defer c.closeHosts()
+	began := time.Now()
 	for attempt := 1; ; attempt++ {
 		out, finish, err := runOnce(ctx, c)
+		if out != nil {
+			out.InPlace, out.Began = attempt-1, began
+		}
 		if why := resumableOnly(out, err); why != "" && attempt <= c.Retries && ctx.Err() == nil {
 			msg := fmt.Sprintf("%s: resuming in place as --resume would (%d of %d)", why, attempt, c.Retries)
 			c.Log.Warn(msg)
 			c.Events.Emit(event.Event{V: event.SchemaVersion, Time: time.Now(), Kind: event.Warning, Message: msg})
-			c.Resume = true
+			c.Resume, c.inPlace = true, true
 			continue
 		}
 		if finish.Kind != "" {
@@ -382,7 +390,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	}
 	c.Events.Emit(event.Event{V: event.SchemaVersion, Time: now, Kind: event.RunStarted,
 		TotalRecords: c.Plan.Totals.Records, TotalBytes: c.Plan.Totals.Bytes, Message: state,
-		Since: since, Attempt: invocation, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
+		Since: since, Attempt: invocation, InPlace: c.inPlace, Settings: c.settings(), OEDLVersion: c.Version, OpenEdgeVersion: oeVersion, Estimate: before})
 	if rebuildWhy != "" {
 		rec := rebuildRecord(c, rebuildWhy)
 		if err := e.record(rec); err != nil {

@@ -132,16 +132,58 @@ func readsServedSource(k schedule.Kind) bool {
 // or when holder cannot tell.
 func (e *Executor) brokerGone(ctx context.Context, j *schedule.Job) string {
 	c := e.cfg
-	if !readsServedSource(j.Kind) || c.Hosts != nil || !c.served(schedule.DBSource) || e.isExternallyServed(schedule.DBSource) {
-		return ""
-	}
-	log, err := OpenWorkLog(c.logPath(j.ID))
-	if err != nil {
-		return ""
-	}
-	defer log.Close()
-	if h, err := e.holder(ctx, j.ID, schedule.DBSource, log); err != nil || h == holderMulti {
+	if !readsServedSource(j.Kind) || !e.ownBrokerGone(ctx, j, schedule.DBSource) {
 		return ""
 	}
 	return fmt.Sprintf("the broker this run started on the source %s is gone (shut down, or it died), so the dumps stop: find out why, then oedl run --resume serves it again", c.db(schedule.DBSource))
+}
+
+// writesServedTarget: the job writes the target through the broker this
+// run starts for the loads (serve:target runs before it).
+func writesServedTarget(k schedule.Kind) bool {
+	switch k {
+	case schedule.KindLoad, schedule.KindLoadBatch, schedule.KindLoadSeq, schedule.KindLoadSecurity:
+		return true
+	}
+	return false
+}
+
+// targetBrokerGoneNext is what the resume in place does when the target's
+// broker went.
+const targetBrokerGoneNext = "the target is served again, the areas of the loads that failed repaired (or, under -i, the target created again), and those loads run again"
+
+// targetBrokerGone says why load j, which failed, ends the attempt for a
+// resume in place when the broker this run started on the target is gone
+// (kill -9, a crash, proshut by someone): the failure is the broker's, not
+// the table's or its dump's. Left to the load's own handling, each failed
+// load was taken for a bad file (dumped again, its area truncated), the
+// loads after it opened the target single-user and refused each other
+// (263), each using up an attempt (lefts30). The target is the run's own,
+// so the resume serves it again (the source is the DBA's: brokerGone
+// stops the run). "" when the broker still serves it (a repair's
+// truncate, which stops it, runs alone), when it is not this run's
+// (served by the DBA), on several hosts, or when holder cannot tell.
+func (e *Executor) targetBrokerGone(ctx context.Context, j *schedule.Job) string {
+	c := e.cfg
+	if !writesServedTarget(j.Kind) || !e.ownBrokerGone(ctx, j, schedule.DBTarget) {
+		return ""
+	}
+	return fmt.Sprintf("failed: the broker this run started on the target %s is gone (killed, or shut down by someone)", c.db(schedule.DBTarget))
+}
+
+// ownBrokerGone: database which is served by a broker this run started
+// (not the DBA's, on one machine), and proutil -C holder, asked in job j's
+// log, says no broker serves it now. False when holder cannot tell.
+func (e *Executor) ownBrokerGone(ctx context.Context, j *schedule.Job, which string) bool {
+	c := e.cfg
+	if c.Hosts != nil || !c.served(which) || e.isExternallyServed(which) {
+		return false
+	}
+	log, err := OpenWorkLog(c.logPath(j.ID))
+	if err != nil {
+		return false
+	}
+	defer log.Close()
+	h, err := e.holder(ctx, j.ID, which, log)
+	return err == nil && h != holderMulti
 }

@@ -162,7 +162,11 @@ func (p *Plain) line(e event.Event) string {
 	switch e.Kind {
 	case event.RunStarted:
 		s := "run started"
-		if e.Attempt > 1 {
+		switch {
+		case e.InPlace:
+			// The warning before it says why; the phases go on (State.applyPhase).
+			s = fmt.Sprintf("run resumed in place (invocation %d; the outage began at %s)", e.Attempt, stamp(e.Since))
+		case e.Attempt > 1:
 			s = fmt.Sprintf("run resumed (invocation %d; the outage began at %s)", e.Attempt, stamp(e.Since))
 		}
 		if e.Message != "" && e.Message != "started" {
@@ -210,6 +214,9 @@ func (p *Plain) line(e event.Event) string {
 		}
 		return s
 	case event.Phase:
+		if p.s.phaseAgain {
+			return "" // a resume in place going through a phase it printed (State.applyPhase)
+		}
 		return "phase " + e.Phase
 	case event.Warning:
 		return "warning: " + e.Message

@@ -46,6 +46,8 @@ type PhaseTime struct {
 	Running    bool          `json:"running,omitempty"`
 	State      string        `json:"state"`
 	Invocation int           `json:"invocation,omitempty"`
+	// Restarts: the run resumed in place this many times while in it.
+	Restarts int `json:"restarts,omitempty"`
 }
 
 // Snapshot copies the picture.
@@ -62,7 +64,7 @@ func (s *State) Snapshot() Snapshot {
 			end = s.Now
 		}
 		snap.Phases = append(snap.Phases, PhaseTime{Name: p.Name, Start: p.Start, Duration: end.Sub(p.Start), Running: running && !s.Finished,
-			State: p.State, Invocation: p.Invocation})
+			State: p.State, Invocation: p.Invocation, Restarts: p.Restarts})
 	}
 	return snap
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"cmp"
+	"slices"
 	"sort"
 	"time"
 
@@ -167,6 +168,12 @@ type State struct {
 	Verify                       *event.VerifySummary // run_finished
 
 	phases []PhaseSpan
+	// restarting: a resume in place began (run_started InPlace) and has
+	// not yet entered a phase the strip does not show; phaseAgain: the
+	// last phase event was one of those, folded into the strip.
+	restarting, phaseAgain bool
+	// inPlace counts the invocations that were resumes in place.
+	inPlace int
 
 	jobs     map[string]*Job
 	running  map[string]*Job
@@ -199,6 +206,9 @@ type PhaseSpan struct {
 	// PhaseFailed, or PhaseRunning while End is zero.
 	Invocation int    `json:"-"`
 	State      string `json:"-"`
+	// Restarts: the run started again in place while in this phase
+	// (run_started InPlace), which went on through the restart.
+	Restarts int `json:"-"`
 }
 
 // How a phase ended (PhaseSpan.State).
@@ -227,7 +237,16 @@ func (s *State) Apply(e event.Event) {
 		// finished: its clock keeps running from the first start.
 		// A tick may have set Started before this event was read: the
 		// event's time wins.
-		fresh := !s.startSeen || s.Finished
+		// So does one restarted in place: replayed from the journal, its
+		// attempt ended (run_finished) before it started again.
+		fresh := (!s.startSeen || s.Finished) && !e.InPlace
+		if e.InPlace {
+			s.inPlace++
+		}
+		if e.InPlace && len(s.phases) > 0 {
+			s.restarting = true
+			s.phases[len(s.phases)-1].Restarts++
+		}
 		if fresh {
 			s.Started = e.Time
 		}
@@ -267,9 +286,7 @@ func (s *State) Apply(e event.Event) {
 		}
 		s.endPhase(e.Time, phaseEnd(s.Status))
 	case event.Phase:
-		s.Phase = e.Phase
-		s.endPhase(e.Time, PhaseDone)
-		s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time, Invocation: s.Invocation, State: PhaseRunning})
+		s.applyPhase(e)
 	case event.Warning:
 		s.warnings = appendKeep(s.warnings, e.Message, keepFailures)
 	case event.ETAKind:
@@ -386,6 +403,25 @@ func (s *State) markRecovered(j *Job) {
 			f.Recovered, f.RecoveredOn = true, j.Attempt
 		}
 	}
+}
+
+// applyPhase enters a phase. A resume in place goes through the phases
+// its failed attempt went through again (preflight, then the one it failed
+// in): those are not new, the strip showed each once and the repeat read
+// as a second run. The phase the attempt failed in goes on, through the
+// restart, until the run enters one the strip does not have.
+func (s *State) applyPhase(e event.Event) {
+	s.Phase = e.Phase
+	s.phaseAgain = false
+	if s.restarting && slices.ContainsFunc(s.phases, func(p PhaseSpan) bool { return p.Name == e.Phase }) {
+		last := &s.phases[len(s.phases)-1]
+		last.End, last.State = time.Time{}, PhaseRunning
+		s.Phase, s.phaseAgain = last.Name, true
+		return
+	}
+	s.restarting = false
+	s.endPhase(e.Time, PhaseDone)
+	s.phases = append(s.phases, PhaseSpan{Name: e.Phase, Start: e.Time, Invocation: s.Invocation, State: PhaseRunning})
 }
 
 // endPhase closes the running phase at t, ended as state.

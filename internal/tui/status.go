@@ -30,8 +30,17 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 			fmt.Fprintf(&b, "%s\n", t)
 		}
 	}
-	if s.Invocation > 1 {
-		fmt.Fprintf(&b, "outage %s since %s, over %s\n", formatDuration(s.Outage()), s.Since.Local().Format("2006-01-02 15:04"), plural(s.Invocation, "invocation"))
+	// A resume in place is not an invocation of the DBA's: said as what it
+	// was, once (the strip marks the phase it happened in).
+	if n := s.Invocation - s.inPlace; n > 1 || s.inPlace > 0 {
+		fmt.Fprintf(&b, "outage %s since %s", formatDuration(s.Outage()), s.Since.Local().Format("2006-01-02 15:04"))
+		if n > 1 {
+			fmt.Fprintf(&b, ", over %s", plural(n, "invocation"))
+		}
+		if s.inPlace > 0 {
+			fmt.Fprintf(&b, ", resumed in place %s", units.Times(s.inPlace))
+		}
+		b.WriteString("\n")
 	}
 	if snap.Finished && snap.Err != "" && snap.Status != event.StatusInterrupted {
 		for _, l := range wrap("run failed: "+snap.Err, width, "  ", 4) {
@@ -49,6 +58,7 @@ func RenderStatus(w io.Writer, s *State, width int) error {
 			if p.State == PhaseStopped || p.State == PhaseFailed {
 				parts[i] += " (" + p.State + ")"
 			}
+			parts[i] += restartedText(p)
 		}
 		fmt.Fprintf(&b, "phases: %s\n", strings.Join(parts, " › "))
 	}

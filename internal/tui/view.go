@@ -89,7 +89,9 @@ func (m *model) header(w int, eta ETA) (out, extra []string) {
 		title += "  " + m.opts.Source + " → " + m.opts.Target
 	}
 	right := "phase " + s.CurrentPhase() + "  elapsed " + formatDuration(s.Elapsed())
-	if s.Invocation > 1 || s.Outage()-s.Elapsed() >= time.Second {
+	// A resume in place keeps the clock (State.Apply): its outage is its
+	// elapsed time, said once.
+	if s.Invocation-s.inPlace > 1 || s.Outage()-s.Elapsed() >= time.Second {
 		right += "  outage " + formatDuration(s.Outage())
 	}
 	out = append(out, spread(m.sty.title.Render(cut(title, max(w-lipgloss.Width(right)-2, 12))), right, w)...)
@@ -156,7 +158,7 @@ func (m *model) phaseStrip() string {
 		if running {
 			end = m.st.Now
 		}
-		part := p.Name + " " + formatDuration(end.Sub(p.Start))
+		part := p.Name + " " + formatDuration(end.Sub(p.Start)) + restartedText(p)
 		if running && i == len(ps)-1 && !m.st.Finished {
 			part = m.sty.title.Render(part + "…")
 		} else {
@@ -165,6 +167,18 @@ func (m *model) phaseStrip() string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, m.sty.dim.Render(" › "))
+}
+
+// restartedText marks a phase the run resumed in place in: " (restarted)",
+// " (restarted 2×)".
+func restartedText(p PhaseSpan) string {
+	switch {
+	case p.Restarts == 1:
+		return " (restarted)"
+	case p.Restarts > 1:
+		return fmt.Sprintf(" (restarted %d×)", p.Restarts)
+	}
+	return ""
 }
 
 // countsLine is "jobs 120 done · 4 running · 60 queued · 1 failed (1

@@ -19,3 +19,15 @@ func Thousands(n int64) string {
 	}
 	return sign + string(out)
 }
+
+// Times is how often something happened, in words: "once", "twice",
+// "3 times".
+func Times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return strconv.Itoa(n) + " times"
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/verify"
 )
 
@@ -255,6 +256,13 @@ func (e *env) verified() *verify.Result {
 	require.True(e.t, v.OK, "verify: %v", v.Bad)
 	require.Equal(e.t, v.Before.Checksum, v.After.Checksum)
 	require.NotEmpty(e.t, v.Rows)
+	// Every name the run left at the top of its work directory is one
+	// run.WorkEntries lists, which oedl demo clears an earlier demo's by.
+	entries, err := os.ReadDir(e.work)
+	require.NoError(e.t, err)
+	for _, d := range entries {
+		require.True(e.t, run.IsWorkEntry(d.Name()), "%s: written in the work directory, not in run.WorkEntries", d.Name())
+	}
 	// The users, SQL grants and views went across too (a database built
 	// by hand may have none; the generated ones have some, checked where
 	// they are used: security_test.go, language_test.go).
