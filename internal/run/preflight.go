@@ -17,6 +17,7 @@ import (
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
@@ -490,7 +491,15 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 			return "", precondition("not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
 				n.dir, freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
 		}
-		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + ")))
+		// Where the source grows, the room it keeps (room.Source).
+		if err := r.sourceRoom.Check(room.FS(k), free, room.Take{Dir: n.dir, Bytes: n.bytes, What: n.what}); err != nil {
+			return "", &PreconditionError{Err: err}
+		}
+		part := fmt.Sprintf("%s free for %s (%s)", freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
+		if r.sourceRoom.Grows(room.FS(k)) {
+			part += fmt.Sprintf(", %s kept for the source to grow", units.FormatIEC(r.sourceRoom.Headroom))
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; "), nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/units"
@@ -94,6 +95,9 @@ type runner struct {
 	prepared *preparedTarget
 	// prepareOnly: this is `oedl prepare`, which writes the target alone.
 	prepareOnly bool
+	// sourceRoom is where the source grows and the room its disks keep
+	// (sourceFiles; nil before it, or without a listed source).
+	sourceRoom *room.Source
 	// rebuild: a no-integrity load died, and this resume creates the
 	// run's own target again (noint.go).
 	rebuild bool
