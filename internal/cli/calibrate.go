@@ -16,6 +16,7 @@ import (
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sysmem"
 	"github.com/oedl/oedl/internal/units"
@@ -209,9 +210,8 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	}
 	// Where the source grows, as the run's preflight reads it (prostrct
 	// list, online): the calibration leaves it its room.
-	grows, err := run.SourceRoom(ctx, run.Config{DLC: opts.DLC, Source: opts.Source, Runner: opts.Runner, SourceHeadroom: headroom})
-	if err != nil {
-		return PreconditionError(err)
+	grows := func(ctx context.Context) (*room.Source, error) {
+		return run.SourceRoom(ctx, run.Config{DLC: opts.DLC, Source: opts.Source, Runner: opts.Runner, SourceHeadroom: headroom})
 	}
 	// Before the calibration clears WORK/calibrate: another one (or a run)
 	// may be working there now.

@@ -46,11 +46,12 @@ type CalibrateConfig struct {
 	SampleMax    int64 // the large sample: about this much of the largest table, by dumpspecified (default 256 MiB)
 	Streams      int   // concurrent loads of the parallel test (default min(4, cores))
 
-	// SourceRoom is where the source grows while it is served and the
-	// room its disks keep (room.ForSource): calibrate writes gigabytes
+	// SourceRoom finds where the source grows while it is served and the
+	// room its disks keep (room.ForSource; it lists the source, so it is
+	// asked once the preconditions hold): calibrate writes gigabytes
 	// beside a live source when WORK shares its filesystem. nil: only the
 	// calibration's own room is checked.
-	SourceRoom *room.Source
+	SourceRoom func(context.Context) (*room.Source, error)
 
 	Runner execx.Runner // default execx.Local
 	Log    io.Writer    // progress lines; may be nil
@@ -83,6 +84,8 @@ type calibrator struct {
 	srcKB, dstKB float64
 	// measured are the phases whose traffic the disk's counters gave.
 	measured map[string]bool
+	// sourceRoom is where the source grows (CalibrateConfig.SourceRoom).
+	sourceRoom *room.Source
 }
 
 // Calibrate times a short sample of real utility calls on this machine and
@@ -156,6 +159,12 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	}
 	if err := CheckScratch(cfg.Work, cfg.Source+".db", cfg.PlanDir); err != nil {
 		return nil, err // what it holds is not all the calibration's to clear
+	}
+	if cfg.SourceRoom != nil {
+		var err error
+		if c.sourceRoom, err = cfg.SourceRoom(ctx); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrPrecondition, err)
+		}
 	}
 	if err := os.RemoveAll(c.dir); err != nil {
 		return nil, err

@@ -100,7 +100,7 @@ func (c *calibrator) checkRoom(take room.Take) error {
 		return fmt.Errorf("%w: not enough disk space on the filesystem of %s: %s free, the calibration takes %s (%s)",
 			ErrPrecondition, take.Dir, units.FormatIEC(free), units.FormatIEC(take.Bytes), strings.Join(take.What, " + "))
 	}
-	if err := c.cfg.SourceRoom.Check(fs, free, take); err != nil {
+	if err := c.sourceRoom.Check(fs, free, take); err != nil {
 		return fmt.Errorf("%w: %v", ErrPrecondition, err)
 	}
 	return nil
