@@ -96,6 +96,12 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		}
 		p.leftSince = rec.Left
 	}
+	if resumed && ownRecord(rec, c.Work) && !leftAfter(rec, r.lastStart) && c.Hosts == nil {
+		// Killed since its last end stamp: its log says who used it.
+		if err := r.noSessionSinceKill(rec); err != nil {
+			return nil, err
+		}
+	}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
 		Replace: c.Force || resumed || r.prepared != nil}
 	switch {

@@ -105,6 +105,11 @@ type runner struct {
 	// first run): a target record left after it was left by an
 	// invocation that ended (ownleft.go).
 	lastStart time.Time
+	// lastRecord is when the journal's last record was written, and
+	// ownPIDs the processes it says the run started: a killed run's
+	// target used by someone since shows in its log (killedsince.go).
+	lastRecord time.Time
+	ownPIDs    map[int]bool
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -237,6 +242,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
 	if resumed {
 		r.lastStart = lastInvocationStart(rp)
+		r.lastRecord, r.ownPIDs = lastRecordTime(recs), journalledPIDs(recs)
 	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
