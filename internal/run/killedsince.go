@@ -31,7 +31,11 @@ import (
 // last record by a process the journal never started is someone else's
 // session on the run's target: the resume is refused, exit 3, naming the
 // line. Lines of the killed run's own utilities still running after the
-// kill carry journalled PIDs; the resume's own calls come after this check.
+// kill carry journalled PIDs, or, started but not yet journalled when oedl
+// was killed, the run's mark (WorkEnv), by which the resume finds and
+// stops them (ownProc); the resume's own calls come after this check. A
+// utility of the killed run that was never journalled and ended before
+// the resume is not told from a stranger: refused, the safe side.
 
 // lgLine is the time and PID of an OpenEdge log line.
 var lgLine = regexp.MustCompile(`^\[(\d{4}/\d{2}/\d{2}@\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{4})\]\s+P-(\d+)\s`)
@@ -104,6 +108,17 @@ func (r *runner) noSessionSinceKill(rec *manifest.Record) error {
 	}
 	return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d was written by a process this run never started: %q. Someone opened it (a DBA serving it, loading it by hand, going live on it), and the resume would remove it or truncate its areas: it is not the run's to write any more. Check what it is; if nothing in it is needed, remove it yourself (prodel %s, or rm of the files %s names) and resume, which creates it again; otherwise keep it and start any new migration in a new --work with another --target",
 		c.Target, r.lastRecord.Local().Format("2006-01-02 15:04:05.000"), lg, n, line, execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
+}
+
+// ownProc counts pid among the killed run's processes: a broker proven its
+// (killedRunServes: journalled, or carrying the run's mark) or a utility
+// still running with the run's mark when the resume began, which a kill
+// between its start and its journal record left unnamed.
+func (r *runner) ownProc(pid int) {
+	if r.ownPIDs == nil {
+		r.ownPIDs = map[int]bool{}
+	}
+	r.ownPIDs[pid] = true
 }
 
 // lastRecordTime is when the journal's last record was written.
