@@ -2,6 +2,7 @@ package run
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,8 +35,23 @@ import (
 // kill carry journalled PIDs, or, started but not yet journalled when oedl
 // was killed, the run's mark (WorkEnv), by which the resume finds and
 // stops them (ownProc); the resume's own calls come after this check. A
-// utility of the killed run that was never journalled and ended before
-// the resume is not told from a stranger: refused, the safe side.
+// utility of the killed run that was never journalled and has ended is
+// not told from a stranger by its PID, but by when and how many: its lines
+// are written within killWindow of the journal's last record, and the
+// journal bounds how many there can be (unrecordedAllowance: one per job
+// in flight). An unknown process writing later than that, or more of them
+// than that, refuses the resume. The cost: an unrecorded utility of the
+// killed run that ran longer than killWindow and ended before the resume
+// is refused too (the kill must land in the milliseconds between its
+// start and its record).
+
+// killWindow bounds when the killed run's unrecorded utilities write: one
+// is started right after a record (its job's start, or the end that freed
+// its slot) and oedl was killed before its own record, milliseconds later;
+// the resume then finds it still running by its mark, or it ended within
+// the window. A line of an unknown process later than this after the
+// journal's last record is someone else's.
+const killWindow = 3 * time.Second
 
 // lgLine is the time and PID of an OpenEdge log line.
 var lgLine = regexp.MustCompile(`^\[(\d{4}/\d{2}/\d{2}@\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{4})\]\s+P-(\d+)\s`)
@@ -57,21 +73,23 @@ func journalledPIDs(recs []journal.Record) map[int]bool {
 	return out
 }
 
-// foreignSession is the first line of the log at lg written at or after
-// since by a process not in ours, with its line number ("" when none; a
-// log that does not exist holds none).
-func foreignSession(lg string, since time.Time, ours map[int]bool) (string, int, error) {
+// foreignSessions are the processes not in ours that wrote lines to the
+// log at lg at or after since: each one's first such line and its number,
+// in the order they appear (none when the log does not exist).
+func foreignSessions(lg string, since time.Time, ours map[int]bool) ([]logLine, error) {
 	f, err := os.Open(lg)
 	if os.IsNotExist(err) {
-		return "", 0, nil
+		return nil, nil
 	}
 	if err != nil {
-		return "", 0, err
+		return nil, err
 	}
 	defer f.Close()
 	since = since.Truncate(time.Millisecond) // the log's precision
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var out []logLine
+	seen := map[int]bool{}
 	n := 0
 	for sc.Scan() {
 		n++
@@ -83,11 +101,74 @@ func foreignSession(lg string, since time.Time, ours map[int]bool) (string, int,
 		if err != nil || at.Before(since) {
 			continue
 		}
-		if pid, err := strconv.Atoi(m[2]); err == nil && !ours[pid] {
-			return sc.Text(), n, nil
+		if pid, err := strconv.Atoi(m[2]); err == nil && !ours[pid] && !seen[pid] {
+			seen[pid] = true
+			out = append(out, logLine{n: n, at: at, text: sc.Text()})
 		}
 	}
-	return "", 0, sc.Err()
+	return out, sc.Err()
+}
+
+// logLine is a line of a database's log and its number.
+type logLine struct {
+	n    int
+	at   time.Time
+	text string
+}
+
+// singleCall are the job kinds whose attempt runs one utility: one whose
+// process the journal recorded after its latest start has none left
+// unrecorded. Any other job in flight (create-target's prostrct, procopy
+// and _progres; a serve's truncate, proserve, its broker, probiw and
+// proapw) may have started one more, or a broker, that the kill left
+// unrecorded.
+var singleCall = map[string]bool{"dump": true, "load": true, "load-batch": true, "analyze-source": true,
+	"analyze-target": true, "dump-df": true, "dump-sequences": true, "load-sequences": true, "shutdown": true}
+
+// unrecordedAllowance is how many processes the killed run may have started
+// without the journal naming them: per job in flight at the kill, one
+// utility between its start and its Running record (none for a
+// single-call job whose process is recorded), and a serve's broker until
+// its done record names it.
+func unrecordedAllowance(recs []journal.Record) int {
+	type flight struct {
+		kind       string
+		proc, open bool
+	}
+	jobs := map[string]*flight{}
+	for _, r := range recs {
+		if r.Job == "" || r.Job == journal.RunJob {
+			continue
+		}
+		j := jobs[r.Job]
+		if j == nil {
+			j = &flight{}
+			jobs[r.Job] = j
+		}
+		switch r.State {
+		case journal.Started:
+			// A batch's member runs no utility of its own: the batch's
+			// call is the batch job's.
+			*j = flight{kind: r.Kind, open: true, proc: r.Batch != ""}
+		case journal.Running:
+			j.proc = j.proc || r.Proc != nil
+		case journal.Done, journal.Failed:
+			j.open = false
+		}
+	}
+	n := 0
+	for _, j := range jobs {
+		if !j.open {
+			continue
+		}
+		if !j.proc || !singleCall[j.kind] {
+			n++
+		}
+		if j.kind == "serve" {
+			n++
+		}
+	}
+	return n
 }
 
 // noSessionSinceKill refuses a resume of a killed run onto its own target
@@ -99,15 +180,29 @@ func (r *runner) noSessionSinceKill(rec *manifest.Record) error {
 		return nil
 	}
 	lg := c.Target + manifest.SuffixLog
-	line, n, err := foreignSession(lg, r.lastRecord, r.ownPIDs)
+	others, err := foreignSessions(lg, r.lastRecord, r.ownPIDs)
 	if err != nil {
 		return precondition("the target's log %s (read to prove no one used the target since this run was killed): %v", lg, err)
 	}
-	if line == "" {
+	var late []logLine
+	for _, o := range others {
+		if o.at.After(r.lastRecord.Add(killWindow)) {
+			late = append(late, o)
+		}
+	}
+	if len(late) == 0 && len(others) <= r.unrecorded {
 		return nil
 	}
-	return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d was written by a process this run never started: %q. Someone opened it (a DBA serving it, loading it by hand, going live on it), and the resume would remove it or truncate its areas: it is not the run's to write any more. Check what it is; if nothing in it is needed, remove it yourself (prodel %s, or rm of the files %s names) and resume, which creates it again; otherwise keep it and start any new migration in a new --work with another --target",
-		c.Target, r.lastRecord.Local().Format("2006-01-02 15:04:05.000"), lg, n, line, execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
+	first := others[0]
+	if len(late) > 0 {
+		first = late[0]
+	}
+	why := fmt.Sprintf("more than the %d the kill may have left unrecorded", r.unrecorded)
+	if len(late) > 0 {
+		why = fmt.Sprintf("later than the killed run's own could write (%s after its last record)", killWindow)
+	}
+	return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d was written by a process this run never started, %q (%d such process(es) since, %s). Someone opened it (a DBA serving it, loading it by hand, going live on it), and the resume would remove it or truncate its areas: it is not the run's to write any more. Check what it is; if nothing in it is needed, remove it yourself (prodel %s, or rm of the files %s names) and resume, which creates it again; otherwise keep it and start any new migration in a new --work with another --target",
+		c.Target, r.lastRecord.Local().Format("2006-01-02 15:04:05.000"), lg, first.n, first.text, len(others), why, execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
 }
 
 // ownProc counts pid among the killed run's processes: a broker proven its
@@ -128,4 +223,3 @@ func lastRecordTime(recs []journal.Record) time.Time {
 	}
 	return recs[len(recs)-1].Time
 }
-

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/sysproc"
 )
 
@@ -39,12 +41,84 @@ func TestForeignSession(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lg := filepath.Join(t.TempDir(), "db.lg")
 			require.NoError(t, os.WriteFile(lg, []byte(tc.log), 0o644))
-			text, n, err := foreignSession(lg, since, ours)
+			others, err := foreignSessions(lg, since, ours)
 			require.NoError(t, err)
-			assert.Equal(t, tc.line, n, text)
+			if tc.line == 0 {
+				assert.Empty(t, others)
+				return
+			}
+			require.NotEmpty(t, others)
+			assert.Equal(t, tc.line, others[0].n, others[0].text)
 		})
 	}
-	text, n, err := foreignSession(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
+	others, err := foreignSessions(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
 	require.NoError(t, err)
-	assert.Zero(t, n, text)
+	assert.Empty(t, others)
+}
+
+// TestUnrecordedAllowance: a kill between a utility's start and its
+// Running record leaves at most one unnamed process per job in flight
+// (and a serve's broker): a single-call job whose process is recorded
+// has none; ended jobs none.
+func TestUnrecordedAllowance(t *testing.T) {
+	proc := &sysproc.ID{PID: 1}
+	started := func(job, kind string) journal.Record {
+		return journal.Record{Job: job, Kind: kind, State: journal.Started}
+	}
+	for _, tc := range []struct {
+		name string
+		recs []journal.Record
+		want int
+	}{
+		{"nothing in flight", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc}, {Job: "load:a", State: journal.Done}}, 0},
+		{"a load with its process recorded", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc}}, 0},
+		{"a load killed before its record", []journal.Record{started("load:a", "load")}, 1},
+		{"a load tried again, its new attempt unrecorded", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc},
+			{Job: "load:a", State: journal.Failed}, started("load:a", "load")}, 1},
+		{"create-target after one of its calls", []journal.Record{started("create-target", "create-target"), {Job: "create-target", State: journal.Running, Proc: proc}}, 1},
+		{"a serve: its next call and its broker", []journal.Record{started("serve:target", "serve"), {Job: "serve:target", State: journal.Running, Proc: proc}}, 2},
+		{"a batch's members: the batch's process is theirs", []journal.Record{started("load-batch:A:1", "load-batch"), {Job: "load-batch:A:1", State: journal.Running, Proc: proc},
+			{Job: "load:a", Kind: "load", State: journal.Started, Batch: "load-batch:A:1"}}, 0},
+		{"two loads, one recorded", []journal.Record{started("load:a", "load"), started("load:b", "load"), {Job: "load:b", State: journal.Running, Proc: proc}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, unrecordedAllowance(tc.recs))
+		})
+	}
+}
+
+// TestNoSessionSinceKill: unknown processes in the target's log are taken
+// for the killed run's unrecorded utilities only within killWindow of the
+// journal's last record and only as many as the journal allows.
+func TestNoSessionSinceKill(t *testing.T) {
+	last := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
+	at := func(d time.Duration, pid int) string {
+		return fmt.Sprintf("[%s] P-%d T-0 I PROUTIL : (6256)\n", last.Add(d).Format(lgTime), pid)
+	}
+	for _, tc := range []struct {
+		name       string
+		log        string
+		unrecorded int
+		refused    bool
+	}{
+		{"one unknown within the window, one allowed", at(time.Second, 7), 1, false},
+		{"one unknown within the window, none allowed", at(time.Second, 7), 0, true},
+		{"two unknown within the window, one allowed", at(time.Second, 7) + at(2*time.Second, 8), 1, true},
+		{"one unknown after the window", at(killWindow+time.Second, 7), 5, true},
+		{"the run's own after the window", at(time.Minute, 100), 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "tgt")
+			require.NoError(t, os.WriteFile(target+".lg", []byte(tc.log), 0o644))
+			r := &runner{cfg: &Config{Target: target}, lastRecord: last, ownPIDs: map[int]bool{100: true}, unrecorded: tc.unrecorded}
+			err := r.noSessionSinceKill(&manifest.Record{})
+			if !tc.refused {
+				assert.NoError(t, err)
+				return
+			}
+			var pe *PreconditionError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, err.Error(), target+".lg line 1")
+		})
+	}
 }

@@ -110,6 +110,7 @@ type runner struct {
 	// target used by someone since shows in its log (killedsince.go).
 	lastRecord time.Time
 	ownPIDs    map[int]bool
+	unrecorded int
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -242,7 +243,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
 	if resumed {
 		r.lastStart = lastInvocationStart(rp)
-		r.lastRecord, r.ownPIDs = lastRecordTime(recs), journalledPIDs(recs)
+		r.lastRecord, r.ownPIDs, r.unrecorded = lastRecordTime(recs), journalledPIDs(recs), unrecordedAllowance(recs)
 	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true

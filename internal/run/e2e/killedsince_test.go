@@ -42,6 +42,13 @@ func TestResumeOfAKilledRunRefusesItsTargetUsedSince(t *testing.T) {
 				require.True(t, time.Now().Before(deadline), "the killed run's load never ended")
 				time.Sleep(50 * time.Millisecond)
 			}
+			// The DBA acts after the kill, later than the run's own
+			// unrecorded utilities could write (run.killWindow, 3s, after
+			// the journal's last record).
+			recs := e.journal()
+			for time.Since(recs[len(recs)-1].Time) <= 3*time.Second {
+				time.Sleep(50 * time.Millisecond)
+			}
 			dlc := e.dlc()
 			e.shutdownIfServed(e.target) // the killed run's broker
 			if tc.served {
