@@ -37,13 +37,15 @@ type FS [2]int64
 // bytes free there to an unprivileged writer.
 func Of(path string) (FS, int64, error) {
 	var st syscall.Statfs_t
-	if err := syscall.Statfs(existingParent(path), &st); err != nil {
+	if err := syscall.Statfs(ExistingParent(path), &st); err != nil {
 		return FS{}, 0, fmt.Errorf("cannot read the free space of %s: %v", path, err)
 	}
 	return FS{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}, int64(st.Bavail) * int64(st.Bsize), nil
 }
 
-func existingParent(dir string) string {
+// ExistingParent is dir, or its nearest parent that exists: where a
+// directory not made yet will take its room from.
+func ExistingParent(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
 			return d

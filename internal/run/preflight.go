@@ -506,20 +506,16 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 
 // fsOf identifies the filesystem of dir (of its nearest existing parent).
 func fsOf(dir string) ([2]int64, error) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(existingParent(dir), &st); err != nil {
-		return [2]int64{}, precondition("cannot read the free space of %s: %v", dir, err)
+	fs, _, err := room.Of(dir)
+	if err != nil {
+		return [2]int64{}, precondition("%v", err)
 	}
-	return [2]int64{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}, nil
+	return fs, nil
 }
 
-func existingParent(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
-			return d
-		}
-	}
-}
+// existingParent is room.ExistingParent: where a directory not made yet
+// takes its room from.
+var existingParent = room.ExistingParent
 
 func exists(path string) bool {
 	_, err := os.Stat(path)
