@@ -166,6 +166,9 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 			return nil, fmt.Errorf("%w: %v", ErrPrecondition, err)
 		}
 	}
+	if err := c.stopEarlierBrokers(ctx); err != nil {
+		return nil, err
+	}
 	if err := os.RemoveAll(c.dir); err != nil {
 		return nil, err
 	}
