@@ -34,7 +34,8 @@ func TestBesideAServedSourceItsRoomIsKept(t *testing.T) {
 	t.Cleanup(func() { syscall.Unmount(mnt, syscall.MNT_DETACH) })
 	src := filepath.Join(mnt, "src", filepath.Base(e.source))
 	require.NoError(t, copyDB(e.source, src))
-	e.source = src // the cleanup shuts down this one
+	e.source = src
+	t.Cleanup(func() { e.shutdownIfServed(src) }) // before the tmpfs goes (cleanups run last first)
 	e.target = filepath.Join(mnt, "tgt", filepath.Base(e.target))
 	e.work = filepath.Join(mnt, "work")
 	dlc := e.dlc()
