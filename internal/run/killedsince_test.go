@@ -122,3 +122,23 @@ func TestNoSessionSinceKill(t *testing.T) {
 		})
 	}
 }
+
+// FuzzForeignSessions: any log is read without a panic, and a line it
+// names is one of the log's, at or after since.
+func FuzzForeignSessions(f *testing.F) {
+	f.Add("[2026/11/28@15:29:42.000+0000] P-7 T-0 I PROUTIL : (6256)\n")
+	f.Add("[2026/11/28@15:29:42.000+9999] P-99999999999999999999 T-0\n[] P-\n")
+	since := time.Date(2026, 11, 28, 15, 29, 41, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, log string) {
+		lg := filepath.Join(t.TempDir(), "db.lg")
+		require.NoError(t, os.WriteFile(lg, []byte(log), 0o644))
+		others, err := foreignSessions(lg, since, map[int]bool{1: true})
+		if err != nil {
+			return // a line longer than the scanner takes
+		}
+		for _, o := range others {
+			assert.False(t, o.at.Before(since.Truncate(time.Millisecond)))
+			assert.Contains(t, log, o.text)
+		}
+	})
+}
