@@ -227,9 +227,24 @@ func TestCalibrateStopsAnEarlierCalibrationsBroker(t *testing.T) {
 	require.Equal(t, ExitOK, code, stderr)
 	assert.Contains(t, stderr, "shutting down the broker an earlier calibration left on "+left)
 	for _, pid := range brokers {
-		_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
-		assert.True(t, os.IsNotExist(err), "the earlier broker %d still runs", pid)
+		// proshut returns once the broker let go of the database; the
+		// process ends just after (a zombie where nothing reaps it).
+		deadline := time.Now().Add(10 * time.Second)
+		for running(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		assert.False(t, running(pid), "the earlier broker %d still runs", pid)
 	}
+}
+
+// running: process pid exists and is not a zombie.
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(after, "Z")
 }
 
 // servingBrokers are the processes whose command line serves db (oesim's
