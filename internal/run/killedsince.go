@@ -128,9 +128,11 @@ var singleCall = map[string]bool{"dump": true, "load": true, "load-batch": true,
 // unrecordedAllowance is how many processes the killed run may have started
 // without the journal naming them: per job in flight at the kill, one
 // utility between its start and its Running record (none for a
-// single-call job whose process is recorded), and a serve's broker until
-// its done record names it.
-func unrecordedAllowance(recs []journal.Record) int {
+// single-call job whose process is recorded); for a serve in flight, its
+// broker until its done record names it, and each of its calls, since the
+// target's helpers (probiw, proapw) start together (serveCalls, the most
+// a serve of this run makes).
+func unrecordedAllowance(recs []journal.Record, serveCalls int) int {
 	type flight struct {
 		kind       string
 		proc, open bool
@@ -165,7 +167,7 @@ func unrecordedAllowance(recs []journal.Record) int {
 			n++
 		}
 		if j.kind == "serve" {
-			n++
+			n += max(1, serveCalls) // its broker, and its calls beside each other
 		}
 	}
 	return n

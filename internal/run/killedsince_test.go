@@ -76,13 +76,13 @@ func TestUnrecordedAllowance(t *testing.T) {
 		{"a load tried again, its new attempt unrecorded", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc},
 			{Job: "load:a", State: journal.Failed}, started("load:a", "load")}, 1},
 		{"create-target after one of its calls", []journal.Record{started("create-target", "create-target"), {Job: "create-target", State: journal.Running, Proc: proc}}, 1},
-		{"a serve: its next call and its broker", []journal.Record{started("serve:target", "serve"), {Job: "serve:target", State: journal.Running, Proc: proc}}, 2},
+		{"a serve: its broker and its three calls beside each other", []journal.Record{started("serve:target", "serve"), {Job: "serve:target", State: journal.Running, Proc: proc}}, 4},
 		{"a batch's members: the batch's process is theirs", []journal.Record{started("load-batch:A:1", "load-batch"), {Job: "load-batch:A:1", State: journal.Running, Proc: proc},
 			{Job: "load:a", Kind: "load", State: journal.Started, Batch: "load-batch:A:1"}}, 0},
 		{"two loads, one recorded", []journal.Record{started("load:a", "load"), started("load:b", "load"), {Job: "load:b", State: journal.Running, Proc: proc}}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, unrecordedAllowance(tc.recs))
+			assert.Equal(t, tc.want, unrecordedAllowance(tc.recs, 3))
 		})
 	}
 }
