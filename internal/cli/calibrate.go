@@ -16,6 +16,7 @@ import (
 	"github.com/oedl/oedl/internal/estimate"
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/run"
 	"github.com/oedl/oedl/internal/sysmem"
 	"github.com/oedl/oedl/internal/units"
@@ -37,6 +38,8 @@ type CalibrateOptions struct {
 	SampleMax    string
 	Streams      int
 	JSON         bool
+	// SourceHeadroom is --source-headroom (sourceHeadroomFlag).
+	SourceHeadroom string
 
 	// The disk calibrate runs on, when known (then kept, and the
 	// utilities' traffic fitted on it), and its counters.
@@ -103,6 +106,7 @@ WORK/calibrate. A missing DLC, source or plan exits 3.`,
 	f.IntVar(&opts.SampleTables, "sample-tables", 30, "small tables timed one by one")
 	f.StringVar(&opts.SampleMax, "sample-max", "256MB", "the large sample: about this much of the largest table (dumpspecified slice)")
 	f.IntVar(&opts.Streams, "streams", 0, "concurrent loads of the parallel test (default min(4, cores))")
+	f.StringVar(&opts.SourceHeadroom, "source-headroom", "", sourceHeadroomFlagHelp)
 	f.BoolVar(&opts.JSON, "json", false, "print the calibration (model and samples) as JSON on stdout")
 	f.StringVar(&opts.Hardware, "hardware", "", "this machine's disk (and cores, memory), JSON as for oedl estimate: kept, the traffic fitted on it")
 	f.StringVar(&opts.Volume, "volume", "", "the disk's kind: gp2, gp3, io1, io2, st1, sc1, local-nvme, local-ssd, hdd or generic")
@@ -200,6 +204,15 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	if err != nil {
 		return err
 	}
+	headroom, err := sourceHeadroomFlag(opts.SourceHeadroom)
+	if err != nil {
+		return err
+	}
+	// Where the source grows, as the run's preflight reads it (prostrct
+	// list, online): the calibration leaves it its room.
+	grows := func(ctx context.Context) (*room.Source, error) {
+		return run.SourceRoom(ctx, run.Config{DLC: opts.DLC, Source: opts.Source, Runner: opts.Runner, SourceHeadroom: headroom})
+	}
 	// Before the calibration clears WORK/calibrate: another one (or a run)
 	// may be working there now.
 	unlock, err := run.LockCalibration(opts.Work)
@@ -229,7 +242,7 @@ func calibrateRun(ctx context.Context, opts *CalibrateOptions) error {
 	}
 	cal, err := estimate.Calibrate(ctx, estimate.CalibrateConfig{DLC: opts.DLC, Source: opts.Source, Work: opts.Work,
 		PlanDir: opts.Plan, Hardware: hw, KnownDisk: known, Stats: stats, SampleTables: opts.SampleTables, SampleMax: max, Streams: opts.Streams,
-		Runner: opts.Runner, Log: opts.IO.ErrOut})
+		SourceRoom: grows, Runner: opts.Runner, Log: opts.IO.ErrOut})
 	if err != nil {
 		var invalid *plan.InvalidError
 		switch {

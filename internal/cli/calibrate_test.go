@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -186,4 +188,85 @@ func TestCalibrateRefusesAWorkInUse(t *testing.T) {
 		assert.Equal(t, "notes\n", string(data))
 		assert.FileExists(t, log)
 	})
+}
+
+// TestCalibrateStopsAnEarlierCalibrationsBroker (safety trial 12): a
+// calibration killed with kill -9 never runs its deferred proshut, and its
+// scratch database's broker went on serving files the next calibration
+// removed (oesim: a `_mprosrv` on a deleted .lk; OpenEdge: its shared
+// memory and semaphores held until a reboot), shut down by nothing. Now
+// the next calibration shuts it down (the database is its own scratch)
+// before it clears WORK/calibrate.
+func TestCalibrateStopsAnEarlierCalibrationsBroker(t *testing.T) {
+	work := t.TempDir()
+	dlc := simtest.DLC(t, work)
+	src := filepath.Join(work, "src", "prod")
+	simtest.Gen(t, dlc, work, src, "sports", "3MB", 3)
+	t.Setenv("DLC", dlc)
+	t.Setenv("OESIM_DISK_MBPS", "200")
+	t.Setenv("OESIM_STARTUP_MS", "5")
+	planDir := filepath.Join(work, "plan")
+	code, _, stderr := runOedl(t, "plan", "--source", src, "--dlc", dlc, "-o", planDir)
+	require.Equal(t, ExitOK, code, stderr)
+
+	cal := filepath.Join(work, "cal")
+	left := filepath.Join(cal, "calibrate", "scratch0", "scratch") // what the killed calibration left, served
+	simtest.Gen(t, dlc, work, left, "sports", "1MB", 4)
+	require.NoError(t, os.WriteFile(filepath.Join(cal, "calibrate", "calibrate.log"), []byte("the killed calibration's\n"), 0o644))
+	simtest.Run(t, dlc, work, filepath.Join(dlc, "bin", "proserve"), left)
+	brokers := servingBrokers(t, left)
+	t.Cleanup(func() { // never leave it behind, whatever the test found
+		for _, pid := range servingBrokers(t, left) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	require.NotEmpty(t, brokers, "the earlier calibration's broker")
+
+	code, _, stderr = runOedl(t, "calibrate", "--source", src, "--dlc", dlc, "--work", cal, "--plan", planDir,
+		"-o", filepath.Join(work, "cal.json"), "--sample-tables", "8", "--sample-max", "150KB")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "shutting down the broker an earlier calibration left on "+left)
+	for _, pid := range brokers {
+		// proshut returns once the broker let go of the database; the
+		// process ends just after (a zombie where nothing reaps it).
+		deadline := time.Now().Add(10 * time.Second)
+		for running(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		assert.False(t, running(pid), "the earlier broker %d still runs", pid)
+	}
+}
+
+// running: process pid exists and is not a zombie.
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(after, "Z")
+}
+
+// servingBrokers are the processes whose command line serves db (oesim's
+// _mprosrv DB ...).
+func servingBrokers(t *testing.T, db string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var out []int
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(cmd), "\x00")
+		if len(args) > 1 && filepath.Base(args[0]) == "_mprosrv" && args[1] == db {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

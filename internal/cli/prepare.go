@@ -64,6 +64,7 @@ EXIT STATUS
 	f.StringVar(&opts.Work, "work", "", "work directory of the run to come: the preparation's journal goes there")
 	f.StringVar(&opts.DLC, "dlc", "", "OpenEdge install directory (default $DLC)")
 	f.BoolVar(&opts.Force, "force", false, "replace an existing target database, only one an earlier oedl run or preparation made (its DB.oedl.json record proves each file) and only while it is exactly as that run left it (a target served, opened or written since is refused, exit 3)")
+	f.StringVar(&opts.SourceHeadroom, "source-headroom", "", sourceHeadroomFlagHelp)
 	f.BoolVar(&opts.JSON, "json", false, "the outcome as JSON on stdout")
 	return cmd
 }

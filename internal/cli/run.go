@@ -42,6 +42,7 @@ type RunOptions struct {
 	LoadJobs       int
 	LoadsPerArea   int
 	ThreadedMin    string
+	SourceHeadroom string
 	BuildIndexes   bool
 	BatchLoads     bool
 	NoIntegrity    bool
@@ -133,6 +134,7 @@ func (opts *RunOptions) addFlags(f *pflag.FlagSet) {
 	f.DurationVar(&opts.JobTimeout, "job-timeout", 10*time.Minute, "a utility call is killed after this plus 1s per MiB of its table")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run journalled in --work")
 	f.BoolVar(&opts.Force, "force", false, "replace an existing target database, only one an earlier oedl run made (its DB.oedl.json record proves each file) and only while it is exactly as that run left it (a target served, opened or written since is refused, exit 3)")
+	f.StringVar(&opts.SourceHeadroom, "source-headroom", "", sourceHeadroomFlagHelp)
 	f.BoolVar(&opts.OnlineSource, "online-source", false, "dump a source served by a broker oedl did not start (users may still be writing: the copy is not consistent; warned on screen and in the report)")
 	f.StringSliceVar(&opts.AllowChange, "allow-change", nil, "let the target differ from the source in "+strings.Join(run.Changes, ", ")+" (describe; refused with exit 3 otherwise unless the plan decided it): warned on screen and in the report")
 	f.BoolVar(&opts.NoTUI, "no-tui", false, "plain progress lines instead of the live screen")
@@ -196,6 +198,10 @@ func (opts *RunOptions) config() (run.Config, error) {
 	if threaded == 0 {
 		threaded = -1
 	}
+	headroom, err := sourceHeadroomFlag(opts.SourceHeadroom)
+	if err != nil {
+		return cfg, err
+	}
 	retries := opts.Retries
 	if retries == 0 {
 		retries = -1
@@ -210,7 +216,7 @@ func (opts *RunOptions) config() (run.Config, error) {
 		DumpJobs: opts.DumpJobs, LoadJobs: opts.LoadJobs, LoadsPerArea: opts.LoadsPerArea,
 		ThreadedDumpMin: threaded, BuildIndexes: opts.BuildIndexes, BatchLoads: opts.BatchLoads, NoIntegrity: opts.NoIntegrity, TuneTarget: opts.TuneTarget, ETATrace: opts.ETATrace, Retries: retries, MinTimeout: opts.JobTimeout,
 		Resume: opts.Resume, Force: opts.Force, OnlineSource: opts.OnlineSource, AllowChange: opts.AllowChange, Runner: opts.Runner, Version: Version(), Hosts: hf,
-		Tune: opts.Tune == "auto",
+		Tune: opts.Tune == "auto", SourceHeadroom: headroom,
 	}, nil
 }
 
@@ -542,6 +548,26 @@ func freeBytes(dir string) int64 {
 		return -1
 	}
 	return int64(st.Bavail) * int64(st.Bsize)
+}
+
+// sourceHeadroomFlagHelp is --source-headroom's help, the same on every
+// command that writes on this machine (run, prepare, calibrate).
+const sourceHeadroomFlagHelp = "room every filesystem the source grows on (its variable extents, BI, AI, log) keeps after oedl's files, since a full disk stops a served database (default: the larger of 1GiB and a tenth of the source; 0: none, the DBA states the source will not grow there); refused with exit 3 otherwise"
+
+// sourceHeadroomFlag reads --source-headroom as run.Config takes it: 0
+// the default, negative none.
+func sourceHeadroomFlag(s string) (int64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	n, err := units.ParseBytes(s)
+	if err != nil {
+		return 0, UsageError("--source-headroom: %v", err)
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
 }
 
 func parseSizeFlag(flag, s string) (int64, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/units"
 )
 
@@ -44,6 +45,13 @@ type CalibrateConfig struct {
 	SampleTables int   // small tables timed one by one (default 30)
 	SampleMax    int64 // the large sample: about this much of the largest table, by dumpspecified (default 256 MiB)
 	Streams      int   // concurrent loads of the parallel test (default min(4, cores))
+
+	// SourceRoom finds where the source grows while it is served and the
+	// room its disks keep (room.ForSource; it lists the source, so it is
+	// asked once the preconditions hold): calibrate writes gigabytes
+	// beside a live source when WORK shares its filesystem. nil: only the
+	// calibration's own room is checked.
+	SourceRoom func(context.Context) (*room.Source, error)
 
 	Runner execx.Runner // default execx.Local
 	Log    io.Writer    // progress lines; may be nil
@@ -76,6 +84,8 @@ type calibrator struct {
 	srcKB, dstKB float64
 	// measured are the phases whose traffic the disk's counters gave.
 	measured map[string]bool
+	// sourceRoom is where the source grows (CalibrateConfig.SourceRoom).
+	sourceRoom *room.Source
 }
 
 // Calibrate times a short sample of real utility calls on this machine and
@@ -149,6 +159,15 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	}
 	if err := CheckScratch(cfg.Work, cfg.Source+".db", cfg.PlanDir); err != nil {
 		return nil, err // what it holds is not all the calibration's to clear
+	}
+	if cfg.SourceRoom != nil {
+		var err error
+		if c.sourceRoom, err = cfg.SourceRoom(ctx); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrPrecondition, err)
+		}
+	}
+	if err := c.stopEarlierBrokers(ctx); err != nil {
+		return nil, err
 	}
 	if err := os.RemoveAll(c.dir); err != nil {
 		return nil, err
@@ -256,6 +275,15 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	tables := pickSample(a.Tables, c.cfg.SampleTables, c.cfg.SampleMax)
 	// The largest table, when it is over SampleMax: a slice of it replaces
 	// the largest table under SampleMax as the large sample.
+	// Its room, before the first dump: the large sample counted at
+	// SampleMax when the largest table is sliced to it.
+	take, err := c.calibrationTake(c.withLargeSample(tables, a.Tables))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRoom(take); err != nil {
+		return nil, err
+	}
 	slice, sliceDump, err := c.largeSample(ctx, a.Tables)
 	if err != nil {
 		return nil, err
@@ -496,6 +524,10 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	besideDumps := 1
 	if len(dumps) > 0 && dumps[0].Wall > 0 {
 		besideDumps += int(math.Ceil(batch.Wall / dumps[0].Wall))
+	}
+	if err := c.checkRoom(room.Take{Dir: c.dir, Bytes: int64(besideDumps) * tables[0].bytes,
+		What: []string{fmt.Sprintf("%d dumps of %s beside the batch", besideDumps, tables[0].name)}}); err != nil {
+		return nil, err
 	}
 	beside, err := c.batchBesideDumps(ctx, c.scratchPath(c.cfg.Streams+5), c.scratchPath(0), tables[1:], tables[0], besideDumps, &served)
 	if err != nil {

@@ -315,12 +315,16 @@ type extentCost struct {
 	counted             bool
 }
 
+// extentTestBytes is the fixed extent fixedExtentCost formats (and
+// removes once timed).
+const extentTestBytes = 64 << 20
+
 // fixedExtentCost creates a database with one 64 MB fixed data extent and
 // one with a variable extent, in the work directory, and returns how much
 // longer the fixed one took: what formatting fixed extents costs here
 // (prostrct create writes every block of a fixed extent).
 func (c *calibrator) fixedExtentCost(ctx context.Context) (extentCost, error) {
-	const sizeKB = 64 << 10
+	const sizeKB = extentTestBytes >> 10
 	ec := extentCost{bytes: sizeKB * 1024}
 	create := func(name string, fixed bool) (float64, error) {
 		sign := -1.0

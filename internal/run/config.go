@@ -81,6 +81,11 @@ type Config struct {
 	// without the plan deciding it (Changes: codepage, blocksize,
 	// biblocksize, biclustersize): let through with a warning.
 	AllowChange []string
+	// SourceHeadroom is the room every filesystem the source grows on
+	// keeps after oedl's files (room.Source): 0 the default (the larger of
+	// 1 GiB and a tenth of the source), negative none (the DBA states the
+	// source needs none there).
+	SourceHeadroom int64
 
 	// Retries is how many times a failed job is tried again (a load: how
 	// many times its area is repaired and reloaded). 0 = default 2;
@@ -409,4 +414,16 @@ func (c *Config) workMarker() string {
 		return p
 	}
 	return c.Work
+}
+
+// sourceHeadroom is SourceHeadroom as room.ForSource takes it (negative:
+// its default).
+func (c *Config) sourceHeadroom() int64 {
+	switch {
+	case c.SourceHeadroom == 0:
+		return -1
+	case c.SourceHeadroom < 0:
+		return 0
+	}
+	return c.SourceHeadroom
 }

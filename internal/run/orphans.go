@@ -74,6 +74,9 @@ func (r *runner) stopOrphans(ctx context.Context, rp *journal.Replayed) error {
 		}
 	}
 	orphans := r.findOrphans(rp)
+	for _, o := range orphans {
+		r.ownProc(o.id.PID) // the killed run's, journalled or marked (killedsince.go)
+	}
 	if len(orphans) == 0 {
 		return nil
 	}

@@ -42,6 +42,7 @@ func (r *runner) shutDownKilledBroker(ctx context.Context, which string) (bool, 
 		if ours, err := r.killedRunServes(ctx, which); err != nil || !ours {
 			return false, err
 		}
+		r.ownProc(r.brokers[which].PID) // proven the killed run's: its log lines are the run's
 		out, err := r.callOutput(ctx, r.cfg.shutdownStep(which))
 		if err == nil {
 			r.servedByUs[which] = false

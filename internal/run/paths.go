@@ -13,6 +13,7 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/schedule"
 )
 
@@ -94,6 +95,12 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 			return nil, err
 		}
 		p.leftSince = rec.Left
+	}
+	if resumed && ownRecord(rec, c.Work) && !leftAfter(rec, r.lastStart) && c.Hosts == nil {
+		// Killed since its last end stamp: its log says who used it.
+		if err := r.noSessionSinceKill(rec); err != nil {
+			return nil, err
+		}
 	}
 	p.rules = manifest.Rules{Protected: []*manifest.Files{source}, Target: target, Record: rec, Work: c.Work,
 		Replace: c.Force || resumed || r.prepared != nil}
@@ -202,8 +209,17 @@ func pathError(err error) error {
 // structure read with `prostrct list` into a scratch directory (it works
 // online; given no output file it would write DB.st beside the source),
 // and every file named like the source's beside them.
+// The structure also says where the source grows (r.sourceRoom): the
+// room its disks keep is checked with the space (checkSpace).
 func (r *runner) sourceFiles(ctx context.Context, view manifest.FS) (*manifest.Files, error) {
-	return listSourceFiles(ctx, r.cfg, view, r.logWriter())
+	files, st, err := listSourceFiles(ctx, r.cfg, view, r.logWriter())
+	if err != nil {
+		return nil, err
+	}
+	if r.sourceRoom, err = room.ForSource(r.cfg.Source, st, r.cfg.sourceHeadroom()); err != nil {
+		return nil, precondition("%v", err)
+	}
+	return files, nil
 }
 
 // SourceFiles are the files of cfg.Source as the preflight knows them
@@ -211,35 +227,48 @@ func (r *runner) sourceFiles(ctx context.Context, view manifest.FS) (*manifest.F
 // `oedl plan` to check its extents against.
 func SourceFiles(ctx context.Context, cfg Config) (*manifest.Files, error) {
 	cfg.fill()
-	return listSourceFiles(ctx, &cfg, manifest.OS{}, nil)
+	files, _, err := listSourceFiles(ctx, &cfg, manifest.OS{}, nil)
+	return files, err
 }
 
-func listSourceFiles(ctx context.Context, c *Config, view manifest.FS, log io.Writer) (*manifest.Files, error) {
+// SourceRoom is where cfg.Source grows while it is served and the room
+// its disks keep (room.ForSource, cfg.SourceHeadroom), read with
+// `prostrct list` as the preflight reads it: for oedl calibrate.
+func SourceRoom(ctx context.Context, cfg Config) (*room.Source, error) {
+	cfg.fill()
+	_, st, err := listSourceFiles(ctx, &cfg, manifest.OS{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return room.ForSource(cfg.Source, st, cfg.sourceHeadroom())
+}
+
+func listSourceFiles(ctx context.Context, c *Config, view manifest.FS, log io.Writer) (*manifest.Files, *openedge.Structure, error) {
 	tmp, err := os.MkdirTemp("", "oedl-preflight-")
 	if err != nil {
-		return nil, precondition("scratch directory: %v", err)
+		return nil, nil, precondition("scratch directory: %v", err)
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "source.st")
 	res, err := c.Runner.Run(ctx, execx.Cmd{Path: c.bin("prostrct"), Args: []string{"list", c.Source, out},
 		Dir: tmp, Env: c.env(), Timeout: time.Minute, Log: log})
 	if err != nil {
-		return nil, precondition("prostrct list %s (to learn the source's files before anything is written): %v: %s", c.Source, err, lastMessage(res.Output))
+		return nil, nil, precondition("prostrct list %s (to learn the source's files before anything is written): %v: %s", c.Source, err, lastMessage(res.Output))
 	}
 	f, err := os.Open(out)
 	if err != nil {
-		return nil, precondition("prostrct list %s wrote no structure file: %v", c.Source, err)
+		return nil, nil, precondition("prostrct list %s wrote no structure file: %v", c.Source, err)
 	}
 	defer f.Close()
 	st, err := openedge.ParseStructure(f, "prostrct list "+c.Source)
 	if err != nil {
-		return nil, precondition("the source's structure: %v", err)
+		return nil, nil, precondition("the source's structure: %v", err)
 	}
 	files, err := manifest.ExistingDatabase(view, "source", c.Source, st)
 	if err != nil {
-		return nil, precondition("the source's files: %v", err)
+		return nil, nil, precondition("the source's files: %v", err)
 	}
-	return files, nil
+	return files, st, nil
 }
 
 // logWriter is logs/run.log, or nothing for a check outside a run.

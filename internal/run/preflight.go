@@ -17,6 +17,7 @@ import (
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
@@ -490,27 +491,31 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 			return "", precondition("not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
 				n.dir, freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
 		}
-		parts = append(parts, fmt.Sprintf("%s free for %s (%s)", freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + ")))
+		// Where the source grows, the room it keeps (room.Source).
+		if err := r.sourceRoom.Check(room.FS(k), free, room.Take{Dir: n.dir, Bytes: n.bytes, What: n.what}); err != nil {
+			return "", &PreconditionError{Err: err}
+		}
+		part := fmt.Sprintf("%s free for %s (%s)", freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
+		if r.sourceRoom.Grows(room.FS(k)) {
+			part += fmt.Sprintf(", %s kept for the source to grow", units.FormatIEC(r.sourceRoom.Headroom))
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; "), nil
 }
 
 // fsOf identifies the filesystem of dir (of its nearest existing parent).
 func fsOf(dir string) ([2]int64, error) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(existingParent(dir), &st); err != nil {
-		return [2]int64{}, precondition("cannot read the free space of %s: %v", dir, err)
+	fs, _, err := room.Of(dir)
+	if err != nil {
+		return [2]int64{}, precondition("%v", err)
 	}
-	return [2]int64{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}, nil
+	return fs, nil
 }
 
-func existingParent(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
-			return d
-		}
-	}
-}
+// existingParent is room.ExistingParent: where a directory not made yet
+// takes its room from.
+var existingParent = room.ExistingParent
 
 func exists(path string) bool {
 	_, err := os.Stat(path)

@@ -20,6 +20,7 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/report"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/schedule"
 	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/units"
@@ -94,6 +95,9 @@ type runner struct {
 	prepared *preparedTarget
 	// prepareOnly: this is `oedl prepare`, which writes the target alone.
 	prepareOnly bool
+	// sourceRoom is where the source grows and the room its disks keep
+	// (sourceFiles; nil before it, or without a listed source).
+	sourceRoom *room.Source
 	// rebuild: a no-integrity load died, and this resume creates the
 	// run's own target again (noint.go).
 	rebuild bool
@@ -101,6 +105,12 @@ type runner struct {
 	// first run): a target record left after it was left by an
 	// invocation that ended (ownleft.go).
 	lastStart time.Time
+	// lastRecord is when the journal's last record was written, and
+	// ownPIDs the processes it says the run started: a killed run's
+	// target used by someone since shows in its log (killedsince.go).
+	lastRecord time.Time
+	ownPIDs    map[int]bool
+	unrecorded int
 }
 
 // Run executes the plan: preflight, dumps and loads, idxbuild, sequences,
@@ -233,6 +243,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
 	if resumed {
 		r.lastStart = lastInvocationStart(rp)
+		r.lastRecord, r.ownPIDs, r.unrecorded = lastRecordTime(recs), journalledPIDs(recs), unrecordedAllowance(recs, len(c.serveSteps(schedule.DBTarget)))
 	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true

@@ -1,0 +1,227 @@
+package run
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/oedl/oedl/internal/execx"
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
+)
+
+// A run killed (kill -9, a lost machine) ends with no stamp on its
+// target's record, so its resume takes every change of the target as its
+// own: the no-integrity rebuild removes it, a crash-safe resume truncates
+// its dirty areas (ownleft.go checks only a target an invocation left when
+// it ended). The DBA who, after the kill, serves the half-loaded target and
+// writes into it would lose his work to the resume given from the shell's
+// history (safety trial 12). File states cannot tell his writes from the
+// killed run's: its utilities may go on writing after oedl died.
+//
+// The target's log can: every OpenEdge process that opens a database
+// writes its lines to DB.lg stamped with the time and its PID
+// ("[2026/11/28@15:29:41.050+0000] P-27432 T-0 I PROUTIL : ..."), and
+// the journal records every utility the run started (a Running record's
+// Proc, right after it starts) and every broker its serves started
+// (Broker, from proserve's (5644)). So a line written after the journal's
+// last record by a process the journal never started is someone else's
+// session on the run's target: the resume is refused, exit 3, naming the
+// line. Lines of the killed run's own utilities still running after the
+// kill carry journalled PIDs, or, started but not yet journalled when oedl
+// was killed, the run's mark (WorkEnv), by which the resume finds and
+// stops them (ownProc); the resume's own calls come after this check. A
+// utility of the killed run that was never journalled and has ended is
+// not told from a stranger by its PID, but by when and how many: its lines
+// are written within killWindow of the journal's last record, and the
+// journal bounds how many there can be (unrecordedAllowance: one per job
+// in flight). An unknown process writing later than that, or more of them
+// than that, refuses the resume. The cost: an unrecorded utility of the
+// killed run that ran longer than killWindow and ended before the resume
+// is refused too (the kill must land in the milliseconds between its
+// start and its record).
+
+// killWindow bounds when the killed run's unrecorded utilities write: one
+// is started right after a record (its job's start, or the end that freed
+// its slot) and oedl was killed before its own record, milliseconds later;
+// the resume then finds it still running by its mark, or it ended within
+// the window. A line of an unknown process later than this after the
+// journal's last record is someone else's.
+const killWindow = 3 * time.Second
+
+// lgLine is the time and PID of an OpenEdge log line.
+var lgLine = regexp.MustCompile(`^\[(\d{4}/\d{2}/\d{2}@\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{4})\]\s+P-(\d+)\s`)
+
+const lgTime = "2006/01/02@15:04:05.000-0700"
+
+// journalledPIDs are the processes the journal says the run started: its
+// utilities and its brokers.
+func journalledPIDs(recs []journal.Record) map[int]bool {
+	out := map[int]bool{}
+	for _, r := range recs {
+		if r.Proc != nil {
+			out[r.Proc.PID] = true
+		}
+		if r.Broker != nil {
+			out[r.Broker.PID] = true
+		}
+	}
+	return out
+}
+
+// foreignSessions are the processes not in ours that wrote lines to the
+// log at lg at or after since: each one's first such line and its number,
+// in the order they appear (none when the log does not exist).
+func foreignSessions(lg string, since time.Time, ours map[int]bool) ([]logLine, error) {
+	f, err := os.Open(lg)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	since = since.Truncate(time.Millisecond) // the log's precision
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var out []logLine
+	seen := map[int]bool{}
+	n := 0
+	for sc.Scan() {
+		n++
+		m := lgLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		at, err := time.Parse(lgTime, m[1])
+		if err != nil || at.Before(since) {
+			continue
+		}
+		if pid, err := strconv.Atoi(m[2]); err == nil && !ours[pid] && !seen[pid] {
+			seen[pid] = true
+			out = append(out, logLine{n: n, at: at, text: sc.Text()})
+		}
+	}
+	return out, sc.Err()
+}
+
+// logLine is a line of a database's log and its number.
+type logLine struct {
+	n    int
+	at   time.Time
+	text string
+}
+
+// singleCall are the job kinds whose attempt runs one utility: one whose
+// process the journal recorded after its latest start has none left
+// unrecorded. Any other job in flight (create-target's prostrct, procopy
+// and _progres; a serve's truncate, proserve, its broker, probiw and
+// proapw) may have started one more, or a broker, that the kill left
+// unrecorded.
+var singleCall = map[string]bool{"dump": true, "load": true, "load-batch": true, "analyze-source": true,
+	"analyze-target": true, "dump-df": true, "dump-sequences": true, "load-sequences": true, "shutdown": true}
+
+// unrecordedAllowance is how many processes the killed run may have started
+// without the journal naming them: per job in flight at the kill, one
+// utility between its start and its Running record (none for a
+// single-call job whose process is recorded); for a serve in flight, its
+// broker until its done record names it, and each of its calls, since the
+// target's helpers (probiw, proapw) start together (serveCalls, the most
+// a serve of this run makes).
+func unrecordedAllowance(recs []journal.Record, serveCalls int) int {
+	type flight struct {
+		kind       string
+		proc, open bool
+	}
+	jobs := map[string]*flight{}
+	for _, r := range recs {
+		if r.Job == "" || r.Job == journal.RunJob {
+			continue
+		}
+		j := jobs[r.Job]
+		if j == nil {
+			j = &flight{}
+			jobs[r.Job] = j
+		}
+		switch r.State {
+		case journal.Started:
+			// A batch's member runs no utility of its own: the batch's
+			// call is the batch job's.
+			*j = flight{kind: r.Kind, open: true, proc: r.Batch != ""}
+		case journal.Running:
+			j.proc = j.proc || r.Proc != nil
+		case journal.Done, journal.Failed:
+			j.open = false
+		}
+	}
+	n := 0
+	for _, j := range jobs {
+		if !j.open {
+			continue
+		}
+		if !j.proc || !singleCall[j.kind] {
+			n++
+		}
+		if j.kind == "serve" {
+			n += max(1, serveCalls) // its broker, and its calls beside each other
+		}
+	}
+	return n
+}
+
+// noSessionSinceKill refuses a resume of a killed run onto its own target
+// when the target's log shows a session the run did not start since the
+// journal's last record.
+func (r *runner) noSessionSinceKill(rec *manifest.Record) error {
+	c := r.cfg
+	if rec == nil || r.lastRecord.IsZero() {
+		return nil
+	}
+	lg := c.Target + manifest.SuffixLog
+	others, err := foreignSessions(lg, r.lastRecord, r.ownPIDs)
+	if err != nil {
+		return precondition("the target's log %s (read to prove no one used the target since this run was killed): %v", lg, err)
+	}
+	var late []logLine
+	for _, o := range others {
+		if o.at.After(r.lastRecord.Add(killWindow)) {
+			late = append(late, o)
+		}
+	}
+	if len(late) == 0 && len(others) <= r.unrecorded {
+		return nil
+	}
+	first := others[0]
+	if len(late) > 0 {
+		first = late[0]
+	}
+	why := fmt.Sprintf("more than the %d the kill may have left unrecorded", r.unrecorded)
+	if len(late) > 0 {
+		why = fmt.Sprintf("later than the killed run's own could write (%s after its last record)", killWindow)
+	}
+	return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d was written by a process this run never started, %q (%d such process(es) since, %s). Someone opened it (a DBA serving it, loading it by hand, going live on it), and the resume would remove it or truncate its areas: it is not the run's to write any more. Check what it is; if nothing in it is needed, remove it yourself (prodel %s, or rm of the files %s names) and resume, which creates it again; otherwise keep it and start any new migration in a new --work with another --target",
+		c.Target, r.lastRecord.Local().Format("2006-01-02 15:04:05.000"), lg, first.n, first.text, len(others), why, execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
+}
+
+// ownProc counts pid among the killed run's processes: a broker proven its
+// (killedRunServes: journalled, or carrying the run's mark) or a utility
+// still running with the run's mark when the resume began, which a kill
+// between its start and its journal record left unnamed.
+func (r *runner) ownProc(pid int) {
+	if r.ownPIDs == nil {
+		r.ownPIDs = map[int]bool{}
+	}
+	r.ownPIDs[pid] = true
+}
+
+// lastRecordTime is when the journal's last record was written.
+func lastRecordTime(recs []journal.Record) time.Time {
+	if len(recs) == 0 {
+		return time.Time{}
+	}
+	return recs[len(recs)-1].Time
+}

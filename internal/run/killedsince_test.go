@@ -1,0 +1,144 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/oedl/oedl/internal/journal"
+	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/sysproc"
+)
+
+// TestForeignSession: a log line written at or after the journal's last
+// record by a process the journal never started is someone else's; lines
+// before it, lines of the run's utilities and brokers, and lines without
+// OpenEdge's time and PID are not.
+func TestForeignSession(t *testing.T) {
+	since := time.Date(2026, 11, 28, 15, 29, 41, 50_400_000, time.UTC)
+	ours := journalledPIDs([]journal.Record{
+		{Job: "load:PUB.Customer", State: journal.Running, Proc: &sysproc.ID{PID: 100}},
+		{Job: "serve:target", State: journal.Done, Broker: &sysproc.ID{PID: 200}},
+	})
+	for _, tc := range []struct {
+		name, log string
+		line      int
+	}{
+		{"only the run's, before and after", "[2026/11/28@15:29:40.000+0000] P-999 T-0 I PROUTIL : (451) before the kill\n" +
+			"[2026/11/28@15:29:42.000+0000] P-100 T-0 I PROUTIL : Binary load of table PUB.Customer (6256)\n" +
+			"[2026/11/28@15:29:43.000+0000] P-200 T-0 I BROKER  : (1613) Shutdown is executing.\n", 0},
+		{"a broker the run did not start", "[2026/11/28@15:29:42.000+0000] P-100 T-0 I PROUTIL : (6256)\n" +
+			"[2026/11/28@15:30:00.000+0000] P-300 T-0 I BROKER  : (333) Multi-user session begin.\n", 2},
+		{"the same millisecond as the last record", "[2026/11/28@15:29:41.050+0000] P-301 T-0 I PROUTIL : (451)\n", 1},
+		{"another zone, after", "[2026/11/28@16:29:42.000+0100] P-302 T-0 I ABL 5: (452) Login by dba.\n", 1},
+		{"lines without a time and PID", "a note\n\n[not a time] P-303\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lg := filepath.Join(t.TempDir(), "db.lg")
+			require.NoError(t, os.WriteFile(lg, []byte(tc.log), 0o644))
+			others, err := foreignSessions(lg, since, ours)
+			require.NoError(t, err)
+			if tc.line == 0 {
+				assert.Empty(t, others)
+				return
+			}
+			require.NotEmpty(t, others)
+			assert.Equal(t, tc.line, others[0].n, others[0].text)
+		})
+	}
+	others, err := foreignSessions(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
+	require.NoError(t, err)
+	assert.Empty(t, others)
+}
+
+// TestUnrecordedAllowance: a kill between a utility's start and its
+// Running record leaves at most one unnamed process per job in flight
+// (and a serve's broker): a single-call job whose process is recorded
+// has none; ended jobs none.
+func TestUnrecordedAllowance(t *testing.T) {
+	proc := &sysproc.ID{PID: 1}
+	started := func(job, kind string) journal.Record {
+		return journal.Record{Job: job, Kind: kind, State: journal.Started}
+	}
+	for _, tc := range []struct {
+		name string
+		recs []journal.Record
+		want int
+	}{
+		{"nothing in flight", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc}, {Job: "load:a", State: journal.Done}}, 0},
+		{"a load with its process recorded", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc}}, 0},
+		{"a load killed before its record", []journal.Record{started("load:a", "load")}, 1},
+		{"a load tried again, its new attempt unrecorded", []journal.Record{started("load:a", "load"), {Job: "load:a", State: journal.Running, Proc: proc},
+			{Job: "load:a", State: journal.Failed}, started("load:a", "load")}, 1},
+		{"create-target after one of its calls", []journal.Record{started("create-target", "create-target"), {Job: "create-target", State: journal.Running, Proc: proc}}, 1},
+		{"a serve: its broker and its three calls beside each other", []journal.Record{started("serve:target", "serve"), {Job: "serve:target", State: journal.Running, Proc: proc}}, 4},
+		{"a batch's members: the batch's process is theirs", []journal.Record{started("load-batch:A:1", "load-batch"), {Job: "load-batch:A:1", State: journal.Running, Proc: proc},
+			{Job: "load:a", Kind: "load", State: journal.Started, Batch: "load-batch:A:1"}}, 0},
+		{"two loads, one recorded", []journal.Record{started("load:a", "load"), started("load:b", "load"), {Job: "load:b", State: journal.Running, Proc: proc}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, unrecordedAllowance(tc.recs, 3))
+		})
+	}
+}
+
+// TestNoSessionSinceKill: unknown processes in the target's log are taken
+// for the killed run's unrecorded utilities only within killWindow of the
+// journal's last record and only as many as the journal allows.
+func TestNoSessionSinceKill(t *testing.T) {
+	last := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
+	at := func(d time.Duration, pid int) string {
+		return fmt.Sprintf("[%s] P-%d T-0 I PROUTIL : (6256)\n", last.Add(d).Format(lgTime), pid)
+	}
+	for _, tc := range []struct {
+		name       string
+		log        string
+		unrecorded int
+		refused    bool
+	}{
+		{"one unknown within the window, one allowed", at(time.Second, 7), 1, false},
+		{"one unknown within the window, none allowed", at(time.Second, 7), 0, true},
+		{"two unknown within the window, one allowed", at(time.Second, 7) + at(2*time.Second, 8), 1, true},
+		{"one unknown after the window", at(killWindow+time.Second, 7), 5, true},
+		{"the run's own after the window", at(time.Minute, 100), 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "tgt")
+			require.NoError(t, os.WriteFile(target+".lg", []byte(tc.log), 0o644))
+			r := &runner{cfg: &Config{Target: target}, lastRecord: last, ownPIDs: map[int]bool{100: true}, unrecorded: tc.unrecorded}
+			err := r.noSessionSinceKill(&manifest.Record{})
+			if !tc.refused {
+				assert.NoError(t, err)
+				return
+			}
+			var pe *PreconditionError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, err.Error(), target+".lg line 1")
+		})
+	}
+}
+
+// FuzzForeignSessions: any log is read without a panic, and a line it
+// names is one of the log's, at or after since.
+func FuzzForeignSessions(f *testing.F) {
+	f.Add("[2026/11/28@15:29:42.000+0000] P-7 T-0 I PROUTIL : (6256)\n")
+	f.Add("[2026/11/28@15:29:42.000+9999] P-99999999999999999999 T-0\n[] P-\n")
+	since := time.Date(2026, 11, 28, 15, 29, 41, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, log string) {
+		lg := filepath.Join(t.TempDir(), "db.lg")
+		require.NoError(t, os.WriteFile(lg, []byte(log), 0o644))
+		others, err := foreignSessions(lg, since, map[int]bool{1: true})
+		if err != nil {
+			return // a line longer than the scanner takes
+		}
+		for _, o := range others {
+			assert.False(t, o.at.Before(since.Truncate(time.Millisecond)))
+			assert.Contains(t, log, o.text)
+		}
+	})
+}
