@@ -437,7 +437,7 @@ func TestParseAnalysisTimestampedLines(t *testing.T) {
 		records += tb.Records
 	}
 	assert.Equal(t, int64(358908), records)
-	assert.Equal(t, "conhecimento-ocorrencia-historico-detalhe", a.Tables[2].Name)
+	assert.Equal(t, "conhec-ocorrencia-historico-det", a.Tables[2].Name)
 	assert.Equal(t, int64(310442), a.Tables[2].Records)
 	require.Len(t, a.Indexes, 4)
 	assert.Equal(t, "pk-ocorrencia", a.Indexes[2].Name)
