@@ -42,8 +42,9 @@
 //
 // Extents: fixed extents hold the known data plus the headroom, at most
 // --max-extent each and all the same size, then one variable extent for
-// growth (seed 000 §5.6: fixed extents are formatted once). They go
-// round-robin over the data directories across all areas (seed 000 §6.5).
+// growth (seed 000 §5.6: fixed extents are formatted once). Each fixed
+// extent goes to the data directory holding the fewest fixed bytes so far,
+// the variable ones to each directory in turn (seed 000 §6.5).
 // Extent sizes count whole blocks (records / RPB or bytes / (B − H),
 // whichever is more) and whole clusters per object, not just bytes. Index
 // areas get fixed extents only when the report has an index summary

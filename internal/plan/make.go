@@ -58,8 +58,8 @@ func Make(in Input, o Options) (*Plan, error) {
 	names := newAreaNamer()
 	nameAreas(pools, names, o.BlockSize, o.LargeBytes)
 	lob := lobPool(tables, o, names)
-	ring := &dirRing{dirs: dataDirs}
-	p.Schema = []Extent{{Path: ring.take()}}
+	ring := newDirRing(dataDirs)
+	p.Schema = []Extent{{Path: ring.variable()}}
 	if err := p.layoutAreas(pools, lob, hasIndexSummary(in.Analysis), p.Source.LOBSummary, o, ring); err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (p *Plan) layoutAreas(pools []*pool, lob *Area, indexSizesKnown, lobSizesKn
 	if lob != nil {
 		lob.Number = num
 		if !lobSizesKnown {
-			lob.Extents = []Extent{{Path: ring.take()}}
+			lob.Extents = []Extent{{Path: ring.variable()}}
 			lob.Reason += "; extents: LOB sizes unknown (the report has no LOB SUMMARY: reports before 11.6 have none), so one variable extent"
 			p.Areas = append(p.Areas, *lob)
 			return nil

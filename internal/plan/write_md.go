@@ -45,11 +45,11 @@ func WritePlacement(w io.Writer, p *Plan) error {
 * Every data area has its own index area (RPB 1; BPC 8 for small pools, 64 otherwise). LOB columns go
   to a LOB area. Nothing stays in the Schema Area. Areas are numbered from 7.
 * Extents: fixed extents for the data plus %d%% headroom, at most %s each, then one variable extent;
-  extents go round-robin over %s.
+  %s.
 `, p.BlockSize, pol.BlockOverhead, DefaultRPB(p.BlockSize),
 		units.FormatIEC(pol.MediumBytes), units.FormatIEC(pol.MediumBytes), units.FormatIEC(pol.LargeBytes),
 		units.FormatIEC(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, units.FormatIEC(pol.MaxExtentBytes),
-		mdCell(strings.Join(pol.DataDirs, ", ")))
+		dirsSentence(pol.DataDirs))
 
 	if p.LargeFiles {
 		fmt.Fprintf(bw, "* **Large files:** some extents are over 2 GiB (--max-extent %s), so the target needs large files: "+
@@ -95,6 +95,15 @@ func WritePlacement(w io.Writer, p *Plan) error {
 	fmt.Fprintf(bw, "| **total** | | %s |\n", units.FormatIEC(tot.FixedBytes))
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
+}
+
+// dirsSentence says where the data extents went (dirRing).
+func dirsSentence(dirs []string) string {
+	if len(dirs) == 1 {
+		return "all in " + mdCell(dirs[0])
+	}
+	return "a fixed extent goes to whichever of " + mdCell(strings.Join(dirs, ", ")) +
+		" holds the fewest fixed bytes so far,\n  the variable extents to each in turn"
 }
 
 // approximateNote is the paragraph that opens the sections with the
