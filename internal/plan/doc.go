@@ -57,7 +57,10 @@
 // Parameters: idxbuild threads keep threadnum x mergethreads within
 // 2 x cores, preferring few sort groups with more merge threads (seed 003),
 // and -TF is checked against memory with the formula of KB 000037016
-// (tuning.go). target.pf follows seed 000 (-B, -spin, -bibufs, -aibufs, BI
-// cluster and block size, page writers); -lruskips and -napmax are
-// practitioner values and are marked [H] in their comments.
+// (tuning.go). target.pf follows seed 000 (-B, BI cluster and block size,
+// page writers) and Progress' parameter pages: -spin at most the 10,000 x
+// CPUs they call effective, -bibufs, -aibufs, -lruskips and -napmax at
+// least the 12.2 defaults, so an older target gets them too and a newer
+// one never less (dba-review). What depends on the application (-n, -L,
+// the servers) is listed in target.pf as left to the source's .pf.
 package plan

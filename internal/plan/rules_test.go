@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,6 +131,36 @@ func abs(n int64) int64 {
 		return -n
 	}
 	return n
+}
+
+// TestStartupParams: what Progress' parameter pages say, whatever the
+// machine (dba-review): -spin at most the 10,000 x CPUs they call
+// effective (it was 20,000 x cores), and the buffer counts never under the
+// 12.2 defaults of 64 (-bibufs was 25, -aibufs 32: less than a 12.x
+// target has without a .pf).
+func TestStartupParams(t *testing.T) {
+	for _, cores := range []int{1, 2, 16, 64} {
+		t.Run(strconv.Itoa(cores), func(t *testing.T) {
+			o := testOptions()
+			o.Machine.Cores = cores
+			params, _ := startupParams(o, 10*units.GB)
+			got := map[string]string{}
+			for _, p := range params {
+				got[p.Name] = p.Value
+			}
+			if cores == 1 {
+				assert.NotContains(t, got, "-spin", "one core: spinning only delays the holder")
+			} else {
+				assert.Equal(t, strconv.Itoa(10000*cores), got["-spin"])
+			}
+			for _, name := range []string{"-bibufs", "-aibufs", "-lruskips"} {
+				n, err := strconv.Atoi(got[name])
+				require.NoError(t, err, name)
+				assert.GreaterOrEqual(t, n, map[string]int{"-bibufs": 64, "-aibufs": 64, "-lruskips": 100}[name], "%s under the 12.2 default", name)
+			}
+			assert.Equal(t, "250", got["-napmax"], "Progress: not to be changed from 250")
+		})
+	}
 }
 
 func TestTuneBI(t *testing.T) {
