@@ -68,9 +68,11 @@ func WritePlacement(w io.Writer, p *Plan) error {
 			len(a.Tables), size, extentSummary(a.Extents), mdCell(a.Reason))
 	}
 
-	bw.WriteString("\n## Tables\n\n| Table | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
+	// "From" is the table's area in the source: a DBA checking a move reads
+	// where each table was beside where it goes (dba-review).
+	bw.WriteString("\n## Tables\n\n| Table | From | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
 	for _, t := range p.Tables {
-		fmt.Fprintf(bw, "| %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table),
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table), mdCell(sourceAreaLabel(t.SourceArea)),
 			units.FormatIEC(t.Bytes), units.Thousands(t.Records), t.MeanRecord, t.Indexes, t.Class, t.RPB, t.BPC,
 			mdCell(t.DataArea), mdCell(t.IndexArea), mdCell(t.LOBArea), mdCell(t.Reason))
 	}
@@ -95,6 +97,15 @@ func WritePlacement(w io.Writer, p *Plan) error {
 	fmt.Fprintf(bw, "| **total** | | %s |\n", units.FormatIEC(tot.FixedBytes))
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
+}
+
+// sourceAreaLabel is a table's source area as placement.md shows it: a
+// report without area headings (some -csoutput files) names none.
+func sourceAreaLabel(a string) string {
+	if a == "" {
+		return "?"
+	}
+	return a
 }
 
 // dirsSentence says where the data extents went (dirRing).

@@ -234,6 +234,21 @@ func TestNoTargetNote(t *testing.T) {
 	}
 }
 
+// TestPlacementSaysWhereFrom: every table's row names its source area
+// beside its new ones, so a DBA who did not make the plan sees each move
+// (dba-review: the report showed only where tables went).
+func TestPlacementSaysWhereFrom(t *testing.T) {
+	p := &Plan{BlockSize: 8192, Policy: Policy{DataDirs: []string{"/d"}}, Tables: []Placement{
+		{Table: "PUB.doc", Bytes: 1 << 20, Records: 10, DataArea: "D", IndexArea: "I", SourceArea: "Schema Area"},
+		{Table: "PUB.plain", Bytes: 1 << 10, Records: 1, DataArea: "D", IndexArea: "I"},
+	}}
+	var out strings.Builder
+	require.NoError(t, WritePlacement(&out, p))
+	assert.Contains(t, out.String(), "| Table | From | Size |")
+	assert.Contains(t, out.String(), "| PUB.doc | Schema Area | 1 MiB |")
+	assert.Contains(t, out.String(), "| PUB.plain | ? | 1 KiB |")
+}
+
 // TestTablemoveLeavesLOBs: no tablemove moves LOB data that is not
 // truncated (KB P117881: the LOB area argument of 12.5+ moves the LOB's
 // definition, the data only with truncate, which deletes it), so
