@@ -484,6 +484,9 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		dirs = append(dirs, fmt.Sprintf("%s %s", du.Dir, units.FormatIEC(du.FixedBytes)))
 	}
 	fmt.Fprintf(w, "Fixed extents: %s (%s).\n", units.FormatIEC(p.Totals.FixedBytes), strings.Join(dirs, ", "))
+	for _, warning := range p.AINotIsolated() {
+		fmt.Fprintf(w, "Warning: %s.\n", warning)
+	}
 	big := append([]plan.Placement(nil), p.Tables...)
 	sort.SliceStable(big, func(i, j int) bool { return big[i].Bytes > big[j].Bytes })
 	if len(big) > 5 {

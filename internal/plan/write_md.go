@@ -95,6 +95,9 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdCell(du.Dir), du.Extents, units.FormatIEC(du.FixedBytes))
 	}
 	fmt.Fprintf(bw, "| **total** | | %s |\n", units.FormatIEC(tot.FixedBytes))
+	for _, w := range p.AINotIsolated() {
+		fmt.Fprintf(bw, "\n**Warning:** %s (Progress: after-image files must be isolated at the device and file system levels).\n", mdCell(w))
+	}
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
 }

@@ -316,3 +316,36 @@ func TestPlacementSaysApproximate(t *testing.T) {
 		})
 	}
 }
+
+// TestAINotIsolated: after-image extents in a data or the BI directory are
+// named, in placement.md too (dba-review: the plan wrote them beside the
+// data without a word); in directories of their own, nothing is said.
+func TestAINotIsolated(t *testing.T) {
+	tests := []struct {
+		name     string
+		data, ai []string
+		bi       string
+		want     []string
+	}{
+		{"own disks", []string{"/data1"}, []string{"/ai1", "/ai2"}, "/bi", nil},
+		{"no AI", []string{"/data1"}, nil, "/data1", nil},
+		{"with the data", []string{"/data1", "/data2"}, []string{"/ai1", "/data2/"}, "/bi", []string{"after-image extents in /data2/, with data extents"}},
+		{"with the BI, twice", []string{"/data1"}, []string{"/bi", "/bi"}, "/bi", []string{"after-image extents in /bi, with the BI extents"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Plan{BlockSize: 8192, Policy: Policy{DataDirs: tt.data, BIDir: tt.bi, AIDirs: tt.ai}}
+			got := p.AINotIsolated()
+			require.Len(t, got, len(tt.want))
+			var md strings.Builder
+			require.NoError(t, WritePlacement(&md, p))
+			for i, w := range tt.want {
+				assert.Contains(t, got[i], w)
+				assert.Contains(t, md.String(), "**Warning:** "+w)
+			}
+			if tt.want == nil {
+				assert.NotContains(t, md.String(), "Warning")
+			}
+		})
+	}
+}
