@@ -16,7 +16,7 @@ import (
 func (p *Plan) AINotIsolated() []string {
 	shared := map[string]string{filepath.Clean(p.Policy.BIDir): "the BI extents"}
 	for _, d := range p.Policy.DataDirs {
-		shared[filepath.Clean(d)] = "data extents"
+		shared[filepath.Clean(d)] = "the data extents"
 	}
 	var out []string
 	seen := map[string]bool{}

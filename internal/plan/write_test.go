@@ -329,7 +329,7 @@ func TestAINotIsolated(t *testing.T) {
 	}{
 		{"own disks", []string{"/data1"}, []string{"/ai1", "/ai2"}, "/bi", nil},
 		{"no AI", []string{"/data1"}, nil, "/data1", nil},
-		{"with the data", []string{"/data1", "/data2"}, []string{"/ai1", "/data2/"}, "/bi", []string{"after-image extents in /data2/, with data extents"}},
+		{"with the data", []string{"/data1", "/data2"}, []string{"/ai1", "/data2/"}, "/bi", []string{"after-image extents in /data2/, with the data extents"}},
 		{"with the BI, twice", []string{"/data1"}, []string{"/bi", "/bi"}, "/bi", []string{"after-image extents in /bi, with the BI extents"}},
 	}
 	for _, tt := range tests {
