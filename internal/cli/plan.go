@@ -101,7 +101,7 @@ Nothing is written unless the whole plan is valid.`,
 	f.IntVar(&opts.Top, "top", 0, "also give the N largest tables their own area")
 	f.IntVar(&opts.Headroom, "headroom", plan.DefaultHeadroomPct, "growth headroom for fixed extents, percent")
 	f.StringVar(&opts.MaxExtent, "max-extent", "2GB", "largest fixed extent; up to 2GB every extent stays under 2 GiB (no large files needed), above it the target needs large files")
-	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "directory for data extents, repeatable, used round-robin (default: the --target directory)")
+	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "directory for data extents, repeatable: each fixed extent to the one with the fewest fixed bytes (default: the --target directory)")
 	f.StringVar(&opts.BIDir, "bi-dir", "", "directory for the before-image extents (default: the first data directory)")
 	f.StringArrayVar(&opts.AIDirs, "ai-dir", nil, "directory for after-image extents, repeatable (default: no AI extents)")
 	f.IntVar(&opts.Cores, "cores", 0, "cores of the target machine (default: the target host's cores: in --hosts, else this machine's)")
