@@ -438,8 +438,21 @@ func TestParseAnalysisLOBs(t *testing.T) {
 // TestParseAnalysisTimestampedLines: a dbanalys captured through a script
 // that puts the time before every line ("02:15:18   cod-conhec  71 ...", as
 // George Potemkin's dbanalys loader expects them) reads as the report
-// itself: every row, the wrapped name, the indented index rows. Before, no
+// itself: every row, the wrapped index name, the indented index rows. Before, no
 // line was recognised and the report was refused as not a tabanalys.
+// TestTableRowLine: a row is named by the line that holds its table's
+// name, a wrapped row by its name's line, not its numbers' (plan's
+// messages name it: a name over 32 characters).
+func TestTableRowLine(t *testing.T) {
+	a := parseFixture(t, "../../testdata/tabanalys/wrapped_10.1B.tabanalys")
+	lines := map[string]int{}
+	for _, tb := range a.Tables {
+		lines[tb.Name] = tb.Line
+	}
+	assert.Equal(t, 16, lines["tr_hist"])
+	assert.Equal(t, 17, lines["tr_hist_archive_by_site"], "wrapped: the numbers are on line 18")
+}
+
 func TestParseAnalysisTimestampedLines(t *testing.T) {
 	a := parseFixture(t, "../../testdata/tabanalys/timestamped_lines_11.7.dbanalys")
 	require.Len(t, a.Tables, 4)
@@ -449,10 +462,10 @@ func TestParseAnalysisTimestampedLines(t *testing.T) {
 	}
 	assert.Equal(t, int64(358908), records)
 	assert.Equal(t, "conhec-ocorrencia-historico-det", a.Tables[2].Name)
-	assert.Equal(t, 70, a.Tables[2].Line, "a wrapped row is named on its name's line")
+	assert.Equal(t, 70, a.Tables[2].Line)
 	assert.Equal(t, int64(310442), a.Tables[2].Records)
 	require.Len(t, a.Indexes, 4)
-	assert.Equal(t, "pk-ocorrencia", a.Indexes[2].Name)
+	assert.Equal(t, "pk-ocorrencia-conhec-sequencia", a.Indexes[2].Name, "wrapped after its name")
 	assert.Equal(t, 4096, a.BlockSize)
 	assert.Equal(t, "/db/logistica/log", a.Database)
 
