@@ -20,6 +20,9 @@ type Input struct {
 	// it; WriteDir rewrites the .df itself.
 	DFTables []*openedge.DFTable
 	DFName   string
+	// AlternatePool is what the .df assigns to the Alternate Buffer Pool
+	// (DF.AlternatePool): target.pf sizes -B2 for it.
+	AlternatePool []openedge.AlternatePoolObject
 }
 
 // table is everything the plan knows about one application table.

@@ -69,6 +69,9 @@ func Make(in Input, o Options) (*Plan, error) {
 	p.Totals = totalsOf(p)
 	p.LargeFiles = len(p.Structure().LargeFileExtents(p.BlockSize)) > 0
 	p.Startup, p.Processes = startupParams(o, p.Totals.Bytes+p.Totals.IndexBytes)
+	if b2, ok := b2Param(alternatePoolOf(in, tables, o.BlockSize), o); ok {
+		p.Startup = append(p.Startup, b2)
+	}
 	// Four variable AI extents, alternating over the AI directories (seed
 	// 000 §6.10) so that a full extent is archived off one disk while the
 	// next fills the other. After-imaging is begun after the load, which

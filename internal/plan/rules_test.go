@@ -363,3 +363,52 @@ func TestPlanLargeFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestAlternatePoolB2: the objects a .df assigns to the Alternate Buffer
+// Pool get a -B2 in target.pf sized from the report (dba-review: target.df
+// kept the assignments and target.pf gave the pool no buffers, so the
+// objects shared -B again); an object the report does not size is named,
+// one of a table the report does not list is left out.
+func TestAlternatePoolB2(t *testing.T) {
+	p := erpProfile()
+	in, _ := p.input(t)
+	o := p.options()
+	pl, err := Make(in, o)
+	require.NoError(t, err)
+	for _, prm := range pl.Startup {
+		assert.NotEqual(t, "-B2", prm.Name, "no assignment, no -B2")
+	}
+
+	in.AlternatePool = []openedge.AlternatePoolObject{
+		{Object: "TABLE", Table: "CODE_MSTR"}, // 3000 records of 45 B: 132 KiB, 17 blocks
+		{Object: "INDEX", Table: "code_mstr", Name: "ix1"},
+		{Object: "INDEX", Table: "code_mstr", Name: "gone"},
+		{Object: "TABLE", Table: "ghost"},
+	}
+	pl, err = Make(in, o)
+	require.NoError(t, err)
+	var b2 *Param
+	for i := range pl.Startup {
+		if pl.Startup[i].Name == "-B2" {
+			b2 = &pl.Startup[i]
+		}
+	}
+	require.NotNil(t, b2)
+	assert.Equal(t, "1000", b2.Value, "the objects are small: the floor")
+	assert.Contains(t, b2.Reason, "the 1 table(s), 2 index(es) and 0 LOB field(s)")
+	assert.Contains(t, b2.Reason, "no size for index gone of PUB.code_mstr")
+
+	// A big one: its blocks plus the headroom.
+	in.AlternatePool = []openedge.AlternatePoolObject{{Object: "TABLE", Table: "gltr_hist"}}
+	pl, err = Make(in, o)
+	require.NoError(t, err)
+	var gltr Placement
+	for _, tp := range pl.Tables {
+		if tp.Table == "PUB.gltr_hist" {
+			gltr = tp
+		}
+	}
+	blocks := ceilDiv(gltr.Bytes, int64(o.BlockSize-BlockOverhead))
+	want := ceilDiv(blocks*int64(o.BlockSize)*(100+int64(o.HeadroomPct))/100, int64(o.BlockSize))
+	assert.Equal(t, strconv.FormatInt(want, 10), pl.Startup[len(pl.Startup)-1].Value)
+}

@@ -49,7 +49,8 @@ func WritePF(w io.Writer, p *Plan) error {
 const notPlanned = `
 # Not set here: they depend on the application, not on the layout. Copy them from the source's .pf:
 #   -n (users), -Mn -Ma -Mi -S (remote servers and their port), -L (lock table entries),
-#   -B2 (the alternate buffer pool, when the .df assigns objects to it: BUFFER-POOL "Alternate"),
+#   area-level Alternate Buffer Pool assignments (proutil -C enableB2): a .df does not hold them and
+#   the areas are new (objects the .df assigns are kept in target.df; -B2 is set above when it has any),
 #   -Mm, -tablerangesize, -indexrangesize, and the auditing, replication and SSL parameters.
 `
 
