@@ -81,6 +81,7 @@ func lobBytes(a *openedge.Analysis, t *table, field string) (int64, bool) {
 	return 0, false
 }
 
+// ownerOf is a report row's owner: a row without one is a PUB table.
 func ownerOf(o string) string {
 	if o == "" {
 		return "PUB"

@@ -67,10 +67,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	partitions := map[string][]string{} // qualified name -> its partitions
 	var tenantTables, partitioned, notUTF8, tooLong []string
 	for _, r := range in.Analysis.Tables {
-		owner := r.Owner
-		if owner == "" {
-			owner = "PUB"
-		}
+		owner := ownerOf(r.Owner)
 		if isSystemTable(owner, r.Name) {
 			skipped++
 			continue
@@ -150,10 +147,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	}
 	indexNames := map[string]map[string]bool{}
 	for _, ix := range in.Analysis.Indexes {
-		owner := ix.Owner
-		if owner == "" {
-			owner = "PUB"
-		}
+		owner := ownerOf(ix.Owner)
 		t := byKey[strings.ToLower(owner+"."+ix.Table)]
 		if t == nil {
 			continue // a system table's index, or a table the record summary does not list
@@ -170,10 +164,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		t.indexes = len(indexNames[t.key])
 	}
 	for _, l := range in.Analysis.LOBs {
-		owner := l.Owner
-		if owner == "" {
-			owner = "PUB"
-		}
+		owner := ownerOf(l.Owner)
 		if t := byKey[strings.ToLower(owner+"."+l.Table)]; t != nil {
 			t.lobBytes += l.Bytes
 		}
