@@ -101,7 +101,7 @@ Nothing is written unless the whole plan is valid.`,
 	f.IntVar(&opts.Top, "top", 0, "also give the N largest tables their own area")
 	f.IntVar(&opts.Headroom, "headroom", plan.DefaultHeadroomPct, "growth headroom for fixed extents, percent")
 	f.StringVar(&opts.MaxExtent, "max-extent", "2GB", "largest fixed extent; up to 2GB every extent stays under 2 GiB (no large files needed), above it the target needs large files")
-	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "directory for data extents, repeatable, used round-robin (default: the --target directory)")
+	f.StringArrayVar(&opts.DataDirs, "data-dir", nil, "directory for data extents, repeatable: each fixed extent to the one with the fewest fixed bytes (default: the --target directory)")
 	f.StringVar(&opts.BIDir, "bi-dir", "", "directory for the before-image extents (default: the first data directory)")
 	f.StringArrayVar(&opts.AIDirs, "ai-dir", nil, "directory for after-image extents, repeatable (default: no AI extents)")
 	f.IntVar(&opts.Cores, "cores", 0, "cores of the target machine (default: the target host's cores: in --hosts, else this machine's)")
@@ -249,7 +249,7 @@ func fileInput(opts *PlanOptions) (plan.Input, *openedge.DF, error) {
 	if err != nil {
 		return in, nil, err
 	}
-	in.DFTables, in.DFName = df.Tables(), opts.DF
+	in.DFTables, in.DFName, in.AlternatePool = df.Tables(), opts.DF, df.AlternatePool()
 	return in, df, nil
 }
 
@@ -386,7 +386,7 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	if err != nil {
 		return in, nil, nil, FailedError(err)
 	}
-	in.DFTables, in.DFName = df.Tables(), "source.df"
+	in.DFTables, in.DFName, in.AlternatePool = df.Tables(), "source.df", df.AlternatePool()
 	extra := []plan.File{
 		{Name: sourceAnalysisFile, Mode: 0o644, Data: []byte(report)},
 		{Name: plan.FileSourceDF, Mode: 0o644, Data: dfData},
@@ -484,6 +484,9 @@ func printPlanSummary(opts *PlanOptions, p *plan.Plan) {
 		dirs = append(dirs, fmt.Sprintf("%s %s", du.Dir, units.FormatIEC(du.FixedBytes)))
 	}
 	fmt.Fprintf(w, "Fixed extents: %s (%s).\n", units.FormatIEC(p.Totals.FixedBytes), strings.Join(dirs, ", "))
+	for _, warning := range p.AINotIsolated() {
+		fmt.Fprintf(w, "Warning: %s.\n", warning)
+	}
 	big := append([]plan.Placement(nil), p.Tables...)
 	sort.SliceStable(big, func(i, j int) bool { return big[i].Bytes > big[j].Bytes })
 	if len(big) > 5 {

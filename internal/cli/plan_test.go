@@ -104,6 +104,10 @@ func TestPlanBadInput(t *testing.T) {
 	report, err := os.ReadFile(tba)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(bad, bytes.Replace(report, []byte("PUB.customer"), []byte("PUB.customer x y"), 1), 0o644))
+	long := filepath.Join(dir, "long.tba")
+	longName := "customer-shipping-address-history" // 33 characters: one over OpenEdge's limit
+	require.NoError(t, os.WriteFile(long, bytes.Replace(report, []byte("PUB.customer "), []byte("PUB."+longName+" "), 1), 0o644))
+	longLine := 1 + bytes.Count(report[:bytes.Index(report, []byte("PUB.customer "))], []byte("\n"))
 
 	tests := []struct {
 		name string
@@ -111,6 +115,8 @@ func TestPlanBadInput(t *testing.T) {
 		want string
 	}{
 		{"malformed tabanalys", []string{"--tabanalys", bad}, "bad.tba:"},
+		{"table name over 32 characters", []string{"--tabanalys", long},
+			fmt.Sprintf("long.tba:%d: table PUB.%s: its name has 33 characters", longLine, longName)},
 		{"missing tabanalys", []string{"--tabanalys", filepath.Join(dir, "nope.tba")}, "nope.tba"},
 		{"df names a table the report lacks", []string{"--tabanalys", tba, "--df", dfExtra}, `table "invoice" is not in the tabanalys report`},
 		{"report names a table the df lacks", []string{"--tabanalys", tbaExtra, "--df", dfShort}, "table PUB.ledger is not in the .df"},

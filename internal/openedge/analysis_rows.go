@@ -56,7 +56,7 @@ func (p *analysisParser) tableLine(text string, indented bool) error {
 		if len(f) != 9 {
 			return p.errorf("table row %s has %d numbers, want 8", f[0], len(f)-1)
 		}
-		return p.tableRow(f[0], f[1:])
+		return p.tableRow(f[0], p.lineNo, f[1:])
 	case indented && isNumberField(f[0]):
 		return p.errorf("numbers line without a table name before it")
 	}
@@ -118,7 +118,7 @@ func (p *analysisParser) continuation(raw, text string, indented bool) error {
 	if len(f) != 8 {
 		return p.errorf("table row %s has %d numbers, want 8", name, len(f))
 	}
-	return p.tableRow(name, f)
+	return p.tableRow(name, p.pendingLine, f)
 }
 
 // indexNumbers dispatches an index name and its numbers: 7 numbers for an
@@ -153,8 +153,8 @@ func splitOwner(s string) (owner, rest string) {
 	return owner, rest
 }
 
-func (p *analysisParser) tableRow(name string, f []string) error {
-	t := TableStat{Area: p.area.name, AreaNum: p.area.num, Tenancy: p.tenancy}
+func (p *analysisParser) tableRow(name string, line int, f []string) error {
+	t := TableStat{Area: p.area.name, AreaNum: p.area.num, Tenancy: p.tenancy, Line: line}
 	var rest string
 	t.Owner, rest = splitOwner(name)
 	t.Name, t.Partition, _ = strings.Cut(rest, ".")

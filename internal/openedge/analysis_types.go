@@ -60,6 +60,10 @@ type TableStat struct {
 	// table of a database without multi-tenancy.
 	Tenancy string
 	Number  int // "Table #" of the -csoutput files; 0 from the report, which has none
+	// Line is the line of the file that names the table (of a wrapped row,
+	// the name's), for messages; 0 when not read from a file. Not part of
+	// what the report says, so left out of its JSON.
+	Line int `json:"-"`
 
 	Records       int64
 	Bytes         int64 // the Size column converted to bytes (powers of 1024)

@@ -167,7 +167,7 @@ func (f CSFormat) ParseTab(r io.Reader, name string) (*Analysis, error) {
 	err := f.parse(r, name, csTabColumns, a, func(c *csRow) {
 		t := TableStat{Area: c.str(csArea), AreaNum: c.int(csAreaNum), Owner: c.str(csOwner),
 			Name: c.str(csTable), Number: c.int(csTableNum),
-			Partition: c.str(csPartition), Tenancy: c.str(csTenancy)}
+			Partition: c.str(csPartition), Tenancy: c.str(csTenancy), Line: c.line}
 		t.Records = c.int64("Records", csFirstOwn)
 		t.Bytes = c.size("Size", csFirstOwn+1)
 		t.MinRecord = c.int64("Min", csFirstOwn+2)

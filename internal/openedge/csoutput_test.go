@@ -25,7 +25,7 @@ func TestParseCSTab(t *testing.T) {
 	assert.Equal(t, "o1GqqV/0QITvE2lsSOBp1g", a.DBUID)
 	assert.Equal(t, "2015-07-07T17:05:42.000+2:00", a.Date)
 	require.Len(t, a.Tables, 3)
-	assert.Equal(t, TableStat{Area: "Cust_Data", AreaNum: 9, Owner: "PUB", Name: "Customer", Number: 2,
+	assert.Equal(t, TableStat{Area: "Cust_Data", AreaNum: 9, Owner: "PUB", Name: "Customer", Number: 2, Line: 3,
 		Records: 1117, Bytes: 150588, MinRecord: 98, MaxRecord: 225, MeanRecord: 134,
 		Fragments: 1117, FragFactor: 1, ScatterFactor: 1}, a.Tables[1])
 	assert.Equal(t, "Order Data", a.Tables[2].Area, "quoted strings keep their spaces")
@@ -65,7 +65,7 @@ func TestCSRoundTrip(t *testing.T) {
 
 		got, err := f.ParseTab(&tab, "x.tab.txt")
 		require.NoError(t, err, tab.String())
-		assert.Equal(t, a.Tables, got.Tables, "separator %q", f.Sep)
+		assert.Equal(t, a.Tables, rowsWithoutLines(got.Tables), "separator %q", f.Sep)
 		assert.Equal(t, [3]string{a.Date, a.DBUID, a.Database}, [3]string{got.Date, got.DBUID, got.Database})
 		gotIx, err := f.ParseIndex(&ix, "x.ix.txt")
 		require.NoError(t, err, ix.String())

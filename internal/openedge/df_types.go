@@ -88,3 +88,8 @@ type DFSequence struct {
 	// would generate. ParseDF leaves it nil.
 	Options []string `json:",omitempty"`
 }
+
+// MaxNameLen is the longest name of a table, field or index, in
+// characters: "1 to 32 characters" (Progress docs, OpenEdge 12.2 "Name
+// limits"; the SQL identifiers' limit is the same).
+const MaxNameLen = 32

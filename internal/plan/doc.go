@@ -42,8 +42,9 @@
 //
 // Extents: fixed extents hold the known data plus the headroom, at most
 // --max-extent each and all the same size, then one variable extent for
-// growth (seed 000 §5.6: fixed extents are formatted once). They go
-// round-robin over the data directories across all areas (seed 000 §6.5).
+// growth (seed 000 §5.6: fixed extents are formatted once). Each fixed
+// extent goes to the data directory holding the fewest fixed bytes so far,
+// the variable ones to each directory in turn (seed 000 §6.5).
 // Extent sizes count whole blocks (records / RPB or bytes / (B − H),
 // whichever is more) and whole clusters per object, not just bytes. Index
 // areas get fixed extents only when the report has an index summary
@@ -56,7 +57,10 @@
 // Parameters: idxbuild threads keep threadnum x mergethreads within
 // 2 x cores, preferring few sort groups with more merge threads (seed 003),
 // and -TF is checked against memory with the formula of KB 000037016
-// (tuning.go). target.pf follows seed 000 (-B, -spin, -bibufs, -aibufs, BI
-// cluster and block size, page writers); -lruskips and -napmax are
-// practitioner values and are marked [H] in their comments.
+// (tuning.go). target.pf follows seed 000 (-B, BI cluster and block size,
+// page writers) and Progress' parameter pages: -spin at most the 10,000 x
+// CPUs they call effective, -bibufs, -aibufs, -lruskips and -napmax at
+// least the 12.2 defaults, so an older target gets them too and a newer
+// one never less (dba-review). What depends on the application (-n, -L,
+// the servers) is listed in target.pf as left to the source's .pf.
 package plan

@@ -14,18 +14,40 @@ const minFixedBytes = units.MB
 // maxExtentsPerArea is OpenEdge's limit on the extents of one area.
 const maxExtentsPerArea = openedge.MaxExtentsPerArea
 
-// dirRing hands out directories round-robin, across all areas, so that
-// extents spread evenly over the data disks (seed 000 §6.5, manual
-// striping) whatever the area sizes.
+// dirRing hands out the data directories so that the disks share the
+// work evenly (seed 000 §6.5, manual striping) whatever the area sizes: a
+// fixed extent goes to the directory holding the fewest fixed bytes so far
+// (the first of them on a tie), a variable extent to the next directory
+// in turn. One turn for both put every fixed extent on the same disk
+// whenever the directories were two and each area had one fixed extent and
+// one variable one, the common case (dba-review).
 type dirRing struct {
-	dirs []string
-	next int
+	dirs    []string
+	fixedKB []int64 // per directory, the fixed extents given so far
+	next    int     // the directory the next variable extent goes to
 }
 
-func (r *dirRing) take() string {
+func newDirRing(dirs []string) *dirRing {
+	return &dirRing{dirs: dirs, fixedKB: make([]int64, len(dirs))}
+}
+
+// variable is the directory of a variable extent.
+func (r *dirRing) variable() string {
 	d := r.dirs[r.next%len(r.dirs)]
 	r.next++
 	return d
+}
+
+// fixed is the directory of a fixed extent of sizeKB.
+func (r *dirRing) fixed(sizeKB int64) string {
+	best := 0
+	for i, kb := range r.fixedKB {
+		if kb < r.fixedKB[best] {
+			best = i
+		}
+	}
+	r.fixedKB[best] += sizeKB
+	return r.dirs[best]
 }
 
 // extentUnitKB is the granularity of fixed extent sizes: the .st grammar
@@ -41,7 +63,7 @@ func extentUnitKB(blockSize int) int64 { return int64(16 * blockSize / 1024) }
 // returns the extents and a sentence for the area's reason.
 func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing) ([]Extent, string, error) {
 	if !known {
-		return []Extent{{Path: ring.take()}}, "size unknown (no index summary: run dbanalys for fixed index extents), so one variable extent", nil
+		return []Extent{{Path: ring.variable()}}, "size unknown (no index summary: run dbanalys for fixed index extents), so one variable extent", nil
 	}
 	space := units.FormatIEC(dataBytes)
 	if alloc != dataBytes {
@@ -49,7 +71,7 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	}
 	need := alloc + alloc*int64(o.HeadroomPct)/100
 	if need < minFixedBytes {
-		return []Extent{{Path: ring.take()}}, fmt.Sprintf("%s with %d%% headroom is under %s, so one variable extent",
+		return []Extent{{Path: ring.variable()}}, fmt.Sprintf("%s with %d%% headroom is under %s, so one variable extent",
 			space, o.HeadroomPct, units.FormatIEC(minFixedBytes)), nil
 	}
 	unit := extentUnitKB(o.BlockSize)
@@ -63,9 +85,9 @@ func layoutExtents(dataBytes, alloc int64, known bool, o Options, ring *dirRing)
 	sizeKB := ceilDiv(ceilDiv(needKB, n), unit) * unit
 	var ext []Extent
 	for i := int64(0); i < n; i++ {
-		ext = append(ext, Extent{Path: ring.take(), Fixed: true, SizeKB: sizeKB})
+		ext = append(ext, Extent{Path: ring.fixed(sizeKB), Fixed: true, SizeKB: sizeKB})
 	}
-	ext = append(ext, Extent{Path: ring.take()})
+	ext = append(ext, Extent{Path: ring.variable()})
 	why := fmt.Sprintf("%s + %d%% headroom = %s in %d fixed extent(s) of %s (max %s), then a variable extent",
 		space, o.HeadroomPct, units.FormatIEC(need), n,
 		units.FormatIEC(sizeKB*1024), units.FormatIEC(maxKB*1024))

@@ -20,6 +20,9 @@ type Input struct {
 	// it; WriteDir rewrites the .df itself.
 	DFTables []*openedge.DFTable
 	DFName   string
+	// AlternatePool is what the .df assigns to the Alternate Buffer Pool
+	// (DF.AlternatePool): target.pf sizes -B2 for it.
+	AlternatePool []openedge.AlternatePoolObject
 }
 
 // table is everything the plan knows about one application table.
@@ -62,18 +65,20 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	byKey := map[string]*table{}
 	tenancy := map[string][]string{}    // qualified name -> its tenant and group headings
 	partitions := map[string][]string{} // qualified name -> its partitions
-	var tenantTables, partitioned, notUTF8 []string
+	var tenantTables, partitioned, notUTF8, tooLong []string
 	for _, r := range in.Analysis.Tables {
-		owner := r.Owner
-		if owner == "" {
-			owner = "PUB"
-		}
+		owner := ownerOf(r.Owner)
 		if isSystemTable(owner, r.Name) {
 			skipped++
 			continue
 		}
 		if !utf8.ValidString(owner) || !utf8.ValidString(r.Name) {
 			notUTF8 = append(notUTF8, fmt.Sprintf("%s: table %q is not UTF-8", name, owner+"."+r.Name))
+			continue
+		}
+		if n := utf8.RuneCountInString(r.Name); n > openedge.MaxNameLen {
+			tooLong = append(tooLong, fmt.Sprintf("%s:%d: table %s: its name has %d characters, OpenEdge's limit is %d",
+				name, r.Line, owner+"."+r.Name, n, openedge.MaxNameLen))
 			continue
 		}
 		if r.Partition != "" && r.Tenancy == "" {
@@ -112,6 +117,9 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	if len(notUTF8) > 0 {
 		return nil, 0, errors.New(joinProblems(notUTF8).Error() + "\n" + utf8NamesOnly)
 	}
+	if len(tooLong) > 0 {
+		return nil, 0, errors.New(joinProblems(tooLong).Error() + "\n" + namesWithinLimit)
+	}
 	if len(partitioned) > 0 {
 		var problems []string
 		for _, q := range partitioned {
@@ -139,10 +147,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	}
 	indexNames := map[string]map[string]bool{}
 	for _, ix := range in.Analysis.Indexes {
-		owner := ix.Owner
-		if owner == "" {
-			owner = "PUB"
-		}
+		owner := ownerOf(ix.Owner)
 		t := byKey[strings.ToLower(owner+"."+ix.Table)]
 		if t == nil {
 			continue // a system table's index, or a table the record summary does not list
@@ -159,10 +164,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		t.indexes = len(indexNames[t.key])
 	}
 	for _, l := range in.Analysis.LOBs {
-		owner := l.Owner
-		if owner == "" {
-			owner = "PUB"
-		}
+		owner := ownerOf(l.Owner)
 		if t := byKey[strings.ToLower(owner+"."+l.Table)]; t != nil {
 			t.lobBytes += l.Bytes
 		}
@@ -253,6 +255,14 @@ const dfMissesTables = "%s: %d of the report's %d tables are not in this .df: gi
 // text, which would turn those bytes into U+FFFD, and oedl run would then
 // dump and verify a table of another name inside the window.
 const utf8NamesOnly = "refused: oedl keeps table names as UTF-8 text (plan.json, the journal) and gives them to proutil from there, so these bytes would reach it changed; rename the tables to ASCII names before the migration"
+
+// namesWithinLimit is why a table name longer than OpenEdge's 32
+// characters is refused: no OpenEdge database holds one (the Data
+// Dictionary and SQL refuse it), so the report was edited or is not
+// proutil's, and a target.df naming it would fail in load_df.p inside the
+// window.
+const namesWithinLimit = "refused: no OpenEdge table name is longer than 32 characters (Progress docs, \"Name limits\"): " +
+	"the report is not the one proutil wrote for this database; give proutil's report unedited"
 
 // unpartitionedOnly is why a partitioned table (table partitioning, 11.4
 // on: rows "PUB.stock.Initial(Composite)", "PUB.cust-list.list1") is

@@ -58,8 +58,8 @@ func Make(in Input, o Options) (*Plan, error) {
 	names := newAreaNamer()
 	nameAreas(pools, names, o.BlockSize, o.LargeBytes)
 	lob := lobPool(tables, o, names)
-	ring := &dirRing{dirs: dataDirs}
-	p.Schema = []Extent{{Path: ring.take()}}
+	ring := newDirRing(dataDirs)
+	p.Schema = []Extent{{Path: ring.variable()}}
 	if err := p.layoutAreas(pools, lob, hasIndexSummary(in.Analysis), p.Source.LOBSummary, o, ring); err != nil {
 		return nil, err
 	}
@@ -69,6 +69,9 @@ func Make(in Input, o Options) (*Plan, error) {
 	p.Totals = totalsOf(p)
 	p.LargeFiles = len(p.Structure().LargeFileExtents(p.BlockSize)) > 0
 	p.Startup, p.Processes = startupParams(o, p.Totals.Bytes+p.Totals.IndexBytes)
+	if b2, ok := b2Param(alternatePoolOf(in, tables, o.BlockSize), o); ok {
+		p.Startup = append(p.Startup, b2)
+	}
 	// Four variable AI extents, alternating over the AI directories (seed
 	// 000 §6.10) so that a full extent is archived off one disk while the
 	// next fills the other. After-imaging is begun after the load, which
@@ -105,7 +108,7 @@ func (p *Plan) layoutAreas(pools []*pool, lob *Area, indexSizesKnown, lobSizesKn
 	if lob != nil {
 		lob.Number = num
 		if !lobSizesKnown {
-			lob.Extents = []Extent{{Path: ring.take()}}
+			lob.Extents = []Extent{{Path: ring.variable()}}
 			lob.Reason += "; extents: LOB sizes unknown (the report has no LOB SUMMARY: reports before 11.6 have none), so one variable extent"
 			p.Areas = append(p.Areas, *lob)
 			return nil

@@ -227,6 +227,12 @@ func TestMakeRejects(t *testing.T) {
 			a.Tables[app].Name = "Pre\xe7o" // ç in ISO8859-1 / 1252
 			in.Analysis = &a
 		}, nil, `erp.tba: table "PUB.Pre\xe7o" is not UTF-8`},
+		{"table name over 32 characters", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Name, a.Tables[app].Line = "customer-shipping-address-history", 55 // 33
+			in.Analysis = &a
+		}, nil, "erp.tba:55: table PUB.customer-shipping-address-history: its name has 33 characters, OpenEdge's limit is 32"},
 		{"multi-tenant table in the df", func(in *Input) {
 			in.DFTables = slices.Clone(in.DFTables)
 			mt := *in.DFTables[0]

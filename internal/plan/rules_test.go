@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestAreaNames(t *testing.T) {
 func TestLayoutExtents(t *testing.T) {
 	o := testOptions()
 	o.MaxExtentBytes = 1 * units.GB
-	ring := &dirRing{dirs: []string{"/d1", "/d2", "/d3"}}
+	ring := newDirRing([]string{"/d1", "/d2", "/d3"})
 
 	ext, _, _ := layoutExtents(3*units.GB, 3*units.GB, true, o, ring)
 	// 3G + 20% = 3.6G over at most 1G each: 4 fixed of the same size, then variable.
@@ -77,15 +78,15 @@ func TestLayoutExtents(t *testing.T) {
 		assert.Equal(t, ext[0].SizeKB, e.SizeKB, "equal stripes")
 		assert.Zero(t, e.SizeKB%128, "a multiple of 16 blocks of 8K")
 		assert.LessOrEqual(t, e.SizeKB*1024, o.MaxExtentBytes)
-		assert.Equal(t, []string{"/d1", "/d2", "/d3", "/d1"}[i], e.Path, "round-robin")
+		assert.Equal(t, []string{"/d1", "/d2", "/d3", "/d1"}[i], e.Path, "each to the directory with the fewest fixed bytes")
 		fixedKB += e.SizeKB
 	}
 	assert.GreaterOrEqual(t, fixedKB*1024, 3*units.GB*12/10, "holds data plus headroom")
 	assert.False(t, ext[4].Fixed)
-	assert.Equal(t, "/d2", ext[4].Path, "the ring continues across extents")
+	assert.Equal(t, "/d1", ext[4].Path, "the variable extents take the directories in turn")
 
 	ext, why, _ := layoutExtents(100*units.KB, 100*units.KB, true, o, ring)
-	assert.Equal(t, []Extent{{Path: "/d3"}}, ext)
+	assert.Equal(t, []Extent{{Path: "/d2"}}, ext)
 	assert.Contains(t, why, "one variable extent")
 
 	ext, why, _ = layoutExtents(5*units.GB, 5*units.GB, false, o, ring)
@@ -103,6 +104,63 @@ func TestLayoutExtents(t *testing.T) {
 	_, _, err := layoutExtents(8*units.GB, 8*units.GB, true, o, ring)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "raise --max-extent")
+}
+
+// TestFixedExtentsShareTheDisks: areas of one fixed extent and one
+// variable each, the usual shape, over two data directories. One turn for
+// both kinds put every fixed extent on the second disk and every variable
+// one on the first (dba-review: the erp profile's plan had /data1 0 B).
+func TestFixedExtentsShareTheDisks(t *testing.T) {
+	o := testOptions()
+	ring := newDirRing([]string{"/d1", "/d2"})
+	perDir := map[string]int64{}
+	var largestKB int64
+	for _, mb := range []int64{3, 8, 18, 13, 24, 20, 11, 15, 2, 7} {
+		ext, _, err := layoutExtents(mb*units.MB, mb*units.MB, true, o, ring)
+		require.NoError(t, err)
+		require.Len(t, ext, 2, "%d MB: one fixed extent and one variable", mb)
+		perDir[ext[0].Path] += ext[0].SizeKB
+		largestKB = max(largestKB, ext[0].SizeKB)
+	}
+	require.Len(t, perDir, 2, "fixed extents on both disks: %v", perDir)
+	assert.LessOrEqual(t, abs(perDir["/d1"]-perDir["/d2"]), largestKB, "no disk holds more than one extent's worth more: %v", perDir)
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// TestStartupParams: what Progress' parameter pages say, whatever the
+// machine (dba-review): -spin at most the 10,000 x CPUs they call
+// effective (it was 20,000 x cores), and the buffer counts never under the
+// 12.2 defaults of 64 (-bibufs was 25, -aibufs 32: less than a 12.x
+// target has without a .pf).
+func TestStartupParams(t *testing.T) {
+	for _, cores := range []int{1, 2, 16, 64} {
+		t.Run(strconv.Itoa(cores), func(t *testing.T) {
+			o := testOptions()
+			o.Machine.Cores = cores
+			params, _ := startupParams(o, 10*units.GB)
+			got := map[string]string{}
+			for _, p := range params {
+				got[p.Name] = p.Value
+			}
+			if cores == 1 {
+				assert.NotContains(t, got, "-spin", "one core: spinning only delays the holder")
+			} else {
+				assert.Equal(t, strconv.Itoa(10000*cores), got["-spin"])
+			}
+			for _, name := range []string{"-bibufs", "-aibufs", "-lruskips"} {
+				n, err := strconv.Atoi(got[name])
+				require.NoError(t, err, name)
+				assert.GreaterOrEqual(t, n, map[string]int{"-bibufs": 64, "-aibufs": 64, "-lruskips": 100}[name], "%s under the 12.2 default", name)
+			}
+			assert.Equal(t, "250", got["-napmax"], "Progress: not to be changed from 250")
+		})
+	}
 }
 
 func TestTuneBI(t *testing.T) {
@@ -219,7 +277,7 @@ func TestExtentsStayUnder2GiB(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := testOptions()
 			o.BlockSize, o.MaxExtentBytes, o.HeadroomPct = tt.blockSize, tt.maxExtent, 0
-			ext, _, err := layoutExtents(tt.data, tt.data, true, o, &dirRing{dirs: []string{"/d"}})
+			ext, _, err := layoutExtents(tt.data, tt.data, true, o, newDirRing([]string{"/d"}))
 			require.NoError(t, err)
 			var fixed []int64
 			for _, e := range ext {
@@ -304,4 +362,53 @@ func TestPlanLargeFiles(t *testing.T) {
 			require.NoError(t, Check(p, p.Structure(), nil))
 		})
 	}
+}
+
+// TestAlternatePoolB2: the objects a .df assigns to the Alternate Buffer
+// Pool get a -B2 in target.pf sized from the report (dba-review: target.df
+// kept the assignments and target.pf gave the pool no buffers, so the
+// objects shared -B again); an object the report does not size is named,
+// one of a table the report does not list is left out.
+func TestAlternatePoolB2(t *testing.T) {
+	p := erpProfile()
+	in, _ := p.input(t)
+	o := p.options()
+	pl, err := Make(in, o)
+	require.NoError(t, err)
+	for _, prm := range pl.Startup {
+		assert.NotEqual(t, "-B2", prm.Name, "no assignment, no -B2")
+	}
+
+	in.AlternatePool = []openedge.AlternatePoolObject{
+		{Object: "TABLE", Table: "CODE_MSTR"}, // 3000 records of 45 B: 132 KiB, 17 blocks
+		{Object: "INDEX", Table: "code_mstr", Name: "ix1"},
+		{Object: "INDEX", Table: "code_mstr", Name: "gone"},
+		{Object: "TABLE", Table: "ghost"},
+	}
+	pl, err = Make(in, o)
+	require.NoError(t, err)
+	var b2 *Param
+	for i := range pl.Startup {
+		if pl.Startup[i].Name == "-B2" {
+			b2 = &pl.Startup[i]
+		}
+	}
+	require.NotNil(t, b2)
+	assert.Equal(t, "1000", b2.Value, "the objects are small: the floor")
+	assert.Contains(t, b2.Reason, "the 1 table(s), 2 index(es) and 0 LOB field(s)")
+	assert.Contains(t, b2.Reason, "no size for index gone of PUB.code_mstr")
+
+	// A big one: its blocks plus the headroom.
+	in.AlternatePool = []openedge.AlternatePoolObject{{Object: "TABLE", Table: "gltr_hist"}}
+	pl, err = Make(in, o)
+	require.NoError(t, err)
+	var gltr Placement
+	for _, tp := range pl.Tables {
+		if tp.Table == "PUB.gltr_hist" {
+			gltr = tp
+		}
+	}
+	blocks := ceilDiv(gltr.Bytes, int64(o.BlockSize-BlockOverhead))
+	want := ceilDiv(blocks*int64(o.BlockSize)*(100+int64(o.HeadroomPct))/100, int64(o.BlockSize))
+	assert.Equal(t, strconv.FormatInt(want, 10), pl.Startup[len(pl.Startup)-1].Value)
 }

@@ -119,8 +119,15 @@ func tuneBI(o Options, biDir string, loadBytes int64) BI {
 	return bi
 }
 
+// spinPerCore is -spin per core: the highest value Progress documents as
+// effective (Spin Lock Retries (-spin): "If you have fast processors, a
+// value as high as 10,000 * # of CPUs might be effective"; its default is
+// 6000 x CPUs). It was 20,000 per core, twice that, from a paper whose own
+// measurements showed 10,000 to 90,000 barely differing (dba-review).
+const spinPerCore = 10000
+
 // startupParams are target.pf: the broker parameters for the loaded
-// database, each with its reason (seed 000 unless marked [H]).
+// database, each with its reason (seed 000 and the Progress pages they name).
 func startupParams(o Options, dbBytes int64) (params, procs []Param) {
 	m := o.Machine
 	bufBytes := min(max(dbBytes/10, 64*units.MB), m.MemoryBytes/4)
@@ -129,14 +136,21 @@ func startupParams(o Options, dbBytes int64) (params, procs []Param) {
 		Reason: fmt.Sprintf("%d buffers x %d B = %s: 10%% of the %s database (the starting point of Progress' “Performance Tuning Made Simple” §4.1, at least 64 MiB), at most 25%% of %s memory to leave room for the OS cache and idxbuild's -TF; raise it while the hit ratio is under 98%%",
 			buffers, o.BlockSize, units.FormatIEC(buffers*int64(o.BlockSize)), units.FormatIEC(dbBytes), units.FormatIEC(m.MemoryBytes))})
 	if m.Cores > 1 {
-		params = append(params, Param{Name: "-spin", Value: strconv.Itoa(m.Cores * 20000),
-			Reason: fmt.Sprintf("%d cores x 20000 (“Performance Tuning Made Simple” §4.4: set it on any machine with more than one CPU; 10000-90000 barely differ), so not set on a one-core machine", m.Cores)})
+		params = append(params, Param{Name: "-spin", Value: strconv.Itoa(m.Cores * spinPerCore),
+			Reason: fmt.Sprintf("%d cores x %d, the most Progress' -spin page calls effective (\"a value as high as 10,000 * # of CPUs\"; "+
+				"its default is 6000 x CPUs): more spins past that only burn CPU while a latch is held; lower it if CPU use nears 90%% (KB P23850); "+
+				"not set on a one-core machine", m.Cores, spinPerCore)})
 	}
 	params = append(params,
-		Param{Name: "-bibufs", Value: "25", Reason: "\"Performance Tuning Made Simple\" §4.2: raise the 5 default to about 25 so the BI writer has slack"},
-		Param{Name: "-aibufs", Value: "32", Reason: "\"Performance Tuning Made Simple\" §4.3: 25-50% more than -bibufs; only used once after-imaging is enabled"},
-		Param{Name: "-lruskips", Value: "100", Reason: "[H] move a buffer to the head of the LRU chain only every 100th access: far less LRU latch traffic (10.2B06+)"},
-		Param{Name: "-napmax", Value: "250", Reason: "[H] cap the sleep of a process that lost a latch race at 250 ms so it retries sooner (practitioner value)"},
+		Param{Name: "-bibufs", Value: "64", Reason: "64, the default from 12.2 on (Progress, \"Database startup parameter default updates\": 20 before), " +
+			"so that a target of an older release gets it too: the BI writer has full buffers to write while the loads and users fill others " +
+			"(\"Performance Tuning Made Simple\" §4.2 asked for 25 when the default was 5; a lower value than the default would slow a 12.x target)"},
+		Param{Name: "-aibufs", Value: "64", Reason: "64, as -bibufs and the 12.2 default (\"Performance Tuning Made Simple\" §4.3: at least -bibufs); " +
+			"only used once after-imaging is enabled"},
+		Param{Name: "-lruskips", Value: "100", Reason: "move a buffer to the head of the LRU chain only every 100th access: far less LRU latch traffic " +
+			"(10.2B06 on; the default from 12.2, 0 before)"},
+		Param{Name: "-napmax", Value: "250", Reason: "250 ms, the longest nap after a lost latch race: the 12.x default, which Progress' testing found good " +
+			"and advises not to change (Nap Maximum (-napmax), 12.8 docs); written so a target of an older release naps the same"},
 	)
 	procs = append(procs,
 		Param{Name: "proapw", Value: "2", Reason: "\"Performance Tuning Made Simple\" §4.10: always at least one page writer; one or two suffice"},

@@ -45,11 +45,11 @@ func WritePlacement(w io.Writer, p *Plan) error {
 * Every data area has its own index area (RPB 1; BPC 8 for small pools, 64 otherwise). LOB columns go
   to a LOB area. Nothing stays in the Schema Area. Areas are numbered from 7.
 * Extents: fixed extents for the data plus %d%% headroom, at most %s each, then one variable extent;
-  extents go round-robin over %s.
+  %s.
 `, p.BlockSize, pol.BlockOverhead, DefaultRPB(p.BlockSize),
 		units.FormatIEC(pol.MediumBytes), units.FormatIEC(pol.MediumBytes), units.FormatIEC(pol.LargeBytes),
 		units.FormatIEC(pol.LargeBytes), topLabel(pol.TopN), pol.HeadroomPct, units.FormatIEC(pol.MaxExtentBytes),
-		mdCell(strings.Join(pol.DataDirs, ", ")))
+		dirsSentence(pol.DataDirs))
 
 	if p.LargeFiles {
 		fmt.Fprintf(bw, "* **Large files:** some extents are over 2 GiB (--max-extent %s), so the target needs large files: "+
@@ -68,9 +68,11 @@ func WritePlacement(w io.Writer, p *Plan) error {
 			len(a.Tables), size, extentSummary(a.Extents), mdCell(a.Reason))
 	}
 
-	bw.WriteString("\n## Tables\n\n| Table | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
+	// "From" is the table's area in the source: a DBA checking a move reads
+	// where each table was beside where it goes (dba-review).
+	bw.WriteString("\n## Tables\n\n| Table | From | Size | Records | Mean (B) | Indexes | Class | RPB | BPC | Data area | Index area | LOB area | Reason |\n|---|---|---:|---:|---:|---:|---|---:|---:|---|---|---|---|\n")
 	for _, t := range p.Tables {
-		fmt.Fprintf(bw, "| %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table),
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %s | %s |\n", mdCell(t.Table), mdCell(sourceAreaLabel(t.SourceArea)),
 			units.FormatIEC(t.Bytes), units.Thousands(t.Records), t.MeanRecord, t.Indexes, t.Class, t.RPB, t.BPC,
 			mdCell(t.DataArea), mdCell(t.IndexArea), mdCell(t.LOBArea), mdCell(t.Reason))
 	}
@@ -93,8 +95,29 @@ func WritePlacement(w io.Writer, p *Plan) error {
 		fmt.Fprintf(bw, "| %s | %d | %s |\n", mdCell(du.Dir), du.Extents, units.FormatIEC(du.FixedBytes))
 	}
 	fmt.Fprintf(bw, "| **total** | | %s |\n", units.FormatIEC(tot.FixedBytes))
+	for _, w := range p.AINotIsolated() {
+		fmt.Fprintf(bw, "\n**Warning:** %s (Progress: after-image files must be isolated at the device and file system levels).\n", mdCell(w))
+	}
 	fmt.Fprintf(bw, "\n## Index rebuild\n\n`proutil %s`\n\n%s\n", strings.Join(p.Idxbuild.Command("DB"), " "), mdCell(p.Idxbuild.Reason))
 	return bw.Flush()
+}
+
+// sourceAreaLabel is a table's source area as placement.md shows it: a
+// report without area headings (some -csoutput files) names none.
+func sourceAreaLabel(a string) string {
+	if a == "" {
+		return "?"
+	}
+	return a
+}
+
+// dirsSentence says where the data extents went (dirRing).
+func dirsSentence(dirs []string) string {
+	if len(dirs) == 1 {
+		return "all in " + mdCell(dirs[0])
+	}
+	return "a fixed extent goes to whichever of " + mdCell(strings.Join(dirs, ", ")) +
+		" holds the fewest fixed bytes so far,\n  the variable extents to each in turn"
 }
 
 // approximateNote is the paragraph that opens the sections with the

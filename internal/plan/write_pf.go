@@ -26,6 +26,7 @@ func WritePF(w io.Writer, p *Plan) error {
 			fmt.Fprintf(bw, "%s %s\n", prm.Name, prm.Value)
 		}
 	}
+	bw.WriteString(notPlanned)
 	if len(p.Processes) > 0 {
 		bw.WriteString("\n# Helper processes (not parameters: start them after proserve):\n")
 		for _, prc := range p.Processes {
@@ -41,6 +42,17 @@ func WritePF(w io.Writer, p *Plan) error {
 	comment(bw, x.Reason)
 	return bw.Flush()
 }
+
+// notPlanned names the parameters a production broker needs that depend
+// on the application, not on the layout the plan knows: a DBA copies them
+// from the source's .pf rather than find them missing at the first peak.
+const notPlanned = `
+# Not set here: they depend on the application, not on the layout. Copy them from the source's .pf:
+#   -n (users), -Mn -Ma -Mi -S (remote servers and their port), -L (lock table entries),
+#   area-level Alternate Buffer Pool assignments (proutil -C enableB2): a .df does not hold them and
+#   the areas are new (objects the .df assigns are kept in target.df; -B2 is set above when it has any),
+#   -Mm, -tablerangesize, -indexrangesize, and the auditing, replication and SSL parameters.
+`
 
 // comment writes text as "# " lines of at most about 100 characters,
 // one clause per line (clauses end at "; " outside parentheses), wrapping

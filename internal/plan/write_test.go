@@ -234,6 +234,21 @@ func TestNoTargetNote(t *testing.T) {
 	}
 }
 
+// TestPlacementSaysWhereFrom: every table's row names its source area
+// beside its new ones, so a DBA who did not make the plan sees each move
+// (dba-review: the report showed only where tables went).
+func TestPlacementSaysWhereFrom(t *testing.T) {
+	p := &Plan{BlockSize: 8192, Policy: Policy{DataDirs: []string{"/d"}}, Tables: []Placement{
+		{Table: "PUB.doc", Bytes: 1 << 20, Records: 10, DataArea: "D", IndexArea: "I", SourceArea: "Schema Area"},
+		{Table: "PUB.plain", Bytes: 1 << 10, Records: 1, DataArea: "D", IndexArea: "I"},
+	}}
+	var out strings.Builder
+	require.NoError(t, WritePlacement(&out, p))
+	assert.Contains(t, out.String(), "| Table | From | Size |")
+	assert.Contains(t, out.String(), "| PUB.doc | Schema Area | 1 MiB |")
+	assert.Contains(t, out.String(), "| PUB.plain | ? | 1 KiB |")
+}
+
 // TestTablemoveLeavesLOBs: no tablemove moves LOB data that is not
 // truncated (KB P117881: the LOB area argument of 12.5+ moves the LOB's
 // definition, the data only with truncate, which deletes it), so
@@ -298,6 +313,39 @@ func TestPlacementSaysApproximate(t *testing.T) {
 			_, totals, _ := strings.Cut(md, "## Totals\n")
 			totals, _, _ = strings.Cut(totals, "| |")
 			assert.Contains(t, totals, "(2486)", "said before the totals")
+		})
+	}
+}
+
+// TestAINotIsolated: after-image extents in a data or the BI directory are
+// named, in placement.md too (dba-review: the plan wrote them beside the
+// data without a word); in directories of their own, nothing is said.
+func TestAINotIsolated(t *testing.T) {
+	tests := []struct {
+		name     string
+		data, ai []string
+		bi       string
+		want     []string
+	}{
+		{"own disks", []string{"/data1"}, []string{"/ai1", "/ai2"}, "/bi", nil},
+		{"no AI", []string{"/data1"}, nil, "/data1", nil},
+		{"with the data", []string{"/data1", "/data2"}, []string{"/ai1", "/data2/"}, "/bi", []string{"after-image extents in /data2/, with the data extents"}},
+		{"with the BI, twice", []string{"/data1"}, []string{"/bi", "/bi"}, "/bi", []string{"after-image extents in /bi, with the BI extents"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &Plan{BlockSize: 8192, Policy: Policy{DataDirs: tt.data, BIDir: tt.bi, AIDirs: tt.ai}}
+			got := p.AINotIsolated()
+			require.Len(t, got, len(tt.want))
+			var md strings.Builder
+			require.NoError(t, WritePlacement(&md, p))
+			for i, w := range tt.want {
+				assert.Contains(t, got[i], w)
+				assert.Contains(t, md.String(), "**Warning:** "+w)
+			}
+			if tt.want == nil {
+				assert.NotContains(t, md.String(), "Warning")
+			}
 		})
 	}
 }

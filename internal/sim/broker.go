@@ -29,7 +29,7 @@ const brokerReadyTimeout = 30 * time.Second
 
 func runProserve(p *proc) int {
 	fs, err := parseFlags(p.args, "-B", "-L", "-n", "-S", "-H", "-N", "-Mn", "-Ma", "-Mi", "-spin", "-bibufs", "-aibufs",
-		"-lkwtmo", "-pf", "-db", "-Mpb", "-minport", "-maxport", "-lruskips", "-napmax")
+		"-lkwtmo", "-pf", "-db", "-Mpb", "-minport", "-maxport", "-lruskips", "-napmax", "-B2")
 	if err != nil || len(fs.pos) < 1 {
 		if v, ok := fs.values["-db"]; ok && err == nil {
 			fs.pos = append(fs.pos, v)

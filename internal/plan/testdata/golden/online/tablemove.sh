@@ -16,6 +16,8 @@
 #   * The BI grows by about 3-4 times the size of the table being moved
 #     (every record is deleted and re-created in one transaction). Check BI
 #     space before each large table; the size is in the comment above its line.
+#     With after-imaging on, the AI extents take the same notes (Progress,
+#     "Move tables"): have that much AI space free, or the archiver running.
 #   * The indexes are always rebuilt by tablemove.
 #   * tablemove does not move LOB data (KB P117881: the LOB area argument
 #     of 12.5+ moves the LOB's definition, its data only with truncate,
