@@ -526,9 +526,18 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 	// dump after another, all along: what the batch's waited requests
 	// (each table's .bd and commit) wait behind a stream's queued ones
 	// (Hardware.DiskQueueMs).
+	// The batch of all the small tables takes what the start-up-bound
+	// ones took in one call and at most each other table's single load:
+	// enough dumps to last it (more only run after its end).
+	allBatch := batch.Wall
+	for _, l := range loadsOf(tables[1:], loads) {
+		if !slices.ContainsFunc(startupBound, func(t *sampleTable) bool { return "load "+t.name == l.Job }) {
+			allBatch += l.Wall
+		}
+	}
 	besideDumps := 1
 	if len(dumps) > 0 && dumps[0].Wall > 0 {
-		besideDumps += int(math.Ceil(batch.Wall / dumps[0].Wall))
+		besideDumps += int(math.Ceil(allBatch / dumps[0].Wall))
 	}
 	if err := c.checkRoom(room.Take{Dir: c.dir, Bytes: int64(besideDumps) * tables[0].bytes,
 		What: []string{fmt.Sprintf("%d dumps of %s beside the batch", besideDumps, tables[0].name)}}); err != nil {
