@@ -470,3 +470,57 @@ func fastest(call func() (sample, error)) (sample, error) {
 	}
 	return a, nil
 }
+
+// asRunDumps are the dumps as a run does them: it dumps a served database
+// with the source's layout, so per table the slower wall time (and its
+// traffic) of the source's single-user dump and the served scratch's, and
+// the source's CPU. A call's CPU is mostly its start-up, and a start-up's
+// CPU is mostly decoding the database's control file (oesim's profile:
+// 90 % in store.Open): the run's dumps open the source's (0.5 MB on
+// seed003 40MB), the scratch's is the target's schema (2 MB), and a
+// served-source dump costs what the source's single-user one does (9.5
+// ms and 9 ms a call). The scratch's CPU, which the maximum took, was
+// both the dearer and the noisier figure: 15.5 to 17.7 ms a call between
+// two calibrations where the source's gave 9.5 and 9.6 (branch
+// cal-stable, docs/benchmarks/run.md).
+func asRunDumps(served, source []sample) []sample {
+	out := append([]sample(nil), served...)
+	for i := range out {
+		if i >= len(source) {
+			continue
+		}
+		if source[i].Wall > out[i].Wall {
+			out[i].Wall, out[i].IO = source[i].Wall, source[i].IO
+		}
+		out[i].CPU = source[i].CPU
+	}
+	return out
+}
+
+// startupBoundTables are the tables whose single load (loads: one call a
+// table) took at most 1.5 times the median one: calls that were mostly
+// their start-up, which the batch load compares a table's cost against
+// (fitLoadTableSec). A table whose data took longer, or a call that lost
+// the CPU to a neighbour, would bring its noise into a difference that is
+// divided over the batch's tables.
+func startupBoundTables(tables []*sampleTable, loads []sample) []*sampleTable {
+	singles := loadsOf(tables, loads)
+	if len(singles) == 0 {
+		return nil
+	}
+	walls := make([]float64, len(singles))
+	wall := make(map[string]float64, len(singles))
+	for i, s := range singles {
+		walls[i] = s.Wall
+		wall[s.Job] = s.Wall
+	}
+	sort.Float64s(walls)
+	limit := 1.5 * walls[len(walls)/2]
+	var out []*sampleTable
+	for _, t := range tables {
+		if w, ok := wall["load "+t.name]; ok && t.file != "" && w <= limit {
+			out = append(out, t)
+		}
+	}
+	return out
+}
