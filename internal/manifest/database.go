@@ -82,10 +82,7 @@ func ExistingDatabase(view FS, name, db string, st *openedge.Structure) (*Files,
 	if st != nil {
 		for _, a := range st.Areas {
 			for i, e := range a.Extents {
-				p := e.Path
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(filepath.Dir(db), p)
-				}
+				p := e.FileOf(db)
 				what := fmt.Sprintf("the %s's %s", name, extentLabel(a, i+1))
 				if err := f.add(view, p, what); err != nil {
 					return nil, err

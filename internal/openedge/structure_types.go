@@ -1,5 +1,7 @@
 package openedge
 
+import "path/filepath"
+
 // AreaType is the first token of a .st line.
 type AreaType byte
 
@@ -56,6 +58,16 @@ type Extent struct {
 	Fixed  bool   // "f <KB>"; false = variable
 	SizeKB int64  // 0 for a variable extent without a size
 	Line   int
+}
+
+// FileOf is the extent's file for the database db (DB or DB.db): a
+// relative path in a listed structure is beside DB.db, as prostrct list
+// names it.
+func (e Extent) FileOf(db string) string {
+	if filepath.IsAbs(e.Path) {
+		return e.Path
+	}
+	return filepath.Join(filepath.Dir(db), e.Path)
 }
 
 // hasAreaInfo reports whether the area type takes a number, records per

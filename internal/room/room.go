@@ -76,11 +76,7 @@ func Growing(db string, st *openedge.Structure) []string {
 			if e.Fixed {
 				continue
 			}
-			p := e.Path
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(db), p)
-			}
-			out = append(out, p)
+			out = append(out, e.FileOf(db))
 		}
 	}
 	return out
@@ -118,11 +114,7 @@ func sizeOf(db string, st *openedge.Structure) int64 {
 	if st != nil {
 		for _, a := range st.Areas {
 			for _, e := range a.Extents {
-				p := e.Path
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(filepath.Dir(db), p)
-				}
-				add(p)
+				add(e.FileOf(db))
 			}
 		}
 	}
