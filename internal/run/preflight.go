@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/oedl/oedl/internal/execx"
@@ -430,19 +429,19 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 		dumps = max(0, dumps)
 	}
 	type need struct {
-		dir   string
-		bytes int64
-		what  []string
+		dir         string
+		free, bytes int64 // free: room.Of's, read once per filesystem
+		what        []string
 	}
-	byFS := map[[2]int64]*need{}
-	var order [][2]int64
+	byFS := map[room.FS]*need{}
+	var order []room.FS
 	add := func(dir string, n int64, what string) error {
-		key, err := fsOf(dir)
+		key, free, err := room.Of(dir)
 		if err != nil {
-			return err
+			return precondition("%v", err)
 		}
 		if byFS[key] == nil {
-			byFS[key] = &need{dir: dir}
+			byFS[key] = &need{dir: dir, free: free}
 			order = append(order, key)
 		}
 		byFS[key].bytes += n
@@ -478,11 +477,7 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	var parts []string
 	for _, k := range order {
 		n := byFS[k]
-		var st syscall.Statfs_t
-		if err := syscall.Statfs(existingParent(n.dir), &st); err != nil {
-			return "", precondition("cannot read the free space of %s: %v", n.dir, err)
-		}
-		free := int64(st.Bavail)*int64(st.Bsize) + freed[k]
+		free := n.free + freed[k]
 		freeText := units.FormatIEC(free)
 		if freed[k] > 0 {
 			freeText += fmt.Sprintf(" (%s of it held by the earlier target's files this run replaces)", units.FormatIEC(freed[k]))
@@ -492,11 +487,11 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 				n.dir, freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
 		}
 		// Where the source grows, the room it keeps (room.Source).
-		if err := r.sourceRoom.Check(room.FS(k), free, room.Take{Dir: n.dir, Bytes: n.bytes, What: n.what}); err != nil {
+		if err := r.sourceRoom.Check(k, free, room.Take{Dir: n.dir, Bytes: n.bytes, What: n.what}); err != nil {
 			return "", &PreconditionError{Err: err}
 		}
 		part := fmt.Sprintf("%s free for %s (%s)", freeText, units.FormatIEC(n.bytes), strings.Join(n.what, " + "))
-		if r.sourceRoom.Grows(room.FS(k)) {
+		if r.sourceRoom.Grows(k) {
 			part += fmt.Sprintf(", %s kept for the source to grow", units.FormatIEC(r.sourceRoom.Headroom))
 		}
 		parts = append(parts, part)
