@@ -514,8 +514,7 @@ func startupBoundTables(tables []*sampleTable, loads []sample) []*sampleTable {
 		walls[i] = s.Wall
 		wall[s.Job] = s.Wall
 	}
-	sort.Float64s(walls)
-	limit := 1.5 * walls[len(walls)/2]
+	limit := 1.5 * median(walls)
 	var out []*sampleTable
 	for _, t := range tables {
 		if w, ok := wall["load "+t.name]; ok && t.file != "" && w <= limit {
