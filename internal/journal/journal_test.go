@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/oedl/oedl/internal/event"
+	"github.com/oedl/oedl/internal/sysproc"
 )
 
 func writeAll(t *testing.T, path string, recs ...Record) {
@@ -337,4 +338,18 @@ func TestReplayTargetCreatedAgain(t *testing.T) {
 			assert.NotContains(t, r.Dirty, "", "a rebuild decision names no area")
 		})
 	}
+}
+
+func TestResumedInPlace(t *testing.T) {
+	p1, p2 := &sysproc.ID{PID: 10, Start: 1}, &sysproc.ID{PID: 20, Start: 2}
+	recs := []Record{
+		{Job: RunJob, State: Started, Proc: p1},
+		{Job: "dump:a", State: Started},
+		{Job: RunJob, State: Failed},
+		{Job: RunJob, State: Started, Proc: p1}, // the same oedl started again: in place
+		{Job: RunJob, State: Failed},
+		{Job: RunJob, State: Started, Proc: p2}, // the DBA's --resume
+		{Job: RunJob, State: Started},           // a record without its process
+	}
+	assert.Equal(t, map[int]bool{3: true}, ResumedInPlace(recs))
 }

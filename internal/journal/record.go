@@ -215,3 +215,23 @@ func (r Record) Event() event.Event {
 func (r Record) Interrupted() bool {
 	return r.State == Failed && (r.Reason == event.ReasonCancelled || (r.Reason == "" && r.Err == "interrupted"))
 }
+
+// ResumedInPlace marks, by index in recs, the run records that start an
+// invocation written by the same oedl process as the invocation before
+// it: a resume in place (run.Run starts again by itself after a failure
+// only a resume repairs), not an interruption and not an `oedl run
+// --resume` of the DBA's. `oedl status` and the report read it back so.
+func ResumedInPlace(recs []Record) map[int]bool {
+	out := map[int]bool{}
+	var last *sysproc.ID // the oedl process of the last invocation started
+	for i, r := range recs {
+		if r.Job != RunJob || r.State != Started {
+			continue
+		}
+		if r.Proc != nil && last != nil && *r.Proc == *last {
+			out[i] = true
+		}
+		last = r.Proc
+	}
+	return out
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/poststeps"
 	"github.com/oedl/oedl/internal/schedule"
-	"github.com/oedl/oedl/internal/sysproc"
 	"github.com/oedl/oedl/internal/units"
 	"github.com/oedl/oedl/internal/verify"
 )
@@ -102,14 +101,12 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 	d.Spans = res
 	d.Started, d.Ended = res.Start, res.End
 	d.Hosts = HostRows(recs, res.Start)
-	var lastProc *sysproc.ID // the oedl process of the last invocation started
-	for _, r := range recs {
+	inPlace := journal.ResumedInPlace(recs)
+	for i, r := range recs {
 		if r.Job != journal.RunJob {
 			continue
 		}
 		if r.State == journal.Started {
-			inPlace := r.Proc != nil && lastProc != nil && *r.Proc == *lastProc
-			lastProc = r.Proc
 			d.Source, d.Target = cmpOr(r.Source, d.Source), cmpOr(r.Target, d.Target)
 			for _, w := range r.Warnings {
 				if !slices.Contains(warnings, w) {
@@ -121,7 +118,7 @@ func Build(recs []journal.Record, p *plan.Plan, v *verify.Result) Data {
 				d.Estimate = r.Estimate // the first invocation's: what was said before the outage
 			}
 			d.Finished, d.RunErr, d.Interrupted = false, "", false
-			d.Invocations = append(d.Invocations, Invocation{Start: r.Time, Outcome: "killed (no end recorded)", Message: r.Message, InPlace: inPlace})
+			d.Invocations = append(d.Invocations, Invocation{Start: r.Time, Outcome: "killed (no end recorded)", Message: r.Message, InPlace: inPlace[i]})
 			continue
 		}
 		d.Finished, d.RunErr, d.Interrupted = true, r.Err, r.Interrupted()

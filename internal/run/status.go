@@ -13,7 +13,6 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/plan"
 	"github.com/oedl/oedl/internal/schedule"
-	"github.com/oedl/oedl/internal/sysproc"
 )
 
 // Status is what `oedl status` knows from a work directory, read without
@@ -159,19 +158,14 @@ func (s *Status) Events() []event.Event {
 	out := make([]event.Event, 0, len(s.Records))
 	open := map[string]journal.Record{}
 	queued := false
-	var phase schedule.Phase // of the invocation replayed
-	var lastRun *sysproc.ID  // the oedl process of the last run record started
-	for _, r := range s.Records {
+	var phase schedule.Phase                     // of the invocation replayed
+	inPlace := journal.ResumedInPlace(s.Records) // as the live run_started said
+	for i, r := range s.Records {
 		if r.State == journal.Running {
 			continue // a process, not a state change
 		}
-		inPlace := false
 		if r.Job == journal.RunJob && r.State == journal.Started {
 			phase = ""
-			// The same oedl process started again: a resume in place
-			// (run.Run), as its live run_started said.
-			inPlace = r.Proc != nil && lastRun != nil && *r.Proc == *lastRun
-			lastRun = r.Proc
 		}
 		if p := schedule.PhaseOf(schedule.Kind(r.Kind)); r.Job != journal.RunJob && r.Kind != "" && r.State == journal.Started && p.Rank() > phase.Rank() {
 			// The phase events the live run sent (Executor.enterPhase):
@@ -187,7 +181,7 @@ func (s *Status) Events() []event.Event {
 			}
 		}
 		e := r.Event()
-		e.InPlace = inPlace
+		e.InPlace = inPlace[i]
 		if sz, ok := sizes[r.Table]; ok && r.Section == 0 {
 			e.TotalRecords, e.TotalBytes = sz[0], sz[1]
 		}
