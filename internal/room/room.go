@@ -82,11 +82,13 @@ func Growing(db string, st *openedge.Structure) []string {
 	return out
 }
 
-// ForSource locates db's growing files by filesystem. headroom < 0 asks
-// for the default: the larger of MinHeadroom and HeadroomShare percent of
-// the database's files.
+// ForSource locates db's growing files by filesystem. headroom as
+// --source-headroom gives it (run.Config.SourceHeadroom): 0 asks for the
+// default, the larger of MinHeadroom and HeadroomShare percent of the
+// database's files; negative is none (the DBA states the source will not
+// grow there).
 func ForSource(db string, st *openedge.Structure, headroom int64) (*Source, error) {
-	s := &Source{DB: db, Headroom: headroom, growing: map[FS][]string{}}
+	s := &Source{DB: db, Headroom: max(0, headroom), growing: map[FS][]string{}}
 	for _, f := range Growing(db, st) {
 		fs, _, err := Of(filepath.Dir(f))
 		if err != nil {
@@ -94,7 +96,7 @@ func ForSource(db string, st *openedge.Structure, headroom int64) (*Source, erro
 		}
 		s.growing[fs] = append(s.growing[fs], f)
 	}
-	if s.Headroom < 0 {
+	if headroom == 0 {
 		s.Headroom = max(MinHeadroom, sizeOf(db, st)*HeadroomShare/100)
 	}
 	return s, nil

@@ -87,13 +87,13 @@ func TestDefaultHeadroom(t *testing.T) {
 	require.NoError(t, f.Close())
 	st := &openedge.Structure{Areas: []*openedge.StructArea{{Type: openedge.AreaData, Name: "D", Number: 7,
 		Extents: []openedge.Extent{{Path: filepath.Join(dir, "prod_7.d1")}}}}}
-	s, err := ForSource(db, st, -1)
+	s, err := ForSource(db, st, 0)
 	require.NoError(t, err)
 	assert.Equal(t, int64(2<<30), s.Headroom, "a tenth of 20 GiB")
-	s, err = ForSource(db, nil, -1)
+	s, err = ForSource(db, nil, 0)
 	require.NoError(t, err)
 	assert.Equal(t, int64(MinHeadroom), s.Headroom)
-	s, err = ForSource(db, nil, 0)
+	s, err = ForSource(db, nil, -1)
 	require.NoError(t, err)
 	assert.Zero(t, s.Headroom, "stated none")
 }

@@ -415,15 +415,3 @@ func (c *Config) workMarker() string {
 	}
 	return c.Work
 }
-
-// sourceHeadroom is SourceHeadroom as room.ForSource takes it (negative:
-// its default).
-func (c *Config) sourceHeadroom() int64 {
-	switch {
-	case c.SourceHeadroom == 0:
-		return -1
-	case c.SourceHeadroom < 0:
-		return 0
-	}
-	return c.SourceHeadroom
-}

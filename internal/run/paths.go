@@ -216,7 +216,7 @@ func (r *runner) sourceFiles(ctx context.Context, view manifest.FS) (*manifest.F
 	if err != nil {
 		return nil, err
 	}
-	if r.sourceRoom, err = room.ForSource(r.cfg.Source, st, r.cfg.sourceHeadroom()); err != nil {
+	if r.sourceRoom, err = room.ForSource(r.cfg.Source, st, r.cfg.SourceHeadroom); err != nil {
 		return nil, precondition("%v", err)
 	}
 	return files, nil
@@ -240,7 +240,7 @@ func SourceRoom(ctx context.Context, cfg Config) (*room.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return room.ForSource(cfg.Source, st, cfg.sourceHeadroom())
+	return room.ForSource(cfg.Source, st, cfg.SourceHeadroom)
 }
 
 func listSourceFiles(ctx context.Context, c *Config, view manifest.FS, log io.Writer) (*manifest.Files, *openedge.Structure, error) {
