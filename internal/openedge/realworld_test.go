@@ -179,11 +179,12 @@ type logMeaning struct {
 	Dump     *DumpResult     `json:",omitempty"`
 	Load     *LoadResult     `json:",omitempty"`
 	Idxbuild *IdxbuildResult `json:",omitempty"`
+	Broker   int             `json:",omitempty"` // proserve: the broker's PID (BrokerPID)
 	Error    string          `json:",omitempty"` // the result parser's error
 }
 
 // logUtilities name the utility of a log by the start of its file name.
-var logUtilities = []string{"dump", "load", "idxbuild", "procopy", "prostrct", "truncate", "aimage"}
+var logUtilities = []string{"dump", "load", "idxbuild", "procopy", "prostrct", "truncate", "aimage", "proserve"}
 
 func realWorldLog(t *testing.T, name string, data []byte) any {
 	base := filepath.Base(name)
@@ -215,6 +216,8 @@ func realWorldLog(t *testing.T, name string, data []byte) any {
 		var r IdxbuildResult
 		r, err = ParseIdxbuildOutput(out)
 		m.Idxbuild = &r
+	case "proserve":
+		m.Broker, _ = BrokerPID(out)
 	}
 	if err != nil {
 		m.Error = err.Error()
