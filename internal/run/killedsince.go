@@ -43,7 +43,12 @@ import (
 // than that, refuses the resume. The cost: an unrecorded utility of the
 // killed run that ran longer than killWindow and ended before the resume
 // is refused too (the kill must land in the milliseconds between its
-// start and its record).
+// start and its record). What the log cannot tell refuses as well: a
+// remote client's entry (its PID left blank), and lines oedl cannot give a
+// time and a process (Progress 9 and OpenEdge 10.0 write no PID; a lost
+// machine leaves NULs) unless a later entry proves them older than the
+// kill (readLogSince; docs/decisions.md, "What OpenEdge's logs really
+// look like").
 
 // killWindow bounds when the killed run's unrecorded utilities write: one
 // is started right after a record (its job's start, or the end that freed
