@@ -93,8 +93,9 @@ type logSince struct {
 // readLogSince reads the log at lg (openedge.ParseLogLine): the entries
 // at or after since of processes not in ours, and the lines that cannot be
 // placed (none of it when the log does not exist). A line of no layout
-// right after an entry is that entry's message going on (a long message
-// wraps); any other (or one with a NUL) is unplaced unless an entry after it is older than
+// after an entry (blank lines between passed over, as Progress's LogRead
+// does) is that entry's message going on: a long message wraps. Any other,
+// or one with a NUL, is unplaced unless an entry after it is older than
 // since, since a log is only appended to.
 func readLogSince(lg string, since time.Time, ours map[int]bool) (logSince, error) {
 	var out logSince
@@ -143,7 +144,7 @@ func readLogSince(lg string, since time.Time, ours map[int]bool) (logSince, erro
 			if out.unplaced == nil {
 				out.unplaced = &at
 			}
-		default: // blank, a session's date line: its entries follow
+		case openedge.LogDate: // a session begins: its entries follow
 			continues = false
 		}
 	}

@@ -40,6 +40,8 @@ func TestForeignSession(t *testing.T) {
 		{"lines without a time and PID", "a note\n\n[not a time] P-303\n", 0, 1},
 		{"lines without a time and PID, then an older entry", "a note\n[2026/11/28@15:29:40.000+0000] P-999 T-0 I PROUTIL : (451)\n", 0, 0},
 		{"a wrapped message goes with its entry", "[2026/11/28@15:29:42.000+0000] P-100 T-0 W PROUTIL : (5408) a long\nmessage\n", 0, 0},
+		{"a wrapped message after a blank line", "[2026/11/28@15:29:42.000+0000] P-100 T-0 W PROUTIL : (5408) a long\n\nmessage\n", 0, 0},
+		{"after a session's date line, a line of no layout", "                Sat Nov 28 15:29:42 2026\nmessage\n", 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lg := filepath.Join(t.TempDir(), "db.lg")
