@@ -78,3 +78,27 @@ func TestResumeOfAKilledRunRefusesItsTargetUsedSince(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeOfAKilledRunOnAnOldLayoutLog: the cost of the safe side. On a
+// log of the pre-10.1A layout (no process ids) the killed run's own load,
+// which ends after the kill, writes lines that cannot be told from
+// anyone's; with no one in between the resume is refused too, naming the
+// line, and the DBA removes the target and resumes (real-logs).
+func TestResumeOfAKilledRunOnAnOldLayoutLog(t *testing.T) {
+	e := newEnv(t, "sports")
+	e.extra = append(e.extra, "OESIM_LG_LAYOUT=9")
+	largest := largestTable(t, e)
+	slow := startSlowRun(t, e, largest)
+	_, proc := slow.waitLoadRunning(largest)
+	require.NoError(t, slow.cmd.Process.Kill(), "kill -9 of oedl alone")
+	<-slow.exited
+	deadline := time.Now().Add(2 * time.Minute)
+	for proc.Alive() {
+		require.True(t, time.Now().Before(deadline), "the killed run's load never ended")
+		time.Sleep(50 * time.Millisecond)
+	}
+	r := e.oedl(nil, e.runArgs("--resume")...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "has no time and process id oedl can read")
+	assert.Contains(t, r.stderr, e.target+".lg line")
+}
