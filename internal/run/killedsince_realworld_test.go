@@ -55,6 +55,8 @@ func TestNoSessionSinceKillRealLogs(t *testing.T) {
 		{"helpers_replication_12.8.lg", "the broker and its helpers, then rfutil", at("2026/08/03@22:00:00.000+0000"), []int{5001, 5020, 5023, 5026, 5029}, 0, used, 7},
 		{"helpers_replication_12.8.lg", "a shutdown by someone", at("2026/08/03@22:20:00.000+0000"), []int{5001}, 0, used, 9},
 		{"torn_nul_tail_12.8.lg", "a lost machine's NULs", at("2026/11/28@15:29:41.000+0000"), []int{27432}, 0, unplaced, 3},
+		{"prolog_truncated_12.8.lg", "a cut first line, then entries older than the kill", at("2026/11/28@15:29:42.000+0000"), nil, 0, "", 0},
+		{"prolog_truncated_12.8.lg", "a cut first line, then only the run's entries since", at("2026/11/28@15:29:40.000+0000"), []int{27400, 27432}, 0, unplaced, 1},
 		{"brz_12.8.lg", "Portuguese: one unrecorded utility within the window", at("2026/11/28@15:29:42.000-0300"), []int{27400}, 1, "", 0},
 		{"brz_12.8.lg", "Portuguese: a stranger", at("2026/11/28@15:29:42.000-0300"), []int{27400}, 0, used, 3},
 	} {
