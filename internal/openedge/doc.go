@@ -16,6 +16,9 @@
 //     whole number of the line right after (11465); the indexes a load
 //     left inactive are the one-word lines after its count (15167).
 //     docs/formats-analysis.md, "Utility output", says why.
+//   - dblog.go: a database log's (DB.lg) lines in both real layouts (the
+//     10.1A+ stamp with zone and process id, the older time of day with
+//     none), read by the killed run's check in internal/run.
 //   - tools*.go: argv builders for proutil / prostrct / procopy / _progres.
 //
 // The layouts seen in public material are reproduced in the top-level

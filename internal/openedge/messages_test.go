@@ -234,6 +234,8 @@ func FuzzScanMessages(f *testing.F) {
 	// The utility output of the real-world corpus, English and Portuguese
 	// (Latin-1 bytes included); the long idxbuild logs cut to their end.
 	logs, _ := filepath.Glob(filepath.Join(realWorld, "logs", "*", "*.out"))
+	dbLogs, _ := filepath.Glob(filepath.Join(realWorld, "dblog", "*.lg"))
+	logs = append(logs, dbLogs...)
 	for _, p := range logs {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -29,6 +29,7 @@ var realWorldKinds = map[string]func(t *testing.T, name string, data []byte) any
 	"st":        realWorldStructure,
 	"logs":      realWorldLog,
 	"describe":  realWorldDescribe,
+	"dblog":     realWorldDBLog,
 }
 
 // TestRealWorldLayouts reads every file of the corpus with its parser and
@@ -178,11 +179,12 @@ type logMeaning struct {
 	Dump     *DumpResult     `json:",omitempty"`
 	Load     *LoadResult     `json:",omitempty"`
 	Idxbuild *IdxbuildResult `json:",omitempty"`
+	Broker   int             `json:",omitempty"` // proserve: the broker's PID (BrokerPID)
 	Error    string          `json:",omitempty"` // the result parser's error
 }
 
 // logUtilities name the utility of a log by the start of its file name.
-var logUtilities = []string{"dump", "load", "idxbuild", "procopy", "prostrct", "truncate", "aimage"}
+var logUtilities = []string{"dump", "load", "idxbuild", "procopy", "prostrct", "truncate", "aimage", "proserve"}
 
 func realWorldLog(t *testing.T, name string, data []byte) any {
 	base := filepath.Base(name)
@@ -214,6 +216,8 @@ func realWorldLog(t *testing.T, name string, data []byte) any {
 		var r IdxbuildResult
 		r, err = ParseIdxbuildOutput(out)
 		m.Idxbuild = &r
+	case "proserve":
+		m.Broker, _ = BrokerPID(out)
 	}
 	if err != nil {
 		m.Error = err.Error()
@@ -235,4 +239,31 @@ func realWorldDescribe(t *testing.T, name string, data []byte) any {
 	}
 	require.NotContains(t, name, "refused", "%s: named refused but read", name)
 	return describeMeaning{Description: &d}
+}
+
+// dbLogLine is one line of a database log as oedl reads it.
+type dbLogLine struct {
+	Line int
+	LogLine
+}
+
+// dbLogMeaning is a database log as oedl reads it: each line that is not
+// blank, and the message numbers the utility-output reader (ScanMessages)
+// would take from it (none from a 10.1A+ entry, whose number comes first).
+type dbLogMeaning struct {
+	Lines    []dbLogLine
+	Messages []int `json:",omitempty"`
+}
+
+func realWorldDBLog(t *testing.T, name string, data []byte) any {
+	var m dbLogMeaning
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if l := ParseLogLine(line); l.Kind != LogBlank {
+			m.Lines = append(m.Lines, dbLogLine{Line: i + 1, LogLine: l})
+		}
+	}
+	for _, msg := range ScanMessages(string(data)) {
+		m.Messages = append(m.Messages, msg.Num)
+	}
+	return m
 }

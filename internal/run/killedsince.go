@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/oedl/oedl/internal/execx"
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
+	"github.com/oedl/oedl/internal/openedge"
 )
 
 // A run killed (kill -9, a lost machine) ends with no stamp on its
@@ -43,7 +43,12 @@ import (
 // than that, refuses the resume. The cost: an unrecorded utility of the
 // killed run that ran longer than killWindow and ended before the resume
 // is refused too (the kill must land in the milliseconds between its
-// start and its record).
+// start and its record). What the log cannot tell refuses as well: a
+// remote client's entry (its PID left blank), and lines oedl cannot give a
+// time and a process (Progress 9 and OpenEdge 10.0 write no PID; a lost
+// machine leaves NULs) unless a later entry proves them older than the
+// kill (readLogSince; docs/decisions.md, "What OpenEdge's logs really
+// look like").
 
 // killWindow bounds when the killed run's unrecorded utilities write: one
 // is started right after a record (its job's start, or the end that freed
@@ -52,11 +57,6 @@ import (
 // the window. A line of an unknown process later than this after the
 // journal's last record is someone else's.
 const killWindow = 3 * time.Second
-
-// lgLine is the time and PID of an OpenEdge log line.
-var lgLine = regexp.MustCompile(`^\[(\d{4}/\d{2}/\d{2}@\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{4})\]\s+P-(\d+)\s`)
-
-const lgTime = "2006/01/02@15:04:05.000-0700"
 
 // journalledPIDs are the processes the journal says the run started: its
 // utilities and its brokers.
@@ -73,37 +73,79 @@ func journalledPIDs(recs []journal.Record) map[int]bool {
 	return out
 }
 
-// foreignSessions are the processes not in ours that wrote lines to the
-// log at lg at or after since: each one's first such line and its number,
-// in the order they appear (none when the log does not exist).
-func foreignSessions(lg string, since time.Time, ours map[int]bool) ([]logLine, error) {
+// logSince is what the target's log says of the time since the journal's
+// last record.
+type logSince struct {
+	// foreign are the first lines at or after it of each process the run
+	// did not start, in the order they appear.
+	foreign []logLine
+	// remote is the first entry at or after it with no process id: a
+	// remote client's (Database Administration, "OpenEdge database log
+	// file": "The process id is blank for remote clients"), never the
+	// run's, which connects none.
+	remote *logLine
+	// unplaced is the first line oedl cannot give a time and a process
+	// (the pre-10.1A layout, which has none; bytes of no layout) that no
+	// later entry proves written before it.
+	unplaced *logLine
+}
+
+// readLogSince reads the log at lg (openedge.ParseLogLine): the entries
+// at or after since of processes not in ours, and the lines that cannot be
+// placed (none of it when the log does not exist). A line of no layout
+// after an entry (blank lines between passed over, as Progress's LogRead
+// does) is that entry's message going on: a long message wraps. Any other,
+// or one with a NUL, is unplaced unless an entry after it is older than
+// since, since a log is only appended to.
+func readLogSince(lg string, since time.Time, ours map[int]bool) (logSince, error) {
+	var out logSince
 	f, err := os.Open(lg)
 	if os.IsNotExist(err) {
-		return nil, nil
+		return out, nil
 	}
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	defer f.Close()
 	since = since.Truncate(time.Millisecond) // the log's precision
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var out []logLine
 	seen := map[int]bool{}
 	n := 0
+	continues := false // the line before was an entry or its continuation
 	for sc.Scan() {
 		n++
-		m := lgLine.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
-		}
-		at, err := time.Parse(lgTime, m[1])
-		if err != nil || at.Before(since) {
-			continue
-		}
-		if pid, err := strconv.Atoi(m[2]); err == nil && !ours[pid] && !seen[pid] {
-			seen[pid] = true
-			out = append(out, logLine{n: n, at: at, text: sc.Text()})
+		text := strings.TrimSuffix(sc.Text(), "\r")
+		at := logLine{n: n, text: text}
+		l := openedge.ParseLogLine(text)
+		switch l.Kind {
+		case openedge.LogEntry:
+			continues = true
+			at.at = l.At
+			switch {
+			case l.At.Before(since):
+				out.unplaced = nil // written before this entry
+			case l.PID == 0:
+				if out.remote == nil {
+					out.remote = &at
+				}
+			case !ours[l.PID] && !seen[l.PID]:
+				seen[l.PID] = true
+				out.foreign = append(out.foreign, at)
+			}
+		case openedge.LogOther:
+			// A NUL is no message's text: bytes a lost machine never
+			// wrote, whoever was writing them.
+			if (!continues || strings.ContainsRune(text, 0)) && out.unplaced == nil {
+				out.unplaced = &at
+			}
+		case openedge.LogOldEntry:
+			continues = false
+			if out.unplaced == nil {
+				out.unplaced = &at
+			}
+		case openedge.LogDate: // a session begins: its entries follow
+			continues = false
 		}
 	}
 	return out, sc.Err()
@@ -182,29 +224,43 @@ func (r *runner) noSessionSinceKill(rec *manifest.Record) error {
 		return nil
 	}
 	lg := c.Target + manifest.SuffixLog
-	others, err := foreignSessions(lg, r.lastRecord, r.ownPIDs)
+	read, err := readLogSince(lg, r.lastRecord, r.ownPIDs)
 	if err != nil {
 		return precondition("the target's log %s (read to prove no one used the target since this run was killed): %v", lg, err)
 	}
+	others := read.foreign
 	var late []logLine
 	for _, o := range others {
 		if o.at.After(r.lastRecord.Add(killWindow)) {
 			late = append(late, o)
 		}
 	}
-	if len(late) == 0 && len(others) <= r.unrecorded {
-		return nil
+	killed := r.lastRecord.Local().Format("2006-01-02 15:04:05.000")
+	switch {
+	case len(late) > 0 || len(others) > r.unrecorded:
+		first := others[0]
+		why := fmt.Sprintf("more than the %d the kill may have left unrecorded", r.unrecorded)
+		if len(late) > 0 {
+			first = late[0]
+			why = fmt.Sprintf("later than the killed run's own could write (%s after its last record)", killWindow)
+		}
+		return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d was written by a process this run never started, %q (%d such process(es) since, %s). Someone opened it (a DBA serving it, loading it by hand, going live on it), and the resume would remove it or truncate its areas: it is not the run's to write any more. %s",
+			c.Target, killed, lg, first.n, first.text, len(others), why, usedSinceRemedy(c))
+	case read.remote != nil:
+		return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d is a remote client's entry, %q (OpenEdge leaves the process id blank for one), and this run connects none. Someone served it and connected to it over the network, and the resume would remove it or truncate its areas. %s",
+			c.Target, killed, lg, read.remote.n, read.remote.text, usedSinceRemedy(c))
+	case read.unplaced != nil:
+		return precondition("the target %s may have been used since this run was killed (its journal's last record is at %s): its log %s line %d, %q, has no time and process id oedl can read (the layout since OpenEdge 10.1A is \"[YYYY/MM/DD@HH:MM:SS.mmm+ZZZZ] P-pid T-tid ...\"; Progress 9 and OpenEdge 10.0 write \"HH:MM:SS\" with no date and no process), and no later line proves it older than that record. oedl cannot tell whose it is, and the resume would remove the target or truncate its areas. %s",
+			c.Target, killed, lg, read.unplaced.n, read.unplaced.text, usedSinceRemedy(c))
 	}
-	first := others[0]
-	if len(late) > 0 {
-		first = late[0]
-	}
-	why := fmt.Sprintf("more than the %d the kill may have left unrecorded", r.unrecorded)
-	if len(late) > 0 {
-		why = fmt.Sprintf("later than the killed run's own could write (%s after its last record)", killWindow)
-	}
-	return precondition("the target %s was used since this run was killed (its journal's last record is at %s): its log %s line %d was written by a process this run never started, %q (%d such process(es) since, %s). Someone opened it (a DBA serving it, loading it by hand, going live on it), and the resume would remove it or truncate its areas: it is not the run's to write any more. Check what it is; if nothing in it is needed, remove it yourself (prodel %s, or rm of the files %s names) and resume, which creates it again; otherwise keep it and start any new migration in a new --work with another --target",
-		c.Target, r.lastRecord.Local().Format("2006-01-02 15:04:05.000"), lg, first.n, first.text, len(others), why, execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
+	return nil
+}
+
+// usedSinceRemedy is what the DBA does with a target someone may have used
+// since the run was killed.
+func usedSinceRemedy(c *Config) string {
+	return fmt.Sprintf("Check what it is; if nothing in it is needed, remove it yourself (prodel %s, or rm of the files %s names) and resume, which creates it again; otherwise keep it and start any new migration in a new --work with another --target",
+		execx.ShellQuote(c.Target), filepath.Base(manifest.RecordPath(c.Target)))
 }
 
 // ownProc counts pid among the killed run's processes: a broker proven its

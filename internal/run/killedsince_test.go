@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,8 +18,8 @@ import (
 
 // TestForeignSession: a log line written at or after the journal's last
 // record by a process the journal never started is someone else's; lines
-// before it, lines of the run's utilities and brokers, and lines without
-// OpenEdge's time and PID are not.
+// before it and lines of the run's utilities and brokers are not; a line
+// with no time and PID is unplaced unless a later entry is older.
 func TestForeignSession(t *testing.T) {
 	since := time.Date(2026, 11, 28, 15, 29, 41, 50_400_000, time.UTC)
 	ours := journalledPIDs([]journal.Record{
@@ -26,34 +27,43 @@ func TestForeignSession(t *testing.T) {
 		{Job: "serve:target", State: journal.Done, Broker: &sysproc.ID{PID: 200}},
 	})
 	for _, tc := range []struct {
-		name, log string
-		line      int
+		name, log      string
+		line, unplaced int
 	}{
 		{"only the run's, before and after", "[2026/11/28@15:29:40.000+0000] P-999 T-0 I PROUTIL : (451) before the kill\n" +
 			"[2026/11/28@15:29:42.000+0000] P-100 T-0 I PROUTIL : Binary load of table PUB.Customer (6256)\n" +
-			"[2026/11/28@15:29:43.000+0000] P-200 T-0 I BROKER  : (1613) Shutdown is executing.\n", 0},
+			"[2026/11/28@15:29:43.000+0000] P-200 T-0 I BROKER  : (1613) Shutdown is executing.\n", 0, 0},
 		{"a broker the run did not start", "[2026/11/28@15:29:42.000+0000] P-100 T-0 I PROUTIL : (6256)\n" +
-			"[2026/11/28@15:30:00.000+0000] P-300 T-0 I BROKER  : (333) Multi-user session begin.\n", 2},
-		{"the same millisecond as the last record", "[2026/11/28@15:29:41.050+0000] P-301 T-0 I PROUTIL : (451)\n", 1},
-		{"another zone, after", "[2026/11/28@16:29:42.000+0100] P-302 T-0 I ABL 5: (452) Login by dba.\n", 1},
-		{"lines without a time and PID", "a note\n\n[not a time] P-303\n", 0},
+			"[2026/11/28@15:30:00.000+0000] P-300 T-0 I BROKER  : (333) Multi-user session begin.\n", 2, 0},
+		{"the same millisecond as the last record", "[2026/11/28@15:29:41.050+0000] P-301 T-0 I PROUTIL : (451)\n", 1, 0},
+		{"another zone, after", "[2026/11/28@16:29:42.000+0100] P-302 T-0 I ABL 5: (452) Login by dba.\n", 1, 0},
+		{"lines without a time and PID", "a note\n\n[not a time] P-303\n", 0, 1},
+		{"lines without a time and PID, then an older entry", "a note\n[2026/11/28@15:29:40.000+0000] P-999 T-0 I PROUTIL : (451)\n", 0, 0},
+		{"a wrapped message goes with its entry", "[2026/11/28@15:29:42.000+0000] P-100 T-0 W PROUTIL : (5408) a long\nmessage\n", 0, 0},
+		{"a wrapped message after a blank line", "[2026/11/28@15:29:42.000+0000] P-100 T-0 W PROUTIL : (5408) a long\n\nmessage\n", 0, 0},
+		{"after a session's date line, a line of no layout", "                Sat Nov 28 15:29:42 2026\nmessage\n", 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lg := filepath.Join(t.TempDir(), "db.lg")
 			require.NoError(t, os.WriteFile(lg, []byte(tc.log), 0o644))
-			others, err := foreignSessions(lg, since, ours)
+			read, err := readLogSince(lg, since, ours)
 			require.NoError(t, err)
+			if tc.unplaced == 0 {
+				assert.Nil(t, read.unplaced)
+			} else if assert.NotNil(t, read.unplaced) {
+				assert.Equal(t, tc.unplaced, read.unplaced.n)
+			}
 			if tc.line == 0 {
-				assert.Empty(t, others)
+				assert.Empty(t, read.foreign)
 				return
 			}
-			require.NotEmpty(t, others)
-			assert.Equal(t, tc.line, others[0].n, others[0].text)
+			require.NotEmpty(t, read.foreign)
+			assert.Equal(t, tc.line, read.foreign[0].n, read.foreign[0].text)
 		})
 	}
-	others, err := foreignSessions(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
+	read, err := readLogSince(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
 	require.NoError(t, err)
-	assert.Empty(t, others)
+	assert.Equal(t, logSince{}, read)
 }
 
 // TestUnrecordedAllowance: a kill between a utility's start and its
@@ -93,7 +103,7 @@ func TestUnrecordedAllowance(t *testing.T) {
 func TestNoSessionSinceKill(t *testing.T) {
 	last := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
 	at := func(d time.Duration, pid int) string {
-		return fmt.Sprintf("[%s] P-%d T-0 I PROUTIL : (6256)\n", last.Add(d).Format(lgTime), pid)
+		return fmt.Sprintf("[%s] P-%d T-0 I PROUTIL : (6256)\n", last.Add(d).Format("2006/01/02@15:04:05.000-0700"), pid)
 	}
 	for _, tc := range []struct {
 		name       string
@@ -123,22 +133,52 @@ func TestNoSessionSinceKill(t *testing.T) {
 	}
 }
 
-// FuzzForeignSessions: any log is read without a panic, and a line it
-// names is one of the log's, at or after since.
-func FuzzForeignSessions(f *testing.F) {
+// FuzzReadLogSince: any log is read without a panic; a line it names is
+// one of the log's, at or after since; and a log that passes still fails
+// with a line of the pre-10.1A layout, of no layout, or of a stranger
+// after it: what oedl cannot read never passes.
+func FuzzReadLogSince(f *testing.F) {
 	f.Add("[2026/11/28@15:29:42.000+0000] P-7 T-0 I PROUTIL : (6256)\n")
+	f.Add("[2026/11/28@15:29:42.000+0000] P-1 T-0 I PROUTIL : (6256)\n")
 	f.Add("[2026/11/28@15:29:42.000+9999] P-99999999999999999999 T-0\n[] P-\n")
+	fixtures, err := filepath.Glob(filepath.Join(realWorldLogs, "*.lg"))
+	require.NoError(f, err)
+	for _, path := range fixtures {
+		data, err := os.ReadFile(path)
+		require.NoError(f, err)
+		f.Add(string(data))
+	}
 	since := time.Date(2026, 11, 28, 15, 29, 41, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, log string) {
-		lg := filepath.Join(t.TempDir(), "db.lg")
-		require.NoError(t, os.WriteFile(lg, []byte(log), 0o644))
-		others, err := foreignSessions(lg, since, map[int]bool{1: true})
-		if err != nil {
-			return // a line longer than the scanner takes
+		dir := t.TempDir()
+		read := func(log string) (logSince, error) {
+			lg := filepath.Join(dir, "db.lg")
+			require.NoError(t, os.WriteFile(lg, []byte(log), 0o644))
+			return readLogSince(lg, since, map[int]bool{1: true})
 		}
-		for _, o := range others {
+		got, err := read(log)
+		if err != nil {
+			return // a line longer than the scanner takes: the check refuses
+		}
+		for _, o := range got.foreign {
 			assert.False(t, o.at.Before(since.Truncate(time.Millisecond)))
 			assert.Contains(t, log, o.text)
+		}
+		if len(got.foreign) > 0 || got.remote != nil || got.unplaced != nil {
+			return
+		}
+		if log != "" && !strings.HasSuffix(log, "\n") {
+			log += "\n"
+		}
+		for _, tail := range []string{
+			"12:25:08 BROKER  0: Multi-user session begin. (333)\n",
+			"\x00\x00\n",
+			"[2026/11/28@15:29:45.000+0000] P-           T-       I ABL    27: (452)   Login by report.\n",
+			"[2026/11/28@15:29:45.000+0000] P-8 T-0 I ABL 5: (452) Login by dba.\n",
+		} {
+			after, err := read(log + "\n" + tail)
+			require.NoError(t, err)
+			assert.True(t, len(after.foreign) > 0 || after.remote != nil || after.unplaced != nil, "%q after a log that passes passes", tail)
 		}
 	})
 }

@@ -60,6 +60,9 @@ func loadEnvironment() (*environment, error) {
 		return nil, err
 	}
 	env := &environment{faults: fs, disk: d}
+	if _, err := oldLogLayout(); err != nil {
+		return nil, err
+	}
 	switch v := os.Getenv("OESIM_LARGE_FILES"); v {
 	case "", "yes":
 	case "no":

@@ -10,7 +10,6 @@ import (
 	"runtime/pprof"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/oedl/oedl/internal/sim/msg"
 	"github.com/oedl/oedl/internal/sim/store"
@@ -161,19 +160,6 @@ func (p *proc) dlc() (string, bool) {
 		return "", false
 	}
 	return d, true
-}
-
-// logLine appends one line to the database log (DB.lg) in the OpenEdge
-// log line shape: [date] P-pid T-0 I UTIL : (NNNN) text.
-func logLine(lgPath, who, text string) {
-	f, err := os.OpenFile(lgPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	now := time.Now()
-	fmt.Fprintf(f, "[%s] P-%-6d T-0     I %-8s: %s\n", now.Format("2006/01/02@15:04:05.000-0700"), os.Getpid(),
-		strings.ToUpper(who), text)
 }
 
 // flagSet is a tiny parser for OpenEdge-style command lines: positional

@@ -21,17 +21,27 @@ import (
 // journal never started, written after its last record: exit 3, naming
 // the line, every byte of the target as it was. A killed run resumed with
 // no one in between is still verified (TestNoIntegrityKillDuringLoad).
+// On a log of the pre-10.1A layout (OESIM_LG_LAYOUT=9: no process ids)
+// the old resume read no line at all and rebuilt the target; now the lines
+// it cannot place refuse it (real-logs).
 func TestResumeOfAKilledRunRefusesItsTargetUsedSince(t *testing.T) {
+	const used, unplaced = "was used since this run was killed", "has no time and process id oedl can read"
 	for _, tc := range []struct {
-		name   string
-		args   []string
-		served bool
+		name    string
+		args    []string
+		served  bool
+		layout  string // OESIM_LG_LAYOUT
+		refusal string
 	}{
-		{"no-integrity: the DBA serves and loads", nil, true},
-		{"crash-safe: the DBA loads single-user", []string{"--no-integrity=false"}, false},
+		{"no-integrity: the DBA serves and loads", nil, true, "", used},
+		{"crash-safe: the DBA loads single-user", []string{"--no-integrity=false"}, false, "", used},
+		{"a log of the pre-10.1A layout", nil, true, "9", unplaced},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, "sports")
+			if tc.layout != "" {
+				e.extra = append(e.extra, "OESIM_LG_LAYOUT="+tc.layout)
+			}
 			largest := largestTable(t, e)
 			slow := startSlowRun(t, e, largest, tc.args...)
 			_, proc := slow.waitLoadRunning(largest)
@@ -62,9 +72,33 @@ func TestResumeOfAKilledRunRefusesItsTargetUsedSince(t *testing.T) {
 
 			r := e.oedl(nil, e.runArgs(append(tc.args, "--resume")...)...)
 			assert.Equal(t, 3, r.code, r.stderr)
-			assert.Contains(t, r.stderr, "was used since this run was killed")
+			assert.Contains(t, r.stderr, tc.refusal)
 			assert.Contains(t, r.stderr, e.target+".lg line")
 			assert.Equal(t, before, everyByte(t, filepath.Dir(e.target)), "every byte of the target as the DBA left it")
 		})
 	}
+}
+
+// TestResumeOfAKilledRunOnAnOldLayoutLog: the cost of the safe side. On a
+// log of the pre-10.1A layout (no process ids) the killed run's own load,
+// which ends after the kill, writes lines that cannot be told from
+// anyone's; with no one in between the resume is refused too, naming the
+// line, and the DBA removes the target and resumes (real-logs).
+func TestResumeOfAKilledRunOnAnOldLayoutLog(t *testing.T) {
+	e := newEnv(t, "sports")
+	e.extra = append(e.extra, "OESIM_LG_LAYOUT=9")
+	largest := largestTable(t, e)
+	slow := startSlowRun(t, e, largest)
+	_, proc := slow.waitLoadRunning(largest)
+	require.NoError(t, slow.cmd.Process.Kill(), "kill -9 of oedl alone")
+	<-slow.exited
+	deadline := time.Now().Add(2 * time.Minute)
+	for proc.Alive() {
+		require.True(t, time.Now().Before(deadline), "the killed run's load never ended")
+		time.Sleep(50 * time.Millisecond)
+	}
+	r := e.oedl(nil, e.runArgs("--resume")...)
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "has no time and process id oedl can read")
+	assert.Contains(t, r.stderr, e.target+".lg line")
 }
