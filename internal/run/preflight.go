@@ -500,10 +500,10 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 }
 
 // fsOf identifies the filesystem of dir (of its nearest existing parent).
-func fsOf(dir string) ([2]int64, error) {
+func fsOf(dir string) (room.FS, error) {
 	fs, _, err := room.Of(dir)
 	if err != nil {
-		return [2]int64{}, precondition("%v", err)
+		return "", precondition("%v", err)
 	}
 	return fs, nil
 }
