@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,6 +67,16 @@ func (r *runner) stopRemoteOrphans(ctx context.Context) error {
 		}
 		if stopped != "" {
 			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, stopped))
+		}
+		if m.dest == c.machine(c.hostLayout().Target).dest {
+			// Marked the killed run's: their lines in the target's log
+			// are the run's (killedsince.go), the log being on this
+			// machine's disks.
+			for _, w := range strings.Fields(strings.TrimPrefix(stopped, "stopped:")) {
+				if pid, err := strconv.Atoi(w); err == nil {
+					r.ownProc(pid)
+				}
+			}
 		}
 	}
 	return nil
