@@ -119,7 +119,7 @@ type remoteStderr struct {
 	head    []byte // bytes before the pid and utility lines were complete
 	sawPID  bool
 	pid     int
-	sawHead bool // the pid line and the utility's line (or what came instead) are past
+	sawHead bool   // the pid line and the utility's line (or what came instead) are past
 	tail    []byte // a possible status line, held until the stream ends
 	exit    int
 	sawExit bool

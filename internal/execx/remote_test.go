@@ -27,7 +27,7 @@ func feed(stream []byte, cuts []int) (out string, pid, utility, exit int, sawExi
 
 func TestRemoteStderr(t *testing.T) {
 	for _, tc := range []struct {
-		name, stream, out string
+		name, stream, out  string
 		pid, utility, exit int
 		sawExit            bool
 	}{

@@ -59,10 +59,24 @@ import (
 const killWindow = 3 * time.Second
 
 // journalledPIDs are the processes the journal says the run started: its
-// utilities and its brokers.
-func journalledPIDs(recs []journal.Record) map[int]bool {
+// utilities and its brokers. On a run across hosts, only those of hosts
+// on the target's machine (onTarget, by the host a Running record names,
+// else its job's): a PID of another machine names nothing in the
+// target's log. nil onTarget: every one (one machine).
+func journalledPIDs(recs []journal.Record, onTarget func(host string) bool) map[int]bool {
 	out := map[int]bool{}
+	jobHost := map[string]string{}
 	for _, r := range recs {
+		if r.State == journal.Started {
+			jobHost[r.Job] = r.Host
+		}
+		host := r.Host
+		if host == "" {
+			host = jobHost[r.Job]
+		}
+		if onTarget != nil && !onTarget(host) {
+			continue
+		}
 		if r.Proc != nil {
 			out[r.Proc.PID] = true
 		}

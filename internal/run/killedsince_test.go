@@ -25,7 +25,7 @@ func TestForeignSession(t *testing.T) {
 	ours := journalledPIDs([]journal.Record{
 		{Job: "load:PUB.Customer", State: journal.Running, Proc: &sysproc.ID{PID: 100}},
 		{Job: "serve:target", State: journal.Done, Broker: &sysproc.ID{PID: 200}},
-	})
+	}, nil)
 	for _, tc := range []struct {
 		name, log      string
 		line, unplaced int
@@ -64,6 +64,45 @@ func TestForeignSession(t *testing.T) {
 	read, err := readLogSince(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
 	require.NoError(t, err)
 	assert.Equal(t, logSince{}, read)
+}
+
+// TestJournalledPIDsOfTheTargetsMachine: on a run across hosts, the
+// processes that count as the run's in the target's log are those on the
+// target's machine: a utility's PID its host reported (the Running
+// record's host), a broker of a serve there, this machine's when the
+// target is here; a PID of another machine names nothing there.
+func TestJournalledPIDsOfTheTargetsMachine(t *testing.T) {
+	recs := []journal.Record{
+		{Job: "dump:PUB.a", State: journal.Started, Host: "src"},
+		{Job: "dump:PUB.a", State: journal.Running, Host: "src", Proc: &sysproc.ID{PID: 10}},
+		{Job: "load:PUB.a", State: journal.Started, Host: "tgt"},
+		{Job: "load:PUB.a", State: journal.Running, Host: "tgt", Proc: &sysproc.ID{PID: 20}},
+		{Job: "serve:target", State: journal.Started, Host: "tgt"},
+		{Job: "serve:target", State: journal.Done, Broker: &sysproc.ID{PID: 30}},
+		{Job: journal.RunJob, State: journal.Started, Proc: &sysproc.ID{PID: 40}}, // oedl, here
+	}
+	for _, tc := range []struct {
+		name   string
+		target string // the machine the target is on
+		want   []int
+	}{
+		{"the target on its own host", "tgt", []int{20, 30}},
+		{"the target here", "", []int{40}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			onTarget := func(host string) bool {
+				machine := map[string]string{"src": "src", "tgt": "tgt"}[host]
+				return machine == tc.target
+			}
+			got := journalledPIDs(recs, onTarget)
+			var pids []int
+			for p := range got {
+				pids = append(pids, p)
+			}
+			assert.ElementsMatch(t, tc.want, pids)
+		})
+	}
+	assert.Len(t, journalledPIDs(recs, nil), 4, "one machine: every one")
 }
 
 // TestUnrecordedAllowance: a kill between a utility's start and its

@@ -68,7 +68,7 @@ func (r *runner) stopRemoteOrphans(ctx context.Context) error {
 		if stopped != "" {
 			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, stopped))
 		}
-		if m.dest == c.machine(c.hostLayout().Target).dest {
+		if c.onTargetMachine()(m.name) {
 			// Marked the killed run's: their lines in the target's log
 			// are the run's (killedsince.go), the log being on this
 			// machine's disks.
@@ -101,4 +101,16 @@ func (r *runner) stopKilledRun(ctx context.Context) error {
 		}
 	}
 	return r.stopRemoteOrphans(ctx)
+}
+
+// onTargetMachine says whether a host of the hosts file is on the
+// target's machine (its ssh destination): its processes are the ones
+// that write the target's log. nil on one machine: every process is.
+func (c *Config) onTargetMachine() func(host string) bool {
+	l := c.hostLayout()
+	if l == nil {
+		return nil
+	}
+	dest := c.machine(l.Target).dest
+	return func(host string) bool { return c.machine(host).dest == dest }
 }

@@ -243,7 +243,7 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
 	if resumed {
 		r.lastStart = lastInvocationStart(rp)
-		r.lastRecord, r.ownPIDs, r.unrecorded = lastRecordTime(recs), journalledPIDs(recs), unrecordedAllowance(recs, len(c.serveSteps(schedule.DBTarget)))
+		r.lastRecord, r.ownPIDs, r.unrecorded = lastRecordTime(recs), journalledPIDs(recs, c.onTargetMachine()), unrecordedAllowance(recs, len(c.serveSteps(schedule.DBTarget)))
 	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true
