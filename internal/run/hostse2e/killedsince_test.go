@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/oedl/oedl/internal/journal"
 )
 
 // TestHostsResumeRefusesItsTargetUsedSince (safety-hosts): kill -9 of
@@ -23,6 +25,8 @@ func TestHostsResumeRefusesItsTargetUsedSince(t *testing.T) {
 	h := newHostsEnv(t, "sports")
 	h.ownSource(t)
 	h.killInTheDumps(t)
+	assert.True(t, h.journalHas(func(r journal.Record) bool { return r.State == journal.Running && r.Host == "tgt" && r.Proc != nil }),
+		"the PIDs of the utilities on the target's host journalled")
 	// The DBA acts after the kill, later than the run's own unrecorded
 	// utilities could write (run.killWindow, 3s, after the journal's
 	// last record).
