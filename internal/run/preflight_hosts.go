@@ -303,8 +303,11 @@ func (r *runner) checkSpaceOn(ctx context.Context, st *openedge.Structure) (stri
 		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, openedge.FormatSize(n)))
 		return nil
 	}
+	// Each host holding the data may run any dump (at worst all of them)
+	// but those a resume proves done, which take their room already.
+	dumps := r.dumpsToWrite(data + lobs)
 	for _, h := range append([]string{l.Source}, l.Replicas...) {
-		if err := add(h, c.machine(h).work, data+lobs, "dumps on "+h); err != nil {
+		if err := add(h, c.machine(h).work, dumps, "dumps on "+h); err != nil {
 			return "", err
 		}
 	}

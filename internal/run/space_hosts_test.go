@@ -99,11 +99,13 @@ func TestSpaceOnTheSourceHostKeepsItsRoom(t *testing.T) {
 		refused   string // "" accepted
 		summary   string
 		headroomB int64
+		dumped    bool // a resume: the journal proves the dumps on disk (taking their room already)
 	}{
-		{"the dumps leave the source its room", "new1", lots, "", "kept for the source to grow", headroom},
-		{"the dumps would eat the source's room", "new1", headroom>>10 + 512, "host prod: no room left for the source /db/prod to grow on the filesystem of /w-prod", "", headroom},
-		{"no headroom stated", "new1", headroom>>10 + 512, "", "prod: ", -1},
-		{"a target on the source's machine eats it", "prod1", headroom>>10 + 2<<10, "host prod: no room left for the source /db/prod to grow on the filesystem of /w-prod: 66 MiB free, oedl would take 2.6 MiB (dumps on prod 976.6K + dumps moved to new 976.6K + sort files", "", headroom},
+		{"the dumps leave the source its room", "new1", lots, "", "kept for the source to grow", headroom, false},
+		{"the dumps would eat the source's room", "new1", headroom>>10 + 512, "host prod: no room left for the source /db/prod to grow on the filesystem of /w-prod", "", headroom, false},
+		{"no headroom stated", "new1", headroom>>10 + 512, "", "prod: ", -1, false},
+		{"a resume: the dumps done take their room already", "new1", headroom>>10 + 512, "", "kept for the source to grow", headroom, true},
+		{"a target on the source's machine eats it", "prod1", headroom>>10 + 2<<10, "host prod: no room left for the source /db/prod to grow on the filesystem of /w-prod: 66 MiB free, oedl would take 2.6 MiB (dumps on prod 976.6K + dumps moved to new 976.6K + sort files", "", headroom, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hf, err := hosts.Parse("hosts.yaml", []byte(strings.Replace(threeHostsFile, "ssh: new1", "ssh: "+tc.newSSH, 1)))
@@ -120,6 +122,9 @@ func TestSpaceOnTheSourceHostKeepsItsRoom(t *testing.T) {
 				cfg.machine("new").runner = prod
 			}
 			r := &runner{cfg: &cfg}
+			if tc.dumped {
+				r.dumpProven = func(string) bool { return true }
+			}
 			r.sourceRoom, err = r.sourceRoomOn(context.Background(), srcSt)
 			require.NoError(t, err)
 
