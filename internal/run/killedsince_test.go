@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -220,4 +221,64 @@ func FuzzReadLogSince(f *testing.F) {
 			assert.True(t, len(after.foreign) > 0 || after.remote != nil || after.unplaced != nil, "%q after a log that passes passes", tail)
 		}
 	})
+}
+
+// TestLogThatLostLines: the resume of a killed run refuses a target whose
+// log lost lines the journal saw (truncated, replaced, removed: prolog, a
+// copy): it proves no longer that nobody opened the target since. The
+// old resume read the shorter log, found nobody, and went on. A log
+// that grew passes; --force is the DBA saying he knows.
+func TestLogThatLostLines(t *testing.T) {
+	last := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
+	line := fmt.Sprintf("[%s] P-100 T-0 I PROUTIL : (6256)\n", last.Add(-time.Minute).Format(lgTime))
+	for _, tc := range []struct {
+		name    string
+		change  func(t *testing.T, lg string)
+		force   bool
+		refused string
+	}{
+		{"grown", func(t *testing.T, lg string) { appendTo(t, lg, line) }, false, ""},
+		{"truncated (prolog)", func(t *testing.T, lg string) { require.NoError(t, os.Truncate(lg, 0)) }, false, "it is 0 bytes, it was"},
+		{"replaced", func(t *testing.T, lg string) {
+			require.NoError(t, os.Remove(lg))
+			require.NoError(t, os.WriteFile(lg, []byte(line+line+line), 0o644))
+		}, false, "it is another file"},
+		{"removed", func(t *testing.T, lg string) { require.NoError(t, os.Remove(lg)) }, false, "it is gone"},
+		{"truncated, and the DBA says he knows", func(t *testing.T, lg string) { require.NoError(t, os.Truncate(lg, 0)) }, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "tgt")
+			lg := target + manifest.SuffixLog
+			require.NoError(t, os.WriteFile(lg, []byte(line+line), 0o644))
+			cfg := &Config{Target: target, Force: tc.force}
+			seen := cfg.targetLogSeen(context.Background())
+			require.NotNil(t, seen)
+			recs := []journal.Record{{Seq: 7, Job: "load:PUB.a", State: journal.Done, TargetLog: seen}}
+			r := &runner{cfg: cfg, lastRecord: last, ownPIDs: map[int]bool{100: true}}
+			r.logSeen, r.logSeenAt = lastLogSeen(recs)
+			tc.change(t, lg)
+			err := r.noSessionSinceKill(manifest.OS{}, &manifest.Record{})
+			if tc.refused == "" {
+				assert.NoError(t, err)
+				return
+			}
+			var pe *PreconditionError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, err.Error(), tc.refused)
+			assert.Contains(t, err.Error(), lg+" lost lines the journal saw (record 7)")
+			assert.Contains(t, err.Error(), "--force")
+		})
+	}
+	// A creation of the target since the log was seen: a new database,
+	// a new log, nothing to compare.
+	seen, _ := lastLogSeen([]journal.Record{{Seq: 3, TargetLog: &journal.LogSeen{Size: 9}}, {Seq: 4, Job: "create-target", State: journal.Started}})
+	assert.Nil(t, seen)
+}
+
+func appendTo(t *testing.T, path, s string) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(s)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
 }
