@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func TestForeignSession(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lg := filepath.Join(t.TempDir(), "db.lg")
 			require.NoError(t, os.WriteFile(lg, []byte(tc.log), 0o644))
-			read, err := readLogSince(lg, since, ours)
+			read, err := readLogSince(manifest.OS{}, lg, since, ours)
 			require.NoError(t, err)
 			if tc.unplaced == 0 {
 				assert.Nil(t, read.unplaced)
@@ -62,7 +63,7 @@ func TestForeignSession(t *testing.T) {
 			assert.Equal(t, tc.line, read.foreign[0].n, read.foreign[0].text)
 		})
 	}
-	read, err := readLogSince(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
+	read, err := readLogSince(manifest.OS{}, filepath.Join(t.TempDir(), "gone.lg"), since, ours)
 	require.NoError(t, err)
 	assert.Equal(t, logSince{}, read)
 }
@@ -157,20 +158,47 @@ func TestNoSessionSinceKill(t *testing.T) {
 		{"one unknown after the window", at(killWindow+time.Second, 7), 5, true},
 		{"the run's own after the window", at(time.Minute, 100), 0, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			target := filepath.Join(t.TempDir(), "tgt")
-			require.NoError(t, os.WriteFile(target+".lg", []byte(tc.log), 0o644))
-			r := &runner{cfg: &Config{Target: target}, lastRecord: last, ownPIDs: map[int]bool{100: true}, unrecorded: tc.unrecorded}
-			err := r.noSessionSinceKill(&manifest.Record{})
-			if !tc.refused {
-				assert.NoError(t, err)
-				return
-			}
-			var pe *PreconditionError
-			require.ErrorAs(t, err, &pe)
-			assert.Contains(t, err.Error(), target+".lg line 1")
-		})
+		// On this machine, and on a target's host (safety-hosts): the log
+		// there is read through the host's view, not from this machine,
+		// where the old code read it (and a run across hosts skipped
+		// the check).
+		for _, where := range []string{"here", "on its host"} {
+			t.Run(tc.name+", "+where, func(t *testing.T) {
+				target := filepath.Join(t.TempDir(), "tgt")
+				var view manifest.FS = manifest.OS{}
+				if where == "here" {
+					require.NoError(t, os.WriteFile(target+".lg", []byte(tc.log), 0o644))
+				} else {
+					view = hostFiles{target + ".lg": tc.log}
+				}
+				r := &runner{cfg: &Config{Target: target}, lastRecord: last, ownPIDs: map[int]bool{100: true}, unrecorded: tc.unrecorded}
+				err := r.noSessionSinceKill(view, &manifest.Record{})
+				if !tc.refused {
+					assert.NoError(t, err)
+					return
+				}
+				var pe *PreconditionError
+				require.ErrorAs(t, err, &pe)
+				assert.Contains(t, err.Error(), target+".lg line 1")
+			})
+		}
 	}
+}
+
+// hostFiles are files of another host, as its view reads them: none of
+// them is on this machine.
+type hostFiles map[string]string
+
+func (h hostFiles) Lstat(name string) (fs.FileInfo, error)     { return nil, fs.ErrNotExist }
+func (h hostFiles) Readlink(name string) (string, error)       { return "", fs.ErrNotExist }
+func (h hostFiles) ReadDir(name string) ([]fs.DirEntry, error) { return nil, fs.ErrNotExist }
+func (h hostFiles) Birth(string) (int64, bool)                 { return 0, false }
+func (h hostFiles) ReadFile(name string) ([]byte, error) {
+	data, ok := h[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: "host:" + name, Err: fs.ErrNotExist}
+	}
+	return []byte(data), nil
 }
 
 // FuzzReadLogSince: any log is read without a panic; a line it names is
@@ -194,7 +222,7 @@ func FuzzReadLogSince(f *testing.F) {
 		read := func(log string) (logSince, error) {
 			lg := filepath.Join(dir, "db.lg")
 			require.NoError(t, os.WriteFile(lg, []byte(log), 0o644))
-			return readLogSince(lg, since, map[int]bool{1: true})
+			return readLogSince(manifest.OS{}, lg, since, map[int]bool{1: true})
 		}
 		got, err := read(log)
 		if err != nil {
@@ -230,7 +258,7 @@ func FuzzReadLogSince(f *testing.F) {
 // that grew passes; --force is the DBA saying he knows.
 func TestLogThatLostLines(t *testing.T) {
 	last := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
-	line := fmt.Sprintf("[%s] P-100 T-0 I PROUTIL : (6256)\n", last.Add(-time.Minute).Format(lgTime))
+	line := fmt.Sprintf("[%s] P-100 T-0 I PROUTIL : (6256)\n", last.Add(-time.Minute).Format("2006/01/02@15:04:05.000-0700"))
 	for _, tc := range []struct {
 		name    string
 		change  func(t *testing.T, lg string)
