@@ -48,8 +48,9 @@ type Cmd struct {
 	// Output then carry its standard error only.
 	Stdout io.Writer
 	// RemoteStarted, when set, is called with the process ID of a remote
-	// call's process group on its host once it has started (a runner for
-	// another machine: Started is for this machine's processes).
+	// call's utility on its host once it has started (a runner for
+	// another machine: Started is for this machine's processes); the
+	// PID its lines in a database's log carry.
 	RemoteStarted func(pid int)
 }
 

@@ -16,14 +16,16 @@ import (
 // in a few lines of POSIX sh that tell oedl the utility's process group
 // and its exit status:
 //
-//	printf 'oedl-pid=%s\n' "$$" >&2; cd DIR || exit 126; env K=V PROG ARGS; rc=$?; printf '\noedl-exit=%s\n' "$rc" >&2; exit "$rc"
+//	printf 'oedl-pid=%s\n' "$$" >&2; cd DIR || exit 126; sh -c 'printf "oedl-utility=%s\n" "$$" >&3; exec 3>&- "$@"' sh env K=V PROG ARGS 3>&2; rc=$?; printf '\noedl-exit=%s\n' "$rc" >&2; exit "$rc"
 //
 // sshd starts every session in a new session and process group (setsid),
 // with that shell as its leader: "$$" is the group to kill when the call
 // is cancelled or times out (killing the local ssh client does not stop
 // the remote utility), and the status line tells a utility that ended
 // (with its code, 128+N for signal N) from a connection that was lost or
-// a shell that was killed (no status line: ssh exits 255). Both lines go
+// a shell that was killed (no status line: ssh exits 255). Between them,
+// the utility's own PID (oedl-utility=, printed by a shell that then
+// execs it), which its lines in a database's log carry. The lines go
 // to stderr, so that stdout stays the utility's own bytes (a file
 // streamed from it). The utility's own stderr goes into its stdout
 // (2>&1) unless its stdout is such a stream: one channel keeps the order
@@ -31,8 +33,9 @@ import (
 // (a "Killed" notice, a cd that failed) and joins the output.
 
 const (
-	pidMarker  = "oedl-pid="
-	exitMarker = "oedl-exit="
+	pidMarker     = "oedl-pid="
+	utilityMarker = "oedl-utility="
+	exitMarker    = "oedl-exit="
 )
 
 // RemoteScript is the command line an SSH runner sends for argv, run in
@@ -52,6 +55,11 @@ func RemoteScript(dir string, env, argv []string, merge bool) (string, error) {
 	if dir != "" {
 		b.WriteString("cd " + ShellQuote(dir) + " || exit 126; ")
 	}
+	// The utility's own PID, which its lines in a database's log carry
+	// (the resume of a killed run tells the run's processes from a DBA's
+	// by it): a shell of its own prints its $$ and execs the utility,
+	// which keeps it.
+	b.WriteString(`sh -c 'printf "` + utilityMarker + `%s\n" "$$" >&3; exec 3>&- "$@"' sh `)
 	if len(env) > 0 {
 		// env(1) sets them for the program alone; a KEY=VALUE word
 		// first in a command would be taken by the shell the same way,
@@ -63,6 +71,8 @@ func RemoteScript(dir string, env, argv []string, merge bool) (string, error) {
 		b.WriteString(" ")
 	}
 	b.WriteString(ShellQuoteArgv(argv))
+	// The stderr the wrapper's lines go to, whatever the utility's is.
+	b.WriteString(" 3>&2")
 	if merge {
 		// One stream, in the order the utility wrote it (stdout and
 		// stderr are two channels of the session, and would interleave
@@ -93,19 +103,23 @@ func ShellQuoteArgv(argv []string) string {
 	return strings.Join(q, " ")
 }
 
-// remoteStderr takes the wrapper's two lines out of the remote stderr
-// and passes everything else on: the pid line (written before the
-// utility runs: only the login shell's own noise can come before it) and
-// the status line (written after it ends, after a newline of its own so
-// that it starts a line even when the utility's last line did not end).
+// remoteStderr takes the wrapper's lines out of the remote stderr and
+// passes everything else on: the pid line (written before the utility
+// runs: only the login shell's own noise can come before it), right after
+// it the utility's line (its PID, printed by the shell that execs it: a
+// cd that failed, the one thing that could write between them, exits),
+// and the status line (written after it ends, after a newline of its own
+// so that it starts a line even when the utility's last line did not
+// end).
 type remoteStderr struct {
 	out     func([]byte) // the utility's stderr
 	started func(pid int)
 
 	mu      sync.Mutex
-	head    []byte // bytes before the pid line was complete
+	head    []byte // bytes before the pid and utility lines were complete
 	sawPID  bool
 	pid     int
+	sawHead bool   // the pid line and the utility's line (or what came instead) are past
 	tail    []byte // a possible status line, held until the stream ends
 	exit    int
 	sawExit bool
@@ -117,32 +131,58 @@ func (r *remoteStderr) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(p)
-	if !r.sawPID {
+	if !r.sawHead {
 		r.head = append(r.head, p...)
-		p = nil
-		for !r.sawPID {
-			i := bytes.IndexByte(r.head, '\n')
-			if i < 0 {
-				if len(r.head) > 4096 { // no pid line: pass everything on
-					r.sawPID = true
-					p, r.head = r.head, nil
-				}
-				return n, r.flush(p)
-			}
-			line := string(r.head[:i])
-			if pid, err := strconv.Atoi(strings.TrimPrefix(line, pidMarker)); err == nil && strings.HasPrefix(line, pidMarker) {
-				r.sawPID, r.pid = true, pid
-				if r.started != nil {
-					r.started(pid)
-				}
-			} else {
-				r.emit(r.head[:i+1])
-			}
-			r.head = r.head[i+1:]
+		if !r.readHead() {
+			return n, nil
 		}
 		p, r.head = r.head, nil
 	}
 	return n, r.flush(p)
+}
+
+// readHead takes the pid line and the utility's line from the start of
+// the stream, passing the shell's noise before them on; false while more
+// bytes are needed to tell.
+func (r *remoteStderr) readHead() bool {
+	for !r.sawPID {
+		i := bytes.IndexByte(r.head, '\n')
+		if i < 0 {
+			if len(r.head) > 4096 { // no pid line: pass everything on
+				r.sawPID, r.sawHead = true, true
+				return true
+			}
+			return false
+		}
+		line := string(r.head[:i])
+		if pid, err := strconv.Atoi(strings.TrimPrefix(line, pidMarker)); err == nil && strings.HasPrefix(line, pidMarker) {
+			r.sawPID, r.pid = true, pid
+		} else {
+			r.emit(r.head[:i+1])
+		}
+		r.head = r.head[i+1:]
+	}
+	k := min(len(r.head), len(utilityMarker))
+	if !bytes.HasPrefix(r.head, []byte(utilityMarker[:k])) {
+		r.sawHead = true // no utility line: what follows is the stream
+		return true
+	}
+	i := bytes.IndexByte(r.head, '\n')
+	if k < len(utilityMarker) || i < 0 {
+		if len(r.head) > 64 {
+			r.sawHead = true
+			return true
+		}
+		return false
+	}
+	r.sawHead = true
+	if pid, err := strconv.Atoi(string(r.head[len(utilityMarker):i])); err == nil {
+		r.head = r.head[i+1:]
+		if r.started != nil {
+			r.started(pid)
+		}
+	}
+	return true
 }
 
 // flush passes p on, holding back the end of the stream that is or may

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -182,4 +183,23 @@ func TestSSHLinkCut(t *testing.T) {
 	assert.Equal(t, "back\n", res.Output)
 	assert.Equal(t, 2, h.Logins(), "one more connection after the link came back")
 	assert.False(t, errors.Is(err, context.Canceled))
+}
+
+// TestSSHReportsTheUtilitysPID: RemoteStarted gets the PID of the utility
+// itself on its host (the one its lines in a database's log carry), not
+// its login shell's, with an environment and without, bash and dash as
+// the login shell. It got the shell's (the process group's), which no
+// log line names.
+func TestSSHReportsTheUtilitysPID(t *testing.T) {
+	_, rs := lab(t, hosttest.Spec{Name: "bash"}, hosttest.Spec{Name: "dash", Shell: "/bin/sh"})
+	for name, r := range rs {
+		for _, env := range [][]string{nil, {"OEDL_X=1"}} {
+			var got int
+			var out bytes.Buffer
+			_, err := r.Run(context.Background(), execx.Cmd{Path: "sh", Args: []string{"-c", `echo "$$"`}, Env: env, Stdout: &out,
+				RemoteStarted: func(pid int) { got = pid }})
+			require.NoError(t, err, name)
+			assert.Equal(t, strings.TrimSpace(out.String()), strconv.Itoa(got), "%s, env %v", name, env)
+		}
+	}
 }

@@ -192,8 +192,12 @@ func (l *Lab) start(s Spec) *Host {
 	must(t, err)
 	defer logf.Close()
 	// The tmpfs is mounted in the mount namespace ip netns exec made for
-	// this exec, and sshd (with every session it starts) lives in it.
-	script := fmt.Sprintf("mount -t tmpfs -o size=512m,mode=0755 oedl-%s %s && mkdir -p %s && ",
+	// this exec, and sshd (with every session it starts) lives in it. Its
+	// size is a limit, not memory taken: 4 GiB leaves a source there the
+	// default headroom oedl keeps for it to grow (at least 1 GiB,
+	// internal/room) beside the dumps; a test that wants a full disk
+	// mounts a small tmpfs of its own over ssh (Lab.Mount).
+	script := fmt.Sprintf("mount -t tmpfs -o size=4g,mode=0755 oedl-%s %s && mkdir -p %s && ",
 		s.Name, l.Root, filepath.Join(l.Root, "oesim-state"))
 	if s.Shell != "" {
 		// The host's own /etc/passwd, in its mount namespace only.
@@ -380,6 +384,18 @@ func (l *Lab) SSH(name string) *execx.SSH {
 	s := execx.NewSSH(name, execx.SSHOptions{Config: l.SSHConfig, AliveInterval: time.Second, AliveCount: 3, ConnectTimeout: 10 * time.Second})
 	l.t.Cleanup(func() { _ = s.Close() })
 	return s
+}
+
+// Mount mounts a tmpfs of size (mount's size=, "40m") at dir on the host,
+// in its mount namespace (over its ssh: every session lives there), made
+// first: a filesystem of the host's own, small enough to fill.
+func (l *Lab) Mount(name, dir, size string) {
+	l.t.Helper()
+	res, err := l.SSH(name).Run(context.Background(), execx.Cmd{Path: "sh",
+		Args: []string{"-c", `mkdir -p "$1" && mount -t tmpfs -o "size=$2,mode=0755" oedl-small "$1"`, "sh", dir, size}})
+	if err != nil {
+		l.t.Fatalf("mount on %s: %v: %s", name, err, res.Output)
+	}
 }
 
 // Put copies local files into dir on the host, over ssh (tar).

@@ -36,6 +36,16 @@ const RunJob = "run"
 // invocation of the preparation, started and done.
 const PrepareJob = "prepare"
 
+// LogSeen is a database log's identity (device, inode and, where the
+// filesystem keeps one, its creation time: an inode number is reused by
+// the next file made) and size.
+type LogSeen struct {
+	Dev   uint64 `json:"dev"`
+	Ino   uint64 `json:"ino"`
+	Birth int64  `json:"birth,omitempty"`
+	Size  int64  `json:"size"`
+}
+
 // File is one output file and the size it had when its job ended.
 type File struct {
 	Path string `json:"path"`
@@ -86,6 +96,12 @@ type Record struct {
 	// it not in use (not --online-source). Its report still carries (2486)
 	// from that broker, and standalone verify reads this to say so.
 	Frozen bool `json:"frozen,omitempty"`
+	// TargetLog is, on the done record of a job that opened the target,
+	// the target's log as the job left it (its identity and size): the
+	// resume of a killed run proves from it that the log still holds
+	// every line the run saw (a log truncated or replaced since, prolog,
+	// holds no evidence of who used the target: run/killedsince.go).
+	TargetLog *LogSeen `json:"target_log,omitempty"`
 	// SourceTask, on the preflight's record, is the source's last
 	// transaction id (_MstrBlk-Lasttask) read single-user when the run was
 	// about to freeze it: a resume that reads another refuses to dump the

@@ -30,17 +30,19 @@ const MinHeadroom = 1 << 30
 // HeadroomShare is the default's share of the source's size (10%).
 const HeadroomShare = 10
 
-// FS names a filesystem (statfs's f_fsid).
-type FS [2]int64
+// FS names a filesystem: on this machine statfs's f_fsid (Of); on a host
+// of a run across hosts, its ssh destination and the mount point df names
+// (run's dfOn). A string, so that one Source serves both.
+type FS string
 
 // Of is the filesystem of path (of its nearest existing parent) and the
 // bytes free there to an unprivileged writer.
 func Of(path string) (FS, int64, error) {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(ExistingParent(path), &st); err != nil {
-		return FS{}, 0, fmt.Errorf("cannot read the free space of %s: %v", path, err)
+		return "", 0, fmt.Errorf("cannot read the free space of %s: %v", path, err)
 	}
-	return FS{int64(st.Fsid.X__val[0]), int64(st.Fsid.X__val[1])}, int64(st.Bavail) * int64(st.Bsize), nil
+	return FS(fmt.Sprintf("fsid %x:%x", uint32(st.Fsid.X__val[0]), uint32(st.Fsid.X__val[1]))), int64(st.Bavail) * int64(st.Bsize), nil
 }
 
 // ExistingParent is dir, or its nearest parent that exists: where a
@@ -88,39 +90,57 @@ func Growing(db string, st *openedge.Structure) []string {
 // database's files; negative is none (the DBA states the source will not
 // grow there).
 func ForSource(db string, st *openedge.Structure, headroom int64) (*Source, error) {
+	var size int64
+	for _, p := range Files(db, st) {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			size += fi.Size()
+		}
+	}
+	return ForSourceOn(db, st, headroom, size, func(dir string) (FS, error) {
+		fs, _, err := Of(dir)
+		return fs, err
+	})
+}
+
+// ForSourceOn is ForSource for a source on any machine: size is what the
+// files Files names hold there, and locate names the filesystem of a
+// directory there (of its nearest existing parent). A run across hosts
+// reads both over the source host's connection.
+func ForSourceOn(db string, st *openedge.Structure, headroom, size int64, locate func(dir string) (FS, error)) (*Source, error) {
 	s := &Source{DB: db, Headroom: max(0, headroom), growing: map[FS][]string{}}
+	byDir := map[string]FS{}
 	for _, f := range Growing(db, st) {
-		fs, _, err := Of(filepath.Dir(f))
-		if err != nil {
-			return nil, err
+		dir := filepath.Dir(f)
+		fs, ok := byDir[dir]
+		if !ok {
+			var err error
+			if fs, err = locate(dir); err != nil {
+				return nil, err
+			}
+			byDir[dir] = fs
 		}
 		s.growing[fs] = append(s.growing[fs], f)
 	}
 	if headroom == 0 {
-		s.Headroom = max(MinHeadroom, sizeOf(db, st)*HeadroomShare/100)
+		s.Headroom = max(MinHeadroom, size*HeadroomShare/100)
 	}
 	return s, nil
 }
 
-// sizeOf is what db's files hold: its control area and every extent
-// the structure names (without one, the control area alone).
-func sizeOf(db string, st *openedge.Structure) int64 {
+// Files are db's files whose size sets the default headroom: its control
+// area and every extent the structure names (without one, the control
+// area alone).
+func Files(db string, st *openedge.Structure) []string {
 	db = strings.TrimSuffix(filepath.Clean(db), ".db")
-	var n int64
-	add := func(p string) {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			n += fi.Size()
-		}
-	}
-	add(db + ".db")
+	out := []string{db + ".db"}
 	if st != nil {
 		for _, a := range st.Areas {
 			for _, e := range a.Extents {
-				add(e.FileOf(db))
+				out = append(out, e.FileOf(db))
 			}
 		}
 	}
-	return n
+	return out
 }
 
 // Take is what one command writes on one filesystem: the directory it

@@ -45,7 +45,7 @@ func TestCheck(t *testing.T) {
 	require.NoError(t, err)
 	fs, _, err := Of(dir)
 	require.NoError(t, err)
-	other := FS{fs[0] + 1, fs[1]}
+	other := fs + " another"
 	for _, tc := range []struct {
 		name       string
 		fs         FS

@@ -262,6 +262,9 @@ func (e *Executor) run(ctx context.Context, j *schedule.Job, attempt int) schedu
 		if err == nil {
 			rec.State = journal.Done
 			rec.Frozen = j.Kind == schedule.KindAnalyzeSource && !e.isExternallyServed(schedule.DBSource)
+			if opensTarget(j) {
+				rec.TargetLog = e.cfg.targetLogSeen(ctx)
+			}
 			if jerr := e.record(rec); jerr != nil {
 				out.Err = jerr
 				e.noteFailure(j.ID, failure{reason: event.ReasonError, text: jerr.Error(), attempt: attempt})

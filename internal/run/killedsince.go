@@ -2,7 +2,12 @@ package run
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +17,7 @@ import (
 	"github.com/oedl/oedl/internal/journal"
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/schedule"
 )
 
 // A run killed (kill -9, a lost machine) ends with no stamp on its
@@ -59,10 +65,24 @@ import (
 const killWindow = 3 * time.Second
 
 // journalledPIDs are the processes the journal says the run started: its
-// utilities and its brokers.
-func journalledPIDs(recs []journal.Record) map[int]bool {
+// utilities and its brokers. On a run across hosts, only those of hosts
+// on the target's machine (onTarget, by the host a Running record names,
+// else its job's): a PID of another machine names nothing in the
+// target's log. nil onTarget: every one (one machine).
+func journalledPIDs(recs []journal.Record, onTarget func(host string) bool) map[int]bool {
 	out := map[int]bool{}
+	jobHost := map[string]string{}
 	for _, r := range recs {
+		if r.State == journal.Started {
+			jobHost[r.Job] = r.Host
+		}
+		host := r.Host
+		if host == "" {
+			host = jobHost[r.Job]
+		}
+		if onTarget != nil && !onTarget(host) {
+			continue
+		}
 		if r.Proc != nil {
 			out[r.Proc.PID] = true
 		}
@@ -97,10 +117,10 @@ type logSince struct {
 // does) is that entry's message going on: a long message wraps. Any other,
 // or one with a NUL, is unplaced unless an entry after it is older than
 // since, since a log is only appended to.
-func readLogSince(lg string, since time.Time, ours map[int]bool) (logSince, error) {
+func readLogSince(view manifest.FS, lg string, since time.Time, ours map[int]bool) (logSince, error) {
 	var out logSince
-	f, err := os.Open(lg)
-	if os.IsNotExist(err) {
+	f, err := openLog(view, lg)
+	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
 	if err != nil {
@@ -149,6 +169,84 @@ func readLogSince(lg string, since time.Time, ours map[int]bool) (logSince, erro
 		}
 	}
 	return out, sc.Err()
+}
+
+// openLog opens the log at lg through view: on a run across hosts, the
+// target host's (hostfs, read whole over its connection), whose processes
+// the PIDs name; on this machine, the file.
+func openLog(view manifest.FS, lg string) (io.ReadCloser, error) {
+	if fr, ok := view.(manifest.FileReader); ok {
+		data, err := fr.ReadFile(lg)
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
+	return os.Open(lg)
+}
+
+// The log is the evidence only while it holds every line the run saw: a
+// DBA who empties, removes or replaces it (> DB.lg, rm, a copy; PROLOG's
+// cut is refused by its cut line too) between the kill and the resume
+// removes the lines that would refuse it. So each job that opened the
+// target journals the log as it left it (TargetLog: device, inode,
+// creation time, size), and the resume of a killed run refuses a log that
+// is another file than the last one seen, or shorter: nobody can prove
+// the target unused any more, unless the DBA says he knows (--force).
+
+// opensTarget says whether j opens the target database: its done record
+// says what its log was then.
+func opensTarget(j *schedule.Job) bool {
+	return j.DB == schedule.DBTarget || j.Kind == schedule.KindLoad || j.Kind == schedule.KindLoadBatch
+}
+
+// targetLogSeen is the target's log now, on its host (nil when there is
+// none, or it cannot be read: nothing journalled, nothing proven later).
+func (c *Config) targetLogSeen(ctx context.Context) *journal.LogSeen {
+	host := ""
+	if l := c.hostLayout(); l != nil {
+		host = l.Target
+	}
+	lg := c.Target + manifest.SuffixLog
+	got, err := c.machine(host).fs.Lstat(ctx, lg)
+	if err != nil {
+		return nil
+	}
+	i, ok := got[lg]
+	if !ok || !i.Mode.IsRegular() {
+		return nil
+	}
+	return &journal.LogSeen{Dev: i.Dev, Ino: i.Ino, Birth: i.Birth, Size: i.Size}
+}
+
+// lastLogSeen is the target's log as the journal last saw it, and the
+// record that says so; nil when a creation of the target started since
+// (a new database, a new log) or none was recorded.
+func lastLogSeen(recs []journal.Record) (*journal.LogSeen, int64) {
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		if r.Job == string(schedule.KindCreateTarget) && r.State == journal.Started {
+			return nil, 0
+		}
+		if r.TargetLog != nil {
+			return r.TargetLog, r.Seq
+		}
+	}
+	return nil, 0
+}
+
+// logShrunk says how the target's log differs from what the journal last
+// saw, in a way that loses lines ("" when it holds all it held).
+func logShrunk(seen, now *journal.LogSeen) string {
+	switch {
+	case now == nil:
+		return fmt.Sprintf("it is gone (it was %d bytes)", seen.Size)
+	case now.Dev != seen.Dev || now.Ino != seen.Ino || (now.Birth != 0 && seen.Birth != 0 && now.Birth != seen.Birth):
+		return fmt.Sprintf("it is another file, made since (inode %d, %d bytes; it was inode %d, %d bytes)", now.Ino, now.Size, seen.Ino, seen.Size)
+	case now.Size < seen.Size:
+		return fmt.Sprintf("it is %d bytes, it was %d", now.Size, seen.Size)
+	}
+	return ""
 }
 
 // logLine is a line of a database's log and its number.
@@ -218,13 +316,19 @@ func unrecordedAllowance(recs []journal.Record, serveCalls int) int {
 // noSessionSinceKill refuses a resume of a killed run onto its own target
 // when the target's log shows a session the run did not start since the
 // journal's last record.
-func (r *runner) noSessionSinceKill(rec *manifest.Record) error {
+func (r *runner) noSessionSinceKill(view manifest.FS, rec *manifest.Record) error {
 	c := r.cfg
 	if rec == nil || r.lastRecord.IsZero() {
 		return nil
 	}
 	lg := c.Target + manifest.SuffixLog
-	read, err := readLogSince(lg, r.lastRecord, r.ownPIDs)
+	if r.logSeen != nil && !c.Force {
+		if why := logShrunk(r.logSeen, c.targetLogSeen(context.Background())); why != "" {
+			return precondition("the target %s may have been used since this run was killed: its log %s lost lines the journal saw (record %d): %s. Emptied, removed or replaced (> DB.lg, rm, prolog, a copy), it no longer shows who opened the target since, and the resume would remove it or truncate its areas. %s; if you know nobody used it, resume with --force",
+				c.Target, lg, r.logSeenAt, why, strings.TrimSuffix(usedSinceRemedy(c), "."))
+		}
+	}
+	read, err := readLogSince(view, lg, r.lastRecord, r.ownPIDs)
 	if err != nil {
 		return precondition("the target's log %s (read to prove no one used the target since this run was killed): %v", lg, err)
 	}

@@ -70,7 +70,7 @@ func TestNoSessionSinceKillRealLogs(t *testing.T) {
 				ours[pid] = true
 			}
 			r := &runner{cfg: &Config{Target: target}, lastRecord: tc.last, ownPIDs: ours, unrecorded: tc.unrecorded}
-			err = r.noSessionSinceKill(&manifest.Record{})
+			err = r.noSessionSinceKill(manifest.OS{}, &manifest.Record{})
 			if tc.refusal == "" {
 				assert.NoError(t, err)
 				return

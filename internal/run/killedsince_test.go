@@ -1,7 +1,9 @@
 package run
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +27,7 @@ func TestForeignSession(t *testing.T) {
 	ours := journalledPIDs([]journal.Record{
 		{Job: "load:PUB.Customer", State: journal.Running, Proc: &sysproc.ID{PID: 100}},
 		{Job: "serve:target", State: journal.Done, Broker: &sysproc.ID{PID: 200}},
-	})
+	}, nil)
 	for _, tc := range []struct {
 		name, log      string
 		line, unplaced int
@@ -46,7 +48,7 @@ func TestForeignSession(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lg := filepath.Join(t.TempDir(), "db.lg")
 			require.NoError(t, os.WriteFile(lg, []byte(tc.log), 0o644))
-			read, err := readLogSince(lg, since, ours)
+			read, err := readLogSince(manifest.OS{}, lg, since, ours)
 			require.NoError(t, err)
 			if tc.unplaced == 0 {
 				assert.Nil(t, read.unplaced)
@@ -61,9 +63,48 @@ func TestForeignSession(t *testing.T) {
 			assert.Equal(t, tc.line, read.foreign[0].n, read.foreign[0].text)
 		})
 	}
-	read, err := readLogSince(filepath.Join(t.TempDir(), "gone.lg"), since, ours)
+	read, err := readLogSince(manifest.OS{}, filepath.Join(t.TempDir(), "gone.lg"), since, ours)
 	require.NoError(t, err)
 	assert.Equal(t, logSince{}, read)
+}
+
+// TestJournalledPIDsOfTheTargetsMachine: on a run across hosts, the
+// processes that count as the run's in the target's log are those on the
+// target's machine: a utility's PID its host reported (the Running
+// record's host), a broker of a serve there, this machine's when the
+// target is here; a PID of another machine names nothing there.
+func TestJournalledPIDsOfTheTargetsMachine(t *testing.T) {
+	recs := []journal.Record{
+		{Job: "dump:PUB.a", State: journal.Started, Host: "src"},
+		{Job: "dump:PUB.a", State: journal.Running, Host: "src", Proc: &sysproc.ID{PID: 10}},
+		{Job: "load:PUB.a", State: journal.Started, Host: "tgt"},
+		{Job: "load:PUB.a", State: journal.Running, Host: "tgt", Proc: &sysproc.ID{PID: 20}},
+		{Job: "serve:target", State: journal.Started, Host: "tgt"},
+		{Job: "serve:target", State: journal.Done, Broker: &sysproc.ID{PID: 30}},
+		{Job: journal.RunJob, State: journal.Started, Proc: &sysproc.ID{PID: 40}}, // oedl, here
+	}
+	for _, tc := range []struct {
+		name   string
+		target string // the machine the target is on
+		want   []int
+	}{
+		{"the target on its own host", "tgt", []int{20, 30}},
+		{"the target here", "", []int{40}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			onTarget := func(host string) bool {
+				machine := map[string]string{"src": "src", "tgt": "tgt"}[host]
+				return machine == tc.target
+			}
+			got := journalledPIDs(recs, onTarget)
+			var pids []int
+			for p := range got {
+				pids = append(pids, p)
+			}
+			assert.ElementsMatch(t, tc.want, pids)
+		})
+	}
+	assert.Len(t, journalledPIDs(recs, nil), 4, "one machine: every one")
 }
 
 // TestUnrecordedAllowance: a kill between a utility's start and its
@@ -117,20 +158,47 @@ func TestNoSessionSinceKill(t *testing.T) {
 		{"one unknown after the window", at(killWindow+time.Second, 7), 5, true},
 		{"the run's own after the window", at(time.Minute, 100), 0, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			target := filepath.Join(t.TempDir(), "tgt")
-			require.NoError(t, os.WriteFile(target+".lg", []byte(tc.log), 0o644))
-			r := &runner{cfg: &Config{Target: target}, lastRecord: last, ownPIDs: map[int]bool{100: true}, unrecorded: tc.unrecorded}
-			err := r.noSessionSinceKill(&manifest.Record{})
-			if !tc.refused {
-				assert.NoError(t, err)
-				return
-			}
-			var pe *PreconditionError
-			require.ErrorAs(t, err, &pe)
-			assert.Contains(t, err.Error(), target+".lg line 1")
-		})
+		// On this machine, and on a target's host (safety-hosts): the log
+		// there is read through the host's view, not from this machine,
+		// where the old code read it (and a run across hosts skipped
+		// the check).
+		for _, where := range []string{"here", "on its host"} {
+			t.Run(tc.name+", "+where, func(t *testing.T) {
+				target := filepath.Join(t.TempDir(), "tgt")
+				var view manifest.FS = manifest.OS{}
+				if where == "here" {
+					require.NoError(t, os.WriteFile(target+".lg", []byte(tc.log), 0o644))
+				} else {
+					view = hostFiles{target + ".lg": tc.log}
+				}
+				r := &runner{cfg: &Config{Target: target}, lastRecord: last, ownPIDs: map[int]bool{100: true}, unrecorded: tc.unrecorded}
+				err := r.noSessionSinceKill(view, &manifest.Record{})
+				if !tc.refused {
+					assert.NoError(t, err)
+					return
+				}
+				var pe *PreconditionError
+				require.ErrorAs(t, err, &pe)
+				assert.Contains(t, err.Error(), target+".lg line 1")
+			})
+		}
 	}
+}
+
+// hostFiles are files of another host, as its view reads them: none of
+// them is on this machine.
+type hostFiles map[string]string
+
+func (h hostFiles) Lstat(name string) (fs.FileInfo, error)     { return nil, fs.ErrNotExist }
+func (h hostFiles) Readlink(name string) (string, error)       { return "", fs.ErrNotExist }
+func (h hostFiles) ReadDir(name string) ([]fs.DirEntry, error) { return nil, fs.ErrNotExist }
+func (h hostFiles) Birth(string) (int64, bool)                 { return 0, false }
+func (h hostFiles) ReadFile(name string) ([]byte, error) {
+	data, ok := h[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: "host:" + name, Err: fs.ErrNotExist}
+	}
+	return []byte(data), nil
 }
 
 // FuzzReadLogSince: any log is read without a panic; a line it names is
@@ -154,7 +222,7 @@ func FuzzReadLogSince(f *testing.F) {
 		read := func(log string) (logSince, error) {
 			lg := filepath.Join(dir, "db.lg")
 			require.NoError(t, os.WriteFile(lg, []byte(log), 0o644))
-			return readLogSince(lg, since, map[int]bool{1: true})
+			return readLogSince(manifest.OS{}, lg, since, map[int]bool{1: true})
 		}
 		got, err := read(log)
 		if err != nil {
@@ -181,4 +249,64 @@ func FuzzReadLogSince(f *testing.F) {
 			assert.True(t, len(after.foreign) > 0 || after.remote != nil || after.unplaced != nil, "%q after a log that passes passes", tail)
 		}
 	})
+}
+
+// TestLogThatLostLines: the resume of a killed run refuses a target whose
+// log lost lines the journal saw (truncated, replaced, removed: prolog, a
+// copy): it proves no longer that nobody opened the target since. The
+// old resume read the shorter log, found nobody, and went on. A log
+// that grew passes; --force is the DBA saying he knows.
+func TestLogThatLostLines(t *testing.T) {
+	last := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
+	line := fmt.Sprintf("[%s] P-100 T-0 I PROUTIL : (6256)\n", last.Add(-time.Minute).Format("2006/01/02@15:04:05.000-0700"))
+	for _, tc := range []struct {
+		name    string
+		change  func(t *testing.T, lg string)
+		force   bool
+		refused string
+	}{
+		{"grown", func(t *testing.T, lg string) { appendTo(t, lg, line) }, false, ""},
+		{"truncated (prolog)", func(t *testing.T, lg string) { require.NoError(t, os.Truncate(lg, 0)) }, false, "it is 0 bytes, it was"},
+		{"replaced", func(t *testing.T, lg string) {
+			require.NoError(t, os.Remove(lg))
+			require.NoError(t, os.WriteFile(lg, []byte(line+line+line), 0o644))
+		}, false, "it is another file"},
+		{"removed", func(t *testing.T, lg string) { require.NoError(t, os.Remove(lg)) }, false, "it is gone"},
+		{"truncated, and the DBA says he knows", func(t *testing.T, lg string) { require.NoError(t, os.Truncate(lg, 0)) }, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := filepath.Join(t.TempDir(), "tgt")
+			lg := target + manifest.SuffixLog
+			require.NoError(t, os.WriteFile(lg, []byte(line+line), 0o644))
+			cfg := &Config{Target: target, Force: tc.force}
+			seen := cfg.targetLogSeen(context.Background())
+			require.NotNil(t, seen)
+			recs := []journal.Record{{Seq: 7, Job: "load:PUB.a", State: journal.Done, TargetLog: seen}}
+			r := &runner{cfg: cfg, lastRecord: last, ownPIDs: map[int]bool{100: true}}
+			r.logSeen, r.logSeenAt = lastLogSeen(recs)
+			tc.change(t, lg)
+			err := r.noSessionSinceKill(manifest.OS{}, &manifest.Record{})
+			if tc.refused == "" {
+				assert.NoError(t, err)
+				return
+			}
+			var pe *PreconditionError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, err.Error(), tc.refused)
+			assert.Contains(t, err.Error(), lg+" lost lines the journal saw (record 7)")
+			assert.Contains(t, err.Error(), "--force")
+		})
+	}
+	// A creation of the target since the log was seen: a new database,
+	// a new log, nothing to compare.
+	seen, _ := lastLogSeen([]journal.Record{{Seq: 3, TargetLog: &journal.LogSeen{Size: 9}}, {Seq: 4, Job: "create-target", State: journal.Started}})
+	assert.Nil(t, seen)
+}
+
+func appendTo(t *testing.T, path, s string) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(s)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,6 +68,16 @@ func (r *runner) stopRemoteOrphans(ctx context.Context) error {
 		if stopped != "" {
 			r.notice(fmt.Sprintf("host %s: the killed run's utilities there %s (SIGTERM, then SIGKILL)", m.name, stopped))
 		}
+		if c.onTargetMachine()(m.name) {
+			// Marked the killed run's: their lines in the target's log
+			// are the run's (killedsince.go), the log being on this
+			// machine's disks.
+			for _, w := range strings.Fields(strings.TrimPrefix(stopped, "stopped:")) {
+				if pid, err := strconv.Atoi(w); err == nil {
+					r.ownProc(pid)
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -90,4 +101,16 @@ func (r *runner) stopKilledRun(ctx context.Context) error {
 		}
 	}
 	return r.stopRemoteOrphans(ctx)
+}
+
+// onTargetMachine says whether a host of the hosts file is on the
+// target's machine (its ssh destination): its processes are the ones
+// that write the target's log. nil on one machine: every process is.
+func (c *Config) onTargetMachine() func(host string) bool {
+	l := c.hostLayout()
+	if l == nil {
+		return nil
+	}
+	dest := c.machine(l.Target).dest
+	return func(host string) bool { return c.machine(host).dest == dest }
 }

@@ -96,9 +96,10 @@ func (r *runner) proveTarget(view manifest.FS, st *openedge.Structure, source *m
 		}
 		p.leftSince = rec.Left
 	}
-	if resumed && ownRecord(rec, c.Work) && !leftAfter(rec, r.lastStart) && c.Hosts == nil {
-		// Killed since its last end stamp: its log says who used it.
-		if err := r.noSessionSinceKill(rec); err != nil {
+	if resumed && ownRecord(rec, c.Work) && !leftAfter(rec, r.lastStart) {
+		// Killed since its last end stamp: its log says who used it (on
+		// a run across hosts, read on the target's host).
+		if err := r.noSessionSinceKill(view, rec); err != nil {
 			return nil, err
 		}
 	}

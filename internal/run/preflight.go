@@ -419,15 +419,7 @@ func writable(dir string) error {
 func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	p := r.cfg.Plan
 	data, index, lobs := planSizes(p)
-	dumps := data + lobs
-	if r.dumpProven != nil {
-		for _, t := range p.Tables {
-			if r.dumpProven(t.Table) {
-				dumps -= t.DumpBytes()
-			}
-		}
-		dumps = max(0, dumps)
-	}
+	dumps := r.dumpsToWrite(data + lobs)
 	type need struct {
 		dir         string
 		free, bytes int64 // free: room.Of's, read once per filesystem
@@ -499,11 +491,26 @@ func (r *runner) checkSpace(st *openedge.Structure) (string, error) {
 	return strings.Join(parts, "; "), nil
 }
 
+// dumpsToWrite is what the dumps still to run write, of all (the plan's
+// dump bytes): on a resume, the dumps the journal proves are on disk
+// already take their room there now, and are not needed again.
+func (r *runner) dumpsToWrite(all int64) int64 {
+	if r.dumpProven == nil {
+		return all
+	}
+	for _, t := range r.cfg.Plan.Tables {
+		if r.dumpProven(t.Table) {
+			all -= t.DumpBytes()
+		}
+	}
+	return max(0, all)
+}
+
 // fsOf identifies the filesystem of dir (of its nearest existing parent).
-func fsOf(dir string) ([2]int64, error) {
+func fsOf(dir string) (room.FS, error) {
 	fs, _, err := room.Of(dir)
 	if err != nil {
-		return [2]int64{}, precondition("%v", err)
+		return "", precondition("%v", err)
 	}
 	return fs, nil
 }

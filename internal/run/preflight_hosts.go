@@ -14,7 +14,9 @@ import (
 	"github.com/oedl/oedl/internal/manifest"
 	"github.com/oedl/oedl/internal/openedge"
 	"github.com/oedl/oedl/internal/plan"
+	"github.com/oedl/oedl/internal/room"
 	"github.com/oedl/oedl/internal/schedule"
+	"github.com/oedl/oedl/internal/units"
 )
 
 // preflightHosts is the preflight of a run on several hosts: the checks
@@ -75,13 +77,20 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 	if err := r.checkSourceSchemaOn(ctx, pf); err != nil {
 		return "", err
 	}
+	srcSt, err := r.sourceStructureOn(ctx)
+	if err != nil {
+		return "", err
+	}
+	if r.sourceRoom, err = r.sourceRoomOn(ctx, srcSt); err != nil {
+		return "", err
+	}
 	tm := c.machine(l.Target)
 	view := hostfs.NewView(ctx, tm.fs)
 	source := &manifest.Files{}
 	sameMachine := c.machine(l.Source).dest == tm.dest
 	if sameMachine {
-		if source, err = r.sourceFilesOn(ctx, view); err != nil {
-			return "", err
+		if source, err = manifest.ExistingDatabase(view, "source", c.Source, srcSt); err != nil {
+			return "", precondition("the source's files: %v", err)
 		}
 		if err := c.sameDatabase(view); err != nil {
 			return "", err
@@ -95,14 +104,15 @@ func (r *runner) preflightHosts(ctx context.Context, resumed bool) (string, erro
 			return "", err
 		}
 	}
+	// The space first: a refusal leaves nothing made on any host.
+	space, err := r.checkSpaceOn(ctx, pf.st)
+	if err != nil {
+		return "", err
+	}
 	for _, d := range r.proof.dirs() {
 		if err := tm.fs.MkdirAll(ctx, d); err != nil {
 			return "", precondition("host %s: target directory %s: %v", l.Target, d, err)
 		}
-	}
-	space, err := r.checkSpaceOn(ctx, pf.st)
-	if err != nil {
-		return "", err
 	}
 	onto := fmt.Sprintf("%d target files proven new on %s", len(r.proof.entries)-len(r.proof.replace), l.Target)
 	switch {
@@ -165,9 +175,11 @@ func (r *runner) proveTargetOn(view *hostfs.View, st *openedge.Structure, source
 	return r.proveTarget(view, st, source, resumed)
 }
 
-// sourceFilesOn lists the source's files on its host (prostrct list into
-// a scratch file of the host's work directory, read back and removed).
-func (r *runner) sourceFilesOn(ctx context.Context, view manifest.FS) (*manifest.Files, error) {
+// sourceStructureOn is the source's structure, listed on its host
+// (prostrct list into a scratch file of the host's work directory, read
+// back and removed): its files, which the target must not be, and where
+// it grows (sourceRoomOn).
+func (r *runner) sourceStructureOn(ctx context.Context) (*openedge.Structure, error) {
 	c := r.cfg
 	l := c.hostLayout()
 	out, err := r.scratchOutput(ctx, l.Source, "source.st", func(hc *Config, file string) []string {
@@ -180,11 +192,37 @@ func (r *runner) sourceFilesOn(ctx context.Context, view manifest.FS) (*manifest
 	if err != nil {
 		return nil, precondition("the source's structure: %v", err)
 	}
-	files, err := manifest.ExistingDatabase(view, "source", c.Source, st)
-	if err != nil {
-		return nil, precondition("the source's files: %v", err)
+	return st, nil
+}
+
+// sourceRoomOn is where the source grows on its host and the room its
+// disks keep (room.ForSourceOn, --source-headroom): the same rule as on
+// one machine, its files' sizes read there and their filesystems named
+// by df there (fsOn), as checkSpaceOn names those it writes on.
+func (r *runner) sourceRoomOn(ctx context.Context, st *openedge.Structure) (*room.Source, error) {
+	c := r.cfg
+	h := c.hostLayout().Source
+	m := c.machine(h)
+	var size int64
+	if c.SourceHeadroom == 0 {
+		infos, err := m.fs.Lstat(ctx, room.Files(c.Source, st)...)
+		if err != nil {
+			return nil, precondition("host %s: the size of the source's files: %v", h, err)
+		}
+		for _, fi := range infos {
+			if fi.Mode.IsRegular() {
+				size += fi.Size
+			}
+		}
 	}
-	return files, nil
+	s, err := room.ForSourceOn(c.Source, st, c.SourceHeadroom, size, func(dir string) (room.FS, error) {
+		fs, _, err := fsOn(ctx, m, dir)
+		return fs, err
+	})
+	if err != nil {
+		return nil, precondition("host %s: where the source grows: %v", h, err)
+	}
+	return s, nil
 }
 
 // checkSourceSchemaOn is checkSourceSchema with dump_df.p run on the
@@ -246,28 +284,30 @@ func (r *runner) checkSpaceOn(ctx context.Context, st *openedge.Structure) (stri
 	p := c.Plan
 	data, index, lobs := planSizes(p)
 	type need struct {
-		host, dir string
-		bytes     int64
-		what      []string
+		host, dir   string
+		free, bytes int64 // free: df's, read once per filesystem
+		what        []string
 	}
-	var needs []*need
-	byFS := map[string]*need{}
+	var order []room.FS
+	byFS := map[room.FS]*need{}
 	add := func(host, dir string, n int64, what string) error {
-		fsName, _, err := dfOn(ctx, c.machine(host), dir)
+		key, free, err := fsOn(ctx, c.machine(host), dir)
 		if err != nil {
-			return precondition("host %s: cannot read the free space of %s: %v", host, dir, err)
+			return precondition("host %s: %v", host, err)
 		}
-		key := c.machine(host).dest + "\x00" + fsName
 		if byFS[key] == nil {
-			byFS[key] = &need{host: host, dir: dir}
-			needs = append(needs, byFS[key])
+			byFS[key] = &need{host: host, dir: dir, free: free}
+			order = append(order, key)
 		}
 		byFS[key].bytes += n
 		byFS[key].what = append(byFS[key].what, fmt.Sprintf("%s %s", what, openedge.FormatSize(n)))
 		return nil
 	}
+	// Each host holding the data may run any dump (at worst all of them)
+	// but those a resume proves done, which take their room already.
+	dumps := r.dumpsToWrite(data + lobs)
 	for _, h := range append([]string{l.Source}, l.Replicas...) {
-		if err := add(h, c.machine(h).work, data+lobs, "dumps on "+h); err != nil {
+		if err := add(h, c.machine(h).work, dumps, "dumps on "+h); err != nil {
 			return "", err
 		}
 	}
@@ -284,18 +324,36 @@ func (r *runner) checkSpaceOn(ctx context.Context, st *openedge.Structure) (stri
 		}
 	}
 	var parts []string
-	for _, n := range needs {
-		_, free, err := dfOn(ctx, c.machine(n.host), n.dir)
-		if err != nil {
-			return "", precondition("host %s: cannot read the free space of %s: %v", n.host, n.dir, err)
-		}
-		if free < n.bytes {
+	for _, k := range order {
+		n := byFS[k]
+		if n.free < n.bytes {
 			return "", precondition("host %s: not enough disk space on the filesystem of %s: %s free, %s needed (%s)",
-				n.host, n.dir, openedge.FormatSize(free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + "))
+				n.host, n.dir, openedge.FormatSize(n.free), openedge.FormatSize(n.bytes), strings.Join(n.what, " + "))
 		}
-		parts = append(parts, fmt.Sprintf("%s: %s free for %s", n.host, openedge.FormatSize(free), openedge.FormatSize(n.bytes)))
+		// Where the source grows on its machine (a host of the source's
+		// ssh destination: the source's own, or a target or replica on
+		// the same machine), the room it keeps (room.Source).
+		if err := r.sourceRoom.Check(k, n.free, room.Take{Dir: n.dir, Bytes: n.bytes, What: n.what}); err != nil {
+			return "", &PreconditionError{Err: fmt.Errorf("host %s: %w", n.host, err)}
+		}
+		part := fmt.Sprintf("%s: %s free for %s", n.host, openedge.FormatSize(n.free), openedge.FormatSize(n.bytes))
+		if r.sourceRoom.Grows(k) {
+			part += fmt.Sprintf(", %s kept for the source to grow", units.FormatIEC(r.sourceRoom.Headroom))
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; "), nil
+}
+
+// fsOn is the filesystem of a directory on a host (of its nearest
+// existing parent; named by the machine's ssh destination and df's
+// mount point, so that hosts of one machine share it) and its free bytes.
+func fsOn(ctx context.Context, m *machine, dir string) (room.FS, int64, error) {
+	mount, free, err := dfOn(ctx, m, dir)
+	if err != nil {
+		return "", 0, fmt.Errorf("cannot read the free space of %s: %v", dir, err)
+	}
+	return room.FS(m.dest + "\x00" + mount), free, nil
 }
 
 // dfOn is the filesystem a directory is on (the nearest existing parent)

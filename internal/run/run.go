@@ -110,6 +110,11 @@ type runner struct {
 	// target used by someone since shows in its log (killedsince.go).
 	lastRecord time.Time
 	ownPIDs    map[int]bool
+	// logSeen is the target's log as the journal last saw it (its
+	// record's Seq logSeenAt): a killed run's resume refuses one that
+	// lost lines since (killedsince.go).
+	logSeen    *journal.LogSeen
+	logSeenAt  int64
 	unrecorded int
 }
 
@@ -243,7 +248,8 @@ func runOnce(ctx context.Context, c *Config) (*Result, event.Event, error) {
 	r.recordWritten = journalWroteRecord(rp) || keptPrepared(rp) != nil // oedl prepare writes one too
 	if resumed {
 		r.lastStart = lastInvocationStart(rp)
-		r.lastRecord, r.ownPIDs, r.unrecorded = lastRecordTime(recs), journalledPIDs(recs), unrecordedAllowance(recs, len(c.serveSteps(schedule.DBTarget)))
+		r.lastRecord, r.ownPIDs, r.unrecorded = lastRecordTime(recs), journalledPIDs(recs, c.onTargetMachine()), unrecordedAllowance(recs, len(c.serveSteps(schedule.DBTarget)))
+		r.logSeen, r.logSeenAt = lastLogSeen(recs)
 	}
 	if !resumed && prep != nil {
 		r.prepared, r.resumeKeepsTarget = prep, true

@@ -74,3 +74,71 @@ d "Cust":7,64;8 /data1/prod
 	require.NoError(t, err)
 	assert.Contains(t, msg, "new: 50.0M free for 0.0B")
 }
+
+// TestSpaceOnTheSourceHostKeepsItsRoom: on a run across hosts, the
+// source's headroom (--source-headroom, room.Source) is kept on every
+// filesystem of the source's machine where it grows, as on one machine:
+// the dumps in the source host's work directory, or a target on the
+// source's machine, that would leave it less are refused (exit 3) naming
+// the host and the filesystem, before anything is written. The hosts
+// preflight counted only oedl's own files there (safety trial 12's "Not
+// covered").
+func TestSpaceOnTheSourceHostKeepsItsRoom(t *testing.T) {
+	const headroom = 64 << 20
+	// The source's BI grows on / (with the source host's work directory
+	// and, when the target is on that machine, the target); its data on /db.
+	srcSt, err := openedge.ParseStructure(strings.NewReader("b /bi/prod.b1\nd \"Schema Area\":6,64;1 /db/prod.d1\n"), "prostrct list")
+	require.NoError(t, err)
+	tgtSt, err := openedge.ParseStructure(strings.NewReader("b /newdb\nd \"Schema Area\":6,64;1 /newdb\n"), "target.st")
+	require.NoError(t, err)
+	const lots = 1 << 30 // KiB
+	for _, tc := range []struct {
+		name      string
+		newSSH    string // the target's ssh destination
+		rootFree  int64  // KiB free on the source machine's /
+		refused   string // "" accepted
+		summary   string
+		headroomB int64
+		dumped    bool // a resume: the journal proves the dumps on disk (taking their room already)
+	}{
+		{"the dumps leave the source its room", "new1", lots, "", "kept for the source to grow", headroom, false},
+		{"the dumps would eat the source's room", "new1", headroom>>10 + 512, "host prod: no room left for the source /db/prod to grow on the filesystem of /w-prod", "", headroom, false},
+		{"no headroom stated", "new1", headroom>>10 + 512, "", "prod: ", -1, false},
+		{"a resume: the dumps done take their room already", "new1", headroom>>10 + 512, "", "kept for the source to grow", headroom, true},
+		{"a target on the source's machine eats it", "prod1", headroom>>10 + 2<<10, "host prod: no room left for the source /db/prod to grow on the filesystem of /w-prod: 66 MiB free, oedl would take 2.6 MiB (dumps on prod 976.6K + dumps moved to new 976.6K + sort files", "", headroom, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hf, err := hosts.Parse("hosts.yaml", []byte(strings.Replace(threeHostsFile, "ssh: new1", "ssh: "+tc.newSSH, 1)))
+			require.NoError(t, err)
+			p := &plan.Plan{BlockSize: 8192, Tables: []plan.Placement{placement("PUB.customer", "Cust", 10_000)}}
+			cfg := Config{Hosts: hf, PlanDir: "/plan", Work: "/here", Plan: p, DumpJobs: 2, LoadJobs: 2, SourceHeadroom: tc.headroomB}
+			cfg.fill()
+			cfg.setupHosts()
+			prod := dfHost{free: map[string]int64{"/": tc.rootFree, "/db": lots}}
+			cfg.machine("prod").runner = prod
+			cfg.machine("dr").runner = dfHost{free: map[string]int64{"/": lots}}
+			cfg.machine("new").runner = dfHost{free: map[string]int64{"/": lots}}
+			if tc.newSSH == "prod1" {
+				cfg.machine("new").runner = prod
+			}
+			r := &runner{cfg: &cfg}
+			if tc.dumped {
+				r.dumpProven = func(string) bool { return true }
+			}
+			r.sourceRoom, err = r.sourceRoomOn(context.Background(), srcSt)
+			require.NoError(t, err)
+
+			msg, err := r.checkSpaceOn(context.Background(), tgtSt)
+			if tc.refused == "" {
+				require.NoError(t, err)
+				assert.Contains(t, msg, tc.summary)
+				return
+			}
+			var pe *PreconditionError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, err.Error(), tc.refused)
+			assert.Contains(t, err.Error(), "64 MiB kept")
+			assert.Contains(t, err.Error(), "/bi/prod.b1")
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/oedl/oedl/internal/openedge"
+	"github.com/oedl/oedl/internal/room"
 )
 
 // dirNeed is bytes the target puts in one directory.
@@ -79,8 +80,8 @@ func (r *runner) targetNeeds(st *openedge.Structure, kept bool, dirOf func(strin
 // holds the new target once they are gone. A file counts by its blocks
 // (a sparse extent frees what it holds, not its size), and only as its
 // last link: removing one of two names frees nothing.
-func (r *runner) replacedSpace() (map[[2]int64]int64, error) {
-	out := map[[2]int64]int64{}
+func (r *runner) replacedSpace() (map[room.FS]int64, error) {
+	out := map[room.FS]int64{}
 	if r.proof == nil {
 		return out, nil
 	}

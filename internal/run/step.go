@@ -92,6 +92,14 @@ func (e *Executor) runCall(ctx context.Context, jobID string, s step, timeout ti
 			}
 		},
 	}
+	if m.remote {
+		// The utility's PID on its host, for the resume of a killed run
+		// to tell its lines in the target's log (killedsince.go); never
+		// taken for a process of this machine (no start time).
+		call.RemoteStarted = func(pid int) {
+			_ = e.record(journal.Record{Job: jobID, State: journal.Running, Host: s.host, Proc: &sysproc.ID{PID: pid}})
+		}
+	}
 	var res execx.Result
 	var err error
 	// A helper the broker refuses (speedOnly) is done without at once:
