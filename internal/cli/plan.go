@@ -249,7 +249,7 @@ func fileInput(opts *PlanOptions) (plan.Input, *openedge.DF, error) {
 	if err != nil {
 		return in, nil, err
 	}
-	in.DFTables, in.DFName, in.AlternatePool = df.Tables(), opts.DF, df.AlternatePool()
+	in.DFTables, in.DFSequences, in.DFName, in.AlternatePool = df.Tables(), df.Sequences(), opts.DF, df.AlternatePool()
 	return in, df, nil
 }
 
@@ -386,7 +386,7 @@ func sourceInput(ctx context.Context, opts *PlanOptions) (plan.Input, *openedge.
 	if err != nil {
 		return in, nil, nil, FailedError(err)
 	}
-	in.DFTables, in.DFName, in.AlternatePool = df.Tables(), "source.df", df.AlternatePool()
+	in.DFTables, in.DFSequences, in.DFName, in.AlternatePool = df.Tables(), df.Sequences(), "source.df", df.AlternatePool()
 	extra := []plan.File{
 		{Name: sourceAnalysisFile, Mode: 0o644, Data: []byte(report)},
 		{Name: plan.FileSourceDF, Mode: 0o644, Data: dfData},

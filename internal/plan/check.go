@@ -32,7 +32,10 @@ func Check(p *Plan, st *openedge.Structure, df *openedge.DF) error {
 		c.structure(p, st)
 		c.largeFiles(p, st)
 	}
-	if df != nil {
+	if names := df.ControlNames(); len(names) > 0 {
+		// before c.df, which prints the names raw
+		c.errs = append(c.errs, errors.New(joinProblems(names).Error()+"\n"+noControlNames))
+	} else if df != nil {
 		c.df(p, df)
 		if err := openedge.CheckSchema(df, st); err != nil {
 			c.errs = append(c.errs, err)
@@ -47,6 +50,40 @@ func (c *checker) addf(format string, a ...any) {
 	c.errs = append(c.errs, fmt.Errorf(format, a...))
 }
 
+// controlNames refuses a plan.json whose table or area names hold a
+// control character (openedge.ControlIn): oedl plan refuses them in the
+// report and the .df, so such a plan.json was edited or written by another
+// tool, and the run would print them to the DBA's terminal.
+func (c *checker) controlNames(p *Plan) bool {
+	var problems []string
+	seen := map[string]bool{}
+	check := func(kind, name string) {
+		if r, ok := openedge.ControlIn(name); ok && !seen[kind+"\x00"+name] {
+			seen[kind+"\x00"+name] = true
+			problems = append(problems, fmt.Sprintf("%s: %s %q holds the control character %U", FilePlan, kind, name, r))
+		}
+	}
+	for _, a := range p.Areas {
+		check("area", a.Name)
+		for _, t := range a.Tables {
+			check("table", t)
+		}
+	}
+	for _, t := range p.Tables {
+		check("table", t.Table)
+		check("table", t.Name)
+		check("owner", t.Owner)
+		for _, a := range []string{t.DataArea, t.IndexArea, t.LOBArea} {
+			check("area", a)
+		}
+	}
+	if len(problems) == 0 {
+		return false
+	}
+	c.errs = append(c.errs, errors.New(joinProblems(problems).Error()+"\n"+noControlNames))
+	return true
+}
+
 func validRPB(n int) bool { return n >= MinRPB && n <= MaxRPB && n&(n-1) == 0 }
 
 func validBPC(n int) bool { return n == 1 || n == 8 || n == 64 || n == 512 }
@@ -55,6 +92,9 @@ func validBlockSize(n int) bool { return n == 1024 || n == 2048 || n == 4096 || 
 
 // plan checks plan.json on its own.
 func (c *checker) plan(p *Plan) {
+	if c.controlNames(p) {
+		return // the checks below print names raw
+	}
 	if p.BlockSize != 0 && !validBlockSize(p.BlockSize) { // 0: the run's default, 8192
 		c.addf("%s: block_size %d; a database block is 1024, 2048, 4096 or 8192 bytes", FilePlan, p.BlockSize)
 	}

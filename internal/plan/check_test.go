@@ -127,6 +127,35 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckRefusesControlNames: a plan.json or target.df edited to hold a
+// name with a control character (oedl plan refuses them) is refused by
+// every command that reads the plan, the names quoted, before anything
+// runs or prints them raw (safety trial 13).
+func TestCheckRefusesControlNames(t *testing.T) {
+	p, st, df, _ := rendered(t)
+	q := clone(t, p)
+	q.Tables[0].Table = "PUB.x\x1b]52;c;aGk=\a"
+	err := Check(q, st, df)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `plan.json: table "PUB.x\x1b]52;c;aGk=\a" holds the control character U+001B`)
+	assert.Contains(t, err.Error(), noControlNames)
+	_, raw := openedge.ControlIn(strings.ReplaceAll(err.Error(), "\n", " "))
+	assert.False(t, raw, "the refusal prints no control character raw: %q", err)
+
+	q = clone(t, p)
+	q.Areas[0].Name = "Data\r"
+	err = Check(q, st, df)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `plan.json: area "Data\r" holds the control character U+000D`)
+
+	src := strings.Replace(string(dfBytes(t, df)), `ADD TABLE "`, "ADD TABLE \"\x07", 1)
+	bad, err := openedge.ParseDF(strings.NewReader(src), FileDF)
+	require.NoError(t, err)
+	err = Check(p, st, bad)
+	require.Error(t, err)
+	assert.Regexp(t, `target\.df:\d+: table "\\a`, err.Error())
+}
+
 func without(list []string, name string, remove bool) []string {
 	if !remove {
 		return list
@@ -202,4 +231,13 @@ func TestCheckSourceSchemaChangedSincePlan(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
+}
+
+// dfBytes is df as written.
+func dfBytes(t *testing.T, df *openedge.DF) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	_, err := df.WriteTo(&b)
+	require.NoError(t, err)
+	return b.Bytes()
 }

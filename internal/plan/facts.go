@@ -19,7 +19,10 @@ type Input struct {
 	// when there is no .df. Make reads names, indexes and LOB fields from
 	// it; WriteDir rewrites the .df itself.
 	DFTables []*openedge.DFTable
-	DFName   string
+	// DFSequences are the .df's sequences (DF.Sequences()): only their
+	// names are checked (names with control characters are refused).
+	DFSequences []*openedge.DFSequence
+	DFName      string
 	// AlternatePool is what the .df assigns to the Alternate Buffer Pool
 	// (DF.AlternatePool): target.pf sizes -B2 for it.
 	AlternatePool []openedge.AlternatePoolObject
@@ -65,11 +68,15 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 	byKey := map[string]*table{}
 	tenancy := map[string][]string{}    // qualified name -> its tenant and group headings
 	partitions := map[string][]string{} // qualified name -> its partitions
-	var tenantTables, partitioned, notUTF8, tooLong []string
+	var tenantTables, partitioned, notUTF8, tooLong, controls []string
 	for _, r := range in.Analysis.Tables {
 		owner := ownerOf(r.Owner)
 		if isSystemTable(owner, r.Name) {
 			skipped++
+			continue
+		}
+		if c, ok := controlIn(owner, r.Name, r.Area); ok {
+			controls = append(controls, fmt.Sprintf("%s:%d: table %q of area %q holds the control character %U", name, r.Line, owner+"."+r.Name, r.Area, c))
 			continue
 		}
 		if !utf8.ValidString(owner) || !utf8.ValidString(r.Name) {
@@ -113,6 +120,12 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 		}
 		t.records += r.Records
 		t.bytes += r.Bytes
+	}
+	if in.DFTables != nil {
+		controls = append(controls, openedge.ControlNames(dfNameOf(in), in.DFTables, in.DFSequences)...)
+	}
+	if len(controls) > 0 {
+		return nil, 0, errors.New(joinProblems(controls).Error() + "\n" + noControlNames)
 	}
 	if len(notUTF8) > 0 {
 		return nil, 0, errors.New(joinProblems(notUTF8).Error() + "\n" + utf8NamesOnly)
@@ -188,10 +201,7 @@ func collect(in Input) (tables []*table, skipped int, err error) {
 // leave the other's tables without a home (or load a .df that does not
 // match the dump).
 func matchDF(tables []*table, in Input, reportName string) error {
-	dfName := in.DFName
-	if dfName == "" {
-		dfName = ".df"
-	}
+	dfName := dfNameOf(in)
 	byName := map[string]*openedge.DFTable{}
 	for _, d := range in.DFTables {
 		byName[strings.ToLower(d.Name)] = d
@@ -240,6 +250,32 @@ func matchDF(tables []*table, in Input, reportName string) error {
 	}
 	return err
 }
+
+// dfNameOf is the .df's name in messages.
+func dfNameOf(in Input) string {
+	if in.DFName == "" {
+		return ".df"
+	}
+	return in.DFName
+}
+
+// controlIn is the first control character of any of names
+// (openedge.ControlIn).
+func controlIn(names ...string) (rune, bool) {
+	for _, n := range names {
+		if r, ok := openedge.ControlIn(n); ok {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// noControlNames is why a name holding a control character is refused
+// (safety trial 13): no OpenEdge name holds one, and oedl writes names to
+// the DBA's terminal and into files a person reads or runs, where an ESC is
+// a command to the terminal and a CR or a direction override shows another
+// name than the one acted on.
+const noControlNames = "refused: no OpenEdge name holds a control character (Progress docs, \"Name limits\": letters, digits and # $ % & - _), and oedl prints names to the terminal and into tablemove.sh, placement.md and the run's reports, where one is a command to the terminal; give proutil's report and dump_df.p's .df of the database unedited"
 
 // dfMissesTables says what --df must be when it lacks tables the report
 // counts: an incremental .df (UPDATE statements, a few ADDs) or the dump of

@@ -3,6 +3,8 @@ package plan
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -19,6 +21,8 @@ func FuzzMake(f *testing.F) {
 	f.Add("customer,order-line,_File,x y", int64(1000), int64(120), int64(units.GB), 0, int64(2*units.GB), uint8(3), 20)
 	f.Add("a,A,a-,a_", int64(0), int64(0), int64(1), 2, int64(4*units.MB), uint8(0), 0)
 	f.Add("ä,\"q\",$(x),o'b", int64(1<<40), int64(9000), int64(100), 1, int64(1<<50), uint8(2), 1000)
+	// names with control characters: refused (safety trial 13)
+	f.Add("esc\x1b]52;c;aGk=\a,\u202erev,\u009bcsi,ok", int64(10), int64(50), int64(units.GB), 0, int64(2*units.GB), uint8(3), 20)
 	f.Add("Pre\xe7o,m\xeas,ok", int64(10), int64(50), int64(units.GB), 0, int64(2*units.GB), uint8(3), 20) // 1252 names: refused
 	f.Fuzz(func(t *testing.T, names string, records, mean, large int64, top int, maxExtent int64, block uint8, headroom int) {
 		if records < 0 || mean < 0 || records > 1<<40 || mean > 1<<20 {
@@ -43,8 +47,14 @@ func FuzzMake(f *testing.F) {
 			return
 		}
 		checkInvariants(t, p, in)
-		_, err = Render(p, nil)
+		files, err := Render(p, nil)
 		require.NoError(t, err)
+		for _, f := range files {
+			// What a person reads or runs holds no control character a
+			// name put there: only the line feeds of its lines.
+			_, raw := openedge.ControlIn(strings.ReplaceAll(string(f.Data), "\n", ""))
+			require.False(t, raw, "%s holds a control character", f.Name)
+		}
 	})
 }
 
@@ -109,4 +119,31 @@ func benchInput(b *testing.B, n int) (Input, Options) {
 		b.Fatal(err)
 	}
 	return Input{Analysis: a, AnalysisName: "bench.tba", DFTables: p.df().Tables(), DFName: "bench.df"}, testOptions()
+}
+
+// FuzzShellQuote is the writer/reader pair of tablemove.sh's words: sh
+// reads ShellQuote(s) back as the one word s, whatever s holds (a NUL
+// cannot be in an argument), and runs nothing of it.
+func FuzzShellQuote(f *testing.F) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		f.Skip("no sh")
+	}
+	for _, s := range []string{"", "plain", "it's", `$(touch pwned)`, "`id`", "a b;c", "-dash", "#hash", "'", `'\''`, "\\", "\n\r\t", "\x1b]52;c;aGk=\a", "pc%amp&d-h", "Pre\xe7o"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsRune(s, 0) {
+			return
+		}
+		dir := t.TempDir()
+		cmd := exec.Command(sh, "-c", "printf %s "+ShellQuote(s)+"; printf '|%s' \"$#\"", "sh")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		require.NoError(t, err)
+		require.Equal(t, s+"|0", string(out))
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		require.Empty(t, entries)
+	})
 }

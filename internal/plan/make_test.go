@@ -233,6 +233,29 @@ func TestMakeRejects(t *testing.T) {
 			a.Tables[app].Name, a.Tables[app].Line = "customer-shipping-address-history", 55 // 33
 			in.Analysis = &a
 		}, nil, "erp.tba:55: table PUB.customer-shipping-address-history: its name has 33 characters, OpenEdge's limit is 32"},
+		// Safety trial 13: a name with a control character would reach the
+		// DBA's terminal raw (an ESC ]52 writes his clipboard).
+		{"table name with an escape sequence", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Name, a.Tables[app].Line = "x\x1b]52;c;aGk=\a", 61
+			in.Analysis = &a
+		}, nil, `erp.tba:61: table "PUB.x\x1b]52;c;aGk=\a" of area "` + in.Analysis.Tables[app].Area + `" holds the control character U+001B`},
+		{"area name with a carriage return", func(in *Input) {
+			a := *in.Analysis
+			a.Tables = slices.Clone(a.Tables)
+			a.Tables[app].Area, a.Tables[app].Line = "Data\rSchema Area", 62
+			in.Analysis = &a
+		}, nil, `erp.tba:62: table "PUB.` + in.Analysis.Tables[app].Name + `" of area "Data\rSchema Area" holds the control character U+000D`},
+		{"index name in the df with a BEL", func(in *Input) {
+			in.DFTables = slices.Clone(in.DFTables)
+			d := *in.DFTables[0]
+			d.Indexes = []*openedge.DFIndex{{Name: "ix\a", Table: d.Name, Line: 70}}
+			in.DFTables[0] = &d
+		}, nil, `erp.df:70: index "ix\a" holds the control character U+0007`},
+		{"sequence name in the df with a direction override", func(in *Input) {
+			in.DFSequences = []*openedge.DFSequence{{Name: "next\u202eid", Line: 3}}
+		}, nil, `erp.df:3: sequence "next\u202eid" holds the control character U+202E`},
 		{"multi-tenant table in the df", func(in *Input) {
 			in.DFTables = slices.Clone(in.DFTables)
 			mt := *in.DFTables[0]
