@@ -406,3 +406,28 @@ func TestFitDiskQueue(t *testing.T) {
 		})
 	}
 }
+
+// The counters read around the three rebuilds saw nothing (the page cache
+// held the sample): the traffic is measured as none, and the rebuild's
+// time beyond its start-up and indexes is CPU, so that the fitted model
+// rebuilds the sample in the time it took with no device bytes. Before,
+// "nothing counted" was "not measured", and the wall time became device
+// bytes per table byte priced at the disk's rate.
+func TestFitIdxbuildCountedNoTraffic(t *testing.T) {
+	m, idxs, tables := idxbuildSample()
+	none := diskstats.Counts{Reads: 40, SectorsRead: 800, Writes: 70, SectorsWritten: 1400}
+	for i := range idxs {
+		idxs[i].IO = &none
+	}
+	p := plan.Idxbuild{Threadnum: 1, Datascanthreads: 2}
+	idxs[2].Wall, idxs[2].CPU = 0.1+0.049+2, 1
+	c := &calibrator{}
+	set := c.fitMeasuredTraffic(m, nil, nil, idxs, nil)
+	require.True(t, set["idxbuild"], "counted, no traffic: measured")
+	fitIdxbuild(m, idxs, 50e6, p, set["idxbuild"])
+	assert.Zero(t, m.Idxbuild.ReadPerByte+m.Idxbuild.WritePerByte, "no device bytes")
+	assert.Zero(t, m.Idxbuild.LargeDevicePerByte)
+	in := Input{Plan: &plan.Plan{Tables: tables, Idxbuild: p}, Hardware: m.Hardware}
+	w := m.idxbuildWork(&schedule.Job{Kind: schedule.KindIdxbuild}, in.context())
+	assert.InDelta(t, idxs[2].Wall, aloneDuration(w, m.Hardware).Seconds(), 2e-3, "the sample's rebuild, all of it CPU")
+}
