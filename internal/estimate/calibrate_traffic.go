@@ -160,7 +160,7 @@ func (c *calibrator) fitMeasuredTraffic(m *Model, dumps, loads []sample, idxs [3
 	// Taken as no measurement, fitIdxbuild read the rebuild's CPU time as
 	// device bytes (3.1 read and 3.1 written per table byte on seed003 at
 	// 500 MB, on this machine's own disk) and priced the target's at the
-	// disk's rate: +54% to +77% (docs/benchmarks/estimate.md, hw-real).
+	// disk's rate: +54% to +77% (docs/decisions.md, "idxbuild's counters showing nothing").
 	t, _ := measureTraffic([]sample{zero, others}, c.dstKB, m.Hardware)
 	ic := &m.Idxbuild
 	t.apply(&ic.PhaseCost)
