@@ -90,8 +90,11 @@ func ParseLogLine(line string) LogLine {
 	}
 	if m := logEntry.FindStringSubmatchIndex(line); m != nil {
 		at, err := time.Parse(logEntryTime, line[m[2]:m[3]])
-		if err != nil {
-			return LogLine{Kind: LogOther} // a month 13, a zone +9999
+		if err != nil || at.Year() < 1970 {
+			// a month 13, a zone +9999; a year before any clock a
+			// broker runs by (0001 is Go's zero time, read as "no
+			// time"): unreadable, so the killed-run check refuses
+			return LogLine{Kind: LogOther}
 		}
 		out := LogLine{Kind: LogEntry, At: at}
 		if m[4] < m[5] {

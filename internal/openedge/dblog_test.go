@@ -38,6 +38,7 @@ func TestParseLogLine(t *testing.T) {
 		{"the old layout's broker banner", "12:25:08 BROKER     This broker will terminate when session ends. (5405)", LogLine{Kind: LogOldEntry, Msg: 5405}},
 		{"a wrapped message", "for user 9.", LogLine{Kind: LogOther}},
 		{"NULs", "\x00\x00\x00", LogLine{Kind: LogOther}},
+		{"year 1 (the fuzzer's)", "[0001/01/01@00:00:00.000+0000] P- T-", LogLine{Kind: LogOther}},
 		{"blanks", " \t", LogLine{Kind: LogBlank}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
