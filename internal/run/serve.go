@@ -59,7 +59,18 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 		case herr != nil:
 			return journal.Record{}, err
 		case h == holderMulti:
-			return journal.Record{Message: "already served"}, nil
+			// Already served: by this run's own broker (a resume in place
+			// keeps it), or by one someone started since the preflight
+			// found the database free, which is not this run's to use
+			// nor, at its shutdown, to stop (safety trial 13).
+			if ours, oerr := e.cfg.servesOurs(ctx, j.DB, log); oerr == nil && ours {
+				return journal.Record{Message: "already served"}, nil
+			}
+			reason := fmt.Sprintf("cannot serve %s: a broker this run did not start serves it since the preflight found it free, and oedl neither uses nor stops it", db)
+			if aerr := e.cfg.anotherRunServes(ctx, j.DB, log); aerr != nil {
+				reason = aerr.Error()
+			}
+			return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID), Reason: reason}
 		case h == holderSingle:
 			return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
 				Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
@@ -94,6 +105,13 @@ func (e *Executor) startedBroker(ctx context.Context, proserve step, out string)
 func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
 	if e.isExternallyServed(j.DB) {
 		return journal.Record{Message: "served by someone else: left running"}, nil
+	}
+	if ours, err := e.cfg.servesOurs(ctx, j.DB, log); err == nil && !ours {
+		// This run's broker is gone and another serves it (someone's, or
+		// another oedl run's): not this run's to stop (safety trial 13).
+		if h, herr := e.holder(ctx, j.ID, j.DB, log); herr == nil && h == holderMulti {
+			return journal.Record{Message: "served by a broker this run did not start: left running"}, nil
+		}
 	}
 	// proshut first, the holder only when it refuses (as serveJob): the
 	// target's shutdown is on the window's chain, between the last load
