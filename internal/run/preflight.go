@@ -309,7 +309,7 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 				r.servedByUs[which] = false
 				continue
 			}
-			if err := c.anotherRunServes(ctx, which, r.logWriter()); err != nil {
+			if err := c.notOursServes(ctx, which, r.logWriter()); err != nil {
 				return err
 			}
 			if which == schedule.DBSource {
