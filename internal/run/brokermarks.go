@@ -91,6 +91,9 @@ func parseBrokerMarks(out string) []brokerMark {
 			continue
 		}
 		work, readable := strings.CutPrefix(rest, "=")
+		if !readable {
+			work = ""
+		}
 		marks = append(marks, brokerMark{pid: n, work: work, unreadable: !readable})
 	}
 	return marks

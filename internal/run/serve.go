@@ -66,6 +66,10 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 			if ours, oerr := e.cfg.servesOurs(ctx, j.DB, log); oerr == nil && ours {
 				return journal.Record{Message: "already served"}, nil
 			}
+			if e.isExternallyServed(j.DB) && e.cfg.notOursServes(ctx, j.DB, log) == nil {
+				// the DBA's broker the preflight found (--online-source)
+				return journal.Record{Message: "already served"}, nil
+			}
 			return journal.Record{}, e.servedByOther(ctx, j, log)
 		case h == holderSingle:
 			return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
