@@ -78,6 +78,18 @@ func TestSecondRunLeavesTheFirstRunsBroker(t *testing.T) {
 		assert.False(t, strings.HasPrefix(rec.Job, "dump") || rec.Job == "shutdown:source", "the second run's %s ran", rec.Job)
 	}
 
+	// A third run while the first serves the source: its preflight
+	// refuses it (exit 3) by the same name, not as a broker "oedl did not
+	// start" with proshut -by advised (which would cut the first's dumps).
+	third := &env{t: t, fx: e.fx, dir: e.dir, source: e.source, target: filepath.Join(e.dir, "tgt3", filepath.Base(e.target)),
+		work: filepath.Join(e.dir, "work3"), extra: e.extra}
+	require.NoError(t, os.MkdirAll(filepath.Dir(third.target), 0o755))
+	rc := third.oedl(nil, third.runArgs("--dump-jobs", "2")...)
+	assert.Equal(t, 3, rc.code, rc.stderr)
+	assert.Contains(t, rc.stderr, "of another oedl run (pid "+strconv.Itoa(a.Process.Pid)+", --work "+e.work+")")
+	assert.NotContains(t, rc.stderr, "proshut")
+	assert.True(t, alive(broker), "the first run's broker (pid %d) still runs", broker)
+
 	e.release("first")
 	ra := a.wait(aExited)
 	require.Equal(t, 0, ra.code, ra.stderr)
