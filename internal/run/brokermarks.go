@@ -32,9 +32,12 @@ import (
 // (empty when the broker does not carry it); "?" when it cannot be read.
 // Only processes that see this shell's files (its mount namespace) count:
 // a container's, which may share the PID space, serves another file of
-// that path.
+// that path. One grep picks the candidates: a process or more per entry
+// of /proc took seconds on a busy host, and shutdown asks this on the
+// window's chain.
 const brokerMarksScript = `db="$1"; key="$2"; ns=$(readlink /proc/$$/ns/mnt 2>/dev/null)
-for d in /proc/[0-9]*; do
+for f in $(grep -l _mprosrv /proc/[0-9]*/cmdline 2>/dev/null); do
+  d=${f%/cmdline}
   [ "$(readlink "$d/ns/mnt" 2>/dev/null)" = "$ns" ] || continue
   a=$({ tr '\000' '\n' < "$d/cmdline"; } 2>/dev/null | sed -n 1p); b=$({ tr '\000' '\n' < "$d/cmdline"; } 2>/dev/null | sed -n 2p)
   [ "${a##*/}" = _mprosrv ] && { [ "$b" = "$db" ] || [ "$b" = "$db.db" ]; } || continue
