@@ -40,6 +40,9 @@ func TestServeLeavesADBABrokerStartedAfterPreflight(t *testing.T) {
 	assert.Contains(t, r.stderr, "cannot serve "+e.source+": a broker oedl did not start serves it since the preflight found it free (276)")
 	assert.Equal(t, 16, e.holder(e.source), "the DBA's broker still serves the source")
 	assert.True(t, alive(dba), "the DBA's broker (pid %d) still runs", dba)
+	if _, err := os.Stat(e.target + ".db"); err == nil {
+		assert.NotEqual(t, 16, e.holder(e.target), "the cleanup after the failure stopped the run's own broker of the target")
+	}
 	for _, rec := range e.journal() {
 		assert.False(t, strings.HasPrefix(rec.Job, "dump") || rec.Job == "shutdown:source", "%s ran through the DBA's broker", rec.Job)
 	}
