@@ -136,39 +136,20 @@ func (c *Config) procOn(ctx context.Context, host string, pid int) (sysproc.ID, 
 	return sysproc.Parse(pid, []byte(text[:i]), text[i+1:])
 }
 
-// markedBrokerScript prints the PID of every process whose environment
-// holds the line $1 (the run's mark) and whose argv is the broker of
-// database $2: _mprosrv DB ... (proserve starts it so; the DBA's own
-// broker does not carry the mark of oedl's run). Only processes that see
-// this shell's files (its mount namespace) count: a container's, which
-// may share the PID space, serves another file of that path.
-const markedBrokerScript = `m="$1"; db="$2"; ns=$(readlink /proc/$$/ns/mnt 2>/dev/null)
-for d in /proc/[0-9]*; do
-  [ "$(readlink "$d/ns/mnt" 2>/dev/null)" = "$ns" ] || continue
-  { tr '\000' '\n' < "$d/environ"; } 2>/dev/null | grep -qxF -- "$m" || continue
-  a=$({ tr '\000' '\n' < "$d/cmdline"; } 2>/dev/null | sed -n 1p); b=$({ tr '\000' '\n' < "$d/cmdline"; } 2>/dev/null | sed -n 2p)
-  [ "${a##*/}" = _mprosrv ] && { [ "$b" = "$db" ] || [ "$b" = "$db.db" ]; } && echo "${d#/proc/}"
-done; exit 0`
-
 // markedBroker finds, on the host of database which, the broker of it
 // that this run started (it carries the run's mark, WorkEnv): nil when
 // there is none.
 func (r *runner) markedBroker(ctx context.Context, which string) (*sysproc.ID, error) {
 	c := r.cfg
-	host := c.atDB(which).host
-	m := c.machine(host)
-	var out strings.Builder
-	res, err := m.runner.Run(ctx, execx.Cmd{Path: "sh", Args: []string{"-c", markedBrokerScript, "sh", c.runMarker(), c.db(which)},
-		Stdout: &out, Timeout: 2 * time.Minute, Log: r.logWriter()})
+	marks, err := c.brokerMarks(ctx, which, r.logWriter())
 	if err != nil {
-		return nil, precondition("find the broker the killed run started on %s%s: %v %s", c.db(which), r.onHost(which), err, strings.TrimSpace(res.Output))
+		return nil, precondition("find the broker the killed run started on %s%s: %v", c.db(which), r.onHost(which), err)
 	}
-	for _, f := range strings.Fields(out.String()) {
-		pid, err := strconv.Atoi(f)
-		if err != nil {
+	for _, b := range marks {
+		if b.work != c.at("").workMarker() {
 			continue
 		}
-		if id, running, err := c.procOn(ctx, host, pid); err == nil && running {
+		if id, running, err := c.procOn(ctx, c.atDB(which).host, b.pid); err == nil && running {
 			return &id, nil
 		}
 	}

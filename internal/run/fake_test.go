@@ -29,6 +29,10 @@ type fakeOE struct {
 	target map[string]int64
 	areaOf map[string]string // table -> target area
 	served map[string]bool
+	// startedBy: database -> the mark of its broker (brokerLister): the
+	// WorkEnv of the proserve that started it; a database served with no
+	// entry is served by the DBA's broker (no mark).
+	startedBy map[string]brokerMark
 	// single: database -> in use in single-user mode by someone (holder 14).
 	single map[string]bool
 	// failLoad: table -> loads that fail half way (records half in).
@@ -95,7 +99,7 @@ var fakeDescription = openedge.Description{BlockSize: 8192, BIBlockSize: 8192, B
 
 func newFakeOE(p *plan.Plan) *fakeOE {
 	f := &fakeOE{source: map[string]int64{}, target: map[string]int64{}, areaOf: map[string]string{},
-		served: map[string]bool{}, single: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
+		served: map[string]bool{}, startedBy: map[string]brokerMark{}, single: map[string]bool{}, failLoad: map[string]int{}, hangLoad: map[string]bool{}, loads: map[string]int{},
 		together: map[string]string{}, loadStarted: map[string]chan struct{}{},
 		failThreaded: map[string]int{}, sectionLoaded: map[string]chan struct{}{}, df: fakeDF(p),
 		describe: fakeDescription, empty: fakeDescription,
@@ -118,6 +122,11 @@ func (f *fakeOE) Run(ctx context.Context, c execx.Cmd) (execx.Result, error) {
 		return execx.Result{Output: "** " + first + " never started\n", ExitCode: 1}, fmt.Errorf("%s: %w", prog, execx.ErrExit)
 	}
 	out, code := f.exec(ctx, prog, c.Args)
+	if prog == "proserve" && code == 0 {
+		f.mu.Lock()
+		f.startedBy[c.Args[0]] = brokerMark{pid: fakeBrokerPID, work: envValue(c.Env, WorkEnv)}
+		f.mu.Unlock()
+	}
 	if c.Log != nil {
 		fmt.Fprintf(c.Log, "$ %s\n%s[exit %d]\n", execx.Quote(append([]string{c.Path}, c.Args...)), out, code)
 	}
@@ -129,6 +138,35 @@ func (f *fakeOE) Run(ctx context.Context, c execx.Cmd) (execx.Result, error) {
 		return res, fmt.Errorf("%s exited with code %d: %w", prog, code, execx.ErrExit)
 	}
 	return res, nil
+}
+
+// fakeBrokerPID is the PID the fake's brokers are listed with.
+const fakeBrokerPID = 4242
+
+// brokerMarks lists the fake's broker of db, if one serves it, with the
+// mark it was started with (startedBy): the fake's brokers are no
+// processes for /proc to show.
+func (f *fakeOE) brokerMarks(db string) ([]brokerMark, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.served[db] {
+		return nil, nil
+	}
+	m, ok := f.startedBy[db]
+	if !ok {
+		m = brokerMark{pid: fakeBrokerPID + 1}
+	}
+	return []brokerMark{m}, nil
+}
+
+// envValue is the value of key in env (KEY=VALUE entries), "" without one.
+func envValue(env []string, key string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // waitForAtMost bounds how long a call of waitFor waits for the other.
@@ -193,6 +231,7 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 			return fmt.Sprintf("** There is no server for database %s. (1423)\n", args[0]), 1
 		}
 		f.served[args[0]] = false
+		delete(f.startedBy, args[0])
 		return "Shutdown complete. (1614)\n", 0
 	case "prostrct":
 		if args[0] == "list" { // the source's structure, into the file named
@@ -315,6 +354,7 @@ func (f *fakeOE) exec(ctx context.Context, prog string, args []string) (string, 
 		if f.brokerDiesAt[table] {
 			delete(f.brokerDiesAt, table)
 			f.served[db] = false
+			delete(f.startedBy, db)
 			return "** The server has terminated. (oesim)\n", 1
 		}
 		if out, ok := f.refuse["dump "+table]; ok {

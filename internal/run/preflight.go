@@ -309,6 +309,9 @@ func (r *runner) checkHolder(ctx context.Context, which string) error {
 				r.servedByUs[which] = false
 				continue
 			}
+			if err := c.notOursServes(ctx, which, r.logWriter()); err != nil {
+				return err
+			}
 			if which == schedule.DBSource {
 				return r.servedSource(db)
 			}

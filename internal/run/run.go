@@ -639,6 +639,13 @@ func (r *runner) cleanup(e *Executor) {
 		}
 		h, _, err := r.holder(ctx, which)
 		if err == nil && h == holderMulti {
+			// Only this run's own broker is stopped: not the DBA's, not
+			// another oedl run's, nor one whose mark cannot be read or
+			// listed (safety trial 13).
+			if ours, err := r.cfg.servesOurs(ctx, which, r.logWriter()); err != nil || !ours {
+				r.cfg.Log.Warn(fmt.Sprintf("after the failure: %s is served by a broker this run cannot prove it started: left running", r.cfg.db(which)))
+				continue
+			}
 			if err := r.call(ctx, r.cfg.shutdownStep(which)); err != nil {
 				r.cfg.Log.Warn("shutdown after failure: " + err.Error())
 			}

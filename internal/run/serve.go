@@ -59,7 +59,18 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 		case herr != nil:
 			return journal.Record{}, err
 		case h == holderMulti:
-			return journal.Record{Message: "already served"}, nil
+			// Already served: by this run's own broker (a resume in place
+			// keeps it), or by one someone started since the preflight
+			// found the database free, which is not this run's to use
+			// nor, at its shutdown, to stop (safety trial 13).
+			if ours, oerr := e.cfg.servesOurs(ctx, j.DB, log); oerr == nil && ours {
+				return journal.Record{Message: "already served"}, nil
+			}
+			if e.isExternallyServed(j.DB) && e.cfg.notOursServes(ctx, j.DB, log) == nil {
+				// the DBA's broker the preflight found (--online-source)
+				return journal.Record{Message: "already served"}, nil
+			}
+			return journal.Record{}, e.servedByOther(ctx, j, log)
 		case h == holderSingle:
 			return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
 				Reason: fmt.Sprintf("cannot serve %s: a single-user utility holds it (263)", db)}
@@ -70,6 +81,18 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 	rec.Message = "broker started"
 	rec.Broker = e.startedBroker(ctx, steps[0], res.Output)
 	return rec, err
+}
+
+// servedByOther is serve's refusal of a database a broker this run did
+// not start serves since the preflight found it free: another oedl run's
+// (named), the DBA's, or one whose starter cannot be told. Not tried again
+// (276 says so) and the run ends as its preflight would have (exit 3).
+func (e *Executor) servedByOther(ctx context.Context, j *schedule.Job, log *os.File) error {
+	reason := fmt.Sprintf("cannot serve %s: a broker oedl did not start serves it since the preflight found it free (276), and this run neither uses nor stops it", e.cfg.db(j.DB))
+	if err := e.cfg.notOursServes(ctx, j.DB, log); err != nil {
+		reason = "cannot serve it: " + err.Error()
+	}
+	return &PreconditionError{Err: &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID), Reason: reason, Refusal: 276}}
 }
 
 // startedBroker identifies the broker proserve started, by the PID its
@@ -94,6 +117,20 @@ func (e *Executor) startedBroker(ctx context.Context, proserve step, out string)
 func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.File) (journal.Record, error) {
 	if e.isExternallyServed(j.DB) {
 		return journal.Record{Message: "served by someone else: left running"}, nil
+	}
+	// Only a broker carrying this run's mark is stopped: when this run's
+	// is gone and another serves the database (the DBA's, another oedl
+	// run's, one whose mark cannot be read), it is left running (safety
+	// trial 13). Brokers that cannot be listed are not stopped either.
+	ours, err := e.cfg.servesOurs(ctx, j.DB, log)
+	if err != nil {
+		return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
+			Reason: fmt.Sprintf("cannot tell who started the broker of %s, so it is not shut down: %v", e.cfg.db(j.DB), err)}
+	}
+	if !ours {
+		if h, herr := e.holder(ctx, j.ID, j.DB, log); herr == nil && h == holderMulti {
+			return journal.Record{Message: "served by a broker this run did not start: left running"}, nil
+		}
 	}
 	// proshut first, the holder only when it refuses (as serveJob): the
 	// target's shutdown is on the window's chain, between the last load

@@ -65,6 +65,9 @@ func TestServeAndShutdownWhenRefused(t *testing.T) {
 			oe := newFakeOE(cfg.Plan)
 			cfg.Runner = oe
 			oe.served[cfg.Source], oe.single[cfg.Source] = tt.served, tt.held
+			if tt.served { // the broker this run (its killed invocation) started
+				oe.startedBy[cfg.Source] = brokerMark{pid: fakeBrokerPID, work: cfg.workMarker()}
+			}
 			built, err := schedule.Build(cfg.Plan, schedule.BuildOptions{ServeSource: true})
 			require.NoError(t, err)
 			e := newExecutor(&cfg, built, nil, nil)

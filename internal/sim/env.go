@@ -205,6 +205,8 @@ func applyEarlyFault(p *proc, fp *faultPlan) int {
 		_ = fault.HangNow(context.Background())
 	case fp.is(fault.Delay) && fp.strike():
 		time.Sleep(fp.rule.Delay)
+	case fp.is(fault.Wait) && fp.strike():
+		fault.WaitRelease(fault.StateDir(), fp.rule.Name)
 	case fp.is(fault.Slow) && p.env != nil && fp.strike():
 		p.env.slow = &throttle{perSecond: float64(fp.n()), start: time.Now()}
 	}

@@ -135,3 +135,16 @@ func HangNow(ctx context.Context) error {
 		}
 	}
 }
+
+// WaitRelease blocks until the file name exists in stateDir/release (a
+// wait= rule), polling it: it is created by another process (a test),
+// which nothing here can be told of otherwise.
+func WaitRelease(stateDir, name string) {
+	path := filepath.Join(stateDir, "release", name)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -111,7 +111,7 @@ func parseRule(text string, pos, col int, src string) (*Rule, error) {
 	}
 	ak, ok := kinds[r.Kind]
 	if !ok {
-		return nil, fail(kindOff, "unknown fault %q (known: crash, crash-after=N, exit=N, hang, hang-after=N, corrupt[=N], truncate-after=N, diskfull-after=SIZE, delay=DURATION, slow=SIZE, open-errno=N)", name)
+		return nil, fail(kindOff, "unknown fault %q (known: crash, crash-after=N, exit=N, hang, hang-after=N, corrupt[=N], truncate-after=N, diskfull-after=SIZE, delay=DURATION, slow=SIZE, open-errno=N, wait=NAME)", name)
 	}
 	arg = strings.TrimSpace(arg)
 	argOff := kindOff + len(name) + 1
@@ -157,6 +157,11 @@ func parseRule(text string, pos, col int, src string) (*Rule, error) {
 		if err != nil || r.Delay < 0 {
 			return nil, fail(argOff, "delay=%s: want a duration such as 500ms or 2s", arg)
 		}
+	case argName:
+		if !releaseName(arg) {
+			return nil, fail(argOff, "wait=%s: want a file name of letters, digits, - and _", arg)
+		}
+		r.Name = arg
 	}
 	if hasMods {
 		off := len(body) + 1
@@ -211,4 +216,14 @@ func validName(s string, table bool) bool {
 		}
 	}
 	return dots <= 1 && s[0] != '.' && s[len(s)-1] != '.'
+}
+
+// releaseName: a wait= name is one plain file name, never a path.
+func releaseName(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -39,6 +39,11 @@ const (
 	// top of the shared virtual disk: one slow call (a load that must be
 	// caught in flight) without slowing the rest of the run.
 	Slow Kind = "slow"
+	// Wait holds the utility before it starts until the file
+	// $OESIM_STATE/release/NAME exists (Rule.Name): a test's hook to let
+	// it go at the moment the test chooses (another process started in
+	// between), with no sleep standing in for that moment.
+	Wait Kind = "wait"
 )
 
 // kinds lists each kind with what its argument is.
@@ -53,6 +58,7 @@ var kinds = map[Kind]argKind{
 	Delay:         argDuration,
 	Slow:          argBytes,
 	OpenErrno:     argErrno,
+	Wait:          argName,
 }
 
 type argKind int
@@ -65,6 +71,7 @@ const (
 	argBytes
 	argDuration
 	argErrno
+	argName
 )
 
 // Rule is one parsed fault rule.
@@ -77,6 +84,7 @@ type Rule struct {
 	// second (slow).
 	N     int64
 	Delay time.Duration // delay=
+	Name  string        // wait=: the release file's name
 	// Times is how many times the rule fires over all processes; 0 means
 	// every time.
 	Times int
@@ -105,6 +113,8 @@ func (r *Rule) String() string {
 		}
 	case argDuration:
 		b.WriteString("=" + r.Delay.String())
+	case argName:
+		b.WriteString("=" + r.Name)
 	}
 	switch r.Times {
 	case 0:
