@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 )
 
 // Info is what a host says about one file.
@@ -100,13 +101,20 @@ type FS interface {
 
 // Owned is the part of a host an FS may remove and rename in: directory
 // trees (a work directory) and single files allowed one by one.
+// Its methods may be called from several goroutines: a resume that
+// rebuilds a remote target allows the target's files while the moves of
+// dumps to that host check theirs (a concurrent map read and write killed
+// oedl there, TestHostsResumeAfterTheDBA under load).
 type Owned struct {
+	mu    sync.RWMutex
 	roots []string
 	files map[string]bool
 }
 
 // Own adds directory trees the FS may change.
 func (o *Owned) Own(dirs ...string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	for _, d := range dirs {
 		if d != "" {
 			o.roots = append(o.roots, path.Clean(d))
@@ -117,6 +125,8 @@ func (o *Owned) Own(dirs ...string) {
 // Allow adds single files the FS may remove or replace (the target's
 // files a proof allowed).
 func (o *Owned) Allow(files ...string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.files == nil {
 		o.files = map[string]bool{}
 	}
@@ -135,6 +145,8 @@ func (o *Owned) check(host, p string) error {
 	if !path.IsAbs(p) || path.Clean(p) != p || strings.ContainsRune(p, 0) {
 		return fmt.Errorf("%s%s: %w (not an absolute, clean path)", hostPrefix(host), p, ErrNotOwned)
 	}
+	o.mu.RLock()
+	defer o.mu.RUnlock()
 	if o.files[p] {
 		return nil
 	}
@@ -154,6 +166,8 @@ func (o *Owned) check(host, p string) error {
 // allowed file (proven by the manifest, links included) or a path no root
 // holds.
 func (o *Owned) between(p string) []string {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
 	if o.files[p] {
 		return nil
 	}
