@@ -15,22 +15,30 @@ import (
 
 // A resume opens with the estimate of the work the journal has not
 // finished, not the whole migration again (which the live ETA corrected
-// only at its first forecast): after the dumps finished it leaves them out.
+// only at its first forecast): after the dumps and the target's creation
+// finished it leaves them out.
 func TestResumeOpensWithTheWorkLeft(t *testing.T) {
 	cfg := fakeSetup(t, testTables...)
 	oe := newFakeOE(cfg.Plan)
 	cfg.Runner, cfg.DumpJobs, cfg.LoadJobs, cfg.Model = oe, 2, 2, estimate.DefaultModel()
 	ctx, cancel := context.WithCancel(context.Background())
 	var first, resumed *event.Estimate
-	dumps := 0
+	// Ctrl-C once every dump and the target's creation are done. With the
+	// dumps alone the test raced: when the creation (on the estimate's
+	// critical path) had not ended yet, the resume made it again and its
+	// estimate was the first's to the millisecond.
+	dumps, created := 0, false
 	cfg.Events = event.SinkFunc(func(e event.Event) {
 		switch {
 		case e.Kind == event.RunStarted:
 			first = e.Estimate
 		case e.Kind == event.JobFinished && strings.HasPrefix(e.Job, "dump:"):
-			if dumps++; dumps == len(testTables) {
-				cancel() // every dump done: Ctrl-C
-			}
+			dumps++
+		case e.Kind == event.JobFinished && e.Job == "create-target":
+			created = true
+		}
+		if dumps == len(testTables) && created {
+			cancel()
 		}
 	})
 	_, err := Run(ctx, cfg)
