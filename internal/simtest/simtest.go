@@ -45,6 +45,17 @@ func Oesim(t testing.TB) string {
 	return binary
 }
 
+// Main runs the tests of a package that uses Oesim, then removes the
+// binary's directory: it outlives every test (they share it), so no
+// test's cleanup can, and each test binary left one in $TMPDIR.
+func Main(m *testing.M) {
+	code := m.Run()
+	if binary != "" {
+		_ = os.RemoveAll(filepath.Dir(binary))
+	}
+	os.Exit(code)
+}
+
 // DLC installs oesim into a new directory under dir and returns it.
 func DLC(t testing.TB, dir string) string {
 	t.Helper()

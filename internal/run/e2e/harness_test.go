@@ -150,8 +150,12 @@ func newEnv(t *testing.T, profile string) *env {
 		target: filepath.Join(dir, "tgt", name), work: filepath.Join(dir, "work")}
 	require.NoError(t, copyDB(f.source, e.source))
 	require.NoError(t, os.MkdirAll(filepath.Dir(e.target), 0o755))
-	// Fault counters ("once") live in a state directory per test.
-	e.extra = []string{"DLC=" + f.dlc, "OESIM_STATE=" + filepath.Join(dir, "oesim-state")}
+	// Fault counters ("once") live in a state directory per test, and
+	// oedl's scratch in a temporary directory per test: the scratch of an
+	// oedl the test kills -9 goes with the test instead of staying in /tmp.
+	tmp := filepath.Join(dir, "tmp")
+	require.NoError(t, os.MkdirAll(tmp, 0o755))
+	e.extra = []string{"DLC=" + f.dlc, "OESIM_STATE=" + filepath.Join(dir, "oesim-state"), "TMPDIR=" + tmp}
 	// A run that was killed and never resumed (a test that failed, or a
 	// round tried again) leaves its brokers up: they go with the test
 	// (registered after TempDir, so they run before its removal).

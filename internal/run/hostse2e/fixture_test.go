@@ -117,8 +117,15 @@ type env struct {
 func newEnv(t *testing.T, profile string) *env {
 	f := setup(t, profile)
 	dir := t.TempDir()
+	// oedl's temporary files in a directory of the test's own: the ssh
+	// control directories of an oedl the test kills -9 (oedl-ssh-*, which
+	// only its Close removes) went on piling up in /tmp. A short name:
+	// the control socket's path must fit in sun_path (108 bytes).
+	tmp, err := os.MkdirTemp("", "oe")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
 	return &env{t: t, fx: f, dir: dir, work: filepath.Join(dir, "work"),
-		extra: []string{"DLC=" + f.dlc, "OESIM_STATE=" + filepath.Join(dir, "oesim-state")}}
+		extra: []string{"DLC=" + f.dlc, "OESIM_STATE=" + filepath.Join(dir, "oesim-state"), "TMPDIR=" + tmp}}
 }
 
 // result of one oedl invocation.
