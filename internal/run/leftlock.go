@@ -12,19 +12,23 @@ import (
 // preflight's session opens it and so runs OpenEdge's crash recovery on it
 // (openedge.LeftLockRefusal). oedl never changes the source's files unasked:
 // the DBA starts and shuts down the database himself, reads its log, and
-// runs oedl again (safety trial 14). A lock a killed run of this work
-// directory left, by a broker of its own on the source, is the resume's
-// to handle as before (checkHolder, killedRunServes): that broker only
-// read the source.
+// runs oedl again (safety trial 14). A resume is not asked: the lock may
+// be its killed run's own (its broker on the source, or a single-user dump
+// that died with it: oesim's leaves DB.lk as a killed proutil does), which
+// only read the source; the holder check handles it as before, and a
+// source changed since the freeze is refused by its transaction id.
 func (r *runner) refuseLeftLock(ctx context.Context) error {
 	c := r.cfg
+	if c.Resume {
+		return nil
+	}
 	db := c.db(schedule.DBSource)
 	lk := strings.TrimSuffix(db, ".db") + ".lk"
 	infos, err := c.machine(c.atDB(schedule.DBSource).host).fs.Lstat(ctx, lk)
 	if err != nil {
 		return err
 	}
-	if _, ok := infos[lk]; !ok || r.servedByUs[schedule.DBSource] {
+	if _, ok := infos[lk]; !ok {
 		return nil
 	}
 	h, _, err := r.holder(ctx, schedule.DBSource)
