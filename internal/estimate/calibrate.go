@@ -169,6 +169,9 @@ func Calibrate(ctx context.Context, cfg CalibrateConfig) (*Calibration, error) {
 	if err := c.stopEarlierBrokers(ctx); err != nil {
 		return nil, err
 	}
+	if err := c.refuseLeftLock(ctx); err != nil {
+		return nil, err
+	}
 	if err := os.RemoveAll(c.dir); err != nil {
 		return nil, err
 	}
@@ -598,4 +601,23 @@ func (c *calibrator) run(ctx context.Context) (*Calibration, error) {
 		return nil, fmt.Errorf("calibration produced an invalid model: %w", err)
 	}
 	return &Calibration{Model: m, Samples: c.samples, Notes: c.notes}, nil
+}
+
+// refuseLeftLock refuses a source whose DB.lk nobody holds: the
+// calibration's first tabanalys would open it and so run OpenEdge's crash
+// recovery on it, writing the source (openedge.LeftLockRefusal; safety
+// trial 14: calibrate removed the DB.lk a killed broker left and said
+// nothing).
+func (c *calibrator) refuseLeftLock(ctx context.Context) error {
+	if _, err := os.Lstat(c.cfg.Source + ".lk"); err != nil {
+		return nil // no lock, or none this user can see: the utilities answer
+	}
+	res, err := c.cfg.Runner.Run(ctx, execx.Cmd{Path: c.bin(openedge.ToolProutil), Args: []string{c.cfg.Source, "-C", "holder"}, Timeout: time.Minute})
+	if err != nil && !errors.Is(err, execx.ErrExit) {
+		return fmt.Errorf("proutil %s -C holder: %w", c.cfg.Source, err)
+	}
+	if res.ExitCode != 0 { // held (14, 16): the source's holder is the utilities' to refuse
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrPrecondition, openedge.LeftLockRefusal(c.cfg.Source, ""))
 }

@@ -64,6 +64,12 @@ import (
 // journal's last record is someone else's.
 const killWindow = 3 * time.Second
 
+// clockStepBack is how far an entry may be stamped before one written
+// above it in the log before the machine's clock is taken to have stepped
+// back (an NTP step, a DBA's date, a VM restored): processes writing at
+// once interleave their lines by milliseconds, never by a second.
+const clockStepBack = time.Second
+
 // journalledPIDs are the processes the journal says the run started: its
 // utilities and its brokers. On a run across hosts, only those of hosts
 // on the target's machine (onTarget, by the host a Running record names,
@@ -131,6 +137,15 @@ func readLogSince(view manifest.FS, lg string, since time.Time, ours map[int]boo
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	seen := map[int]bool{}
+	// latest is the latest time of the entries above; stepped, that an
+	// entry was stamped clockStepBack before it: the clock stepped back,
+	// and a log is only appended to, so that entry and every one below it
+	// were written after the ones above whatever their stamps say. The
+	// clock stepped back an hour between the kill and the DBA's session
+	// stamped his lines before the journal's last record, and the resume
+	// took them for the killed run's time (safety trial 14).
+	var latest time.Time
+	stepped := false
 	n := 0
 	continues := false // the line before was an entry or its continuation
 	for sc.Scan() {
@@ -142,8 +157,14 @@ func readLogSince(view manifest.FS, lg string, since time.Time, ours map[int]boo
 		case openedge.LogEntry:
 			continues = true
 			at.at = l.At
+			if !latest.IsZero() && l.At.Before(latest.Add(-clockStepBack)) {
+				stepped = true
+			}
+			if l.At.After(latest) {
+				latest = l.At
+			}
 			switch {
-			case l.At.Before(since):
+			case l.At.Before(since) && !stepped:
 				out.unplaced = nil // written before this entry
 			case l.PID == 0:
 				if out.remote == nil {

@@ -44,6 +44,13 @@ func TestForeignSession(t *testing.T) {
 		{"a wrapped message goes with its entry", "[2026/11/28@15:29:42.000+0000] P-100 T-0 W PROUTIL : (5408) a long\nmessage\n", 0, 0},
 		{"a wrapped message after a blank line", "[2026/11/28@15:29:42.000+0000] P-100 T-0 W PROUTIL : (5408) a long\n\nmessage\n", 0, 0},
 		{"after a session's date line, a line of no layout", "                Sat Nov 28 15:29:42 2026\nmessage\n", 0, 2},
+		// The machine's clock stepped back an hour between the kill and the
+		// DBA's session (safety trial 14): its lines come after the run's
+		// in the file, stamped before the journal's last record.
+		{"the clock stepped back after the run's last line", "[2026/11/28@15:29:41.000+0000] P-100 T-0 I PROUTIL : (6256)\n" +
+			"[2026/11/28@14:30:00.000+0000] P-304 T-0 I ABL 5: (452) Login by dba.\n", 2, 0},
+		{"an older entry a moment after a later one (two writers)", "[2026/11/28@15:29:40.900+0000] P-100 T-0 I PROUTIL : (6256)\n" +
+			"[2026/11/28@15:29:40.400+0000] P-999 T-0 I PROUTIL : (451) before the kill\n", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lg := filepath.Join(t.TempDir(), "db.lg")

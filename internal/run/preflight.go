@@ -262,6 +262,9 @@ func (c *Config) checkStartupPF() error {
 // holder, dump_lasttask.p, dump_df.p), on the window's first steps: the
 // serve and every dump wait for the preflight.
 func (r *runner) checkSourceFree(ctx context.Context, dir string) error {
+	if err := r.refuseLeftLock(ctx); err != nil {
+		return err
+	}
 	task, err := r.readSourceTaskAndDF(ctx, dir)
 	if err != nil {
 		if ctx.Err() != nil {
