@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,8 @@ type fakeOE struct {
 	target map[string]int64
 	areaOf map[string]string // table -> target area
 	served map[string]bool
+	// noProc: the brokers cannot be listed (a host with no Linux /proc).
+	noProc bool
 	// startedBy: database -> the mark of its broker (brokerLister): the
 	// WorkEnv of the proserve that started it; a database served with no
 	// entry is served by the DBA's broker (no mark).
@@ -149,6 +152,9 @@ const fakeBrokerPID = 4242
 func (f *fakeOE) brokerMarks(db string) ([]brokerMark, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.noProc {
+		return nil, errors.New("no /proc: the brokers and their marks cannot be listed")
+	}
 	if !f.served[db] {
 		return nil, nil
 	}

@@ -78,7 +78,7 @@ func (e *Executor) serveJob(ctx context.Context, j *schedule.Job, log *os.File) 
 		return journal.Record{}, err
 	}
 	rec, err := e.runSteps(ctx, j, steps[1:], log) // the broker's helpers
-	rec.Message = "broker started"
+	rec.Message = brokerStarted
 	rec.Broker = e.startedBroker(ctx, steps[0], res.Output)
 	return rec, err
 }
@@ -93,6 +93,19 @@ func (e *Executor) servedByOther(ctx context.Context, j *schedule.Job, log *os.F
 		reason = "cannot serve it: " + err.Error()
 	}
 	return &PreconditionError{Err: &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID), Reason: reason, Refusal: 276}}
+}
+
+// brokerStarted is the message of a serve whose proserve started the
+// broker.
+const brokerStarted = "broker started"
+
+// startedHere says whether this invocation's serve of db started its
+// broker (its done record; a resume's skipped serve is not).
+func (e *Executor) startedHere(db string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rec, ok := e.finals[schedule.ServeID(db)]
+	return ok && rec.Message == brokerStarted
 }
 
 // startedBroker identifies the broker proserve started, by the PID its
@@ -123,7 +136,14 @@ func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.Fil
 	// run's, one whose mark cannot be read), it is left running (safety
 	// trial 13). Brokers that cannot be listed are not stopped either.
 	ours, err := e.cfg.servesOurs(ctx, j.DB, log)
-	if err != nil {
+	switch {
+	case err != nil && e.startedHere(j.DB):
+		// A host whose brokers cannot be listed (no Linux /proc: AIX,
+		// Solaris): this invocation's own proserve started the broker on a
+		// database nobody held, and it is stopped as before the marks. The
+		// residue: that broker dying and another starting in between.
+		ours = true
+	case err != nil:
 		return journal.Record{}, &JobError{Job: j.ID, Log: e.cfg.logPath(j.ID),
 			Reason: fmt.Sprintf("cannot tell who started the broker of %s, so it is not shut down: %v", e.cfg.db(j.DB), err)}
 	}

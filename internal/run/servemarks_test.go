@@ -87,3 +87,45 @@ func TestParseBrokerMarks(t *testing.T) {
 	got := parseBrokerMarks("12 =/w/a\n13 =\n14 ?\nnoise\n\n")
 	assert.Equal(t, []brokerMark{{pid: 12, work: "/w/a"}, {pid: 13}, {pid: 14, unreadable: true}}, got)
 }
+
+// On a host whose brokers cannot be listed (no Linux /proc: AIX,
+// Solaris) the shutdown stops the broker this invocation's own serve
+// started on a database nobody held, as before the marks (every such run
+// failed at its target's shutdown otherwise); one it did not start here
+// (a resume's) is not stopped: the job fails naming why.
+func TestShutdownWhereBrokersCannotBeListed(t *testing.T) {
+	for _, servedHere := range []bool{true, false} {
+		t.Run(map[bool]string{true: "served by this invocation", false: "served before it"}[servedHere], func(t *testing.T) {
+			cfg := fakeSetup(t, testTables...)
+			require.NoError(t, os.MkdirAll(filepath.Join(cfg.Work, "logs"), 0o755))
+			oe := newFakeOE(cfg.Plan)
+			oe.noProc = true
+			cfg.Runner = oe
+			built, err := schedule.Build(cfg.Plan, schedule.BuildOptions{ServeSource: true, ServeTarget: true})
+			require.NoError(t, err)
+			e := newExecutor(&cfg, built, nil, nil)
+			db := cfg.db(schedule.DBTarget)
+			log, err := os.Create(filepath.Join(cfg.Work, "logs", "job.log"))
+			require.NoError(t, err)
+			defer log.Close()
+			if servedHere {
+				serve := built.Job(schedule.ServeID(schedule.DBTarget))
+				rec, err := e.serveJob(context.Background(), serve, log)
+				require.NoError(t, err)
+				e.finals[serve.ID] = rec // as the executor keeps a done job's record
+			} else {
+				oe.served[db] = true
+			}
+			_, err = e.shutdownJob(context.Background(), built.Job(schedule.ShutdownID(schedule.DBTarget)), log)
+			if servedHere {
+				require.NoError(t, err)
+				assert.False(t, oe.served[db], "this invocation's broker is shut down")
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "cannot tell who started the broker of "+db)
+			assert.True(t, oe.served[db], "not shut down")
+			assert.Zero(t, oe.count("proshut "+db+" -by"))
+		})
+	}
+}
