@@ -32,10 +32,15 @@ import (
 // (empty when the broker does not carry it); "?" when it cannot be read.
 // Only processes that see this shell's files (its mount namespace) count:
 // a container's, which may share the PID space, serves another file of
-// that path. One grep picks the candidates: a process or more per entry
+// that path. A host with no Linux /proc (AIX, Solaris: no cmdline file)
+// fails the call rather than list no broker: "none" would read as "not
+// this run's" and leave the run's own broker up. One grep picks the
+// candidates: a process or more per entry
 // of /proc took seconds on a busy host, and shutdown asks this on the
 // window's chain.
-const brokerMarksScript = `db="$1"; key="$2"; ns=$(readlink /proc/$$/ns/mnt 2>/dev/null)
+const brokerMarksScript = `db="$1"; key="$2"
+[ -r /proc/self/cmdline ] || { echo "no /proc/PID/cmdline on this host (not Linux): its brokers and their marks cannot be listed" >&2; exit 3; }
+ns=$(readlink /proc/$$/ns/mnt 2>/dev/null)
 for f in $(grep -l _mprosrv /proc/[0-9]*/cmdline 2>/dev/null); do
   d=${f%/cmdline}
   [ "$(readlink "$d/ns/mnt" 2>/dev/null)" = "$ns" ] || continue
