@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,8 +28,12 @@ func TestResumeOpensWithTheWorkLeft(t *testing.T) {
 	// dumps alone the test raced: when the creation (on the estimate's
 	// critical path) had not ended yet, the resume made it again and its
 	// estimate was the first's to the millisecond.
+	// The sink is called from the jobs' goroutines too (their progress).
+	var mu sync.Mutex
 	dumps, created := 0, false
 	cfg.Events = event.SinkFunc(func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
 		switch {
 		case e.Kind == event.RunStarted:
 			first = e.Estimate
