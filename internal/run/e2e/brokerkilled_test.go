@@ -36,17 +36,30 @@ func TestTargetBrokerKilled(t *testing.T) {
 		{"no-integrity", []string{"--no-integrity"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, "sports")
-			largest := largestTable(t, e)
-			r := startSlowRun(t, e, largest, tt.args...)
-			r.waitLoadRunning(largest)
-			h, err := store.ReadHolder(store.PathsFor(e.target))
-			require.NoError(t, err)
-			require.True(t, h != nil && h.Alive, "the target is not served: %+v", h)
-			require.NoError(t, syscall.Kill(h.Pid, syscall.SIGKILL), "kill -9 of the target's broker")
-			require.NoError(t, <-r.exited, r.stderr.String())
-			e.verified()
-			assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+			// The kill must land while the load is still connected: one
+			// that has already written its last record ends well and the
+			// run with it, verified, no resume to see (a race the test
+			// cannot close from outside: seen in CI under -race's load).
+			// Such a round is verified and tried again, at most 3 times.
+			var e *env
+			var r *slowRun
+			for round := 1; ; round++ {
+				e = newEnv(t, "sports")
+				largest := largestTable(t, e)
+				r = startSlowRun(t, e, largest, tt.args...)
+				r.waitLoadRunning(largest)
+				h, err := store.ReadHolder(store.PathsFor(e.target))
+				require.NoError(t, err)
+				require.True(t, h != nil && h.Alive, "the target is not served: %+v", h)
+				require.NoError(t, syscall.Kill(h.Pid, syscall.SIGKILL), "kill -9 of the target's broker")
+				require.NoError(t, <-r.exited, r.stderr.String())
+				e.verified()
+				assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+				if strings.Contains(r.stderr.String(), "resuming in place") || round == 3 {
+					break
+				}
+				t.Logf("round %d: the load of %s ended before the broker's kill reached it; again", round, largest)
+			}
 
 			recs := e.journal()
 			starts, gone := 0, 0
@@ -87,41 +100,53 @@ func TestTargetBrokerKilled(t *testing.T) {
 // again by itself; it stops, exit 1, naming the broker, and --resume
 // serves it again and ends verified.
 func TestSourceBrokerKilled(t *testing.T) {
-	e := newEnv(t, "sports")
-	largest := largestTable(t, e)
-	cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
-	cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=512KB")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(2 * time.Minute)
-	for dumping := false; !dumping; {
-		recs, _ := journal.Read(filepath.Join(e.work, journal.FileName))
-		for _, p := range journal.Replay(recs).Procs() {
-			dumping = dumping || (p.Job == "dump:"+largest && p.Proc.Alive())
+	// The kill must land while the dump is still connected: one that has
+	// already read its last record ends well, and the run with it,
+	// verified (a race the test cannot close from outside: seen under
+	// load). Such a round is verified and tried again, at most 3 times.
+	for round := 1; ; round++ {
+		e := newEnv(t, "sports")
+		largest := largestTable(t, e)
+		cmd := exec.Command(filepath.Join(e.fx.bin, "oedl"), e.runArgs()...)
+		cmd.Env = append(append(os.Environ(), e.extra...), "OESIM_FAULTS=dump:"+largest+":slow=512KB")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		deadline := time.Now().Add(2 * time.Minute)
+		for dumping := false; !dumping; {
+			recs, _ := journal.Read(filepath.Join(e.work, journal.FileName))
+			for _, p := range journal.Replay(recs).Procs() {
+				dumping = dumping || (p.Job == "dump:"+largest && p.Proc.Alive())
+			}
+			select {
+			case err := <-exited:
+				t.Fatalf("oedl ended (%v) before the dump of %s ran:\n%s", err, largest, stderr.String())
+			default:
+			}
+			require.True(t, time.Now().Before(deadline), "the dump of %s never ran", largest)
+			time.Sleep(10 * time.Millisecond) // polling the journal of another process
 		}
-		select {
-		case err := <-exited:
-			t.Fatalf("oedl ended (%v) before the dump of %s ran:\n%s", err, largest, stderr.String())
-		default:
+		h, err := store.ReadHolder(store.PathsFor(e.source))
+		require.NoError(t, err)
+		require.True(t, h != nil && h.Alive, "the source is not served: %+v", h)
+		require.NoError(t, syscall.Kill(h.Pid, syscall.SIGKILL), "kill -9 of the source's broker")
+		err = <-exited
+		if err == nil && round < 3 {
+			e.verified()
+			t.Logf("round %d: the dump of %s ended before the broker's kill reached it; again", round, largest)
+			continue
 		}
-		require.True(t, time.Now().Before(deadline), "the dump of %s never ran", largest)
-		time.Sleep(10 * time.Millisecond) // polling the journal of another process
-	}
-	h, err := store.ReadHolder(store.PathsFor(e.source))
-	require.NoError(t, err)
-	require.True(t, h != nil && h.Alive, "the source is not served: %+v", h)
-	require.NoError(t, syscall.Kill(h.Pid, syscall.SIGKILL), "kill -9 of the source's broker")
-	err = <-exited
-	var ee *exec.ExitError
-	require.ErrorAs(t, err, &ee, stderr.String())
-	assert.Equal(t, 1, ee.ExitCode(), stderr.String())
-	assert.Contains(t, stderr.String(), "the broker this run started on the source "+e.source+" is gone")
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, stderr.String())
+		assert.Equal(t, 1, ee.ExitCode(), stderr.String())
+		assert.Contains(t, stderr.String(), "the broker this run started on the source "+e.source+" is gone")
 
-	r := e.oedl(nil, e.runArgs("--resume")...)
-	require.Equal(t, 0, r.code, r.stderr)
-	e.verified()
-	assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+		r := e.oedl(nil, e.runArgs("--resume")...)
+		require.Equal(t, 0, r.code, r.stderr)
+		e.verified()
+		assert.Equal(t, tabanalysCounts(t, e, e.source), tabanalysCounts(t, e, e.target))
+		return
+	}
 }
