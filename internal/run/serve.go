@@ -134,7 +134,8 @@ func (e *Executor) shutdownJob(ctx context.Context, j *schedule.Job, log *os.Fil
 	// Only a broker carrying this run's mark is stopped: when this run's
 	// is gone and another serves the database (the DBA's, another oedl
 	// run's, one whose mark cannot be read), it is left running (safety
-	// trial 13). Brokers that cannot be listed are not stopped either.
+	// trial 13). Brokers that cannot be listed are not stopped either,
+	// unless this invocation's own serve started the one serving it.
 	ours, err := e.cfg.servesOurs(ctx, j.DB, log)
 	switch {
 	case err != nil && e.startedHere(j.DB):
